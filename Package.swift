@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+// Ocellus: camera capture for Linux. One target per layer; dependencies point
+// toward OcellusCore, which has no system dependencies.
+import PackageDescription
+
+/// Flags that make a shipped binary self-contained: the Swift runtime is linked
+/// statically, so nothing from the toolchain is needed at run time.
+let staticSwiftRuntime: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"])]
+
+let package = Package(
+    name: "Ocellus",
+    products: [
+        // libocellus.so: the C ABI and nothing else (see Makefile for the SONAME link).
+        .library(name: "ocellus", type: .dynamic, targets: ["OcellusCABI"]),
+        .executable(name: "ocellus-cli", targets: ["OcellusCLI"]),
+    ],
+    targets: [
+        // The public C header, imported so `@c @implementation` checks each Swift body against it.
+        .systemLibrary(name: "COcellus", path: "include"),
+        .systemLibrary(name: "CLibPipeWire", path: "Sources/CLibPipeWire", pkgConfig: "libpipewire-0.3",
+                       providers: [.apt(["libpipewire-0.3-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+
+        // Device model, policies and the backend protocol: pure Swift.
+        .target(name: "OcellusCore", swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        // Thin C shim for what Swift cannot import from PipeWire (macros, SPA pod parsing/building).
+        .target(name: "CPipeWire", dependencies: ["CLibPipeWire"]),
+        .target(name: "OcellusPipeWire", dependencies: ["OcellusCore", "CPipeWire", "CLibPipeWire"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        // A PipeWire producer that behaves like a UVC camera: for test beds, demos and app developers.
+        .target(name: "OcellusVirtualCamera", dependencies: ["OcellusCore", "CPipeWire", "CLibPipeWire", "CTurboJPEG"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        // The C ABI: the only member of libocellus.so.
+        .target(name: "OcellusCABI", dependencies: ["COcellus", "OcellusCore", "OcellusPipeWire"],
+                exclude: ["exports.map"],
+                swiftSettings: [.swiftLanguageMode(.v5)],
+                linkerSettings: staticSwiftRuntime + [
+                    .unsafeFlags(["-Xlinker", "-soname=libocellus.so.0",
+                                  "-Xlinker", "--version-script=Sources/OcellusCABI/exports.map"]),
+                ]),
+
+        .executableTarget(name: "OcellusCLI",
+                          dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusVirtualCamera"],
+                          swiftSettings: [.swiftLanguageMode(.v5)],
+                          linkerSettings: staticSwiftRuntime),
+
+        .testTarget(name: "OcellusCoreTests", dependencies: ["OcellusCore"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "OcellusPipeWireTests", dependencies: ["OcellusCore", "OcellusPipeWire"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+    ]
+)

@@ -1,0 +1,237 @@
+// The implementation of include/ocellus.h. `@c @implementation` makes the
+// compiler check every signature here against the header.
+import COcellus
+import OcellusCore
+import OcellusPipeWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+private let versionString = CString(OcellusVersion.string)
+
+@c @implementation public func oc_version() -> UnsafePointer<CChar>? {
+    UnsafePointer(versionString.pointer)
+}
+
+private let statusNames: [Int32: CString] = [
+    0: CString("OC_OK"), -1: CString("OC_ERROR_INVALID_ARGUMENT"), -2: CString("OC_ERROR_INVALID_HANDLE"),
+    -3: CString("OC_ERROR_BACKEND_UNAVAILABLE"), -4: CString("OC_ERROR_NOT_FOUND"),
+    -5: CString("OC_ERROR_WRONG_STATE"), -6: CString("OC_ERROR_TIMEOUT"), -7: CString("OC_ERROR_NO_RESOURCES"),
+    -99: CString("OC_ERROR_OTHER"),
+]
+private let unknownStatusName = CString("OC_ERROR_UNKNOWN")
+
+@c @implementation public func oc_status_name(_ status: oc_status) -> UnsafePointer<CChar>? {
+    UnsafePointer((statusNames[status] ?? unknownStatusName).pointer)
+}
+
+@c @implementation public func oc_last_error_message() -> UnsafePointer<CChar>? {
+    LastError.message
+}
+
+// MARK: Context
+
+@c @implementation public func oc_context_options_init(_ options: UnsafeMutablePointer<oc_context_options>?) {
+    guard let options else { return }
+    options.pointee = oc_context_options()
+    options.pointee.struct_size = UInt32(MemoryLayout<oc_context_options>.size)
+}
+
+@c @implementation public func oc_context_create(_ appID: UnsafePointer<CChar>?,
+                                                 _ options: UnsafePointer<oc_context_options>?,
+                                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_context_create: out is NULL") }
+    out.pointee = nil
+    guard let appID else { return LastError.fail(.invalidArgument, "oc_context_create: app_id is NULL") }
+    var remote: String?
+    var timeout: UInt32 = 0
+    if let options {
+        guard options.pointee.struct_size >= UInt32(MemoryLayout<oc_context_options>.size) else {
+            return LastError.fail(.invalidArgument,
+                "oc_context_create: options->struct_size is \(options.pointee.struct_size); initialise the options with oc_context_options_init()")
+        }
+        remote = options.pointee.pipewire_remote.map { String(cString: $0) }
+        timeout = options.pointee.timeout_ms
+    }
+    do {
+        let hub = try DeviceHub(appID: String(cString: appID), backends: [PipeWireBackend(remote: remote)],
+                                timeoutMilliseconds: timeout)
+        let box = ContextBox(hub: hub)
+        box.handle = HandleTable.register(box)
+        out.pointee = box.handle
+        return oc_status(OC_OK)
+    } catch {
+        return LastError.fail(error)
+    }
+}
+
+@c @implementation public func oc_context_destroy(_ ctx: OpaquePointer?) {
+    guard let box = ContextBox.lookup(ctx) else { return }
+    if box.hub.events.isEventThread {
+        _ = LastError.fail(.wrongState, "oc_context_destroy: called from one of the context's own callbacks")
+        return
+    }
+    HandleTable.unregister(box.handle)
+    box.hub.close()
+}
+
+@c @implementation public func oc_context_app_id(_ ctx: OpaquePointer?) -> UnsafePointer<CChar>? {
+    ContextBox.lookup(ctx).map { UnsafePointer($0.appID.pointer) }
+}
+
+// MARK: Device lists
+
+@c @implementation public func oc_context_copy_devices(_ ctx: OpaquePointer?,
+                                                       _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_context_copy_devices: out is NULL") }
+    out.pointee = nil
+    guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    out.pointee = HandleTable.register(DeviceListBox(devices: box.hub.devices()))
+    return oc_status(OC_OK)
+}
+
+private func lookupList(_ list: OpaquePointer?) -> DeviceListBox? {
+    HandleTable.lookup(list, as: DeviceListBox.self, what: "device list")
+}
+
+@c @implementation public func oc_device_list_count(_ list: OpaquePointer?) -> Int {
+    lookupList(list)?.handles.count ?? 0
+}
+
+@c @implementation public func oc_device_list_get(_ list: OpaquePointer?, _ index: Int) -> OpaquePointer? {
+    guard let box = lookupList(list) else { return nil }
+    guard index >= 0 && index < box.handles.count else {
+        LastError.set("oc_device_list_get: index \(index) is out of range (the list has \(box.handles.count) devices)")
+        return nil
+    }
+    return box.handles[index]
+}
+
+@c @implementation public func oc_device_list_free(_ list: OpaquePointer?) {
+    guard list != nil, let box = lookupList(list) else { return }
+    HandleTable.unregister(list!)
+    box.releaseAll()
+}
+
+// MARK: Devices
+
+@c @implementation public func oc_device_retain(_ device: OpaquePointer?) -> OpaquePointer? {
+    guard let box = DeviceBox.lookup(device) else { return nil }
+    box.retain()
+    return box.handle
+}
+
+@c @implementation public func oc_device_release(_ device: OpaquePointer?) {
+    guard device != nil else { return }
+    DeviceBox.lookup(device)?.release()
+}
+
+@c @implementation public func oc_device_unique_id(_ device: OpaquePointer?) -> UnsafePointer<CChar>? {
+    DeviceBox.lookup(device).map { UnsafePointer($0.uniqueID.pointer) }
+}
+
+@c @implementation public func oc_device_name(_ device: OpaquePointer?) -> UnsafePointer<CChar>? {
+    DeviceBox.lookup(device).map { UnsafePointer($0.name.pointer) }
+}
+
+@c @implementation public func oc_device_get_type(_ device: OpaquePointer?) -> oc_device_type {
+    oc_device_type(rawValue: UInt32(DeviceBox.lookup(device)?.device.type.rawValue ?? DeviceType.virtualCamera.rawValue))
+}
+
+@c @implementation public func oc_device_get_position(_ device: OpaquePointer?) -> oc_device_position {
+    oc_device_position(rawValue: UInt32(DeviceBox.lookup(device)?.device.position.rawValue ?? 0))
+}
+
+@c @implementation public func oc_device_get_backend(_ device: OpaquePointer?) -> oc_backend {
+    oc_backend(rawValue: UInt32(DeviceBox.lookup(device)?.device.backend.rawValue ?? 0))
+}
+
+@c @implementation public func oc_device_is_connected(_ device: OpaquePointer?) -> Bool {
+    DeviceBox.lookup(device)?.device.isConnected ?? false
+}
+
+@c @implementation public func oc_device_vendor_id(_ device: OpaquePointer?) -> UInt16 {
+    DeviceBox.lookup(device)?.device.vendorID ?? 0
+}
+
+@c @implementation public func oc_device_product_id(_ device: OpaquePointer?) -> UInt16 {
+    DeviceBox.lookup(device)?.device.productID ?? 0
+}
+
+@c @implementation public func oc_device_serial_number(_ device: OpaquePointer?) -> UnsafePointer<CChar>? {
+    DeviceBox.lookup(device)?.serial.map { UnsafePointer($0.pointer) }
+}
+
+@c @implementation public func oc_device_get_property(_ device: OpaquePointer?,
+                                                      _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    guard let box = DeviceBox.lookup(device) else { return nil }
+    guard let key else {
+        LastError.set("oc_device_get_property: key is NULL")
+        return nil
+    }
+    return box.properties[String(cString: key)].map { UnsafePointer($0.pointer) }
+}
+
+@c @implementation public func oc_device_format_count(_ device: OpaquePointer?) -> Int {
+    DeviceBox.lookup(device)?.device.formats.count ?? 0
+}
+
+@c @implementation public func oc_device_get_format(_ device: OpaquePointer?, _ index: Int,
+                                                    _ info: UnsafeMutablePointer<oc_format_info>?) -> oc_status {
+    guard let box = DeviceBox.lookup(device) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard let info else { return LastError.fail(.invalidArgument, "oc_device_get_format: info is NULL") }
+    guard info.pointee.struct_size >= UInt32(MemoryLayout<oc_format_info>.size) else {
+        return LastError.fail(.invalidArgument,
+            "oc_device_get_format: info->struct_size is \(info.pointee.struct_size); set it to sizeof(oc_format_info)")
+    }
+    let formats = box.device.formats
+    guard index >= 0 && index < formats.count else {
+        return LastError.fail(.invalidArgument,
+            "oc_device_get_format: index \(index) is out of range (the device has \(formats.count) formats)")
+    }
+    let format = formats[index]
+    info.pointee.pixel_format = format.pixelFormat.rawValue
+    info.pointee.width = format.width
+    info.pointee.height = format.height
+    info.pointee.frame_rate_count = UInt32(format.frameRates.count)
+    info.pointee.frame_rates = UnsafePointer(box.frameRates[index])
+    info.pointee.frame_rates_are_range = format.frameRatesAreRange
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_fourcc_string(_ fourcc: UInt32, _ buffer: UnsafeMutablePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
+    guard let buffer else { return nil }
+    let text = Array(FourCC(rawValue: fourcc).description.utf8.prefix(4))
+    for (index, byte) in text.enumerated() { buffer[index] = CChar(bitPattern: byte) }
+    buffer[text.count] = 0
+    return buffer
+}
+
+// MARK: Hotplug
+
+@c @implementation public func oc_context_add_hotplug_callback(_ ctx: OpaquePointer?, _ callback: oc_hotplug_callback?,
+                                                               _ userData: UnsafeMutableRawPointer?,
+                                                               _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
+    outID?.pointee = 0
+    guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard let callback else { return LastError.fail(.invalidArgument, "oc_context_add_hotplug_callback: callback is NULL") }
+    let contextHandle = box.handle
+    let userDataBits = UInt(bitPattern: userData)
+    let id = box.hub.events.addObserver { hubEvent in
+        guard case .device(let event, let device) = hubEvent else { return }
+        let handle = DeviceBox.retainedHandle(for: device)
+        callback(contextHandle, oc_hotplug_event(rawValue: UInt32(event.rawValue)), handle,
+                 UnsafeMutableRawPointer(bitPattern: userDataBits))
+        DeviceBox.lookup(handle)?.release()
+    }
+    outID?.pointee = id
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_context_remove_callback(_ ctx: OpaquePointer?, _ id: oc_callback_id) -> oc_status {
+    guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard box.hub.events.removeObserver(id) else {
+        return LastError.fail(.notFound, "oc_context_remove_callback: no callback is registered with ID \(id)")
+    }
+    return oc_status(OC_OK)
+}

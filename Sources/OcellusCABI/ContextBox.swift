@@ -1,0 +1,19 @@
+import COcellus
+import OcellusCore
+import OcellusPipeWire
+
+/// What an `oc_context *` points to.
+final class ContextBox {
+    let hub: DeviceHub
+    let appID: CString
+    var handle: OpaquePointer!
+
+    init(hub: DeviceHub) {
+        self.hub = hub
+        appID = CString(hub.appID)
+    }
+
+    static func lookup(_ handle: OpaquePointer?) -> ContextBox? {
+        HandleTable.lookup(handle, as: ContextBox.self, what: "context")
+    }
+}

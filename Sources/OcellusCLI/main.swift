@@ -1,0 +1,216 @@
+// `ocellus`: list and watch cameras and microphones, publish a virtual camera.
+import OcellusCore
+import OcellusPipeWire
+import OcellusVirtualCamera
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let usage = """
+usage: ocellus [--app-id ID] [--pipewire-remote PATH] COMMAND [options]
+
+commands:
+  list [--json]             cameras and microphones present now
+  watch [--json]            print devices as they are added and removed, until interrupted
+  version                   library version
+  virtual-camera [options]  publish a test-pattern camera into PipeWire until interrupted
+      --name N --desc D --formats YUY2,NV12,MJPG --sizes 640x480,1280x720 --fps 30,15
+      --prop key=value ... --device-prop key=value ... --frames N
+"""
+
+struct GlobalOptions {
+    var appID = "org.ocellus.cli"
+    var remote: String?
+}
+
+func openHub(_ options: GlobalOptions) -> DeviceHub {
+    do {
+        return try DeviceHub(appID: options.appID, backends: [PipeWireBackend(remote: options.remote)],
+                             timeoutMilliseconds: 3000)
+    } catch {
+        fail(error.message)
+    }
+}
+
+func formatSummary(_ device: Device) -> String {
+    var byFormat: [(FourCC, [VideoFormat])] = []
+    for format in device.formats {
+        if let index = byFormat.firstIndex(where: { $0.0 == format.pixelFormat }) {
+            byFormat[index].1.append(format)
+        } else {
+            byFormat.append((format.pixelFormat, [format]))
+        }
+    }
+    return byFormat.map { pixelFormat, formats in
+        let largest = formats.max { $0.width * $0.height < $1.width * $1.height }!
+        let fps = formats.compactMap(\.maxFrameRate).max().map { " @\(JSON.number($0.framesPerSecond).text)" } ?? ""
+        return "\(pixelFormat) \(formats.count) sizes ≤\(largest.width)x\(largest.height)\(fps)"
+    }.joined(separator: ", ")
+}
+
+func list(_ options: GlobalOptions, json: Bool) {
+    let hub = openHub(options)
+    defer { hub.close() }
+    let devices = hub.devices()
+    if json {
+        emit(JSON.array(devices.map(\.json)).text)
+        return
+    }
+    if devices.isEmpty {
+        emit("no cameras or microphones found")
+        return
+    }
+    let rows = devices.map { [$0.type.name, $0.position.name, $0.backend.name, $0.uniqueID, $0.name, formatSummary($0)] }
+    let header = ["TYPE", "POSITION", "BACKEND", "UNIQUE ID", "NAME", "FORMATS"]
+    var widths = header.map(\.count)
+    for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+    for row in [header] + rows {
+        emit(row.enumerated().map { index, cell in
+            index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+        }.joined(separator: "  "))
+    }
+}
+
+/// Blocks SIGINT/SIGTERM/SIGUSR1 in this thread and every thread started later, then waits for one.
+func blockTerminationSignals() -> sigset_t {
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    for signalNumber in [SIGINT, SIGTERM, SIGUSR1] { sigaddset(&signals, signalNumber) }
+    pthread_sigmask(SIG_BLOCK, &signals, nil)
+    return signals
+}
+
+func watch(_ options: GlobalOptions, json: Bool) -> Never {
+    var signals = blockTerminationSignals()
+    let hub = openHub(options)
+    let failure = Pinned<String?>(nil)
+    _ = hub.events.addObserver { event in
+        switch event {
+        case .device(let change, let device):
+            let name = change == .added ? "added" : "removed"
+            if json {
+                emit(JSON.object([("event", .string(name)), ("device", device.json)]).text)
+            } else {
+                emit("\(name): \(device.type.name) \(device.uniqueID) \"\(device.name)\"")
+            }
+        case .backendFailed(_, let error):
+            failure.pointer.pointee = error.message
+            kill(getpid(), SIGUSR1)
+        }
+    }
+    var received: Int32 = 0
+    sigwait(&signals, &received)
+    hub.close()
+    if let message = failure.pointer.pointee { fail(message) }
+    exit(0)
+}
+
+func parseSize(_ text: String) throws -> (width: UInt32, height: UInt32) {
+    let parts = text.split(separator: "x")
+    guard parts.count == 2, let width = UInt32(parts[0]), let height = UInt32(parts[1]), width > 0, height > 0 else {
+        throw UsageError(message: "bad size '\(text)' (expected WIDTHxHEIGHT)")
+    }
+    return (width, height)
+}
+
+func parseRate(_ text: String) throws -> (numerator: UInt32, denominator: UInt32) {
+    let parts = text.split(separator: "/")
+    guard let numerator = UInt32(parts[0]), numerator > 0 else { throw UsageError(message: "bad frame rate '\(text)'") }
+    let denominator = parts.count > 1 ? UInt32(parts[1]) ?? 0 : 1
+    guard denominator > 0 else { throw UsageError(message: "bad frame rate '\(text)'") }
+    return (numerator, denominator)
+}
+
+func parseProperties(_ pairs: [String]) throws -> [String: String] {
+    var result: [String: String] = [:]
+    for pair in pairs {
+        guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+            throw UsageError(message: "bad property '\(pair)' (expected key=value)")
+        }
+        result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+    }
+    return result
+}
+
+func virtualCamera(_ options: GlobalOptions, _ arguments: inout Arguments) throws {
+    var configuration = VirtualCamera.Configuration()
+    configuration.remote = options.remote
+    if let name = try arguments.value("--name") { configuration.name = name }
+    configuration.description = try arguments.value("--desc")
+    if let formats = try arguments.value("--formats") {
+        configuration.formats = try formats.split(separator: ",").map { name in
+            guard let format = VirtualPixelFormat(name: String(name)) else {
+                throw UsageError(message: "unknown format '\(name)' (known: \(VirtualPixelFormat.allCases.map(\.rawValue).joined(separator: ",")))")
+            }
+            return format
+        }
+    }
+    if let sizes = try arguments.value("--sizes") {
+        configuration.sizes = try sizes.split(separator: ",").map { try parseSize(String($0)) }
+    }
+    if let rates = try arguments.value("--fps") {
+        configuration.frameRates = try rates.split(separator: ",").map { try parseRate(String($0)) }
+    }
+    configuration.nodeProperties = try parseProperties(arguments.values("--prop"))
+    configuration.deviceProperties = try parseProperties(arguments.values("--device-prop"))
+    if let frames = try arguments.value("--frames") {
+        guard let count = UInt64(frames) else { throw UsageError(message: "bad frame count '\(frames)'") }
+        configuration.maxFrames = count
+    }
+    try arguments.finish()
+    guard !configuration.formats.isEmpty, !configuration.sizes.isEmpty, !configuration.frameRates.isEmpty else {
+        throw UsageError(message: "--formats, --sizes and --fps must not be empty")
+    }
+    let name = configuration.name
+    let camera = VirtualCamera(configuration) { event in
+        switch event {
+        case .ready(let nodeID, let serial):
+            emit("READY node.id=\(nodeID) object.serial=\(serial) node.name=\(name) pid=\(getpid())")
+        case .deviceExported(let deviceID):
+            emit("DEVICE device.id=\(deviceID)")
+        case .formatNegotiated(let format, let width, let height, let rate):
+            emit("FORMAT node.name=\(name) format=\(format.rawValue) size=\(width)x\(height) framerate=\(rate.0)/\(rate.1)")
+        }
+    }
+    do {
+        try camera.run()
+    } catch let error as VirtualCamera.Failure {
+        fail(error.description)
+    }
+}
+
+func main() {
+    var arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
+    do {
+        var options = GlobalOptions()
+        if let appID = try arguments.value("--app-id") { options.appID = appID }
+        options.remote = try arguments.value("--pipewire-remote")
+        if arguments.flag("--help") || arguments.flag("-h") { emit(usage); return }
+        guard let command = arguments.positional() else { throw UsageError(message: "no command given") }
+        switch command {
+        case "list":
+            let json = arguments.flag("--json")
+            try arguments.finish()
+            list(options, json: json)
+        case "watch":
+            let json = arguments.flag("--json")
+            try arguments.finish()
+            watch(options, json: json)
+        case "version":
+            try arguments.finish()
+            emit("ocellus \(OcellusVersion.string)")
+        case "virtual-camera":
+            try virtualCamera(options, &arguments)
+        case "help":
+            emit(usage)
+        default:
+            throw UsageError(message: "unknown command '\(command)'")
+        }
+    } catch let error as UsageError {
+        fail("\(error.message) (see ocellus --help)", status: 2)
+    } catch {
+        fail("\(error)")
+    }
+}
+
+main()

@@ -1,0 +1,17 @@
+/// Where a backend reports what it sees. Backends only report up; the core owns
+/// the device list, identity rules and callback threads.
+public protocol DeviceBackendDelegate: AnyObject, Sendable {
+    func backend(_ backend: any DeviceBackend, didAdd facts: DeviceFacts)
+    func backend(_ backend: any DeviceBackend, didRemoveDeviceWithKey key: String)
+    /// The backend lost its connection (e.g. the PipeWire daemon exited); all its devices are gone.
+    func backend(_ backend: any DeviceBackend, didFail error: OcellusError)
+}
+
+/// One source of devices (PipeWire, V4L2). Implementations live in their own targets.
+public protocol DeviceBackend: AnyObject, Sendable {
+    var kind: BackendKind { get }
+    /// Connects and reports every present device to `delegate` before returning.
+    func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError)
+    /// Disconnects; no delegate call happens after this returns.
+    func stop()
+}

@@ -1,0 +1,50 @@
+import Synchronization
+
+/// One capture device instance. Immutable except for `isConnected`, which turns
+/// false once, for good, when the device goes away; a replugged device is a new
+/// instance with the same `uniqueID` (SPEC §1).
+public final class Device: Sendable {
+    public let uniqueID: String
+    public let name: String
+    public let type: DeviceType
+    public let position: DevicePosition
+    public let backend: BackendKind
+    /// The backend's own key for this instance (PipeWire: `object.serial`).
+    public let backendKey: String
+    public let formats: [VideoFormat]
+    public let vendorID: UInt16?
+    public let productID: UInt16?
+    public let serialNumber: String?
+    /// When the system says the device appeared, CLOCK_MONOTONIC microseconds; nil when unknown.
+    public let pluggedMicroseconds: UInt64?
+    /// Raw backend properties (node and device), for diagnostics and later policies.
+    public let properties: [String: String]
+
+    private let connected = Atomic<Bool>(true)
+
+    public init(uniqueID: String, name: String, type: DeviceType, position: DevicePosition,
+                backend: BackendKind, backendKey: String, formats: [VideoFormat],
+                vendorID: UInt16?, productID: UInt16?, serialNumber: String?,
+                pluggedMicroseconds: UInt64?, properties: [String: String]) {
+        self.uniqueID = uniqueID
+        self.name = name
+        self.type = type
+        self.position = position
+        self.backend = backend
+        self.backendKey = backendKey
+        self.formats = formats
+        self.vendorID = vendorID
+        self.productID = productID
+        self.serialNumber = serialNumber
+        self.pluggedMicroseconds = pluggedMicroseconds
+        self.properties = properties
+    }
+
+    public var isConnected: Bool { connected.load(ordering: .acquiring) }
+
+    /// Marks the instance gone. Returns true only for the call that changed it.
+    @discardableResult
+    public func markDisconnected() -> Bool {
+        connected.exchange(false, ordering: .acquiringAndReleasing)
+    }
+}

@@ -1,0 +1,177 @@
+/// What a backend learned about a device, in backend-neutral terms. The core
+/// turns it into a `Device` (unique ID, type, position) with the SPEC §1 rules,
+/// so every backend classifies the same way.
+public struct DeviceFacts: Sendable, Equatable {
+    public enum Media: Sendable { case video, audio }
+    /// USB `removable` attribute of the device in sysfs.
+    public enum Removable: Sendable { case fixed, removable, unknown }
+
+    public var media: Media
+    public var name: String
+    /// Key of this instance inside its backend (PipeWire `object.serial`).
+    public var backendKey: String
+    /// Used as `<backend>-<fallbackName>` when the device has no hardware identity (PipeWire `node.name`).
+    public var fallbackName: String
+    /// Bus kind as the system reports it: "usb", "pci", "platform", …
+    public var bus: String?
+    /// udev ID_PATH-style path, e.g. `pci-0000:00:14.0-usb-0:2.3:1.0`.
+    public var busPath: String?
+    /// USB port in kernel notation (`1-2.3`), when sysfs tells it.
+    public var usbPort: String?
+    public var vendorID: UInt16?
+    public var productID: UInt16?
+    public var serial: String?
+    public var removable: Removable
+    /// Firmware node of a platform (MIPI) camera.
+    public var firmwarePath: String?
+    /// Location reported by libcamera or `V4L2_CID_CAMERA_ORIENTATION`: front, back, external.
+    public var location: String?
+    /// Set by the backend for software sources (v4l2loopback, PipeWire nodes with no device).
+    public var isSoftwareSource: Bool
+    public var formats: [VideoFormat]
+    public var pluggedMicroseconds: UInt64?
+    public var properties: [String: String]
+
+    public init(media: Media, name: String, backendKey: String, fallbackName: String) {
+        self.media = media
+        self.name = name
+        self.backendKey = backendKey
+        self.fallbackName = fallbackName
+        removable = .unknown
+        isSoftwareSource = false
+        formats = []
+        properties = [:]
+    }
+}
+
+/// SPEC §1 classification rules.
+public enum DeviceClassifier {
+    /// Serials that cheap cameras ship identically on every unit: they identify nothing.
+    public static let placeholderSerials: Set<String> = [
+        "0", "00000000", "0000000000000000", "01.00.00", "1.00", "123456", "12345678", "20150130",
+        "20200101", "200901010001", "SN0001", "SN0002", "NONE", "NULL", "DEFAULT", "UNKNOWN",
+        "0123456789", "0123456789ABCDEF", "HD USB CAMERA", "USB CAMERA",
+    ]
+
+    /// A serial that may stand for the unit: non-empty, not a known placeholder, not all one character.
+    public static func isIdentifyingSerial(_ serial: String?) -> Bool {
+        guard let serial = serial?.trimmingSpaces, !serial.isEmpty else { return false }
+        if placeholderSerials.contains(serial.uppercased()) { return false }
+        return Set(serial).count > 1
+    }
+
+    public static func type(of facts: DeviceFacts) -> DeviceType {
+        if facts.media == .audio { return .microphone }
+        if !facts.formats.isEmpty && facts.formats.allSatisfy({ $0.pixelFormat.isDepth }) { return .depthCamera }
+        if facts.isSoftwareSource { return .virtualCamera }
+        switch facts.location {
+        case "front", "back": return .builtInCamera
+        case "external": return .externalCamera
+        default: break
+        }
+        if facts.firmwarePath != nil || facts.bus == "platform" { return .builtInCamera }
+        if facts.bus == "usb" || facts.vendorID != nil {
+            return facts.removable == .fixed ? .builtInCamera : .externalCamera
+        }
+        if facts.bus == nil && facts.busPath == nil { return .virtualCamera }
+        return .externalCamera
+    }
+
+    public static func position(of facts: DeviceFacts, type: DeviceType) -> DevicePosition {
+        guard type == .builtInCamera || type == .depthCamera else { return .unspecified }
+        switch facts.location {
+        case "front": return .front
+        case "back": return .back
+        default:
+            // A fixed UVC camera is a laptop's or display's user-facing camera.
+            return type == .builtInCamera ? .front : .unspecified
+        }
+    }
+
+    /// The stable ID of SPEC §1. `serialTaken` says whether another connected
+    /// device of the same vendor/product already uses this serial.
+    public static func uniqueID(of facts: DeviceFacts, backend: BackendKind, serialTaken: Bool) -> String {
+        let suffix = facts.media == .audio ? "-audio" : ""
+        if let vendor = facts.vendorID, let product = facts.productID {
+            let model = "usb-\(hex4(vendor)):\(hex4(product))"
+            if isIdentifyingSerial(facts.serial) && !serialTaken, let serial = facts.serial?.trimmingSpaces {
+                return "\(model)-\(sanitize(serial))\(suffix)"
+            }
+            if let port = facts.usbPort ?? facts.busPath.map(portFromBusPath) {
+                return "\(model)@\(port)\(suffix)"
+            }
+        }
+        if let firmware = facts.firmwarePath {
+            return "platform-\(sanitize(firmware))\(suffix)"
+        }
+        return "\(backend.name)-\(facts.fallbackName)"
+    }
+
+    /// `pci-0000:00:14.0-usb-0:2.3:1.0` → `pci-0000:00:14.0-usb-0:2.3`: the port chain without the interface,
+    /// so both the camera and its microphone interface name the same port.
+    public static func portFromBusPath(_ busPath: String) -> String {
+        guard let usb = busPath.range(of: "-usb-") else { return busPath }
+        let tail = busPath[usb.upperBound...]
+        let parts = tail.split(separator: ":", omittingEmptySubsequences: false)
+        // usb-<bus>:<ports>[:<config>.<interface>]
+        guard parts.count >= 3 else { return busPath }
+        return String(busPath[..<usb.upperBound]) + parts[0] + ":" + parts[1]
+    }
+
+    static func hex4(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// Keeps IDs printable and path-safe.
+    static func sanitize(_ text: String) -> String {
+        String(text.map { ch in
+            ch.isASCII && (ch.isLetter || ch.isNumber || "._-:@".contains(ch)) ? ch : "_"
+        })
+    }
+}
+
+/// SPEC §2 app IDs: `[A-Za-z0-9._-]`, 1–255 characters, no leading dot.
+public enum AppID {
+    public static func validate(_ id: String) throws(OcellusError) {
+        let bytes = Array(id.utf8)
+        guard !bytes.isEmpty else { throw OcellusError(.invalidArgument, "app ID is empty") }
+        guard bytes.count <= 255 else {
+            throw OcellusError(.invalidArgument, "app ID is \(bytes.count) characters long; at most 255 are allowed")
+        }
+        guard bytes[0] != UInt8(ascii: ".") else {
+            throw OcellusError(.invalidArgument, "app ID \"\(id)\" starts with '.'")
+        }
+        for byte in bytes {
+            let ok = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            guard ok else {
+                throw OcellusError(.invalidArgument,
+                                   "app ID \"\(id)\" contains a character outside [A-Za-z0-9._-]")
+            }
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}
+
+extension StringProtocol {
+    func range(of needle: String) -> Range<Index>? {
+        guard !needle.isEmpty else { return nil }
+        var index = startIndex
+        while index != endIndex {
+            if self[index...].hasPrefix(needle) {
+                return index..<self.index(index, offsetBy: needle.count)
+            }
+            index = self.index(after: index)
+        }
+        return nil
+    }
+}

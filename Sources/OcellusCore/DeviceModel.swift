@@ -1,0 +1,127 @@
+/// SPEC §1 device types.
+public enum DeviceType: Int32, Sendable, CaseIterable {
+    case builtInCamera = 0
+    case externalCamera = 1
+    case virtualCamera = 2
+    case depthCamera = 3
+    case microphone = 4
+
+    /// The name used in JSON and the CLI.
+    public var name: String {
+        switch self {
+        case .builtInCamera: "built_in_camera"
+        case .externalCamera: "external_camera"
+        case .virtualCamera: "virtual_camera"
+        case .depthCamera: "depth_camera"
+        case .microphone: "microphone"
+        }
+    }
+
+    public var isCamera: Bool { self != .microphone }
+}
+
+public enum DevicePosition: Int32, Sendable {
+    case unspecified = 0
+    case front = 1
+    case back = 2
+
+    public var name: String {
+        switch self {
+        case .unspecified: "unspecified"
+        case .front: "front"
+        case .back: "back"
+        }
+    }
+}
+
+public enum BackendKind: Int32, Sendable {
+    case pipewire = 0
+    case v4l2 = 1
+
+    public var name: String {
+        switch self {
+        case .pipewire: "pipewire"
+        case .v4l2: "v4l2"
+        }
+    }
+}
+
+/// A V4L2-style four-character code, e.g. `YUYV`, `NV12`, `MJPG`.
+public struct FourCC: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt32
+
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Builds a code from up to four ASCII characters, padded with spaces ("Z16" → "Z16 ").
+    public init(_ string: String) {
+        var bytes = Array(string.utf8.prefix(4))
+        while bytes.count < 4 { bytes.append(0x20) }
+        rawValue = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+    }
+
+    /// The four characters without trailing padding.
+    public var description: String {
+        var scalars: [Character] = []
+        for shift in stride(from: 0, to: 32, by: 8) {
+            let byte = UInt8((rawValue >> UInt32(shift)) & 0xff)
+            scalars.append(byte >= 0x20 && byte < 0x7f ? Character(Unicode.Scalar(byte)) : "?")
+        }
+        var text = String(scalars)
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+
+    public static let yuyv = FourCC("YUYV")
+    public static let uyvy = FourCC("UYVY")
+    public static let nv12 = FourCC("NV12")
+    public static let i420 = FourCC("YU12")
+    public static let rgb24 = FourCC("RGB3")
+    public static let bgrx = FourCC("XR24")
+    public static let bgra = FourCC("AR24")
+    public static let grey = FourCC("GREY")
+    public static let mjpeg = FourCC("MJPG")
+    public static let h264 = FourCC("H264")
+    public static let z16 = FourCC("Z16 ")
+
+    /// Formats that carry depth rather than a picture (SPEC §1: a device with only these is a depth camera).
+    public var isDepth: Bool { self == .z16 || self == FourCC("Y16I") || self == FourCC("INZI") }
+}
+
+/// A frame rate as an exact fraction of frames per second.
+public struct FrameRate: Hashable, Sendable, Comparable {
+    public let numerator: UInt32
+    public let denominator: UInt32
+
+    public init(_ numerator: UInt32, _ denominator: UInt32 = 1) {
+        self.numerator = numerator
+        self.denominator = denominator == 0 ? 1 : denominator
+    }
+
+    public var framesPerSecond: Double { Double(numerator) / Double(denominator) }
+
+    public static func < (lhs: FrameRate, rhs: FrameRate) -> Bool {
+        UInt64(lhs.numerator) * UInt64(rhs.denominator) < UInt64(rhs.numerator) * UInt64(lhs.denominator)
+    }
+}
+
+/// One (pixel format, size, frame rates) combination a device offers.
+public struct VideoFormat: Hashable, Sendable {
+    public let pixelFormat: FourCC
+    public let width: UInt32
+    public let height: UInt32
+    /// Highest first. With `frameRatesAreRange` exactly two entries: maximum, minimum.
+    public let frameRates: [FrameRate]
+    public let frameRatesAreRange: Bool
+
+    public init(pixelFormat: FourCC, width: UInt32, height: UInt32, frameRates: [FrameRate], frameRatesAreRange: Bool = false) {
+        self.pixelFormat = pixelFormat
+        self.width = width
+        self.height = height
+        let unique = Array(Set(frameRates)).sorted(by: >)
+        self.frameRates = frameRatesAreRange ? [unique.first, unique.last].compactMap { $0 } : unique
+        self.frameRatesAreRange = frameRatesAreRange
+    }
+
+    /// Shortest frame duration the format allows, as the highest frame rate.
+    public var maxFrameRate: FrameRate? { frameRates.first }
+}

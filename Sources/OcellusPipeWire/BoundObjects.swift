@@ -1,0 +1,97 @@
+import CLibPipeWire
+import CPipeWire
+import OcellusCore
+
+/// A node bound from the registry, gathering its info and formats. Lives on the PipeWire thread.
+final class BoundNode {
+    let globalID: UInt32
+    let media: DeviceFacts.Media
+    private(set) var properties: [String: String]
+    private(set) var formats: [VideoFormat] = []
+    private(set) var infoReceived = false
+    var announced = false
+
+    private var proxy: OpaquePointer?
+    private let hook = Hook()
+    private let events = Pinned(pw_node_events())
+    private var enumerated = false
+    private let onChange: () -> Void
+
+    init(globalID: UInt32, media: DeviceFacts.Media, proxy: UnsafeMutableRawPointer, properties: [String: String],
+         onChange: @escaping () -> Void) {
+        self.globalID = globalID
+        self.media = media
+        self.proxy = OpaquePointer(proxy)
+        self.properties = properties
+        self.onChange = onChange
+        events.pointer.pointee.version = UInt32(PW_VERSION_NODE_EVENTS)
+        events.pointer.pointee.info = { data, info in
+            guard let info else { return }
+            Unmanaged<BoundNode>.fromOpaque(data!).takeUnretainedValue().received(info: info.pointee)
+        }
+        events.pointer.pointee.param = { data, _, id, _, _, param in
+            Unmanaged<BoundNode>.fromOpaque(data!).takeUnretainedValue().received(paramID: id, param: param)
+        }
+        ocpw_node_add_listener(self.proxy, hook.pointer, events.pointer, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    var serial: String? { properties["object.serial"] }
+
+    private func received(info: pw_node_info) {
+        if info.change_mask & UInt64(PW_NODE_CHANGE_MASK_PROPS) != 0 {
+            properties.merge(dictionary(info.props)) { _, new in new }
+        }
+        infoReceived = true
+        if media == .video && !enumerated, let params = info.params {
+            let readable = (0..<Int(info.n_params)).contains { index in
+                params[index].id == SPA_PARAM_EnumFormat.rawValue && params[index].flags & UInt32(SPA_PARAM_INFO_READ) != 0
+            }
+            if readable {
+                enumerated = true
+                _ = ocpw_node_enum_params(proxy, 0, SPA_PARAM_EnumFormat.rawValue, 0, UInt32.max, nil)
+            }
+        }
+        onChange()
+    }
+
+    private func received(paramID: UInt32, param: UnsafePointer<spa_pod>?) {
+        guard paramID == SPA_PARAM_EnumFormat.rawValue, let param else { return }
+        var parsed = ocpw_video_format()
+        guard ocpw_parse_video_format(param, &parsed) == 0 else { return }
+        for format in PipeWireFormats.videoFormats(parsed) where !formats.contains(format) {
+            formats.append(format)
+        }
+    }
+
+    func destroy() {
+        hook.remove()
+        if let proxy { pw_proxy_destroy(proxy) }
+        proxy = nil
+    }
+}
+
+/// A `Video/Device` or `Audio/Device` object: where real PipeWire keeps udev identity.
+final class BoundDevice {
+    private(set) var properties: [String: String]
+    private var proxy: OpaquePointer?
+    private let hook = Hook()
+    private let events = Pinned(pw_device_events())
+
+    init(proxy: UnsafeMutableRawPointer, properties: [String: String]) {
+        self.proxy = OpaquePointer(proxy)
+        self.properties = properties
+        events.pointer.pointee.version = UInt32(PW_VERSION_DEVICE_EVENTS)
+        events.pointer.pointee.info = { data, info in
+            guard let info, info.pointee.change_mask & UInt64(PW_DEVICE_CHANGE_MASK_PROPS) != 0 else { return }
+            let device = Unmanaged<BoundDevice>.fromOpaque(data!).takeUnretainedValue()
+            device.properties.merge(dictionary(info.pointee.props)) { _, new in new }
+        }
+        ocpw_device_add_listener(self.proxy, hook.pointer, events.pointer, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func destroy() {
+        hook.remove()
+        if let proxy { pw_proxy_destroy(proxy) }
+        proxy = nil
+    }
+}

@@ -1,0 +1,278 @@
+import CLibPipeWire
+import CPipeWire
+import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Discovers cameras (`Video/Source`) and microphones (`Audio/Source*`) in a
+/// PipeWire graph, with hotplug.
+///
+/// Runs its own `pw_thread_loop`; every PipeWire callback below runs on that
+/// thread with the loop lock held. Nodes are bound to read their full
+/// properties and formats; a node is reported only once a core sync round
+/// trip confirms its info and EnumFormat params have all arrived, so every
+/// reported device is complete. Nodes are keyed by `object.serial`, because
+/// PipeWire reuses global ids at once.
+public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
+    public let kind = BackendKind.pipewire
+    /// Socket name or path; nil means `PIPEWIRE_REMOTE`, else the default.
+    public let remote: String?
+
+    private var loop: OpaquePointer?
+    private var context: OpaquePointer?
+    private var core: OpaquePointer?
+    private var registry: OpaquePointer?
+    private let coreHook = Hook()
+    private let registryHook = Hook()
+    private let coreEvents = Pinned(pw_core_events())
+    private let registryEvents = Pinned(pw_registry_events())
+    private weak var delegate: (any DeviceBackendDelegate)?
+
+    private var nodes: [UInt32: BoundNode] = [:]
+    private var devices: [UInt32: BoundDevice] = [:]
+    private var outstandingSync: Int32?
+    private var needsAnotherSync = false
+    private var settledOnce = false
+    private var failure: OcellusError?
+
+    public init(remote: String? = nil) {
+        self.remote = remote
+    }
+
+    deinit { stop() }
+
+    // MARK: DeviceBackend
+
+    public func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) {
+        PipeWireLibrary.initializeOnce()
+        self.delegate = delegate
+        guard let loop = pw_thread_loop_new("ocellus-pw", nil) else {
+            throw OcellusError(.noResources, "could not create the PipeWire thread loop")
+        }
+        self.loop = loop
+        // PipeWire's plain client.conf: no realtime module, a capture library does not ask for RT on its own.
+        context = pw_context_new(pw_thread_loop_get_loop(loop), nil, 0)
+        guard context != nil else {
+            stop()
+            throw OcellusError(.noResources, "could not create a PipeWire context: \(errnoText())")
+        }
+        guard pw_thread_loop_start(loop) == 0 else {
+            stop()
+            throw OcellusError(.noResources, "could not start the PipeWire thread: \(errnoText())")
+        }
+        pw_thread_loop_lock(loop)
+        let result = connectAndEnumerate(timeoutMilliseconds: timeoutMilliseconds == 0 ? 3000 : timeoutMilliseconds)
+        pw_thread_loop_unlock(loop)
+        if case .failure(let error) = result {
+            stop()
+            throw error
+        }
+    }
+
+    public func stop() {
+        guard let loop else { return }
+        pw_thread_loop_lock(loop)
+        delegate = nil
+        for node in nodes.values { node.destroy() }
+        nodes.removeAll()
+        for device in devices.values { device.destroy() }
+        devices.removeAll()
+        registryHook.remove()
+        coreHook.remove()
+        if let registry { pw_proxy_destroy(registry) }
+        registry = nil
+        if let core { pw_core_disconnect(core) }
+        core = nil
+        pw_thread_loop_unlock(loop)
+        pw_thread_loop_stop(loop)
+        if let context { pw_context_destroy(context) }
+        context = nil
+        pw_thread_loop_destroy(loop)
+        self.loop = nil
+    }
+
+    // MARK: Connection (loop locked)
+
+    private var remoteDescription: String {
+        if let remote { return remote }
+        if let env = getenv("PIPEWIRE_REMOTE") { return String(cString: env) }
+        return "the default PipeWire socket"
+    }
+
+    private func connectAndEnumerate(timeoutMilliseconds: UInt32) -> Result<Void, OcellusError> {
+        var connectProperties: [String: String] = [:]
+        if let remote { connectProperties["remote.name"] = remote }
+        errno = 0
+        core = pw_context_connect(context, makeProperties(connectProperties), 0)
+        guard let core else {
+            let code = errno
+            return .failure(OcellusError(.backendUnavailable,
+                "cannot connect to PipeWire at \(remoteDescription): \(errnoText(code)) (is the daemon running?)"))
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        coreEvents.pointer.pointee.version = UInt32(PW_VERSION_CORE_EVENTS)
+        coreEvents.pointer.pointee.done = { data, id, seq in
+            Unmanaged<PipeWireBackend>.fromOpaque(data!).takeUnretainedValue().coreDone(id: id, seq: seq)
+        }
+        coreEvents.pointer.pointee.error = { data, id, seq, res, message in
+            Unmanaged<PipeWireBackend>.fromOpaque(data!).takeUnretainedValue()
+                .coreError(id: id, res: res, message: message.map { String(cString: $0) } ?? "")
+        }
+        ocpw_core_add_listener(core, coreHook.pointer, coreEvents.pointer, me)
+
+        registry = pw_core_get_registry(core, UInt32(PW_VERSION_REGISTRY), 0)
+        registryEvents.pointer.pointee.version = UInt32(PW_VERSION_REGISTRY_EVENTS)
+        registryEvents.pointer.pointee.global = { data, id, _, type, _, props in
+            guard let type else { return }
+            Unmanaged<PipeWireBackend>.fromOpaque(data!).takeUnretainedValue()
+                .global(id: id, type: String(cString: type), properties: dictionary(props))
+        }
+        registryEvents.pointer.pointee.global_remove = { data, id in
+            Unmanaged<PipeWireBackend>.fromOpaque(data!).takeUnretainedValue().globalRemoved(id: id)
+        }
+        ocpw_registry_add_listener(registry, registryHook.pointer, registryEvents.pointer, me)
+        requestSync()
+
+        var deadline = timespec()
+        pw_thread_loop_get_time(loop, &deadline, Int64(timeoutMilliseconds) * 1_000_000)
+        while !settledOnce && failure == nil {
+            if pw_thread_loop_timed_wait_full(loop, &deadline) != 0 {
+                return .failure(OcellusError(.timeout,
+                    "PipeWire at \(remoteDescription) did not finish listing devices within \(timeoutMilliseconds) ms"))
+            }
+        }
+        if let failure { return .failure(failure) }
+        return .success(())
+    }
+
+    /// Asks for a round trip; when it returns, everything requested before it has been answered.
+    private func requestSync() {
+        guard let core else { return }
+        if outstandingSync != nil {
+            needsAnotherSync = true
+        } else {
+            outstandingSync = ocpw_core_sync(core, UInt32(PW_ID_CORE), 0)
+        }
+    }
+
+    private func coreDone(id: UInt32, seq: Int32) {
+        guard id == UInt32(PW_ID_CORE), seq == outstandingSync else { return }
+        outstandingSync = nil
+        if needsAnotherSync {
+            needsAnotherSync = false
+            requestSync()
+            return
+        }
+        announceCompleteNodes()
+        if !settledOnce {
+            settledOnce = true
+            pw_thread_loop_signal(loop, false)
+        }
+    }
+
+    private func coreError(id: UInt32, res: Int32, message: String) {
+        guard id == UInt32(PW_ID_CORE), res == -EPIPE else { return }
+        let error = OcellusError(.backendUnavailable, "the PipeWire daemon went away (\(message))")
+        failure = error
+        for node in nodes.values { node.destroy() }
+        nodes.removeAll()
+        for device in devices.values { device.destroy() }
+        devices.removeAll()
+        delegate?.backend(self, didFail: error)
+        pw_thread_loop_signal(loop, false)
+    }
+
+    // MARK: Registry (loop locked)
+
+    private func global(id: UInt32, type: String, properties: [String: String]) {
+        let mediaClass = properties["media.class"] ?? ""
+        if type == PipeWireTypes.node, let media = PipeWireFacts.media(ofClass: mediaClass) {
+            guard let proxy = pw_registry_bind(registry, id, PipeWireTypes.node, UInt32(PW_VERSION_NODE), 0) else { return }
+            nodes[id]?.destroy()
+            nodes[id] = BoundNode(globalID: id, media: media, proxy: proxy, properties: properties,
+                                  onChange: { [unowned self] in self.requestSync() })
+            requestSync()
+        } else if type == PipeWireTypes.device, mediaClass.hasSuffix("/Device") {
+            guard let proxy = pw_registry_bind(registry, id, PipeWireTypes.device, UInt32(PW_VERSION_DEVICE), 0) else { return }
+            devices[id]?.destroy()
+            devices[id] = BoundDevice(proxy: proxy, properties: properties)
+            requestSync()
+        }
+    }
+
+    private func globalRemoved(id: UInt32) {
+        if let node = nodes.removeValue(forKey: id) {
+            node.destroy()
+            if node.announced, let key = node.serial {
+                delegate?.backend(self, didRemoveDeviceWithKey: key)
+            }
+        } else if let device = devices.removeValue(forKey: id) {
+            device.destroy()
+        }
+    }
+
+    private func announceCompleteNodes() {
+        for node in nodes.values where !node.announced && node.infoReceived {
+            guard node.serial != nil else { continue }
+            let deviceProperties = node.properties["device.id"].flatMap(UInt32.init).flatMap { devices[$0]?.properties } ?? [:]
+            node.announced = true
+            delegate?.backend(self, didAdd: PipeWireFacts.make(node: node, deviceProperties: deviceProperties))
+        }
+    }
+}
+
+enum PipeWireTypes {
+    // PW_TYPE_INTERFACE_* are string-pasting macros Swift cannot import.
+    static let node = "PipeWire:Interface:Node"
+    static let device = "PipeWire:Interface:Device"
+}
+
+enum PipeWireLibrary {
+    private static let initialized: Void = { pw_init(nil, nil) }()
+    static func initializeOnce() { _ = initialized }
+}
+
+/// A `spa_hook` at a stable address, removable once.
+final class Hook {
+    let pointer: UnsafeMutablePointer<spa_hook>
+    private var attached = true
+
+    init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: spa_hook())
+    }
+
+    func remove() {
+        // A hook never added has a zeroed link; spa_hook_remove needs a linked one.
+        if attached && pointer.pointee.link.next != nil { spa_hook_remove(pointer) }
+        attached = false
+    }
+
+    deinit {
+        remove()
+        pointer.deallocate()
+    }
+}
+
+func dictionary(_ dict: UnsafePointer<spa_dict>?) -> [String: String] {
+    guard let dict, let items = dict.pointee.items else { return [:] }
+    var result: [String: String] = [:]
+    for index in 0..<Int(dict.pointee.n_items) {
+        let item = items[index]
+        guard let key = item.key, let value = item.value else { continue }
+        result[String(cString: key)] = String(cString: value)
+    }
+    return result
+}
+
+/// A new `pw_properties` holding `values`; ownership passes to the PipeWire call it is given to.
+func makeProperties(_ values: [String: String]) -> UnsafeMutablePointer<pw_properties>? {
+    let properties = pw_properties_new_string("")
+    for (key, value) in values { pw_properties_set(properties, key, value) }
+    return properties
+}
+
+func errnoText(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code))
+}

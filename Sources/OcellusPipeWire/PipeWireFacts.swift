@@ -1,0 +1,108 @@
+import CLibPipeWire
+import CPipeWire
+import OcellusCore
+
+/// Maps PipeWire node and device properties to backend-neutral `DeviceFacts`.
+enum PipeWireFacts {
+    static func media(ofClass mediaClass: String) -> DeviceFacts.Media? {
+        if mediaClass == "Video/Source" { return .video }
+        if mediaClass == "Audio/Source" || mediaClass.hasPrefix("Audio/Source/") { return .audio }
+        return nil
+    }
+
+    /// Properties that only a node backed by hardware carries.
+    private static let hardwareKeys = ["device.bus", "device.bus-path", "device.vendor.id", "device.product.id",
+                                       "api.v4l2.path", "api.v4l2.cap.bus_info", "api.libcamera.location",
+                                       "api.alsa.card", "api.alsa.path"]
+
+    static func make(node: BoundNode, deviceProperties: [String: String]) -> DeviceFacts {
+        // Node properties win over the device's where both have a key.
+        let all = deviceProperties.merging(node.properties) { _, nodeValue in nodeValue }
+        let nodeName = all["node.name"] ?? "node-\(node.globalID)"
+        let name = node.properties["node.description"] ?? deviceProperties["device.description"]
+            ?? all["node.nick"] ?? nodeName
+        var facts = DeviceFacts(media: node.media, name: name, backendKey: node.serial ?? "", fallbackName: nodeName)
+        facts.bus = all["device.bus"] ?? (all["api.v4l2.cap.bus_info"]?.hasPrefix("usb-") == true ? "usb" : nil)
+        facts.busPath = all["device.bus-path"]
+        facts.vendorID = all["device.vendor.id"].flatMap(parseHex16)
+        facts.productID = all["device.product.id"].flatMap(parseHex16)
+        facts.serial = all["device.serial"]
+        facts.location = all["api.libcamera.location"]
+        facts.pluggedMicroseconds = all["device.plugged.usec"].flatMap { UInt64($0) }
+        facts.formats = node.formats
+        facts.properties = all
+        if let path = all["api.v4l2.path"], let usb = SysfsVideoNode(devicePath: path)?.usbDevice {
+            facts.removable = usb.removable
+            facts.usbPort = usb.port
+            facts.vendorID = facts.vendorID ?? usb.vendorID
+            facts.productID = facts.productID ?? usb.productID
+            facts.serial = facts.serial ?? usb.serial
+            facts.bus = facts.bus ?? "usb"
+        }
+        let loopback = all["api.v4l2.cap.driver"] == "v4l2 loopback"
+        facts.isSoftwareSource = loopback || (node.media == .video && !hardwareKeys.contains { all[$0] != nil })
+        return facts
+    }
+
+    /// "0x046d" or "046d" → 0x046d.
+    static func parseHex16(_ text: String) -> UInt16? {
+        let digits = text.hasPrefix("0x") || text.hasPrefix("0X") ? String(text.dropFirst(2)) : text
+        return UInt16(digits, radix: 16)
+    }
+}
+
+/// SPA format pods → `VideoFormat`s.
+enum PipeWireFormats {
+    static func fourCC(subtype: UInt32, format: UInt32) -> FourCC? {
+        switch subtype {
+        case SPA_MEDIA_SUBTYPE_mjpg.rawValue: return .mjpeg
+        case SPA_MEDIA_SUBTYPE_h264.rawValue: return .h264
+        case SPA_MEDIA_SUBTYPE_raw.rawValue: break
+        default: return nil
+        }
+        switch format {
+        case SPA_VIDEO_FORMAT_YUY2.rawValue: return .yuyv
+        case SPA_VIDEO_FORMAT_UYVY.rawValue: return .uyvy
+        case SPA_VIDEO_FORMAT_NV12.rawValue: return .nv12
+        case SPA_VIDEO_FORMAT_I420.rawValue: return .i420
+        case SPA_VIDEO_FORMAT_RGB.rawValue: return .rgb24
+        case SPA_VIDEO_FORMAT_BGRx.rawValue: return .bgrx
+        case SPA_VIDEO_FORMAT_BGRA.rawValue: return .bgra
+        case SPA_VIDEO_FORMAT_GRAY8.rawValue: return .grey
+        case SPA_VIDEO_FORMAT_GRAY16_LE.rawValue: return .z16
+        default: return nil
+        }
+    }
+
+    static func videoFormats(_ parsed: ocpw_video_format) -> [VideoFormat] {
+        let pixelFormats: [FourCC]
+        if parsed.media_subtype == SPA_MEDIA_SUBTYPE_raw.rawValue {
+            let formatIDs: [UInt32] = values(parsed.formats, count: parsed.n_formats)
+            pixelFormats = formatIDs.compactMap {
+                fourCC(subtype: parsed.media_subtype, format: $0)
+            }
+        } else {
+            pixelFormats = fourCC(subtype: parsed.media_subtype, format: 0).map { [$0] } ?? []
+        }
+        let sizes: [spa_rectangle] = values(parsed.sizes, count: parsed.n_sizes)
+        let fractions: [spa_fraction] = values(parsed.rates, count: parsed.n_rates)
+        let rates = fractions.filter { $0.num > 0 }
+            .map { FrameRate($0.num, $0.denom) }
+        let isRange = parsed.rate_choice == OCPW_CHOICE_RANGE.rawValue
+        var result: [VideoFormat] = []
+        for pixelFormat in pixelFormats {
+            for size in sizes where size.width > 0 && size.height > 0 {
+                result.append(VideoFormat(pixelFormat: pixelFormat, width: size.width, height: size.height,
+                                          frameRates: rates, frameRatesAreRange: isRange))
+            }
+        }
+        return result
+    }
+
+    /// Reads the first `count` entries of a fixed-size C array imported as a tuple.
+    private static func values<Tuple, Element>(_ tuple: Tuple, count: UInt32) -> [Element] {
+        withUnsafeBytes(of: tuple) { raw in
+            Array(raw.bindMemory(to: Element.self).prefix(Int(count)))
+        }
+    }
+}

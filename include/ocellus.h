@@ -1,0 +1,424 @@
+/*
+ * ocellus.h — the C interface of Ocellus, a camera-capture library for Linux.
+ *
+ * One header, C99, every public name prefixed `oc_` / `OC_`. All handles are
+ * opaque. Fallible functions return an `oc_status` (0 on success, negative on
+ * error) and leave a message for the calling thread in oc_last_error_message().
+ *
+ * Threading: unless a function says otherwise, it may be called from any
+ * thread. Callbacks run on a thread owned by the library (never a thread of the
+ * caller), one at a time per context.
+ *
+ * ABI rules: a function's signature never changes; a changed behaviour gets a
+ * new function. Structs the caller fills start with `struct_size`, which the
+ * caller sets (via the matching *_init function) so that the struct can grow.
+ */
+#ifndef OCELLUS_H
+#define OCELLUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Version                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/** Version of the header this program was compiled against. */
+#define OCELLUS_VERSION_MAJOR 0
+#define OCELLUS_VERSION_MINOR 1
+#define OCELLUS_VERSION_PATCH 0
+#define OCELLUS_VERSION_STRING "0.1.0"
+
+/**
+ * The version of the library loaded at run time, "MAJOR.MINOR.PATCH".
+ *
+ * \returns a static string; the caller must not free it.
+ * \threadsafety Safe from any thread.
+ */
+const char *oc_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Status codes and errors                                                    */
+/* ------------------------------------------------------------------------ */
+
+/** Result of a fallible call: OC_OK (0) or one of the negative codes below. */
+typedef int32_t oc_status;
+
+enum {
+    OC_OK = 0,
+    /** An argument was NULL, out of range or malformed (e.g. an invalid app ID). */
+    OC_ERROR_INVALID_ARGUMENT = -1,
+    /** A handle was NULL where one is required, already destroyed, or released. */
+    OC_ERROR_INVALID_HANDLE = -2,
+    /** A backend (e.g. the PipeWire daemon) could not be reached or went away. */
+    OC_ERROR_BACKEND_UNAVAILABLE = -3,
+    /** The thing asked for (device, registration) does not exist. */
+    OC_ERROR_NOT_FOUND = -4,
+    /** The call is not allowed in the object's current state. */
+    OC_ERROR_WRONG_STATE = -5,
+    /** An operation did not complete in time. */
+    OC_ERROR_TIMEOUT = -6,
+    /** Memory or another resource ran out. */
+    OC_ERROR_NO_RESOURCES = -7,
+    /** Anything else; the message says what. */
+    OC_ERROR_OTHER = -99
+};
+
+/**
+ * A short constant name for a status code, e.g. "OC_ERROR_INVALID_HANDLE".
+ *
+ * \returns a static string ("OC_ERROR_UNKNOWN" for codes not listed above);
+ *          the caller must not free it.
+ * \threadsafety Safe from any thread.
+ */
+const char *oc_status_name(oc_status status);
+
+/**
+ * The message of the last failed Ocellus call made on the calling thread.
+ *
+ * Every function that fails (returns a negative oc_status, or NULL / an
+ * invalid value where documented) sets it; successful calls leave it as it
+ * was. The message is in plain English and names what went wrong.
+ *
+ * \returns a string owned by the library, valid until the next Ocellus call
+ *          on the same thread; never NULL ("" when no error occurred yet).
+ * \threadsafety Thread-local: each thread sees only its own last error.
+ */
+const char *oc_last_error_message(void);
+
+/* ------------------------------------------------------------------------ */
+/* Context                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/** A library context: one connection to the system's cameras for one app. */
+typedef struct oc_context oc_context;
+
+/** Options for oc_context_create(). Fill with oc_context_options_init() first. */
+typedef struct oc_context_options {
+    /** sizeof(oc_context_options) as the caller knows it; set by _init. */
+    uint32_t struct_size;
+    /**
+     * PipeWire remote: a socket name or absolute socket path. NULL means the
+     * PIPEWIRE_REMOTE environment variable, else PipeWire's default socket.
+     * The string is copied.
+     */
+    const char *pipewire_remote;
+    /**
+     * Directory for per-app state (preferences). NULL means $OCELLUS_STATE_DIR,
+     * else $XDG_STATE_HOME/ocellus, else ~/.local/state/ocellus. Copied.
+     */
+    const char *state_directory;
+    /**
+     * How long oc_context_create() may wait for the backend to connect and
+     * finish its first enumeration, in milliseconds. 0 means the default (3000).
+     */
+    uint32_t timeout_ms;
+} oc_context_options;
+
+/**
+ * Fill `options` with defaults (all NULL / 0) and set its struct_size.
+ *
+ * \param options the struct to fill; NULL is ignored.
+ * \threadsafety Safe from any thread.
+ */
+void oc_context_options_init(oc_context_options *options);
+
+/**
+ * Create a context for the application `app_id` and connect it to the
+ * system's camera backends.
+ *
+ * The call returns once the first enumeration is complete: the device list of
+ * the new context already holds every camera and microphone present.
+ *
+ * \param app_id   the application's ID, e.g. "org.example.Meet":
+ *                 1–255 characters from [A-Za-z0-9._-], not starting with '.'.
+ *                 Copied.
+ * \param options  NULL for defaults, else a struct filled by
+ *                 oc_context_options_init() and then adjusted. Not retained.
+ * \param out      receives the new context; set to NULL on failure.
+ * \returns OC_OK; OC_ERROR_INVALID_ARGUMENT for a bad app ID, options or NULL
+ *          `out`; OC_ERROR_BACKEND_UNAVAILABLE when no backend can be
+ *          reached (e.g. no PipeWire daemon at the remote); OC_ERROR_TIMEOUT
+ *          when the backend did not answer within options->timeout_ms.
+ *          Call oc_last_error_message() for details.
+ * \ownership The caller owns the context and destroys it with
+ *            oc_context_destroy().
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_context_create(const char *app_id, const oc_context_options *options,
+                            oc_context **out);
+
+/**
+ * Destroy a context: unregisters all its callbacks (waiting for any callback
+ * in flight to return), disconnects its backends and invalidates the handle.
+ *
+ * Devices retained from the context stay valid (and disconnected) until
+ * released. Passing NULL or an already destroyed context does nothing beyond
+ * setting the last error message.
+ *
+ * \threadsafety Safe from any thread except from inside one of this context's
+ *               callbacks, where it fails with OC_ERROR_WRONG_STATE recorded
+ *               as the last error and does nothing.
+ */
+void oc_context_destroy(oc_context *ctx);
+
+/**
+ * The app ID the context was created with.
+ *
+ * \returns a string owned by the context, valid until it is destroyed; NULL
+ *          for an invalid handle.
+ * \threadsafety Safe from any thread.
+ */
+const char *oc_context_app_id(const oc_context *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Devices                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/** One capture device (camera or microphone). Reference counted. */
+typedef struct oc_device oc_device;
+
+/** A snapshot list of devices. */
+typedef struct oc_device_list oc_device_list;
+
+typedef enum oc_device_type {
+    OC_DEVICE_TYPE_BUILT_IN_CAMERA = 0,
+    OC_DEVICE_TYPE_EXTERNAL_CAMERA = 1,
+    OC_DEVICE_TYPE_VIRTUAL_CAMERA = 2,
+    OC_DEVICE_TYPE_DEPTH_CAMERA = 3,
+    OC_DEVICE_TYPE_MICROPHONE = 4
+} oc_device_type;
+
+typedef enum oc_device_position {
+    OC_DEVICE_POSITION_UNSPECIFIED = 0,
+    OC_DEVICE_POSITION_FRONT = 1,
+    OC_DEVICE_POSITION_BACK = 2
+} oc_device_position;
+
+typedef enum oc_backend {
+    OC_BACKEND_PIPEWIRE = 0,
+    OC_BACKEND_V4L2 = 1
+} oc_backend;
+
+/** A frame rate as a fraction, e.g. 30/1 or 30000/1001 frames per second. */
+typedef struct oc_fraction {
+    uint32_t numerator;
+    uint32_t denominator;
+} oc_fraction;
+
+/** One format a device offers. Filled by oc_device_get_format(). */
+typedef struct oc_format_info {
+    /** sizeof(oc_format_info) as the caller knows it; set by the caller. */
+    uint32_t struct_size;
+    /** V4L2 fourcc, e.g. 'YUYV', 'NV12', 'MJPG' (see oc_fourcc_string()). */
+    uint32_t pixel_format;
+    uint32_t width;
+    uint32_t height;
+    /** Number of entries in frame_rates. */
+    uint32_t frame_rate_count;
+    /**
+     * Frame rates offered at this size, highest first. When
+     * frame_rates_are_range is true the list has two entries, the maximum and
+     * the minimum of a continuous range. Owned by the device; valid while the
+     * device is retained.
+     */
+    const oc_fraction *frame_rates;
+    bool frame_rates_are_range;
+} oc_format_info;
+
+typedef enum oc_hotplug_event {
+    OC_HOTPLUG_ADDED = 0,
+    OC_HOTPLUG_REMOVED = 1
+} oc_hotplug_event;
+
+/**
+ * Take a snapshot of the context's connected devices, cameras first in the
+ * default selection order (built-in front, external, built-in back, others,
+ * virtual cameras, then microphones), each group by name.
+ *
+ * \param out receives a new list; NULL on failure.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE or OC_ERROR_INVALID_ARGUMENT.
+ * \ownership The caller owns the list and frees it with oc_device_list_free().
+ * \threadsafety Safe from any thread, including from callbacks.
+ */
+oc_status oc_context_copy_devices(oc_context *ctx, oc_device_list **out);
+
+/**
+ * Number of devices in a list; 0 for NULL or an invalid list (which also sets
+ * the last error).
+ * \threadsafety Safe from any thread; a list itself is immutable.
+ */
+size_t oc_device_list_count(const oc_device_list *list);
+
+/**
+ * The device at `index`.
+ *
+ * \returns a device borrowed from the list (valid until the list is freed;
+ *          call oc_device_retain() to keep it longer), or NULL for an invalid
+ *          list or an index out of range.
+ * \threadsafety Safe from any thread.
+ */
+oc_device *oc_device_list_get(const oc_device_list *list, size_t index);
+
+/**
+ * Free a list (and release the references it holds). NULL is ignored.
+ * \threadsafety Safe from any thread; the list must not be used afterwards.
+ */
+void oc_device_list_free(oc_device_list *list);
+
+/**
+ * Take another reference to a device.
+ * \returns `device`, or NULL for an invalid handle.
+ * \ownership The caller owns the new reference and drops it with
+ *            oc_device_release().
+ * \threadsafety Safe from any thread.
+ */
+oc_device *oc_device_retain(oc_device *device);
+
+/**
+ * Drop a reference. The device is freed with its last reference; using the
+ * handle after that is reported as OC_ERROR_INVALID_HANDLE. NULL is ignored.
+ * \threadsafety Safe from any thread.
+ */
+void oc_device_release(oc_device *device);
+
+/**
+ * The device's unique ID (SPEC §1): stable across replug and reboot, e.g.
+ * "usb-046d:0825-A1B2C3D4", "usb-534d:2109@1-2.3" or "pipewire-<node.name>".
+ * A replugged device is a new oc_device with the same unique ID.
+ *
+ * \returns a string owned by the device, valid while it is retained; NULL for
+ *          an invalid handle.
+ * \threadsafety Safe from any thread.
+ */
+const char *oc_device_unique_id(const oc_device *device);
+
+/**
+ * The human name (USB product string, V4L2 card or PipeWire description).
+ * \returns as oc_device_unique_id().
+ */
+const char *oc_device_name(const oc_device *device);
+
+/**
+ * The device type; OC_DEVICE_TYPE_VIRTUAL_CAMERA with the last error set for
+ * an invalid handle (check the handle first when that matters).
+ * \threadsafety Safe from any thread.
+ */
+oc_device_type oc_device_get_type(const oc_device *device);
+
+/** Where the camera faces; external cameras are always UNSPECIFIED. */
+oc_device_position oc_device_get_position(const oc_device *device);
+
+/** Which backend delivers this device. */
+oc_backend oc_device_get_backend(const oc_device *device);
+
+/**
+ * Whether the device is still present. Becomes false, for good, when the
+ * device goes away; false (and the last error set) for an invalid handle.
+ * \threadsafety Safe from any thread.
+ */
+bool oc_device_is_connected(const oc_device *device);
+
+/**
+ * USB identity when known: vendor and product ID, else 0.
+ * \threadsafety Safe from any thread.
+ */
+uint16_t oc_device_vendor_id(const oc_device *device);
+uint16_t oc_device_product_id(const oc_device *device);
+
+/**
+ * The device's serial number as the system reports it, or NULL when it has
+ * none (or an invalid handle). Owned by the device.
+ */
+const char *oc_device_serial_number(const oc_device *device);
+
+/**
+ * A backend property as reported by the system (e.g. PipeWire's
+ * "device.bus-path", "api.v4l2.path", "object.serial"), or NULL when the
+ * device does not have it. Owned by the device; valid while it is retained.
+ * \threadsafety Safe from any thread.
+ */
+const char *oc_device_get_property(const oc_device *device, const char *key);
+
+/**
+ * Number of formats the device offers (0 for microphones for now, and for an
+ * invalid handle).
+ */
+size_t oc_device_format_count(const oc_device *device);
+
+/**
+ * Describe format `index`.
+ *
+ * \param info the caller's struct with struct_size set to
+ *             sizeof(oc_format_info); filled on success.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, or OC_ERROR_INVALID_ARGUMENT for
+ *          a NULL `info`, a too small struct_size or an index out of range.
+ * \ownership info->frame_rates points into the device; it stays valid while
+ *            the device is retained.
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_device_get_format(const oc_device *device, size_t index, oc_format_info *info);
+
+/**
+ * Write the four characters of a fourcc into `buffer` (at least 5 bytes) as a
+ * NUL-terminated string, e.g. "YUYV".
+ * \returns `buffer`, or NULL when buffer is NULL.
+ */
+char *oc_fourcc_string(uint32_t fourcc, char *buffer);
+
+/* ------------------------------------------------------------------------ */
+/* Hotplug                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Called when a device appears or disappears.
+ *
+ * \param ctx       the context the callback was registered on.
+ * \param event     OC_HOTPLUG_ADDED or OC_HOTPLUG_REMOVED.
+ * \param device    the device, borrowed for the duration of the call (retain
+ *                  it to keep it); for REMOVED it is already disconnected.
+ * \param user_data the pointer given at registration.
+ * \threadsafety Runs on the context's event thread, one callback at a time.
+ *               It may call any Ocellus function except oc_context_destroy()
+ *               on its own context.
+ */
+typedef void (*oc_hotplug_callback)(oc_context *ctx, oc_hotplug_event event,
+                                    oc_device *device, void *user_data);
+
+/** Identifies a callback registration; 0 is never a valid ID. */
+typedef uint64_t oc_callback_id;
+
+/**
+ * Register a hotplug callback. Events for devices present at registration
+ * are not replayed: take a snapshot first with oc_context_copy_devices().
+ *
+ * \param out_id receives the registration ID (may be NULL if the caller never
+ *               unregisters; destroying the context unregisters it).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL
+ *          callback).
+ * \threadsafety Safe from any thread, including from callbacks.
+ */
+oc_status oc_context_add_hotplug_callback(oc_context *ctx, oc_hotplug_callback callback,
+                                          void *user_data, oc_callback_id *out_id);
+
+/**
+ * Unregister a callback. Returns only after a call of it that is in flight on
+ * another thread has finished, so `user_data` may be freed right after. Called
+ * from inside a callback, it returns at once and no later call is made.
+ *
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (unknown or
+ *          already removed ID).
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_context_remove_callback(oc_context *ctx, oc_callback_id id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OCELLUS_H */

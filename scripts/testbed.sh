@@ -1,0 +1,184 @@
+#!/bin/bash
+# testbed.sh — a private PipeWire + WirePlumber with virtual cameras and a
+# virtual microphone, for tests, benchmarks and the demo. No systemd, no D-Bus,
+# no real devices; everything lives in a private runtime directory.
+#
+#   testbed.sh run [opts] -- CMD...    start, run CMD with the environment set, always tear down
+#                                      (exit status = CMD's)
+#   testbed.sh start [opts]            start; print `export ...` lines
+#   testbed.sh stop [DIR]              stop everything started (by PID) and remove DIR
+#   testbed.sh add-camera DIR NAME [virtual-camera args...]   hotplug a camera (prints its READY line)
+#   testbed.sh remove-camera DIR NAME [SIGNAL]                unplug it (kill its process)
+#
+# opts: --cameras N   virtual cameras vcam0..vcamN-1, shaped like USB webcams (default 2)
+#       --mics N      virtual microphones vmic0.. (default 1)
+#       --dir DIR     runtime directory (default: mktemp -d)
+#
+# Needs: pipewire, wireplumber, pw-cli, and the `ocellus` CLI (OCELLUS_CLI, else
+# .build/release/ocellus-cli). Every process started is recorded as
+# "PID NAME STARTTIME" in $DIR/pids and stopped by PID (TERM, then KILL after 2 s),
+# checking the start time so that a reused PID is never signalled. Under `run`,
+# children get PDEATHSIG=KILL so nothing survives if this script is killed.
+set -u
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(dirname "$HERE")"
+CONF="$ROOT/testbed/ocellus-testbed.conf"
+WP_XDG="$ROOT/testbed/xdg-config"
+OCELLUS_CLI="${OCELLUS_CLI:-$ROOT/.build/release/ocellus-cli}"
+
+log() { echo "testbed: $*" >&2; }
+start_of() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+ours() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null && { [ -z "${2:-}" ] || [ "$(start_of "$1")" = "$2" ]; }; }
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+spawn() {   # NAME CMD...
+	local name="$1"; shift
+	if [ "${PDEATH:-0}" = 1 ]; then
+		setpriv --pdeathsig KILL "$@" >"$DIR/$name.log" 2>&1 &
+	else
+		"$@" >"$DIR/$name.log" 2>&1 &
+	fi
+	local pid=$!
+	disown "$pid" 2>/dev/null
+	echo "$pid $name $(start_of "$pid")" >>"$DIR/pids"
+	SPAWNED_PID=$pid
+}
+
+wait_for() {   # TIMEOUT_S CMD...
+	local end=$(( $(now_ms) + $1 * 1000 )); shift
+	until "$@" 2>/dev/null; do
+		[ "$(now_ms)" -ge "$end" ] && return 1
+		sleep 0.01
+	done
+}
+
+node_serial() {   # NODE_NAME -> object.serial
+	pw-cli ls Node 2>/dev/null | awk -v want="$1" '
+		/^[ \t]*id [0-9]+,/ { serial="" }
+		/object.serial = / { serial=$3; gsub("\"", "", serial) }
+		/node.name = / { n=$3; gsub("\"", "", n); if (n == want) { print serial; exit } }'
+}
+
+has_default_metadata() { pw-cli ls Metadata 2>/dev/null | grep -q 'metadata.name = "default"'; }
+
+add_camera() {   # NAME [virtual-camera args]
+	local name="$1"; shift
+	rm -f "$DIR/$name.log"   # a replug reuses the name: never read the last instance's READY line
+	spawn "$name" "$OCELLUS_CLI" virtual-camera --name "$name" "$@"
+	if ! wait_for 10 grep -q '^READY' "$DIR/$name.log"; then
+		log "camera $name did not come up:"; cat "$DIR/$name.log" >&2; return 1
+	fi
+	grep '^READY' "$DIR/$name.log" | head -1
+}
+
+# A camera shaped like a USB webcam under WirePlumber's V4L2 monitor: udev identity
+# on a Video/Device object, the node carries api.v4l2.* and device.id.
+add_usb_camera() {   # INDEX
+	local i="$1" vdev=/dev/video$((40 + $1 * 2)) bus="pci-0000:00:14.0-usb-0:$(($1 + 1)):1.0"
+	add_camera "vcam$i" --desc "Virtual Camera $i" \
+		--prop device.api=v4l2 --prop api.v4l2.path=$vdev --prop object.path=v4l2:$vdev \
+		--prop api.v4l2.cap.driver=uvcvideo --prop "api.v4l2.cap.card=Virtual Camera $i" \
+		--prop api.v4l2.cap.bus_info=usb-0000:00:14.0-$((i + 1)) \
+		--device-prop device.api=v4l2 --device-prop device.enum.api=udev \
+		--device-prop "device.description=Virtual Camera $i" --device-prop api.v4l2.path=$vdev \
+		--device-prop device.bus-path=$bus --device-prop device.bus=usb \
+		--device-prop device.subsystem=video4linux --device-prop device.vendor.id=0x1d6b \
+		--device-prop "device.vendor.name=Linux Foundation" --device-prop device.product.id=0x01$((10 + i)) \
+		--device-prop "device.product.name=Virtual Camera $i" --device-prop device.serial=VCAM-000$i \
+		--device-prop device.plugged.usec=$(( $(date +%s%N) / 1000 ))
+}
+
+add_mic() {   # NAME
+	local name="$1"
+	pw-cli create-node adapter "{ factory.name=audiotestsrc node.name=$name node.description=\"Virtual Microphone $name\" media.class=Audio/Source object.linger=true }" >/dev/null
+	wait_for 5 test -n "$(node_serial "$name")" || { log "microphone $name did not come up"; return 1; }
+}
+
+do_start() {
+	local cams=2 mics=1
+	DIR=""
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--cameras) cams="$2"; shift ;;
+		--mics) mics="$2"; shift ;;
+		--dir) DIR="$2"; shift ;;
+		--) shift; break ;;
+		*) log "unknown option $1"; return 2 ;;
+		esac
+		shift
+	done
+	REST=("$@")
+	[ -x "$OCELLUS_CLI" ] || { log "no ocellus CLI at $OCELLUS_CLI (run make first)"; return 1; }
+	[ -n "$DIR" ] || DIR=$(mktemp -d /tmp/ocellus-testbed.XXXXXX)
+	mkdir -p "$DIR/state"; chmod 700 "$DIR"; : >"$DIR/pids"
+
+	unset PIPEWIRE_REMOTE PIPEWIRE_CORE PIPEWIRE_NODE PIPEWIRE_PROPS PIPEWIRE_DEBUG \
+	      PIPEWIRE_CONFIG_DIR PIPEWIRE_CONFIG_NAME PIPEWIRE_RUNTIME_DIR WIREPLUMBER_CONFIG_DIR
+	export XDG_RUNTIME_DIR="$DIR"
+
+	local t0; t0=$(now_ms)
+	spawn pipewire pipewire -c "$CONF"
+	wait_for 5 test -S "$DIR/pipewire-0" || { log "pipewire did not start"; cat "$DIR/pipewire.log" >&2; return 1; }
+	wait_for 5 pw-cli info 0 >/dev/null || return 1
+	# WirePlumber reads only our fragments (via XDG_CONFIG_HOME), keeps its state private.
+	spawn wireplumber env XDG_CONFIG_HOME="$WP_XDG" XDG_STATE_HOME="$DIR/state" wireplumber
+	wait_for 10 has_default_metadata || { log "wireplumber did not start"; cat "$DIR/wireplumber.log" >&2; return 1; }
+
+	local i
+	for ((i = 0; i < cams; i++)); do add_usb_camera "$i" >/dev/null || return 1; done
+	for ((i = 0; i < mics; i++)); do add_mic "vmic$i" || return 1; done
+	log "up in $(( $(now_ms) - t0 )) ms: $cams cameras, $mics microphones in $DIR"
+	echo "export XDG_RUNTIME_DIR=$DIR"
+	echo "export PIPEWIRE_REMOTE=$DIR/pipewire-0"
+	echo "export OCELLUS_TESTBED_DIR=$DIR"
+}
+
+do_stop() {
+	local dir="${1:-${OCELLUS_TESTBED_DIR:-}}" pid name start left end
+	[ -n "$dir" ] && [ -f "$dir/pids" ] || { log "no test bed directory"; return 1; }
+	tac "$dir/pids" | while read -r pid name start; do
+		ours "$pid" "$start" && kill -TERM "$pid" 2>/dev/null
+	done
+	end=$(( $(now_ms) + 2000 ))
+	while :; do
+		left=0
+		while read -r pid name start; do
+			if ours "$pid" "$start" && [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" != Z ]; then left=1; fi
+		done <"$dir/pids"
+		[ $left = 0 ] && break
+		if [ "$(now_ms)" -ge $end ]; then
+			while read -r pid name start; do ours "$pid" "$start" && kill -KILL "$pid" 2>/dev/null; done <"$dir/pids"
+			break
+		fi
+		sleep 0.01
+	done
+	rm -rf "$dir"
+}
+
+cmd="${1:-}"; shift || true
+case "$cmd" in
+start) do_start "$@" || exit 1 ;;
+stop) do_stop "$@" ;;
+run)
+	PDEATH=1
+	CHILD=""
+	trap 'do_stop "$DIR" 2>/dev/null' EXIT
+	# bash runs traps only between commands: start the test command in the background and wait.
+	trap '[ -n "$CHILD" ] && kill -TERM "$CHILD" 2>/dev/null; exit 130' INT TERM
+	do_start "$@" >/dev/null || exit 1
+	export OCELLUS_TESTBED_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0" OCELLUS_CLI
+	[ ${#REST[@]} -gt 0 ] || REST=(true)
+	setpriv --pdeathsig KILL "${REST[@]}" <&0 &
+	CHILD=$!
+	wait "$CHILD"
+	exit $?
+	;;
+add-camera) DIR="$1"; shift; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0"; add_camera "$@" ;;
+remove-camera)
+	DIR="$1"; name="$2"; sig="${3:-TERM}"
+	set -- $(awk -v n="$name" '$2==n{print $1, $3}' "$DIR/pids" | tail -1)
+	ours "${1:-}" "${2:-}" && kill -"$sig" "$1"
+	;;
+*) sed -n '2,22p' "$0"; exit 2 ;;
+esac
