@@ -39,7 +39,7 @@ let package = Package(
                 exclude: ["exports.map"],
                 swiftSettings: [.swiftLanguageMode(.v5)],
                 linkerSettings: staticSwiftRuntime + [
-                    .unsafeFlags(["-Xlinker", "-soname=libocellus.so.0",
+                    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-soname=libocellus.so.0",
                                   "-Xlinker", "--version-script=Sources/OcellusCABI/exports.map"]),
                 ]),
 

@@ -101,10 +101,17 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     }
 
     private func connectAndEnumerate(timeoutMilliseconds: UInt32) -> Result<Void, OcellusError> {
-        var connectProperties: [String: String] = [:]
-        if let remote { connectProperties["remote.name"] = remote }
         errno = 0
-        core = pw_context_connect(context, makeProperties(connectProperties), 0)
+        if let remote {
+            // PIPEWIRE_REMOTE would override a `remote.name` property, so an explicit remote is
+            // connected here and handed over as a socket.
+            switch PipeWireSocket.connect(remote) {
+            case .success(let fd): core = pw_context_connect_fd(context, fd, nil, 0)
+            case .failure(let error): return .failure(error)
+            }
+        } else {
+            core = pw_context_connect(context, nil, 0)
+        }
         guard let core else {
             let code = errno
             return .failure(OcellusError(.backendUnavailable,

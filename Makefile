@@ -1,0 +1,60 @@
+# Ocellus build, install and test entry points. `make` builds the release
+# library and CLI; `make install PREFIX=DIR` installs them; `make test` runs
+# every suite against a private PipeWire test bed (scripts/testbed.sh).
+PREFIX ?= /usr/local
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+VERSION := $(shell sed -n 's/^\#define OCELLUS_VERSION_STRING "\(.*\)"/\1/p' include/ocellus.h)
+RELEASE := .build/release
+BUILD := build
+LIB := $(BUILD)/lib/libocellus.so.0
+CLI := $(BUILD)/bin/ocellus
+TESTBED := scripts/testbed.sh
+PYTHON ?= /usr/bin/python3
+
+.PHONY: all build install test test-swift test-c test-python test-rust bench clean
+
+all: build
+
+# The Swift runtime is linked statically into both binaries (Package.swift), so
+# they run without the toolchain; stripping drops debug info and local symbols.
+build:
+	$(SWIFT) build -c release --product ocellus
+	$(SWIFT) build -c release --product ocellus-cli
+	mkdir -p $(BUILD)/lib $(BUILD)/bin $(BUILD)/include $(BUILD)/lib/pkgconfig
+	strip --strip-unneeded -o $(LIB) $(RELEASE)/libocellus.so
+	ln -sf libocellus.so.0 $(BUILD)/lib/libocellus.so
+	strip -o $(CLI) $(RELEASE)/ocellus-cli
+	cp include/ocellus.h $(BUILD)/include/
+	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@VERSION@|$(VERSION)|' pkgconfig/ocellus.pc.in > $(BUILD)/lib/pkgconfig/ocellus.pc
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libocellus.so.0
+	ln -sf libocellus.so.0 $(DESTDIR)$(PREFIX)/lib/libocellus.so
+	install -m 0644 include/ocellus.h $(DESTDIR)$(PREFIX)/include/ocellus.h
+	install -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/bin/ocellus
+	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(VERSION)|' pkgconfig/ocellus.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/ocellus.pc
+
+# Each suite runs inside its own private test bed; the test bed's CLI is the stripped one.
+test: test-swift test-c test-python test-rust
+
+test-swift: build
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- $(SWIFT) test
+
+test-c: build
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- Tests/c/run.sh $(abspath $(BUILD))
+
+test-python: build
+	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIBRARY=$(abspath $(LIB)) $(TESTBED) run -- \
+		$(PYTHON) -m pytest -q bindings/python/tests
+
+test-rust: build
+	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) \
+		$(TESTBED) run -- cargo test --manifest-path bindings/rust/Cargo.toml -- --test-threads=1
+
+bench: build
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 2 -- $(CLI) bench
+
+clean:
+	rm -rf .build $(BUILD) bindings/rust/target

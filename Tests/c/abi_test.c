@@ -1,0 +1,453 @@
+/* End-to-end tests of the C ABI against the real PipeWire test bed started by
+ * scripts/testbed.sh (two USB-like virtual cameras vcam0/vcam1 and a virtual
+ * microphone vmic0). Cameras are hot-plugged with `testbed.sh add-camera`. */
+#define _DEFAULT_SOURCE
+#include <ocellus.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int passed, failed;
+static const char *current_test;
+
+#define CHECK(cond) do { \
+    if (!(cond)) { \
+        fprintf(stderr, "  %s:%d: %s: check failed: %s (last error: %s)\n", __FILE__, __LINE__, \
+                current_test, #cond, oc_last_error_message()); \
+        return 1; \
+    } } while (0)
+
+static void run(const char *name, int (*test)(void))
+{
+    current_test = name;
+    if (test() == 0) { passed++; printf("ok - %s\n", name); }
+    else { failed++; printf("not ok - %s\n", name); }
+    fflush(stdout);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int testbed(const char *args)
+{
+    char command[2048];
+    snprintf(command, sizeof command, "%s %s >/dev/null", getenv("OCELLUS_TESTBED_SCRIPT"), args);
+    return system(command);
+}
+
+static int add_camera(const char *name, const char *extra)
+{
+    char args[1536];
+    snprintf(args, sizeof args, "add-camera %s %s --sizes 640x480 --fps 30 %s",
+             getenv("OCELLUS_TESTBED_DIR"), name, extra);
+    return testbed(args);
+}
+
+static int remove_camera(const char *name)
+{
+    char args[512];
+    snprintf(args, sizeof args, "remove-camera %s %s KILL", getenv("OCELLUS_TESTBED_DIR"), name);
+    return testbed(args);
+}
+
+static oc_context *create(void)
+{
+    oc_context *ctx = NULL;
+    return oc_context_create("org.ocellus.test.c", NULL, &ctx) == OC_OK ? ctx : NULL;
+}
+
+static oc_device *find(oc_device_list *list, const char *unique_id)
+{
+    for (size_t i = 0; i < oc_device_list_count(list); i++) {
+        oc_device *device = oc_device_list_get(list, i);
+        if (strcmp(oc_device_unique_id(device), unique_id) == 0)
+            return device;
+    }
+    return NULL;
+}
+
+/* ---- hotplug recorder ---- */
+struct recorder {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    char last_added[256], last_removed[256];
+    oc_device *added_device;     /* retained */
+    double added_at, removed_at;
+    int added, removed;
+};
+
+static void recorder_init(struct recorder *r)
+{
+    memset(r, 0, sizeof *r);
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->changed, NULL);
+}
+
+static void record(oc_context *ctx, oc_hotplug_event event, oc_device *device, void *user_data)
+{
+    struct recorder *r = user_data;
+    (void)ctx;
+    pthread_mutex_lock(&r->lock);
+    if (event == OC_HOTPLUG_ADDED) {
+        snprintf(r->last_added, sizeof r->last_added, "%s", oc_device_unique_id(device));
+        if (r->added_device) oc_device_release(r->added_device);
+        r->added_device = oc_device_retain(device);
+        r->added_at = now_ms();
+        r->added++;
+    } else {
+        snprintf(r->last_removed, sizeof r->last_removed, "%s", oc_device_unique_id(device));
+        r->removed_at = now_ms();
+        r->removed++;
+    }
+    pthread_cond_broadcast(&r->changed);
+    pthread_mutex_unlock(&r->lock);
+}
+
+static int wait_count(struct recorder *r, int *counter, int want)
+{
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 10;
+    pthread_mutex_lock(&r->lock);
+    while (*counter < want)
+        if (pthread_cond_timedwait(&r->changed, &r->lock, &deadline) != 0) break;
+    int ok = *counter >= want;
+    pthread_mutex_unlock(&r->lock);
+    return ok;
+}
+
+/* ---- tests ---- */
+
+static int test_version(void)
+{
+    CHECK(strcmp(oc_version(), OCELLUS_VERSION_STRING) == 0);
+    CHECK(strcmp(oc_status_name(OC_ERROR_INVALID_HANDLE), "OC_ERROR_INVALID_HANDLE") == 0);
+    CHECK(strcmp(oc_status_name(12345), "OC_ERROR_UNKNOWN") == 0);
+    return 0;
+}
+
+static int test_lists_virtual_cameras_with_properties(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    CHECK(strcmp(oc_context_app_id(ctx), "org.ocellus.test.c") == 0);
+    oc_device_list *list = NULL;
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    oc_device *cam = find(list, "usb-1d6b:0110-VCAM-0000");
+    CHECK(cam != NULL);
+    CHECK(strcmp(oc_device_name(cam), "Virtual Camera 0") == 0);
+    CHECK(oc_device_get_type(cam) == OC_DEVICE_TYPE_EXTERNAL_CAMERA);
+    CHECK(oc_device_get_position(cam) == OC_DEVICE_POSITION_UNSPECIFIED);
+    CHECK(oc_device_get_backend(cam) == OC_BACKEND_PIPEWIRE);
+    CHECK(oc_device_is_connected(cam));
+    CHECK(oc_device_vendor_id(cam) == 0x1d6b && oc_device_product_id(cam) == 0x0110);
+    CHECK(strcmp(oc_device_serial_number(cam), "VCAM-0000") == 0);
+    CHECK(strcmp(oc_device_get_property(cam, "device.bus-path"), "pci-0000:00:14.0-usb-0:1:1.0") == 0);
+    CHECK(oc_device_get_property(cam, "no.such.key") == NULL);
+    CHECK(find(list, "usb-1d6b:0111-VCAM-0001") != NULL);
+
+    /* Formats: YUY2, NV12, MJPG at 3 sizes each; rates 30 and 15, highest first. */
+    CHECK(oc_device_format_count(cam) == 9);
+    oc_format_info info = { .struct_size = sizeof info };
+    CHECK(oc_device_get_format(cam, 0, &info) == OC_OK);
+    char fourcc[5];
+    CHECK(strcmp(oc_fourcc_string(info.pixel_format, fourcc), "YUYV") == 0);
+    CHECK(info.width == 640 && info.height == 480);
+    CHECK(info.frame_rate_count == 2 && !info.frame_rates_are_range);
+    CHECK(info.frame_rates[0].numerator == 30 && info.frame_rates[0].denominator == 1);
+    CHECK(info.frame_rates[1].numerator == 15);
+    CHECK(oc_device_get_format(cam, 8, &info) == OC_OK);
+    CHECK(strcmp(oc_fourcc_string(info.pixel_format, fourcc), "MJPG") == 0 && info.width == 1920);
+
+    int microphones = 0;
+    for (size_t i = 0; i < oc_device_list_count(list); i++) {
+        oc_device *d = oc_device_list_get(list, i);
+        if (oc_device_get_type(d) == OC_DEVICE_TYPE_MICROPHONE) {
+            microphones++;
+            CHECK(strcmp(oc_device_unique_id(d), "pipewire-vmic0") == 0);
+            CHECK(oc_device_format_count(d) == 0);
+        }
+    }
+    CHECK(microphones == 1);
+    /* A device retained beyond its list stays valid. */
+    oc_device *kept = oc_device_retain(cam);
+    oc_device_list_free(list);
+    CHECK(strcmp(oc_device_unique_id(kept), "usb-1d6b:0110-VCAM-0000") == 0);
+    oc_device_release(kept);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
+static int test_builtin_and_virtual_classification(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    struct recorder r;
+    recorder_init(&r);
+    CHECK(oc_context_add_hotplug_callback(ctx, record, &r, NULL) == OC_OK);
+    CHECK(add_camera("front0", "--desc 'Front Camera' --prop api.libcamera.location=front") == 0);
+    CHECK(add_camera("soft0", "--desc 'Software Camera'") == 0);
+    CHECK(wait_count(&r, &r.added, 2));
+    oc_device_list *list = NULL;
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    oc_device *front = find(list, "pipewire-front0"), *soft = find(list, "pipewire-soft0");
+    CHECK(front && soft);
+    CHECK(oc_device_get_type(front) == OC_DEVICE_TYPE_BUILT_IN_CAMERA);
+    CHECK(oc_device_get_position(front) == OC_DEVICE_POSITION_FRONT);
+    CHECK(oc_device_get_type(soft) == OC_DEVICE_TYPE_VIRTUAL_CAMERA);
+    /* Default order: built-in front first, virtual cameras after external ones. */
+    CHECK(oc_device_list_get(list, 0) == front);
+    CHECK(oc_device_list_get(list, 3) == soft);
+    oc_device_list_free(list);
+    remove_camera("front0");
+    remove_camera("soft0");
+    CHECK(wait_count(&r, &r.removed, 2));
+    oc_context_destroy(ctx);
+    if (r.added_device) oc_device_release(r.added_device);
+    return 0;
+}
+
+static int test_hotplug_added_removed_and_replug(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    struct recorder r;
+    recorder_init(&r);
+    oc_callback_id id = 0;
+    CHECK(oc_context_add_hotplug_callback(ctx, record, &r, &id) == OC_OK && id != 0);
+    const char *usb = "--device-prop device.bus=usb --device-prop device.vendor.id=0x046d "
+                      "--device-prop device.product.id=0x0825 --device-prop device.serial=HP-1 "
+                      "--device-prop device.bus-path=pci-0000:00:14.0-usb-0:4:1.0";
+    CHECK(add_camera("hp0", usb) == 0);
+    CHECK(wait_count(&r, &r.added, 1));
+    CHECK(strcmp(r.last_added, "usb-046d:0825-HP-1") == 0);
+    oc_device *first = oc_device_retain(r.added_device);
+    CHECK(oc_device_is_connected(first));
+
+    CHECK(remove_camera("hp0") == 0);
+    CHECK(wait_count(&r, &r.removed, 1));
+    CHECK(strcmp(r.last_removed, "usb-046d:0825-HP-1") == 0);
+    CHECK(!oc_device_is_connected(first));
+
+    CHECK(add_camera("hp0", usb) == 0);
+    CHECK(wait_count(&r, &r.added, 2));
+    CHECK(strcmp(r.last_added, "usb-046d:0825-HP-1") == 0);
+    CHECK(r.added_device != first);              /* a new instance ... */
+    CHECK(oc_device_is_connected(r.added_device));
+    CHECK(!oc_device_is_connected(first));       /* ... the old one stays disconnected */
+    CHECK(strcmp(oc_device_unique_id(first), oc_device_unique_id(r.added_device)) == 0);
+    oc_device_release(first);
+    remove_camera("hp0");
+    CHECK(wait_count(&r, &r.removed, 2));
+    CHECK(oc_context_remove_callback(ctx, id) == OC_OK);
+    CHECK(oc_context_remove_callback(ctx, id) == OC_ERROR_NOT_FOUND);
+    oc_context_destroy(ctx);
+    oc_device_release(r.added_device);
+    return 0;
+}
+
+static int test_identical_cameras_without_serial_stay_distinct(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    struct recorder r;
+    recorder_init(&r);
+    CHECK(oc_context_add_hotplug_callback(ctx, record, &r, NULL) == OC_OK);
+    const char *model = "--device-prop device.bus=usb --device-prop device.vendor.id=0x534d "
+                        "--device-prop device.product.id=0x2109";
+    char args[512];
+    snprintf(args, sizeof args, "%s --device-prop device.bus-path=pci-0000:00:14.0-usb-0:7:1.0", model);
+    CHECK(add_camera("same0", args) == 0);
+    /* The second one carries a placeholder serial that identifies nothing. */
+    snprintf(args, sizeof args, "%s --device-prop device.serial=20150130 "
+             "--device-prop device.bus-path=pci-0000:00:14.0-usb-0:8:1.0", model);
+    CHECK(add_camera("same1", args) == 0);
+    CHECK(wait_count(&r, &r.added, 2));
+    oc_device_list *list = NULL;
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    CHECK(find(list, "usb-534d:2109@pci-0000:00:14.0-usb-0:7") != NULL);
+    CHECK(find(list, "usb-534d:2109@pci-0000:00:14.0-usb-0:8") != NULL);
+    oc_device_list_free(list);
+    remove_camera("same0");
+    remove_camera("same1");
+    CHECK(wait_count(&r, &r.removed, 2));
+    oc_context_destroy(ctx);
+    oc_device_release(r.added_device);
+    return 0;
+}
+
+/* ---- unregistration waits for a callback in flight ---- */
+struct slow { volatile int entered, finished; };
+
+static void slow_callback(oc_context *ctx, oc_hotplug_event event, oc_device *device, void *user_data)
+{
+    struct slow *s = user_data;
+    (void)ctx; (void)event; (void)device;
+    s->entered = 1;
+    usleep(300 * 1000);
+    s->finished = 1;
+}
+
+static int test_remove_waits_for_callback_in_flight(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    struct slow s = { 0, 0 };
+    oc_callback_id id;
+    CHECK(oc_context_add_hotplug_callback(ctx, slow_callback, &s, &id) == OC_OK);
+    CHECK(add_camera("slow0", "") == 0);
+    double deadline = now_ms() + 10000;
+    while (!s.entered && now_ms() < deadline) usleep(1000);
+    CHECK(s.entered);
+    CHECK(oc_context_remove_callback(ctx, id) == OC_OK);
+    CHECK(s.finished);   /* removal returned only after the callback finished */
+    remove_camera("slow0");
+    oc_context_destroy(ctx);
+    return 0;
+}
+
+static void destroy_from_callback(oc_context *ctx, oc_hotplug_event event, oc_device *device, void *user_data)
+{
+    int *status = user_data;
+    (void)event; (void)device;
+    oc_context_destroy(ctx);   /* not allowed here: must be refused, not deadlock */
+    *status = strstr(oc_last_error_message(), "callbacks") ? 1 : -1;
+}
+
+static int test_destroy_inside_callback_is_refused(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    volatile int status = 0;
+    CHECK(oc_context_add_hotplug_callback(ctx, destroy_from_callback, (void *)&status, NULL) == OC_OK);
+    CHECK(add_camera("inner0", "") == 0);
+    double deadline = now_ms() + 10000;
+    while (status == 0 && now_ms() < deadline) usleep(1000);
+    CHECK(status == 1);
+    oc_device_list *list = NULL;
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);   /* still alive */
+    oc_device_list_free(list);
+    remove_camera("inner0");
+    oc_context_destroy(ctx);
+    return 0;
+}
+
+static int test_null_and_destroyed_handles(void)
+{
+    oc_device_list *list = (oc_device_list *)1;
+    CHECK(oc_context_copy_devices(NULL, &list) == OC_ERROR_INVALID_HANDLE && list == NULL);
+    CHECK(strstr(oc_last_error_message(), "NULL") != NULL);
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    CHECK(oc_context_copy_devices(ctx, NULL) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_context_add_hotplug_callback(ctx, NULL, NULL, NULL) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_context_remove_callback(ctx, 987654) == OC_ERROR_NOT_FOUND);
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    oc_device *device = oc_device_retain(oc_device_list_get(list, 0));
+    CHECK(oc_device_list_get(list, 999) == NULL && strstr(oc_last_error_message(), "out of range"));
+    oc_format_info info = { .struct_size = 4 };
+    CHECK(oc_device_get_format(device, 0, &info) == OC_ERROR_INVALID_ARGUMENT);
+    info.struct_size = sizeof info;
+    CHECK(oc_device_get_format(device, 999, &info) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_device_get_format(device, 0, NULL) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_device_get_property(device, NULL) == NULL);
+    oc_device_list_free(list);
+    oc_device_release(device);   /* last reference: the handle is now stale */
+    CHECK(oc_device_unique_id(device) == NULL);
+    CHECK(strstr(oc_last_error_message(), "not a valid handle") != NULL);
+    CHECK(!oc_device_is_connected(device));
+    CHECK(oc_device_retain(device) == NULL);
+    CHECK(oc_device_list_count(list) == 0);  /* freed list */
+
+    oc_context_destroy(ctx);
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_ERROR_INVALID_HANDLE);
+    CHECK(oc_context_app_id(ctx) == NULL);
+    oc_context_destroy(ctx);   /* twice: no crash */
+    oc_context_destroy(NULL);
+    oc_device_release(NULL);
+    oc_device_list_free(NULL);
+    return 0;
+}
+
+static int test_invalid_app_ids(void)
+{
+    char long_id[301];
+    memset(long_id, 'a', 300);
+    long_id[300] = 0;
+    const char *bad[] = { "../x", "", long_id, ".hidden", "a/b", "sp ace" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        oc_context *ctx = (oc_context *)1;
+        CHECK(oc_context_create(bad[i], NULL, &ctx) == OC_ERROR_INVALID_ARGUMENT);
+        CHECK(ctx == NULL);
+        CHECK(strstr(oc_last_error_message(), "app ID") != NULL);
+    }
+    oc_context *ctx = NULL;
+    CHECK(oc_context_create(NULL, NULL, &ctx) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_context_create("org.ok", NULL, NULL) == OC_ERROR_INVALID_ARGUMENT);
+    oc_context_options options = { .struct_size = 2 };
+    CHECK(oc_context_create("org.ok", &options, &ctx) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(oc_last_error_message(), "oc_context_options_init") != NULL);
+    return 0;
+}
+
+static int test_unreachable_remote_fails_fast(void)
+{
+    oc_context_options options;
+    oc_context_options_init(&options);
+    options.pipewire_remote = "/nonexistent/ocellus/pipewire-0";
+    oc_context *ctx = (oc_context *)1;
+    double start = now_ms();
+    CHECK(oc_context_create("org.ocellus.test.c", &options, &ctx) == OC_ERROR_BACKEND_UNAVAILABLE);
+    CHECK(now_ms() - start < 1000);
+    CHECK(ctx == NULL);
+    CHECK(strstr(oc_last_error_message(), "/nonexistent/ocellus/pipewire-0") != NULL);
+    return 0;
+}
+
+static void *fresh_thread_error(void *unused)
+{
+    (void)unused;
+    return (void *)oc_last_error_message();
+}
+
+static int test_last_error_is_per_thread(void)
+{
+    oc_context_copy_devices(NULL, NULL);
+    CHECK(strlen(oc_last_error_message()) > 0);
+    /* A fresh thread has no error yet. */
+    pthread_t thread;
+    void *seen = NULL;
+    CHECK(pthread_create(&thread, NULL, fresh_thread_error, NULL) == 0);
+    pthread_join(thread, &seen);
+    CHECK(seen != NULL && ((const char *)seen)[0] == 0);
+    return 0;
+}
+
+int main(void)
+{
+    if (!getenv("OCELLUS_TESTBED_DIR") || !getenv("OCELLUS_TESTBED_SCRIPT")) {
+        fprintf(stderr, "run inside scripts/testbed.sh (OCELLUS_TESTBED_DIR and OCELLUS_TESTBED_SCRIPT)\n");
+        return 2;
+    }
+    run("version", test_version);
+    run("lists virtual cameras with properties", test_lists_virtual_cameras_with_properties);
+    run("built-in and virtual classification", test_builtin_and_virtual_classification);
+    run("hotplug added, removed, replug", test_hotplug_added_removed_and_replug);
+    run("identical cameras without serial stay distinct", test_identical_cameras_without_serial_stay_distinct);
+    run("remove waits for callback in flight", test_remove_waits_for_callback_in_flight);
+    run("destroy inside callback is refused", test_destroy_inside_callback_is_refused);
+    run("NULL and destroyed handles", test_null_and_destroyed_handles);
+    run("invalid app IDs", test_invalid_app_ids);
+    run("unreachable remote fails fast", test_unreachable_remote_fails_fast);
+    run("last error is per thread", test_last_error_is_per_thread);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,34 @@
+#!/bin/bash
+# C ABI suite: installs the build into a scratch prefix, then checks the header
+# (C99, -Wall -Wextra -Werror), the exported symbols, the run-time dependencies,
+# and runs abi_test.c linked through pkg-config against the installed library.
+# Runs inside scripts/testbed.sh (the Makefile's test-c target does that).
+set -eu
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+PREFIX="$(mktemp -d /tmp/ocellus-prefix.XXXXXX)"
+trap 'rm -rf "$PREFIX"' EXIT
+make -s -C "$ROOT" install PREFIX="$PREFIX" >/dev/null 2>&1
+
+CFLAGS="-std=c99 -Wall -Wextra -Werror -pedantic"
+export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
+cc $CFLAGS $(pkg-config --cflags ocellus) -o "$PREFIX/header_only" "$HERE/header_only.c" $(pkg-config --libs ocellus)
+cc $CFLAGS -pthread $(pkg-config --cflags ocellus) -o "$PREFIX/abi_test" "$HERE/abi_test.c" $(pkg-config --libs ocellus)
+
+fail=0
+others=$(nm -D --defined-only "$PREFIX/lib/libocellus.so.0" | awk '{print $3}' | grep -v '^oc_' || true)
+if [ -n "$others" ]; then echo "not ok - library exports non-oc_ symbols:"; echo "$others" | head; fail=1
+else echo "ok - library exports only oc_ symbols"; fi
+if ldd "$PREFIX/lib/libocellus.so.0" "$PREFIX/bin/ocellus" | grep -q /opt/swift; then
+	echo "not ok - binaries depend on the Swift toolchain at run time"; fail=1
+else echo "ok - nothing from the Swift toolchain at run time"; fi
+if readelf -d "$PREFIX/lib/libocellus.so.0" | grep -q 'SONAME.*\[libocellus.so.0\]'; then echo "ok - SONAME libocellus.so.0"
+else echo "not ok - SONAME"; fail=1; fi
+LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/header_only" >/dev/null || true; echo "ok - header compiles alone as C99 with -Werror"
+
+export OCELLUS_TESTBED_SCRIPT="$ROOT/scripts/testbed.sh"
+LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/abi_test" | tee "$PREFIX/abi.log" || true
+read -r p _ f _ < <(tail -1 "$PREFIX/abi.log")
+p=$((p + 4 - fail)); f=$((f + fail))
+echo "$p passed, $f failed"
+[ "$f" = 0 ]
