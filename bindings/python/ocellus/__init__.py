@@ -1,0 +1,280 @@
+"""Ocellus for Python: cameras and microphones on Linux, through libocellus.
+
+    import ocellus
+    with ocellus.Context("org.example.App") as ctx:
+        for device in ctx.devices():
+            print(device.unique_id, device.type, device.name)
+
+Errors from the library raise `OcellusError` subclasses carrying the library's
+own message. Callbacks run on a library thread; an exception raised in one is
+reported through `sys.unraisablehook` (it cannot propagate into C) and later
+callbacks still run.
+"""
+
+import ctypes
+import enum
+import sys
+import types
+import weakref
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, List, Optional
+
+from . import _native
+
+__all__ = [
+    "Context", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
+    "OcellusError", "InvalidArgument", "InvalidHandle", "BackendUnavailable", "NotFound", "WrongState",
+    "Timeout", "NoResources", "version",
+]
+
+
+class OcellusError(Exception):
+    """A failed library call; `status` is the C oc_status, the text is the library's message."""
+
+    status = -99
+
+    def __init__(self, message: str, status: Optional[int] = None):
+        super().__init__(message)
+        if status is not None:
+            self.status = status
+
+
+class InvalidArgument(OcellusError, ValueError):
+    status = -1
+
+
+class InvalidHandle(OcellusError):
+    status = -2
+
+
+class BackendUnavailable(OcellusError, ConnectionError):
+    status = -3
+
+
+class NotFound(OcellusError, LookupError):
+    status = -4
+
+
+class WrongState(OcellusError):
+    status = -5
+
+
+class Timeout(OcellusError, TimeoutError):
+    status = -6
+
+
+class NoResources(OcellusError):
+    status = -7
+
+
+_ERRORS = {cls.status: cls for cls in (InvalidArgument, InvalidHandle, BackendUnavailable, NotFound,
+                                       WrongState, Timeout, NoResources)}
+
+
+def _check(status, function, arguments):
+    if status < 0:
+        message = _lib.oc_last_error_message().decode("utf-8", "replace")
+        raise _ERRORS.get(status, OcellusError)(message, status)
+    return status
+
+
+_lib = _native.declare(_native.load_library(), _check)
+
+
+def _text(raw: Optional[bytes]) -> Optional[str]:
+    return None if raw is None else raw.decode("utf-8", "replace")
+
+
+def version() -> str:
+    """The version of the loaded library."""
+    return _text(_lib.oc_version())
+
+
+class DeviceType(enum.IntEnum):
+    BUILT_IN_CAMERA = 0
+    EXTERNAL_CAMERA = 1
+    VIRTUAL_CAMERA = 2
+    DEPTH_CAMERA = 3
+    MICROPHONE = 4
+
+    @property
+    def label(self) -> str:
+        """The name used in JSON and by the CLI, e.g. "external_camera"."""
+        return self.name.lower()
+
+
+class Position(enum.IntEnum):
+    UNSPECIFIED = 0
+    FRONT = 1
+    BACK = 2
+
+
+class Backend(enum.IntEnum):
+    PIPEWIRE = 0
+    V4L2 = 1
+
+
+class HotplugEvent(enum.IntEnum):
+    ADDED = 0
+    REMOVED = 1
+
+
+@dataclass(frozen=True)
+class Format:
+    """One format a device offers. `frame_rates` are exact fractions, highest first;
+    with `frame_rates_are_range` they are the maximum and minimum of a range."""
+
+    pixel_format: str
+    width: int
+    height: int
+    frame_rates: List[Fraction]
+    frame_rates_are_range: bool = False
+
+
+def _fourcc(code: int) -> str:
+    return bytes((code >> shift) & 0xFF for shift in (0, 8, 16, 24)).decode("ascii", "replace").rstrip()
+
+
+class Device:
+    """A camera or microphone. Holds a library reference until garbage-collected.
+    Everything but `connected` is fixed for the instance; a replugged device is a
+    new `Device` with the same `unique_id`."""
+
+    def __init__(self, handle: int):
+        self._handle = _lib.oc_device_retain(handle)
+        if not self._handle:
+            raise InvalidHandle(_text(_lib.oc_last_error_message()))
+        self._finalizer = weakref.finalize(self, _lib.oc_device_release, self._handle)
+        self.unique_id: str = _text(_lib.oc_device_unique_id(self._handle))
+        self.name: str = _text(_lib.oc_device_name(self._handle))
+        self.type = DeviceType(_lib.oc_device_get_type(self._handle))
+        self.position = Position(_lib.oc_device_get_position(self._handle))
+        self.backend = Backend(_lib.oc_device_get_backend(self._handle))
+        self.vendor_id: int = _lib.oc_device_vendor_id(self._handle)
+        self.product_id: int = _lib.oc_device_product_id(self._handle)
+        self.serial_number: Optional[str] = _text(_lib.oc_device_serial_number(self._handle))
+        self.formats: List[Format] = [self._format(i) for i in range(_lib.oc_device_format_count(self._handle))]
+
+    def _format(self, index: int) -> Format:
+        info = _native.FormatInfo(struct_size=ctypes.sizeof(_native.FormatInfo))
+        _lib.oc_device_get_format(self._handle, index, ctypes.byref(info))
+        rates = [Fraction(info.frame_rates[i].numerator, info.frame_rates[i].denominator)
+                 for i in range(info.frame_rate_count)]
+        return Format(_fourcc(info.pixel_format), info.width, info.height, rates, bool(info.frame_rates_are_range))
+
+    @property
+    def connected(self) -> bool:
+        """False, for good, once the device has gone away."""
+        return bool(_lib.oc_device_is_connected(self._handle))
+
+    def property(self, key: str) -> Optional[str]:
+        """A backend property such as "device.bus-path" or "object.serial", or None."""
+        return _text(_lib.oc_device_get_property(self._handle, key.encode()))
+
+    def same_instance(self, other: "Device") -> bool:
+        """Whether both objects stand for the same plug-in of the device."""
+        return self._handle == other._handle
+
+    def __repr__(self) -> str:
+        state = "" if self.connected else ", disconnected"
+        return f"<ocellus.Device {self.unique_id!r} {self.type.label} {self.name!r}{state}>"
+
+
+def _report_callback_exception(callback):
+    """Reports the exception being handled as unraisable: it cannot propagate into C."""
+    exc_type, exc, tb = sys.exc_info()
+    sys.unraisablehook(types.SimpleNamespace(exc_type=exc_type, exc_value=exc, exc_traceback=tb,
+                                             err_msg="Exception ignored in Ocellus callback", object=callback))
+
+
+class Registration:
+    """A registered callback; `remove()` (or leaving a `with` block) unregisters it and
+    returns only after a call in flight has finished."""
+
+    def __init__(self, context: "Context", callback_id: int, trampoline):
+        self._context = context
+        self._id = callback_id
+        self._trampoline = trampoline  # keeps the C function pointer alive
+
+    def remove(self) -> None:
+        if self._id:
+            callback_id, self._id = self._id, 0
+            self._context._remove_callback(callback_id)
+            self._context._registrations.discard(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+class Context:
+    """A connection to the system's cameras for one application.
+
+    `app_id`: 1–255 characters from [A-Za-z0-9._-], not starting with '.'.
+    `pipewire_remote`: socket name or path (default: $PIPEWIRE_REMOTE, else PipeWire's default).
+    Use as a context manager, or call `close()`.
+    """
+
+    def __init__(self, app_id: str, pipewire_remote: Optional[str] = None,
+                 state_directory: Optional[str] = None, timeout_ms: int = 0):
+        options = _native.ContextOptions()
+        _lib.oc_context_options_init(ctypes.byref(options))
+        options.pipewire_remote = pipewire_remote.encode() if pipewire_remote else None
+        options.state_directory = state_directory.encode() if state_directory else None
+        options.timeout_ms = timeout_ms
+        handle = ctypes.c_void_p()
+        _lib.oc_context_create(app_id.encode(), ctypes.byref(options), ctypes.byref(handle))
+        self._handle = handle.value
+        self._registrations = set()
+        self._finalizer = weakref.finalize(self, _lib.oc_context_destroy, self._handle)
+
+    @property
+    def app_id(self) -> str:
+        return _text(_lib.oc_context_app_id(self._handle_checked()))
+
+    def _handle_checked(self) -> int:
+        if not self._finalizer.alive:
+            raise InvalidHandle("the context is closed")
+        return self._handle
+
+    def devices(self) -> List[Device]:
+        """Connected devices: cameras in the default selection order, then microphones."""
+        listing = ctypes.c_void_p()
+        _lib.oc_context_copy_devices(self._handle_checked(), ctypes.byref(listing))
+        try:
+            return [Device(_lib.oc_device_list_get(listing, i)) for i in range(_lib.oc_device_list_count(listing))]
+        finally:
+            _lib.oc_device_list_free(listing)
+
+    def add_hotplug_callback(self, callback: Callable[[HotplugEvent, Device], None]) -> Registration:
+        """Calls `callback(event, device)` on a library thread when a device appears or goes away."""
+
+        def trampoline(_ctx, event, device, _user_data):
+            try:
+                callback(HotplugEvent(event), Device(device))
+            except BaseException:  # noqa: B036 - nothing may unwind into C
+                _report_callback_exception(callback)
+
+        c_trampoline = _native.HOTPLUG_CALLBACK(trampoline)
+        callback_id = _native.c_callback_id()
+        _lib.oc_context_add_hotplug_callback(self._handle_checked(), c_trampoline, None, ctypes.byref(callback_id))
+        registration = Registration(self, callback_id.value, c_trampoline)
+        self._registrations.add(registration)
+        return registration
+
+    def _remove_callback(self, callback_id: int) -> None:
+        _lib.oc_context_remove_callback(self._handle_checked(), callback_id)
+
+    def close(self) -> None:
+        """Unregisters every callback (waiting for calls in flight) and disconnects. Idempotent."""
+        self._registrations.clear()
+        self._finalizer()
+
+    def __enter__(self) -> "Context":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

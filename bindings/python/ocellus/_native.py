@@ -1,0 +1,106 @@
+"""ctypes declarations of include/ocellus.h: each C function once, with its
+argument and result types and how its errors are checked, so no call site
+checks a status code by hand."""
+
+import ctypes
+import ctypes.util
+import os
+
+c_status = ctypes.c_int32
+c_callback_id = ctypes.c_uint64
+
+
+class ContextOptions(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("pipewire_remote", ctypes.c_char_p),
+        ("state_directory", ctypes.c_char_p),
+        ("timeout_ms", ctypes.c_uint32),
+    ]
+
+
+class Fraction(ctypes.Structure):
+    _fields_ = [("numerator", ctypes.c_uint32), ("denominator", ctypes.c_uint32)]
+
+
+class FormatInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("pixel_format", ctypes.c_uint32),
+        ("width", ctypes.c_uint32),
+        ("height", ctypes.c_uint32),
+        ("frame_rate_count", ctypes.c_uint32),
+        ("frame_rates", ctypes.POINTER(Fraction)),
+        ("frame_rates_are_range", ctypes.c_bool),
+    ]
+
+
+HOTPLUG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+
+_SONAME = "libocellus.so.0"
+
+
+def _candidates():
+    env = os.environ.get("OCELLUS_LIBRARY")
+    if env:
+        yield env
+    yield os.path.join(os.path.dirname(os.path.abspath(__file__)), _SONAME)
+    yield _SONAME
+    found = ctypes.util.find_library("ocellus")
+    if found:
+        yield found
+
+
+def load_library():
+    """Loads libocellus: $OCELLUS_LIBRARY, then a copy beside this package, then the SONAME."""
+    tried = []
+    for candidate in _candidates():
+        if os.sep in candidate and not os.path.exists(candidate):
+            tried.append(f"{candidate} (no such file)")
+            continue
+        try:
+            return ctypes.CDLL(candidate)
+        except OSError as error:
+            tried.append(f"{candidate} ({error})")
+    raise ImportError("cannot load the Ocellus library; tried: " + "; ".join(tried))
+
+
+def declare(lib, errcheck_status):
+    """Sets argtypes/restype for every C function; status-returning ones raise on failure."""
+    vp, cp, sz = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t
+    table = {
+        "oc_version": ([], cp),
+        "oc_status_name": ([c_status], cp),
+        "oc_last_error_message": ([], cp),
+        "oc_context_options_init": ([ctypes.POINTER(ContextOptions)], None),
+        "oc_context_create": ([cp, ctypes.POINTER(ContextOptions), ctypes.POINTER(vp)], c_status),
+        "oc_context_destroy": ([vp], None),
+        "oc_context_app_id": ([vp], cp),
+        "oc_context_copy_devices": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_device_list_count": ([vp], sz),
+        "oc_device_list_get": ([vp, sz], vp),
+        "oc_device_list_free": ([vp], None),
+        "oc_device_retain": ([vp], vp),
+        "oc_device_release": ([vp], None),
+        "oc_device_unique_id": ([vp], cp),
+        "oc_device_name": ([vp], cp),
+        "oc_device_get_type": ([vp], ctypes.c_int),
+        "oc_device_get_position": ([vp], ctypes.c_int),
+        "oc_device_get_backend": ([vp], ctypes.c_int),
+        "oc_device_is_connected": ([vp], ctypes.c_bool),
+        "oc_device_vendor_id": ([vp], ctypes.c_uint16),
+        "oc_device_product_id": ([vp], ctypes.c_uint16),
+        "oc_device_serial_number": ([vp], cp),
+        "oc_device_get_property": ([vp, cp], cp),
+        "oc_device_format_count": ([vp], sz),
+        "oc_device_get_format": ([vp, sz, ctypes.POINTER(FormatInfo)], c_status),
+        "oc_context_add_hotplug_callback": ([vp, HOTPLUG_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_context_remove_callback": ([vp, c_callback_id], c_status),
+    }
+    for name, (argtypes, restype) in table.items():
+        function = getattr(lib, name)
+        function.argtypes = argtypes
+        function.restype = restype
+        if restype is c_status:
+            function.errcheck = errcheck_status
+    return lib

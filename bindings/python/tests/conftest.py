@@ -1,0 +1,73 @@
+"""Fixtures for the Python suite. It runs inside scripts/testbed.sh (`make test-python`),
+which provides a private PipeWire with vcam0, vcam1 and vmic0."""
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "bindings" / "python"))
+TESTBED = ROOT / "scripts" / "testbed.sh"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def testbed_dir():
+    directory = os.environ.get("OCELLUS_TESTBED_DIR")
+    if not directory:
+        pytest.exit("run inside scripts/testbed.sh (make test-python)", returncode=2)
+    return directory
+
+
+class Cameras:
+    """Plugs and unplugs virtual cameras (each its own process) and unplugs what is left at the end."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.plugged = set()
+
+    def add(self, name, *args):
+        subprocess.run([str(TESTBED), "add-camera", self.directory, name, "--sizes", "640x480", "--fps", "30", *args],
+                       check=True, stdout=subprocess.DEVNULL)
+        self.plugged.add(name)
+
+    def remove(self, name):
+        subprocess.run([str(TESTBED), "remove-camera", self.directory, name, "KILL"], check=True)
+        self.plugged.discard(name)
+
+    def remove_all(self):
+        for name in list(self.plugged):
+            self.remove(name)
+
+
+@pytest.fixture
+def cameras(testbed_dir):
+    plug = Cameras(testbed_dir)
+    yield plug
+    plug.remove_all()
+
+
+class EventLog:
+    """Collects hotplug events from the library thread; `wait` blocks until a predicate holds."""
+
+    def __init__(self):
+        self.events = []
+        self.changed = threading.Condition()
+
+    def __call__(self, event, device):
+        with self.changed:
+            self.events.append((event, device))
+            self.changed.notify_all()
+
+    def wait(self, predicate, timeout=10.0):
+        with self.changed:
+            assert self.changed.wait_for(lambda: predicate(self.events), timeout), f"events so far: {self.events}"
+        return self.events
+
+
+@pytest.fixture
+def event_log():
+    return EventLog()

@@ -1,0 +1,114 @@
+import os
+import subprocess
+import sys
+import time
+from fractions import Fraction
+
+import pytest
+
+import ocellus
+from ocellus import DeviceType, HotplugEvent, Position
+
+
+def by_id(devices):
+    return {device.unique_id: device for device in devices}
+
+
+def test_version_matches_header():
+    header = (os.path.dirname(__file__) + "/../../../include/ocellus.h")
+    with open(header) as source:
+        line = next(l for l in source if l.startswith("#define OCELLUS_VERSION_STRING"))
+    assert ocellus.version() == line.split('"')[1]
+
+
+def test_lists_cameras_and_microphone_with_properties():
+    with ocellus.Context("org.ocellus.test.python") as ctx:
+        assert ctx.app_id == "org.ocellus.test.python"
+        devices = by_id(ctx.devices())
+    camera = devices["usb-1d6b:0110-VCAM-0000"]
+    assert camera.name == "Virtual Camera 0"
+    assert camera.type is DeviceType.EXTERNAL_CAMERA
+    assert camera.position is Position.UNSPECIFIED
+    assert camera.backend is ocellus.Backend.PIPEWIRE
+    assert (camera.vendor_id, camera.product_id, camera.serial_number) == (0x1D6B, 0x0110, "VCAM-0000")
+    assert camera.property("device.bus-path") == "pci-0000:00:14.0-usb-0:1:1.0"
+    assert camera.property("missing.key") is None
+    assert ocellus.Format("YUYV", 640, 480, [Fraction(30), Fraction(15)]) == camera.formats[0]
+    assert {f.pixel_format for f in camera.formats} == {"YUYV", "NV12", "MJPG"}
+    assert "usb-1d6b:0111-VCAM-0001" in devices
+    microphone = devices["pipewire-vmic0"]
+    assert microphone.type is DeviceType.MICROPHONE and microphone.formats == []
+
+
+def test_context_closes_and_stale_use_raises():
+    ctx = ocellus.Context("org.ocellus.test.python")
+    ctx.close()
+    ctx.close()  # idempotent
+    with pytest.raises(ocellus.InvalidHandle):
+        ctx.devices()
+
+
+@pytest.mark.parametrize("app_id", ["../x", "", "a" * 300, ".hidden", "sp ace"])
+def test_invalid_app_ids_raise_with_the_library_message(app_id):
+    with pytest.raises(ocellus.InvalidArgument, match="app ID") as caught:
+        ocellus.Context(app_id)
+    assert caught.value.status == -1
+
+
+def test_unreachable_remote_raises_quickly():
+    start = time.monotonic()
+    with pytest.raises(ocellus.BackendUnavailable, match="/nonexistent/pw-0"):
+        ocellus.Context("org.ocellus.test.python", pipewire_remote="/nonexistent/pw-0")
+    assert time.monotonic() - start < 1.0
+
+
+def test_hotplug_added_removed_and_replug(cameras, event_log):
+    usb = ["--device-prop", "device.bus=usb", "--device-prop", "device.vendor.id=0x046d",
+           "--device-prop", "device.product.id=0x0825", "--device-prop", "device.serial=PY-1"]
+    with ocellus.Context("org.ocellus.test.python") as ctx:
+        with ctx.add_hotplug_callback(event_log):
+            cameras.add("pyhp0", *usb)
+            (event, first), = event_log.wait(lambda e: len(e) >= 1)
+            assert event is HotplugEvent.ADDED and first.unique_id == "usb-046d:0825-PY-1" and first.connected
+            cameras.remove("pyhp0")
+            event, gone = event_log.wait(lambda e: len(e) >= 2)[1]
+            assert event is HotplugEvent.REMOVED and gone.unique_id == first.unique_id
+            assert not first.connected
+            cameras.add("pyhp0", *usb)
+            event, second = event_log.wait(lambda e: len(e) >= 3)[2]
+            assert event is HotplugEvent.ADDED and second.unique_id == first.unique_id
+            assert second.connected and not first.connected and not second.same_instance(first)
+
+
+def test_built_in_camera_comes_first(cameras, event_log):
+    with ocellus.Context("org.ocellus.test.python") as ctx:
+        with ctx.add_hotplug_callback(event_log):
+            cameras.add("pyfront", "--prop", "api.libcamera.location=front")
+            event_log.wait(lambda e: len(e) >= 1)
+        first = ctx.devices()[0]
+    assert (first.unique_id, first.type, first.position) == ("pipewire-pyfront", DeviceType.BUILT_IN_CAMERA, Position.FRONT)
+
+
+def test_exception_in_callback_is_reported_and_later_callbacks_run(cameras, event_log, monkeypatch):
+    reported = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda args: reported.append(args.exc_value))
+
+    def broken(event, device):
+        raise RuntimeError("boom from a callback")
+
+    with ocellus.Context("org.ocellus.test.python") as ctx:
+        with ctx.add_hotplug_callback(broken), ctx.add_hotplug_callback(event_log):
+            cameras.add("pyboom")
+            cameras.remove("pyboom")
+            event_log.wait(lambda e: len(e) >= 2)
+    assert [str(e) for e in reported] == ["boom from a callback"] * 2
+
+
+def test_library_needs_nothing_from_the_swift_toolchain():
+    """Loads the library in a fresh interpreter with no library path and checks what got mapped."""
+    script = ("import ocellus, sys; ocellus.version(); "
+              "maps = open('/proc/self/maps').read(); sys.exit(1 if 'libswift' in maps or '/opt/swift' in maps else 0)")
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    env["PYTHONPATH"] = os.path.join(os.path.dirname(__file__), "..")
+    result = subprocess.run([sys.executable, "-c", script], env=env)
+    assert result.returncode == 0
