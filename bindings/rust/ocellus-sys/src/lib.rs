@@ -1,0 +1,125 @@
+//! Raw declarations of `include/ocellus.h`. See the header for ownership and
+//! threading of each function; the safe wrapper is the `ocellus` crate.
+#![allow(non_camel_case_types)]
+
+use std::os::raw::{c_char, c_void};
+
+pub type oc_status = i32;
+pub const OC_OK: oc_status = 0;
+pub const OC_ERROR_INVALID_ARGUMENT: oc_status = -1;
+pub const OC_ERROR_INVALID_HANDLE: oc_status = -2;
+pub const OC_ERROR_BACKEND_UNAVAILABLE: oc_status = -3;
+pub const OC_ERROR_NOT_FOUND: oc_status = -4;
+pub const OC_ERROR_WRONG_STATE: oc_status = -5;
+pub const OC_ERROR_TIMEOUT: oc_status = -6;
+pub const OC_ERROR_NO_RESOURCES: oc_status = -7;
+pub const OC_ERROR_OTHER: oc_status = -99;
+
+#[repr(C)]
+pub struct oc_context {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct oc_device {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct oc_device_list {
+    _private: [u8; 0],
+}
+
+#[repr(C)]
+pub struct oc_context_options {
+    pub struct_size: u32,
+    pub pipewire_remote: *const c_char,
+    pub state_directory: *const c_char,
+    pub timeout_ms: u32,
+}
+
+pub type oc_device_type = u32;
+pub const OC_DEVICE_TYPE_BUILT_IN_CAMERA: oc_device_type = 0;
+pub const OC_DEVICE_TYPE_EXTERNAL_CAMERA: oc_device_type = 1;
+pub const OC_DEVICE_TYPE_VIRTUAL_CAMERA: oc_device_type = 2;
+pub const OC_DEVICE_TYPE_DEPTH_CAMERA: oc_device_type = 3;
+pub const OC_DEVICE_TYPE_MICROPHONE: oc_device_type = 4;
+
+pub type oc_device_position = u32;
+pub const OC_DEVICE_POSITION_UNSPECIFIED: oc_device_position = 0;
+pub const OC_DEVICE_POSITION_FRONT: oc_device_position = 1;
+pub const OC_DEVICE_POSITION_BACK: oc_device_position = 2;
+
+pub type oc_backend = u32;
+pub const OC_BACKEND_PIPEWIRE: oc_backend = 0;
+pub const OC_BACKEND_V4L2: oc_backend = 1;
+
+pub type oc_hotplug_event = u32;
+pub const OC_HOTPLUG_ADDED: oc_hotplug_event = 0;
+pub const OC_HOTPLUG_REMOVED: oc_hotplug_event = 1;
+
+pub type oc_callback_id = u64;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct oc_fraction {
+    pub numerator: u32,
+    pub denominator: u32,
+}
+
+#[repr(C)]
+pub struct oc_format_info {
+    pub struct_size: u32,
+    pub pixel_format: u32,
+    pub width: u32,
+    pub height: u32,
+    pub frame_rate_count: u32,
+    pub frame_rates: *const oc_fraction,
+    pub frame_rates_are_range: bool,
+}
+
+pub type oc_hotplug_callback = Option<
+    unsafe extern "C" fn(ctx: *mut oc_context, event: oc_hotplug_event, device: *mut oc_device, user_data: *mut c_void),
+>;
+
+extern "C" {
+    pub fn oc_version() -> *const c_char;
+    pub fn oc_status_name(status: oc_status) -> *const c_char;
+    pub fn oc_last_error_message() -> *const c_char;
+
+    pub fn oc_context_options_init(options: *mut oc_context_options);
+    pub fn oc_context_create(
+        app_id: *const c_char,
+        options: *const oc_context_options,
+        out: *mut *mut oc_context,
+    ) -> oc_status;
+    pub fn oc_context_destroy(ctx: *mut oc_context);
+    pub fn oc_context_app_id(ctx: *const oc_context) -> *const c_char;
+
+    pub fn oc_context_copy_devices(ctx: *mut oc_context, out: *mut *mut oc_device_list) -> oc_status;
+    pub fn oc_device_list_count(list: *const oc_device_list) -> usize;
+    pub fn oc_device_list_get(list: *const oc_device_list, index: usize) -> *mut oc_device;
+    pub fn oc_device_list_free(list: *mut oc_device_list);
+
+    pub fn oc_device_retain(device: *mut oc_device) -> *mut oc_device;
+    pub fn oc_device_release(device: *mut oc_device);
+    pub fn oc_device_unique_id(device: *const oc_device) -> *const c_char;
+    pub fn oc_device_name(device: *const oc_device) -> *const c_char;
+    pub fn oc_device_get_type(device: *const oc_device) -> oc_device_type;
+    pub fn oc_device_get_position(device: *const oc_device) -> oc_device_position;
+    pub fn oc_device_get_backend(device: *const oc_device) -> oc_backend;
+    pub fn oc_device_is_connected(device: *const oc_device) -> bool;
+    pub fn oc_device_vendor_id(device: *const oc_device) -> u16;
+    pub fn oc_device_product_id(device: *const oc_device) -> u16;
+    pub fn oc_device_serial_number(device: *const oc_device) -> *const c_char;
+    pub fn oc_device_get_property(device: *const oc_device, key: *const c_char) -> *const c_char;
+    pub fn oc_device_format_count(device: *const oc_device) -> usize;
+    pub fn oc_device_get_format(device: *const oc_device, index: usize, info: *mut oc_format_info) -> oc_status;
+    pub fn oc_fourcc_string(fourcc: u32, buffer: *mut c_char) -> *mut c_char;
+
+    pub fn oc_context_add_hotplug_callback(
+        ctx: *mut oc_context,
+        callback: oc_hotplug_callback,
+        user_data: *mut c_void,
+        out_id: *mut oc_callback_id,
+    ) -> oc_status;
+    pub fn oc_context_remove_callback(ctx: *mut oc_context, id: oc_callback_id) -> oc_status;
+}

@@ -1,0 +1,406 @@
+//! Safe Rust API for Ocellus: cameras and microphones on Linux.
+//!
+//! ```no_run
+//! let ctx = ocellus::Context::new("org.example.App", &ocellus::ContextOptions::default())?;
+//! for device in ctx.devices()? {
+//!     println!("{} {:?} {}", device.unique_id(), device.device_type(), device.name());
+//! }
+//! # Ok::<(), ocellus::Error>(())
+//! ```
+//!
+//! Errors carry the library's status and message. Callbacks run on a library
+//! thread; a panic inside one is caught (it must not unwind into C), reported on
+//! stderr, and later callbacks still run.
+
+pub use ocellus_sys as ffi;
+
+use std::ffi::{CStr, CString};
+use std::fmt;
+use std::os::raw::{c_char, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::{self, NonNull};
+
+/// What kind of failure an [`Error`] is; mirrors `oc_status`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    InvalidArgument,
+    InvalidHandle,
+    BackendUnavailable,
+    NotFound,
+    WrongState,
+    Timeout,
+    NoResources,
+    Other,
+}
+
+/// A failed library call, with the library's own message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub status: i32,
+    pub message: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({:?})", self.message, self.kind)
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+fn text(raw: *const c_char) -> Option<String> {
+    if raw.is_null() {
+        None
+    } else {
+        Some(unsafe { CStr::from_ptr(raw) }.to_string_lossy().into_owned())
+    }
+}
+
+fn last_error(status: i32) -> Error {
+    let kind = match status {
+        ffi::OC_ERROR_INVALID_ARGUMENT => ErrorKind::InvalidArgument,
+        ffi::OC_ERROR_INVALID_HANDLE => ErrorKind::InvalidHandle,
+        ffi::OC_ERROR_BACKEND_UNAVAILABLE => ErrorKind::BackendUnavailable,
+        ffi::OC_ERROR_NOT_FOUND => ErrorKind::NotFound,
+        ffi::OC_ERROR_WRONG_STATE => ErrorKind::WrongState,
+        ffi::OC_ERROR_TIMEOUT => ErrorKind::Timeout,
+        ffi::OC_ERROR_NO_RESOURCES => ErrorKind::NoResources,
+        _ => ErrorKind::Other,
+    };
+    let message = text(unsafe { ffi::oc_last_error_message() }).unwrap_or_default();
+    Error { kind, status, message }
+}
+
+fn check(status: i32) -> Result<()> {
+    if status < 0 {
+        Err(last_error(status))
+    } else {
+        Ok(())
+    }
+}
+
+fn c_string(value: &str, what: &str) -> Result<CString> {
+    CString::new(value).map_err(|_| Error {
+        kind: ErrorKind::InvalidArgument,
+        status: ffi::OC_ERROR_INVALID_ARGUMENT,
+        message: format!("{} contains a NUL byte", what),
+    })
+}
+
+/// The version of the loaded library.
+pub fn version() -> String {
+    text(unsafe { ffi::oc_version() }).unwrap_or_default()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceType {
+    BuiltInCamera,
+    ExternalCamera,
+    VirtualCamera,
+    DepthCamera,
+    Microphone,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Position {
+    Unspecified,
+    Front,
+    Back,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    PipeWire,
+    V4l2,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HotplugEvent {
+    Added,
+    Removed,
+}
+
+/// An exact frame rate in frames per second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameRate {
+    pub numerator: u32,
+    pub denominator: u32,
+}
+
+impl FrameRate {
+    pub fn as_f64(&self) -> f64 {
+        self.numerator as f64 / self.denominator as f64
+    }
+}
+
+/// One format a device offers; frame rates highest first (with `frame_rates_are_range`,
+/// the maximum and minimum of a range).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Format {
+    pub pixel_format: String,
+    pub width: u32,
+    pub height: u32,
+    pub frame_rates: Vec<FrameRate>,
+    pub frame_rates_are_range: bool,
+}
+
+/// A camera or microphone: one reference to the library's device, released on drop.
+pub struct Device {
+    raw: NonNull<ffi::oc_device>,
+}
+
+// The library's devices are immutable but for an atomic `connected` flag.
+unsafe impl Send for Device {}
+unsafe impl Sync for Device {}
+
+impl Device {
+    /// Takes a new reference to a borrowed device pointer.
+    fn retain(raw: *mut ffi::oc_device) -> Result<Device> {
+        NonNull::new(unsafe { ffi::oc_device_retain(raw) })
+            .map(|raw| Device { raw })
+            .ok_or_else(|| last_error(ffi::OC_ERROR_INVALID_HANDLE))
+    }
+
+    fn ptr(&self) -> *const ffi::oc_device {
+        self.raw.as_ptr()
+    }
+
+    /// Stable across replug and reboot (SPEC §1).
+    pub fn unique_id(&self) -> String {
+        text(unsafe { ffi::oc_device_unique_id(self.ptr()) }).unwrap_or_default()
+    }
+
+    pub fn name(&self) -> String {
+        text(unsafe { ffi::oc_device_name(self.ptr()) }).unwrap_or_default()
+    }
+
+    pub fn device_type(&self) -> DeviceType {
+        match unsafe { ffi::oc_device_get_type(self.ptr()) } {
+            ffi::OC_DEVICE_TYPE_BUILT_IN_CAMERA => DeviceType::BuiltInCamera,
+            ffi::OC_DEVICE_TYPE_EXTERNAL_CAMERA => DeviceType::ExternalCamera,
+            ffi::OC_DEVICE_TYPE_DEPTH_CAMERA => DeviceType::DepthCamera,
+            ffi::OC_DEVICE_TYPE_MICROPHONE => DeviceType::Microphone,
+            _ => DeviceType::VirtualCamera,
+        }
+    }
+
+    pub fn position(&self) -> Position {
+        match unsafe { ffi::oc_device_get_position(self.ptr()) } {
+            ffi::OC_DEVICE_POSITION_FRONT => Position::Front,
+            ffi::OC_DEVICE_POSITION_BACK => Position::Back,
+            _ => Position::Unspecified,
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        match unsafe { ffi::oc_device_get_backend(self.ptr()) } {
+            ffi::OC_BACKEND_V4L2 => Backend::V4l2,
+            _ => Backend::PipeWire,
+        }
+    }
+
+    /// False, for good, once the device has gone away.
+    pub fn is_connected(&self) -> bool {
+        unsafe { ffi::oc_device_is_connected(self.ptr()) }
+    }
+
+    pub fn vendor_id(&self) -> Option<u16> {
+        Some(unsafe { ffi::oc_device_vendor_id(self.ptr()) }).filter(|id| *id != 0)
+    }
+
+    pub fn product_id(&self) -> Option<u16> {
+        Some(unsafe { ffi::oc_device_product_id(self.ptr()) }).filter(|id| *id != 0)
+    }
+
+    pub fn serial_number(&self) -> Option<String> {
+        text(unsafe { ffi::oc_device_serial_number(self.ptr()) })
+    }
+
+    /// A backend property such as "device.bus-path", if the device has it.
+    pub fn property(&self, key: &str) -> Option<String> {
+        let key = c_string(key, "property key").ok()?;
+        text(unsafe { ffi::oc_device_get_property(self.ptr(), key.as_ptr()) })
+    }
+
+    pub fn formats(&self) -> Result<Vec<Format>> {
+        let count = unsafe { ffi::oc_device_format_count(self.ptr()) };
+        (0..count)
+            .map(|index| {
+                let mut info = ffi::oc_format_info {
+                    struct_size: std::mem::size_of::<ffi::oc_format_info>() as u32,
+                    pixel_format: 0,
+                    width: 0,
+                    height: 0,
+                    frame_rate_count: 0,
+                    frame_rates: ptr::null(),
+                    frame_rates_are_range: false,
+                };
+                check(unsafe { ffi::oc_device_get_format(self.ptr(), index, &mut info) })?;
+                let rates = if info.frame_rates.is_null() {
+                    &[][..]
+                } else {
+                    unsafe { std::slice::from_raw_parts(info.frame_rates, info.frame_rate_count as usize) }
+                };
+                let mut fourcc = [0 as c_char; 5];
+                unsafe { ffi::oc_fourcc_string(info.pixel_format, fourcc.as_mut_ptr()) };
+                Ok(Format {
+                    pixel_format: text(fourcc.as_ptr()).unwrap_or_default(),
+                    width: info.width,
+                    height: info.height,
+                    frame_rates: rates
+                        .iter()
+                        .map(|r| FrameRate { numerator: r.numerator, denominator: r.denominator })
+                        .collect(),
+                    frame_rates_are_range: info.frame_rates_are_range,
+                })
+            })
+            .collect()
+    }
+
+    /// Whether both values stand for the same plug-in of the device.
+    pub fn same_instance(&self, other: &Device) -> bool {
+        self.raw == other.raw
+    }
+}
+
+impl Clone for Device {
+    fn clone(&self) -> Device {
+        Device::retain(self.raw.as_ptr()).expect("a live device can be retained")
+    }
+}
+
+impl Drop for Device {
+    fn drop(&mut self) {
+        unsafe { ffi::oc_device_release(self.raw.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for Device {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Device")
+            .field("unique_id", &self.unique_id())
+            .field("type", &self.device_type())
+            .field("name", &self.name())
+            .field("connected", &self.is_connected())
+            .finish()
+    }
+}
+
+/// Options for [`Context::new`].
+#[derive(Clone, Debug, Default)]
+pub struct ContextOptions {
+    /// PipeWire socket name or path (default: `PIPEWIRE_REMOTE`, else PipeWire's default).
+    pub pipewire_remote: Option<String>,
+    /// Where per-app state lives (default: `$OCELLUS_STATE_DIR`, then XDG).
+    pub state_directory: Option<String>,
+    /// How long creation may wait for the backends, in ms (0: the default, 3000).
+    pub timeout_ms: u32,
+}
+
+type HotplugClosure = Box<dyn FnMut(HotplugEvent, &Device) + Send + 'static>;
+
+/// A connection to the system's cameras for one application; destroyed on drop.
+pub struct Context {
+    raw: NonNull<ffi::oc_context>,
+}
+
+unsafe impl Send for Context {}
+unsafe impl Sync for Context {}
+
+impl Context {
+    /// `app_id`: 1–255 characters from `[A-Za-z0-9._-]`, not starting with '.'.
+    pub fn new(app_id: &str, options: &ContextOptions) -> Result<Context> {
+        let app_id = c_string(app_id, "app ID")?;
+        let remote = options.pipewire_remote.as_deref().map(|r| c_string(r, "PipeWire remote")).transpose()?;
+        let state = options.state_directory.as_deref().map(|s| c_string(s, "state directory")).transpose()?;
+        let mut raw_options = ffi::oc_context_options {
+            struct_size: 0,
+            pipewire_remote: ptr::null(),
+            state_directory: ptr::null(),
+            timeout_ms: 0,
+        };
+        unsafe { ffi::oc_context_options_init(&mut raw_options) };
+        raw_options.pipewire_remote = remote.as_ref().map_or(ptr::null(), |r| r.as_ptr());
+        raw_options.state_directory = state.as_ref().map_or(ptr::null(), |s| s.as_ptr());
+        raw_options.timeout_ms = options.timeout_ms;
+        let mut raw = ptr::null_mut();
+        check(unsafe { ffi::oc_context_create(app_id.as_ptr(), &raw_options, &mut raw) })?;
+        Ok(Context { raw: NonNull::new(raw).expect("oc_context_create returned OK with a handle") })
+    }
+
+    pub fn app_id(&self) -> String {
+        text(unsafe { ffi::oc_context_app_id(self.raw.as_ptr()) }).unwrap_or_default()
+    }
+
+    /// Connected devices: cameras in the default selection order, then microphones.
+    pub fn devices(&self) -> Result<Vec<Device>> {
+        let mut list = ptr::null_mut();
+        check(unsafe { ffi::oc_context_copy_devices(self.raw.as_ptr(), &mut list) })?;
+        let count = unsafe { ffi::oc_device_list_count(list) };
+        let devices = (0..count).map(|i| Device::retain(unsafe { ffi::oc_device_list_get(list, i) })).collect();
+        unsafe { ffi::oc_device_list_free(list) };
+        devices
+    }
+
+    /// Calls `callback` on a library thread when a device appears or goes away, until the
+    /// returned registration is dropped (drop waits for a call in flight to finish).
+    #[must_use = "dropping the registration unregisters the callback"]
+    pub fn on_hotplug<F>(&self, callback: F) -> Result<Registration<'_>>
+    where
+        F: FnMut(HotplugEvent, &Device) + Send + 'static,
+    {
+        let boxed: Box<HotplugClosure> = Box::new(Box::new(callback));
+        let user_data = Box::into_raw(boxed);
+        let mut id = 0;
+        let status = unsafe {
+            ffi::oc_context_add_hotplug_callback(self.raw.as_ptr(), Some(hotplug_trampoline), user_data as *mut c_void, &mut id)
+        };
+        if let Err(error) = check(status) {
+            drop(unsafe { Box::from_raw(user_data) });
+            return Err(error);
+        }
+        Ok(Registration { context: self, id, user_data })
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        unsafe { ffi::oc_context_destroy(self.raw.as_ptr()) }
+    }
+}
+
+unsafe extern "C" fn hotplug_trampoline(
+    _ctx: *mut ffi::oc_context,
+    event: ffi::oc_hotplug_event,
+    device: *mut ffi::oc_device,
+    user_data: *mut c_void,
+) {
+    let callback = &mut *(user_data as *mut HotplugClosure);
+    let event = if event == ffi::OC_HOTPLUG_ADDED { HotplugEvent::Added } else { HotplugEvent::Removed };
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        if let Ok(device) = Device::retain(device) {
+            callback(event, &device);
+        }
+    }));
+    if outcome.is_err() {
+        eprintln!("ocellus: a hotplug callback panicked; the panic was contained");
+    }
+}
+
+/// A registered callback; dropping it unregisters the callback and frees its closure.
+pub struct Registration<'a> {
+    context: &'a Context,
+    id: ffi::oc_callback_id,
+    user_data: *mut HotplugClosure,
+}
+
+impl Drop for Registration<'_> {
+    fn drop(&mut self) {
+        // Returns only after a call in flight has finished, so the closure can be freed.
+        unsafe { ffi::oc_context_remove_callback(self.context.raw.as_ptr(), self.id) };
+        drop(unsafe { Box::from_raw(self.user_data) });
+    }
+}
