@@ -1,0 +1,130 @@
+import Testing
+@testable import OcellusCore
+
+/// SPEC §1 identity and type rules, on facts shaped like real devices
+/// (values from ../shared/device-dumps: a C920, an MS2109 HDMI dongle, a Dell laptop camera).
+@Suite struct DeviceClassifierTests {
+    func usbFacts(vendor: UInt16, product: UInt16, serial: String?, busPath: String = "pci-0000:00:14.0-usb-0:2.3:1.0",
+                  removable: DeviceFacts.Removable = .removable) -> DeviceFacts {
+        var facts = DeviceFacts(media: .video, name: "Camera", backendKey: "42", fallbackName: "v4l2_input.x")
+        facts.bus = "usb"
+        facts.busPath = busPath
+        facts.vendorID = vendor
+        facts.productID = product
+        facts.serial = serial
+        facts.removable = removable
+        return facts
+    }
+
+    @Test func serialThatIdentifiesTheUnitIsUsed() {
+        let facts = usbFacts(vendor: 0x046d, product: 0x082d, serial: "A1B2C3D4")
+        #expect(DeviceClassifier.uniqueID(of: facts, backend: .pipewire, serialTaken: false) == "usb-046d:082d-A1B2C3D4")
+    }
+
+    @Test(arguments: ["20150130", "SN0001", "01.00.00", "0000000000000000", "", "   ", "1111"])
+    func placeholderSerialFallsBackToPort(serial: String) {
+        let facts = usbFacts(vendor: 0x534d, product: 0x2109, serial: serial)
+        #expect(DeviceClassifier.uniqueID(of: facts, backend: .pipewire, serialTaken: false)
+            == "usb-534d:2109@pci-0000:00:14.0-usb-0:2.3")
+    }
+
+    @Test func serialSharedByAnotherConnectedUnitFallsBackToPort() {
+        let facts = usbFacts(vendor: 0x0c45, product: 0x6366, serial: "SN12345X")
+        #expect(DeviceClassifier.uniqueID(of: facts, backend: .pipewire, serialTaken: true)
+            == "usb-0c45:6366@pci-0000:00:14.0-usb-0:2.3")
+    }
+
+    @Test func kernelPortWinsOverBusPath() {
+        var facts = usbFacts(vendor: 0x534d, product: 0x2109, serial: nil)
+        facts.usbPort = "1-2.3"
+        #expect(DeviceClassifier.uniqueID(of: facts, backend: .v4l2, serialTaken: false) == "usb-534d:2109@1-2.3")
+    }
+
+    @Test func identicalCamerasOnDifferentPortsStayDistinct() {
+        let a = usbFacts(vendor: 0x534d, product: 0x2109, serial: nil, busPath: "pci-0000:00:14.0-usb-0:1:1.0")
+        let b = usbFacts(vendor: 0x534d, product: 0x2109, serial: nil, busPath: "pci-0000:00:14.0-usb-0:2:1.0")
+        #expect(DeviceClassifier.uniqueID(of: a, backend: .pipewire, serialTaken: false)
+            != DeviceClassifier.uniqueID(of: b, backend: .pipewire, serialTaken: false))
+    }
+
+    @Test func microphoneOfACameraGetsItsOwnID() {
+        var mic = usbFacts(vendor: 0x046d, product: 0x082d, serial: "A1B2C3D4")
+        mic.media = .audio
+        #expect(DeviceClassifier.uniqueID(of: mic, backend: .pipewire, serialTaken: false) == "usb-046d:082d-A1B2C3D4-audio")
+        #expect(DeviceClassifier.type(of: mic) == .microphone)
+    }
+
+    @Test func softwareSourceIsVirtualWithBackendID() {
+        var facts = DeviceFacts(media: .video, name: "OBS", backendKey: "7", fallbackName: "obs-cam")
+        facts.isSoftwareSource = true
+        #expect(DeviceClassifier.type(of: facts) == .virtualCamera)
+        #expect(DeviceClassifier.position(of: facts, type: .virtualCamera) == .unspecified)
+        #expect(DeviceClassifier.uniqueID(of: facts, backend: .pipewire, serialTaken: false) == "pipewire-obs-cam")
+    }
+
+    @Test func fixedUSBCameraIsBuiltInFront() {
+        let facts = usbFacts(vendor: 0x1bcf, product: 0x2ba0, serial: "200901010001", removable: .fixed)
+        let type = DeviceClassifier.type(of: facts)
+        #expect(type == .builtInCamera)
+        #expect(DeviceClassifier.position(of: facts, type: type) == .front)
+    }
+
+    @Test(arguments: [DeviceFacts.Removable.removable, .unknown])
+    func pluggableUSBCameraIsExternalWithoutPosition(removable: DeviceFacts.Removable) {
+        let facts = usbFacts(vendor: 0x046d, product: 0x082d, serial: "X", removable: removable)
+        let type = DeviceClassifier.type(of: facts)
+        #expect(type == .externalCamera)
+        #expect(DeviceClassifier.position(of: facts, type: type) == .unspecified)
+    }
+
+    @Test func libcameraLocationDecidesBuiltInPosition() {
+        var facts = DeviceFacts(media: .video, name: "imx708", backendKey: "1", fallbackName: "libcamera")
+        facts.location = "back"
+        facts.firmwarePath = "/base/soc/i2c0mux/i2c@1/imx708@1a"
+        #expect(DeviceClassifier.type(of: facts) == .builtInCamera)
+        #expect(DeviceClassifier.position(of: facts, type: .builtInCamera) == .back)
+        #expect(DeviceClassifier.uniqueID(of: facts, backend: .pipewire, serialTaken: false)
+            == "platform-_base_soc_i2c0mux_i2c@1_imx708@1a")
+    }
+
+    @Test func depthOnlyFormatsMakeADepthCamera() {
+        var facts = usbFacts(vendor: 0x8086, product: 0x0b5b, serial: "123")
+        facts.formats = [VideoFormat(pixelFormat: .z16, width: 848, height: 480, frameRates: [FrameRate(30)])]
+        #expect(DeviceClassifier.type(of: facts) == .depthCamera)
+        facts.formats.append(VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30)]))
+        #expect(DeviceClassifier.type(of: facts) == .externalCamera)
+    }
+}
+
+@Suite struct AppIDTests {
+    @Test(arguments: ["org.example.Meet", "a", "A-b_c.9", String(repeating: "x", count: 255)])
+    func validIDs(id: String) throws {
+        try AppID.validate(id)
+    }
+
+    @Test(arguments: ["", "../x", ".hidden", "a/b", "with space", "ünicode", String(repeating: "x", count: 256)])
+    func invalidIDs(id: String) {
+        #expect(throws: OcellusError.self) { try AppID.validate(id) }
+    }
+}
+
+@Suite struct FormatModelTests {
+    @Test func fourCCRoundTrips() {
+        #expect(FourCC("YUYV").description == "YUYV")
+        #expect(FourCC.z16.description == "Z16")
+        #expect(FourCC.mjpeg.rawValue == 0x4750_4a4d)
+    }
+
+    @Test func frameRatesAreSortedHighestFirstWithoutDuplicates() {
+        let format = VideoFormat(pixelFormat: .nv12, width: 1, height: 1,
+                                 frameRates: [FrameRate(15), FrameRate(30000, 1001), FrameRate(30), FrameRate(15)])
+        #expect(format.frameRates == [FrameRate(30), FrameRate(30000, 1001), FrameRate(15)])
+        #expect(format.maxFrameRate == FrameRate(30))
+    }
+
+    @Test func rangeKeepsMaximumAndMinimum() {
+        let format = VideoFormat(pixelFormat: .nv12, width: 1, height: 1,
+                                 frameRates: [FrameRate(1), FrameRate(60), FrameRate(30)], frameRatesAreRange: true)
+        #expect(format.frameRates == [FrameRate(60), FrameRate(1)])
+    }
+}

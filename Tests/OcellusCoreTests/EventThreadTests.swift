@@ -1,0 +1,67 @@
+import Testing
+@testable import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Delivery order and the SPEC §6 unregistration guarantee, with real threads.
+@Suite(.timeLimit(.minutes(1))) struct EventThreadTests {
+    final class Log: @unchecked Sendable {
+        let lock = ConditionLock()
+        var values: [Int] = []
+        func append(_ value: Int) { lock.withLock { values.append(value); lock.broadcast() } }
+        func wait(count: Int) -> [Int] {
+            let deadline = monotonicNanoseconds() + 5_000_000_000
+            return lock.withLock {
+                while values.count < count && lock.wait(untilMonotonicNanoseconds: deadline) {}
+                return values
+            }
+        }
+    }
+
+    @Test func deliversInOrderOnOneLibraryThread() {
+        let events = EventThread<Int>()
+        let log = Log()
+        let caller = pthread_self()
+        let id = events.addObserver { value in
+            #expect(pthread_equal(pthread_self(), caller) == 0)
+            log.append(value)
+        }
+        for value in 0..<100 { events.post(value) }
+        #expect(log.wait(count: 100) == Array(0..<100))
+        #expect(events.removeObserver(id))
+        #expect(!events.removeObserver(id))
+        events.stop()
+    }
+
+    @Test func removeWaitsForTheCallInFlight() {
+        let events = EventThread<Int>()
+        let started = Log(), finished = Log()
+        let id = events.addObserver { value in
+            started.append(value)
+            usleep(200_000)
+            finished.append(value)
+        }
+        events.post(1)
+        _ = started.wait(count: 1)
+        #expect(events.removeObserver(id))
+        #expect(finished.values == [1])
+        events.stop()
+    }
+
+    @Test func removingItselfFromInsideACallbackDoesNotDeadlock() {
+        let events = EventThread<Int>()
+        let log = Log()
+        let idBox = Pinned<UInt64>(0)
+        idBox.pointer.pointee = events.addObserver { value in
+            log.append(value)
+            events.removeObserver(idBox.pointer.pointee)
+        }
+        let other = events.addObserver { value in log.append(value + 100) }
+        events.post(1)
+        events.post(2)
+        #expect(log.wait(count: 3) == [1, 101, 102])
+        events.removeObserver(other)
+        events.stop()
+    }
+}
