@@ -10,6 +10,7 @@ LIB := $(BUILD)/lib/libocellus.so.0
 CLI := $(BUILD)/bin/ocellus
 TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
+BENCH_RUNS ?= 30
 
 .PHONY: all build install test test-swift test-c test-python test-rust bench clean
 
@@ -54,7 +55,8 @@ test-rust: build
 		$(TESTBED) run -- cargo test --manifest-path bindings/rust/Cargo.toml -- --test-threads=1
 
 bench: build
-	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 2 -- $(CLI) bench
+	$(SWIFT) build -c release --product ocellus-bench
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 2 -- $(RELEASE)/ocellus-bench $(BENCH_RUNS)
 
 clean:
 	rm -rf .build $(BUILD) bindings/rust/target

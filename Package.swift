@@ -13,6 +13,7 @@ let package = Package(
         // libocellus.so: the C ABI and nothing else (see Makefile for the SONAME link).
         .library(name: "ocellus", type: .dynamic, targets: ["OcellusCABI"]),
         .executable(name: "ocellus-cli", targets: ["OcellusCLI"]),
+        .executable(name: "ocellus-bench", targets: ["OcellusBench"]),
     ],
     targets: [
         // The public C header, imported so `@c @implementation` checks each Swift body against it.
@@ -47,6 +48,10 @@ let package = Package(
                           dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusVirtualCamera"],
                           swiftSettings: [.swiftLanguageMode(.v5)],
                           linkerSettings: staticSwiftRuntime),
+
+        // Discovery and hotplug latency against a baseline client, on the real daemon (`make bench`).
+        .executableTarget(name: "OcellusBench", dependencies: ["OcellusCore", "OcellusPipeWire", "CPipeWire", "CLibPipeWire"],
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
 
         .testTarget(name: "OcellusCoreTests", dependencies: ["OcellusCore"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
