@@ -1,0 +1,28 @@
+#!/bin/bash
+# Installs what Ocellus needs on Debian 12 (idempotent: apt runs only when
+# something is missing) and checks for the Swift toolchain.
+set -euo pipefail
+
+PACKAGES=(
+	build-essential pkg-config binutils
+	pipewire pipewire-bin wireplumber libpipewire-0.3-dev libspa-0.2-dev   # backend + test bed
+	libturbojpeg0-dev                                                      # virtual camera MJPEG
+	python3 python3-pytest python3-numpy                                   # Python bindings
+)
+command -v cargo >/dev/null 2>&1 || PACKAGES+=(cargo)                      # Rust bindings
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+	dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "setup: installing ${missing[*]}" >&2
+	SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
+	echo "setup: no Swift toolchain found (on PATH or at /opt/swift); install Swift 6.3 from swift.org" >&2
+	exit 1
+fi

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Sets up and runs every suite (Swift, C ABI, Python, Rust), each inside its own
+# private PipeWire test bed, then prints one closing line: "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh || exit 1
+export PATH="$PATH:/opt/swift/usr/bin"
+make build || exit 1
+
+LOGS=$(mktemp -d /tmp/ocellus-test-logs.XXXXXX)
+trap 'rm -rf "$LOGS"' EXIT
+passed=0 failed=0 broken=()
+
+suite() {   # NAME MAKE_TARGET COUNT_FUNCTION
+	local name="$1" target="$2" counter="$3" p f
+	echo "=== $name ==="
+	timeout 900 make -s "$target" 2>&1 | tee "$LOGS/$name.log" | grep -v 'prohibited flag'
+	local status=${PIPESTATUS[0]}
+	read -r p f < <("$counter" "$LOGS/$name.log")
+	# A suite that failed without a failed test (crash, hang, build error) counts as one failure.
+	if [ "$status" != 0 ] && [ "${f:-0}" = 0 ]; then f=1; fi
+	passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+	[ "$status" = 0 ] || broken+=("$name")
+}
+
+count_swift() {   # Swift Testing + XCTest summary lines
+	awk '/Test run with [0-9]+ tests? .*passed/ { for (i = 1; i <= NF; i++) if ($i == "with") p += $(i + 1) }
+	     /Test run with [0-9]+ tests? .*failed/ { for (i = 1; i <= NF; i++) if ($i == "with") t = $(i + 1) }
+	     /with [0-9]+ issues?/ { for (i = 1; i <= NF; i++) if ($i == "with" && $(i + 2) ~ /^issue/) f += $(i + 1) }
+	     END { if (t) p = t - f; print p + 0, f + 0 }' "$1"
+}
+count_plain() { tail -1 "$1" | awk '/passed, .* failed/ { print $1, $3; exit } { print 0, 0 }'; }
+count_pytest() {
+	tail -1 "$1" | awk '{ for (i = 2; i <= NF; i++) { if ($i ~ /^passed/) p = $(i - 1); if ($i ~ /^failed/ || $i ~ /^errors?/) f += $(i - 1) } } END { print p + 0, f + 0 }'
+}
+count_cargo() { awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$1"; }
+
+suite swift test-swift count_swift
+suite c test-c count_plain
+suite python test-python count_pytest
+suite rust test-rust count_cargo
+
+[ ${#broken[@]} = 0 ] || echo "failing suites: ${broken[*]}"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ ${#broken[@]} = 0 ]
