@@ -48,7 +48,7 @@ test-c: build
 
 test-python: build
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIBRARY=$(abspath $(LIB)) $(TESTBED) run -- \
-		$(PYTHON) -m pytest -q bindings/python/tests
+		$(PYTHON) -m pytest -q -p no:cacheprovider bindings/python/tests
 
 test-rust: build
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) \

@@ -176,6 +176,17 @@ void oc_context_destroy(oc_context *ctx);
  */
 const char *oc_context_app_id(const oc_context *ctx);
 
+/**
+ * The per-app state directory the context resolved: options->state_directory,
+ * else $OCELLUS_STATE_DIR, else $XDG_STATE_HOME/ocellus (when absolute), else
+ * ~/.local/state/ocellus. It is created only when state is first written.
+ *
+ * \returns a string owned by the context, valid until it is destroyed; NULL
+ *          for an invalid handle.
+ * \threadsafety Safe from any thread.
+ */
+const char *oc_context_state_directory(const oc_context *ctx);
+
 /* ------------------------------------------------------------------------ */
 /* Devices                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -300,7 +311,9 @@ const char *oc_device_unique_id(const oc_device *device);
 
 /**
  * The human name (USB product string, V4L2 card or PipeWire description).
- * \returns as oc_device_unique_id().
+ * \returns a string owned by the device, valid while it is retained; NULL for
+ *          an invalid handle.
+ * \threadsafety Safe from any thread.
  */
 const char *oc_device_name(const oc_device *device);
 
@@ -311,10 +324,18 @@ const char *oc_device_name(const oc_device *device);
  */
 oc_device_type oc_device_get_type(const oc_device *device);
 
-/** Where the camera faces; external cameras are always UNSPECIFIED. */
+/**
+ * Where the camera faces; external cameras are always UNSPECIFIED.
+ * UNSPECIFIED (and the last error set) for an invalid handle.
+ * \threadsafety Safe from any thread.
+ */
 oc_device_position oc_device_get_position(const oc_device *device);
 
-/** Which backend delivers this device. */
+/**
+ * Which backend delivers this device; OC_BACKEND_PIPEWIRE (and the last error
+ * set) for an invalid handle.
+ * \threadsafety Safe from any thread.
+ */
 oc_backend oc_device_get_backend(const oc_device *device);
 
 /**
@@ -325,7 +346,8 @@ oc_backend oc_device_get_backend(const oc_device *device);
 bool oc_device_is_connected(const oc_device *device);
 
 /**
- * USB identity when known: vendor and product ID, else 0.
+ * USB identity when known: vendor and product ID, else 0 (also for an invalid
+ * handle, which sets the last error).
  * \threadsafety Safe from any thread.
  */
 uint16_t oc_device_vendor_id(const oc_device *device);
@@ -333,7 +355,8 @@ uint16_t oc_device_product_id(const oc_device *device);
 
 /**
  * The device's serial number as the system reports it, or NULL when it has
- * none (or an invalid handle). Owned by the device.
+ * none (or an invalid handle). Owned by the device; valid while it is retained.
+ * \threadsafety Safe from any thread.
  */
 const char *oc_device_serial_number(const oc_device *device);
 
@@ -347,7 +370,8 @@ const char *oc_device_get_property(const oc_device *device, const char *key);
 
 /**
  * Number of formats the device offers (0 for microphones for now, and for an
- * invalid handle).
+ * invalid handle, which sets the last error).
+ * \threadsafety Safe from any thread.
  */
 size_t oc_device_format_count(const oc_device *device);
 
@@ -365,9 +389,10 @@ size_t oc_device_format_count(const oc_device *device);
 oc_status oc_device_get_format(const oc_device *device, size_t index, oc_format_info *info);
 
 /**
- * Write the four characters of a fourcc into `buffer` (at least 5 bytes) as a
- * NUL-terminated string, e.g. "YUYV".
+ * Write the characters of a fourcc into `buffer` (at least 5 bytes, owned by
+ * the caller) as a NUL-terminated string without trailing spaces, e.g. "YUYV".
  * \returns `buffer`, or NULL when buffer is NULL.
+ * \threadsafety Safe from any thread.
  */
 char *oc_fourcc_string(uint32_t fourcc, char *buffer);
 

@@ -44,6 +44,7 @@ private let unknownStatusName = CString("OC_ERROR_UNKNOWN")
     out.pointee = nil
     guard let appID else { return LastError.fail(.invalidArgument, "oc_context_create: app_id is NULL") }
     var remote: String?
+    var stateDirectory: String?
     var timeout: UInt32 = 0
     if let options {
         guard options.pointee.struct_size >= UInt32(MemoryLayout<oc_context_options>.size) else {
@@ -51,11 +52,12 @@ private let unknownStatusName = CString("OC_ERROR_UNKNOWN")
                 "oc_context_create: options->struct_size is \(options.pointee.struct_size); initialise the options with oc_context_options_init()")
         }
         remote = options.pointee.pipewire_remote.map { String(cString: $0) }
+        stateDirectory = options.pointee.state_directory.map { String(cString: $0) }
         timeout = options.pointee.timeout_ms
     }
     do {
         let hub = try DeviceHub(appID: String(cString: appID), backends: [PipeWireBackend(remote: remote)],
-                                timeoutMilliseconds: timeout)
+                                timeoutMilliseconds: timeout, stateDirectory: stateDirectory)
         let box = ContextBox(hub: hub)
         box.handle = HandleTable.register(box)
         out.pointee = box.handle
@@ -77,6 +79,10 @@ private let unknownStatusName = CString("OC_ERROR_UNKNOWN")
 
 @c @implementation public func oc_context_app_id(_ ctx: OpaquePointer?) -> UnsafePointer<CChar>? {
     ContextBox.lookup(ctx).map { UnsafePointer($0.appID.pointer) }
+}
+
+@c @implementation public func oc_context_state_directory(_ ctx: OpaquePointer?) -> UnsafePointer<CChar>? {
+    ContextBox.lookup(ctx).map { UnsafePointer($0.stateDirectory.pointer) }
 }
 
 // MARK: Device lists

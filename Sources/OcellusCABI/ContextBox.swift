@@ -6,11 +6,13 @@ import OcellusPipeWire
 final class ContextBox {
     let hub: DeviceHub
     let appID: CString
+    let stateDirectory: CString
     var handle: OpaquePointer!
 
     init(hub: DeviceHub) {
         self.hub = hub
         appID = CString(hub.appID)
+        stateDirectory = CString(hub.stateDirectory)
     }
 
     static func lookup(_ handle: OpaquePointer?) -> ContextBox? {

@@ -14,6 +14,8 @@ public enum HubEvent: Sendable {
 /// it applies the identity rules and tells observers on its event thread.
 public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     public let appID: String
+    /// Resolved per-app state directory (SPEC §2); not created until state is written.
+    public let stateDirectory: String
     /// Observers run here, one at a time, on a library thread.
     public let events = EventThread<HubEvent>()
 
@@ -22,11 +24,14 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     private var backends: [any DeviceBackend] = []
     private var closed = false
 
-    /// Validates `appID`, starts every backend and returns once each has reported
+    /// Validates `appID`, resolves the state directory, starts every backend and returns once each has reported
     /// its devices. Fails when no backend could start, with the first backend's error.
-    public init(appID: String, backends: [any DeviceBackend], timeoutMilliseconds: UInt32) throws(OcellusError) {
+    /// `stateDirectory` nil: resolved from the environment (`StateDirectory`).
+    public init(appID: String, backends: [any DeviceBackend], timeoutMilliseconds: UInt32,
+                stateDirectory: String? = nil) throws(OcellusError) {
         try AppID.validate(appID)
         self.appID = appID
+        self.stateDirectory = try StateDirectory.resolve(explicit: stateDirectory, environment: environmentVariable)
         var firstError: OcellusError?
         for backend in backends {
             do {

@@ -128,3 +128,26 @@ import Testing
         #expect(format.frameRates == [FrameRate(60), FrameRate(1)])
     }
 }
+
+@Suite struct StateDirectoryTests {
+    func resolve(_ explicit: String?, _ environment: [String: String]) throws -> String {
+        try StateDirectory.resolve(explicit: explicit) { environment[$0] }
+    }
+
+    @Test func precedence() throws {
+        let all = ["OCELLUS_STATE_DIR": "/o", "XDG_STATE_HOME": "/x", "HOME": "/h"]
+        #expect(try resolve("/explicit", all) == "/explicit")
+        #expect(try resolve(nil, all) == "/o")
+        #expect(try resolve(nil, ["XDG_STATE_HOME": "/x", "HOME": "/h"]) == "/x/ocellus")
+        #expect(try resolve(nil, ["HOME": "/h"]) == "/h/.local/state/ocellus")
+    }
+
+    @Test func relativeXDGStateHomeIsIgnored() throws {
+        #expect(try resolve(nil, ["XDG_STATE_HOME": "relative", "HOME": "/h"]) == "/h/.local/state/ocellus")
+    }
+
+    @Test func nothingToGoOnIsAnError() {
+        #expect(throws: OcellusError.self) { try resolve(nil, [:]) }
+        #expect(throws: OcellusError.self) { try resolve("", ["HOME": "/h"]) }
+    }
+}

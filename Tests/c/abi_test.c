@@ -398,6 +398,24 @@ static int test_invalid_app_ids(void)
     return 0;
 }
 
+static int test_state_directory_resolution(void)
+{
+    oc_context_options options;
+    oc_context_options_init(&options);
+    options.state_directory = "/tmp/ocellus-c-state";
+    oc_context *ctx = NULL;
+    CHECK(oc_context_create("org.ocellus.test.c", &options, &ctx) == OC_OK);
+    CHECK(strcmp(oc_context_state_directory(ctx), "/tmp/ocellus-c-state") == 0);
+    oc_context_destroy(ctx);
+    CHECK(oc_context_state_directory(ctx) == NULL);
+    setenv("OCELLUS_STATE_DIR", "/tmp/ocellus-env-state", 1);
+    CHECK(oc_context_create("org.ocellus.test.c", NULL, &ctx) == OC_OK);
+    unsetenv("OCELLUS_STATE_DIR");
+    CHECK(strcmp(oc_context_state_directory(ctx), "/tmp/ocellus-env-state") == 0);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
 static int test_unreachable_remote_fails_fast(void)
 {
     oc_context_options options;
@@ -446,6 +464,7 @@ int main(void)
     run("destroy inside callback is refused", test_destroy_inside_callback_is_refused);
     run("NULL and destroyed handles", test_null_and_destroyed_handles);
     run("invalid app IDs", test_invalid_app_ids);
+    run("state directory resolution", test_state_directory_resolution);
     run("unreachable remote fails fast", test_unreachable_remote_fails_fast);
     run("last error is per thread", test_last_error_is_per_thread);
     printf("%d passed, %d failed\n", passed, failed);

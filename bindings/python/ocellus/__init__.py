@@ -235,6 +235,11 @@ class Context:
     def app_id(self) -> str:
         return _text(_lib.oc_context_app_id(self._handle_checked()))
 
+    @property
+    def state_directory(self) -> str:
+        """Where this app's state lives (option, $OCELLUS_STATE_DIR, $XDG_STATE_HOME/ocellus, ~/.local/state/ocellus)."""
+        return _text(_lib.oc_context_state_directory(self._handle_checked()))
+
     def _handle_checked(self) -> int:
         if not self._finalizer.alive:
             raise InvalidHandle("the context is closed")

@@ -76,6 +76,7 @@ def declare(lib, errcheck_status):
         "oc_context_create": ([cp, ctypes.POINTER(ContextOptions), ctypes.POINTER(vp)], c_status),
         "oc_context_destroy": ([vp], None),
         "oc_context_app_id": ([vp], cp),
+        "oc_context_state_directory": ([vp], cp),
         "oc_context_copy_devices": ([vp, ctypes.POINTER(vp)], c_status),
         "oc_device_list_count": ([vp], sz),
         "oc_device_list_get": ([vp, sz], vp),

@@ -71,3 +71,29 @@ class EventLog:
 @pytest.fixture
 def event_log():
     return EventLog()
+
+
+class PrivateDaemon:
+    """A second, disposable test bed (its own pipewire + wireplumber), for tests that kill the daemon."""
+
+    def __init__(self):
+        output = subprocess.run([str(TESTBED), "start", "--cameras", "1", "--mics", "0"],
+                                check=True, capture_output=True, text=True).stdout
+        exports = dict(line[len("export "):].split("=", 1) for line in output.splitlines() if line.startswith("export "))
+        self.directory = exports["OCELLUS_TESTBED_DIR"]
+        self.remote = exports["PIPEWIRE_REMOTE"]
+
+    def kill_daemon(self):
+        with open(os.path.join(self.directory, "pids")) as pids:
+            pid = next(int(line.split()[0]) for line in pids if line.split()[1] == "pipewire")
+        os.kill(pid, 9)
+
+    def stop(self):
+        subprocess.run([str(TESTBED), "stop", self.directory], check=False)
+
+
+@pytest.fixture
+def private_daemon():
+    daemon = PrivateDaemon()
+    yield daemon
+    daemon.stop()

@@ -112,3 +112,45 @@ def test_library_needs_nothing_from_the_swift_toolchain():
     env["PYTHONPATH"] = os.path.join(os.path.dirname(__file__), "..")
     result = subprocess.run([sys.executable, "-c", script], env=env)
     assert result.returncode == 0
+
+
+def test_state_directory_option():
+    with ocellus.Context("org.ocellus.test.python", state_directory="/tmp/py-state") as ctx:
+        assert ctx.state_directory == "/tmp/py-state"
+
+
+def test_library_is_found_beside_the_package(tmp_path):
+    """Without OCELLUS_LIBRARY, a copy of the library next to the package is loaded first."""
+    import shutil
+    package = tmp_path / "ocellus"
+    shutil.copytree(os.path.join(os.path.dirname(__file__), "..", "ocellus"), package)
+    shutil.copy(os.environ["OCELLUS_LIBRARY"], package / "libocellus.so.0")
+    env = {k: v for k, v in os.environ.items() if k not in ("OCELLUS_LIBRARY", "LD_LIBRARY_PATH")}
+    env["PYTHONPATH"] = str(tmp_path)
+    script = "import ocellus; print(ocellus._lib._name)"
+    output = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert output.stdout.strip() == str(package / "libocellus.so.0")
+
+
+def test_missing_library_lists_what_was_tried(tmp_path):
+    package = tmp_path / "ocellus"
+    import shutil
+    shutil.copytree(os.path.join(os.path.dirname(__file__), "..", "ocellus"), package)
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    env.update(PYTHONPATH=str(tmp_path), OCELLUS_LIBRARY="/nonexistent/libocellus.so.0")
+    result = subprocess.run([sys.executable, "-c", "import ocellus"], env=env, capture_output=True, text=True)
+    if result.returncode == 0:
+        pytest.skip("libocellus.so.0 is installed system-wide, so the SONAME fallback found it")
+    assert "/nonexistent/libocellus.so.0 (no such file)" in result.stderr
+    assert str(package / "libocellus.so.0") in result.stderr
+
+
+def test_daemon_going_away_removes_its_devices(private_daemon, event_log):
+    with ocellus.Context("org.ocellus.test.python", pipewire_remote=private_daemon.remote) as ctx:
+        (camera,) = [d for d in ctx.devices() if d.type is not DeviceType.MICROPHONE]
+        with ctx.add_hotplug_callback(event_log):
+            private_daemon.kill_daemon()
+            (event, device), = event_log.wait(lambda e: len(e) >= 1)
+        assert event is HotplugEvent.REMOVED and device.same_instance(camera)
+        assert not camera.connected
+        assert ctx.devices() == []

@@ -93,6 +93,7 @@ extern "C" {
     ) -> oc_status;
     pub fn oc_context_destroy(ctx: *mut oc_context);
     pub fn oc_context_app_id(ctx: *const oc_context) -> *const c_char;
+    pub fn oc_context_state_directory(ctx: *const oc_context) -> *const c_char;
 
     pub fn oc_context_copy_devices(ctx: *mut oc_context, out: *mut *mut oc_device_list) -> oc_status;
     pub fn oc_device_list_count(list: *const oc_device_list) -> usize;

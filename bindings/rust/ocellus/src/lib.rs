@@ -335,6 +335,11 @@ impl Context {
         text(unsafe { ffi::oc_context_app_id(self.raw.as_ptr()) }).unwrap_or_default()
     }
 
+    /// Where this app's state lives (option, `$OCELLUS_STATE_DIR`, `$XDG_STATE_HOME/ocellus`, `~/.local/state/ocellus`).
+    pub fn state_directory(&self) -> String {
+        text(unsafe { ffi::oc_context_state_directory(self.raw.as_ptr()) }).unwrap_or_default()
+    }
+
     /// Connected devices: cameras in the default selection order, then microphones.
     pub fn devices(&self) -> Result<Vec<Device>> {
         let mut list = ptr::null_mut();

@@ -32,6 +32,8 @@ fn context() -> Context {
 fn lists_cameras_and_microphone() {
     let ctx = context();
     assert_eq!(ctx.app_id(), "org.ocellus.test.rust");
+    let options = ContextOptions { state_directory: Some("/tmp/rs-state".into()), ..Default::default() };
+    assert_eq!(Context::new("org.ocellus.test.rust", &options).unwrap().state_directory(), "/tmp/rs-state");
     let devices = ctx.devices().unwrap();
     let camera = devices.iter().find(|d| d.unique_id() == "usb-1d6b:0110-VCAM-0000").expect("vcam0");
     assert_eq!(camera.name(), "Virtual Camera 0");

@@ -73,3 +73,7 @@ public func startThread(_ body: @escaping () -> Void) -> pthread_t {
     precondition(result == 0, "pthread_create failed: \(result)")
     return thread
 }
+
+public func environmentVariable(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+}
