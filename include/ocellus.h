@@ -442,6 +442,164 @@ oc_status oc_context_add_hotplug_callback(oc_context *ctx, oc_hotplug_callback c
  */
 oc_status oc_context_remove_callback(oc_context *ctx, oc_callback_id id);
 
+/**
+ * Call `callback` once when `device` goes away (its `connected` turns false).
+ * Unregister with oc_context_remove_callback().
+ *
+ * \param device the instance to observe; the context keeps its own reference.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL
+ *          callback). For a device already disconnected the callback is
+ *          not called; check oc_device_is_connected() after registering.
+ * \threadsafety Safe from any thread; the callback runs on the context's
+ *               event thread, like hotplug callbacks.
+ */
+typedef void (*oc_device_disconnected_callback)(oc_context *ctx, oc_device *device, void *user_data);
+oc_status oc_context_add_disconnected_callback(oc_context *ctx, oc_device *device,
+                                               oc_device_disconnected_callback callback,
+                                               void *user_data, oc_callback_id *out_id);
+
+/* ------------------------------------------------------------------------ */
+/* Discovery sessions                                                         */
+/* ------------------------------------------------------------------------ */
+
+/** A live, filtered view of a context's devices. */
+typedef struct oc_discovery_session oc_discovery_session;
+
+/** Bits for oc_discovery_session_create()'s `device_types`; 0 means all. */
+enum {
+    OC_DEVICE_TYPES_BUILT_IN_CAMERA = 1u << 0,
+    OC_DEVICE_TYPES_EXTERNAL_CAMERA = 1u << 1,
+    OC_DEVICE_TYPES_VIRTUAL_CAMERA = 1u << 2,
+    OC_DEVICE_TYPES_DEPTH_CAMERA = 1u << 3,
+    OC_DEVICE_TYPES_MICROPHONE = 1u << 4
+};
+
+typedef enum oc_media_type {
+    OC_MEDIA_TYPE_ANY = 0,
+    OC_MEDIA_TYPE_VIDEO = 1,
+    OC_MEDIA_TYPE_AUDIO = 2
+} oc_media_type;
+
+/**
+ * Create a discovery session over `ctx`.
+ *
+ * \param device_types OR of OC_DEVICE_TYPES_* bits; 0 for every type.
+ * \param media_type   video (cameras), audio (microphones) or any.
+ * \param position     FRONT or BACK to keep only those; UNSPECIFIED for any.
+ * \param out          receives the session; NULL on failure.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (unknown
+ *          bits or values, NULL out).
+ * \ownership The caller owns the session and destroys it with
+ *            oc_discovery_session_destroy() before destroying the context.
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_discovery_session_create(oc_context *ctx, uint32_t device_types, oc_media_type media_type,
+                                      oc_device_position position, oc_discovery_session **out);
+
+/**
+ * The session's devices now (connected, matching, in the default order).
+ * \ownership as oc_context_copy_devices(): free the list with oc_device_list_free().
+ * \threadsafety Safe from any thread, including from callbacks.
+ */
+oc_status oc_discovery_session_copy_devices(oc_discovery_session *session, oc_device_list **out);
+
+/**
+ * Called on the context's event thread after the session's device list changed.
+ * `device` (borrowed for the call) was added or removed as `event` says.
+ */
+typedef void (*oc_discovery_callback)(oc_discovery_session *session, oc_hotplug_event event,
+                                      oc_device *device, void *user_data);
+
+/**
+ * Set (or with NULL clear) the session's change callback. Replacing or clearing
+ * returns only after a call of the previous callback in flight has finished.
+ * \returns OC_OK or OC_ERROR_INVALID_HANDLE.
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_discovery_session_set_callback(oc_discovery_session *session, oc_discovery_callback callback,
+                                            void *user_data);
+
+/**
+ * Destroy a session (clearing its callback as above). NULL or a destroyed
+ * session is ignored apart from the last error.
+ * \threadsafety Safe from any thread except the session's own callback.
+ */
+void oc_discovery_session_destroy(oc_discovery_session *session);
+
+/* ------------------------------------------------------------------------ */
+/* Camera selection (SPEC §2)                                                 */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The app's user preferred camera: its most recent choice that is connected,
+ * else the connected camera it most recently streamed from, else the first in
+ * the default order (built-in front, external, built-in back, others, virtual).
+ *
+ * \param out receives a new reference (release with oc_device_release()), or
+ *            NULL when no camera is connected.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.
+ * \threadsafety Safe from any thread, including from callbacks.
+ */
+oc_status oc_context_copy_user_preferred_camera(oc_context *ctx, oc_device **out);
+
+/**
+ * The system preferred camera: the user preferred camera, unless an external
+ * camera was plugged in after the app's last choice (or, with no choice yet,
+ * after its first run): then the most recently plugged such camera. Plug times
+ * come from the system (PipeWire's device.plugged.usec), so a camera plugged
+ * while the app was closed wins at its next start. Read-only.
+ * \param out as oc_context_copy_user_preferred_camera().
+ */
+oc_status oc_context_copy_system_preferred_camera(oc_context *ctx, oc_device **out);
+
+/**
+ * Record the user's choice of camera for this app: it becomes the user
+ * preferred camera (and the system preferred one until another external camera
+ * is plugged in). The history is persisted in the state directory, shared with
+ * the app's other processes, and survives restarts. When the state cannot be
+ * written the choice still applies in memory and
+ * oc_context_copy_state_problem() says why.
+ *
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT for a
+ *          microphone; OC_ERROR_NOT_FOUND for a device that is not a
+ *          connected device of this context.
+ * \threadsafety Safe from any thread, including from callbacks.
+ */
+oc_status oc_context_set_user_preferred_camera(oc_context *ctx, oc_device *camera);
+
+/**
+ * Why the app's selection state could not be read or written (a corrupt file,
+ * moved aside and kept; an unwritable directory), or nothing.
+ *
+ * \param buffer receives the NUL-terminated message, truncated to `size`;
+ *               may be NULL when `size` is 0.
+ * \returns the message length without the NUL (0 when there is no problem or
+ *          the handle is invalid).
+ * \threadsafety Safe from any thread.
+ */
+size_t oc_context_copy_state_problem(const oc_context *ctx, char *buffer, size_t size);
+
+typedef enum oc_preferred_camera_kind {
+    OC_PREFERRED_CAMERA_USER = 0,
+    OC_PREFERRED_CAMERA_SYSTEM = 1
+} oc_preferred_camera_kind;
+
+/**
+ * Called when the user or system preferred camera changes: on plug, unplug, a
+ * new choice, or another process of the same app writing the history.
+ * `camera` is the new value (borrowed for the call), or NULL when none.
+ */
+typedef void (*oc_preferred_camera_callback)(oc_context *ctx, oc_preferred_camera_kind kind,
+                                             oc_device *camera, void *user_data);
+
+/**
+ * Register a preferred-camera callback; unregister with oc_context_remove_callback().
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL callback).
+ * \threadsafety Safe from any thread; the callback runs on the context's event thread.
+ */
+oc_status oc_context_add_preferred_camera_callback(oc_context *ctx, oc_preferred_camera_callback callback,
+                                                   void *user_data, oc_callback_id *out_id);
+
 #ifdef __cplusplus
 }
 #endif

@@ -85,8 +85,7 @@ add_usb_camera() {   # INDEX
 		--device-prop device.bus-path=$bus --device-prop device.bus=usb \
 		--device-prop device.subsystem=video4linux --device-prop device.vendor.id=0x1d6b \
 		--device-prop "device.vendor.name=Linux Foundation" --device-prop device.product.id=0x01$((10 + i)) \
-		--device-prop "device.product.name=Virtual Camera $i" --device-prop device.serial=VCAM-000$i \
-		--device-prop device.plugged.usec=$(( $(date +%s%N) / 1000 ))
+		--device-prop "device.product.name=Virtual Camera $i" --device-prop device.serial=VCAM-000$i
 }
 
 add_mic() {   # NAME

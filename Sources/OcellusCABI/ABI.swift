@@ -225,10 +225,10 @@ private func lookupList(_ list: OpaquePointer?) -> DeviceListBox? {
     let userDataBits = UInt(bitPattern: userData)
     let id = box.hub.events.addObserver { hubEvent in
         guard case .device(let event, let device) = hubEvent else { return }
-        let handle = DeviceBox.retainedHandle(for: device)
-        callback(contextHandle, oc_hotplug_event(rawValue: UInt32(event.rawValue)), handle,
-                 UnsafeMutableRawPointer(bitPattern: userDataBits))
-        DeviceBox.lookup(handle)?.release()
+        withBorrowedHandle(device) {
+            callback(contextHandle, oc_hotplug_event(rawValue: UInt32(event.rawValue)), $0,
+                     UnsafeMutableRawPointer(bitPattern: userDataBits))
+        }
     }
     outID?.pointee = id
     return oc_status(OC_OK)

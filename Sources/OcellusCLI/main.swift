@@ -7,11 +7,13 @@ import Glibc
 #endif
 
 let usage = """
-usage: ocellus [--app-id ID] [--pipewire-remote PATH] COMMAND [options]
+usage: ocellus [--app-id ID] [--pipewire-remote PATH] [--state-dir DIR] COMMAND [options]
 
 commands:
   list [--json]             cameras and microphones present now
-  watch [--json]            print devices as they are added and removed, until interrupted
+  watch [--json]            print devices added and removed and preferred-camera changes, until interrupted
+  preferred [--json]        the app's user preferred and system preferred cameras
+  prefer UNIQUE_ID          make a connected camera the app's user preferred camera
   version                   library version
   virtual-camera [options]  publish a test-pattern camera into PipeWire until interrupted
       --name N --desc D --formats YUY2,NV12,MJPG --sizes 640x480,1280x720 --fps 30,15
@@ -21,12 +23,13 @@ commands:
 struct GlobalOptions {
     var appID = "org.ocellus.cli"
     var remote: String?
+    var stateDirectory: String?
 }
 
 func openHub(_ options: GlobalOptions) -> DeviceHub {
     do {
         return try DeviceHub(appID: options.appID, backends: [PipeWireBackend(remote: options.remote)],
-                             timeoutMilliseconds: 3000)
+                             timeoutMilliseconds: 3000, stateDirectory: options.stateDirectory)
     } catch {
         fail(error.message)
     }
@@ -93,6 +96,13 @@ func watch(_ options: GlobalOptions, json: Bool) -> Never {
             } else {
                 emit("\(name): \(device.type.name) \(device.uniqueID) \"\(device.name)\"")
             }
+        case .userPreferredChanged(let device), .systemPreferredChanged(let device):
+            let name = if case .userPreferredChanged = event { "user_preferred_changed" } else { "system_preferred_changed" }
+            if json {
+                emit(JSON.object([("event", .string(name)), ("device", device?.json ?? .null)]).text)
+            } else {
+                emit("\(name): \(device.map { "\($0.uniqueID) \"\($0.name)\"" } ?? "none")")
+            }
         case .backendFailed(_, let error):
             failure.pointer.pointee = error.message
             kill(getpid(), SIGUSR1)
@@ -103,6 +113,35 @@ func watch(_ options: GlobalOptions, json: Bool) -> Never {
     hub.close()
     if let message = failure.pointer.pointee { fail(message) }
     exit(0)
+}
+
+func preferred(_ options: GlobalOptions, json: Bool) {
+    let hub = openHub(options)
+    defer { hub.close() }
+    if let problem = hub.selectionStateProblem { fputs("ocellus: warning: \(problem)\n", stderr) }
+    let (user, system) = (hub.userPreferredCamera, hub.systemPreferredCamera)
+    if json {
+        emit(JSON.object([("user_preferred", user?.json ?? .null), ("system_preferred", system?.json ?? .null)]).text)
+    } else {
+        emit("user preferred:   \(user.map { "\($0.uniqueID) \"\($0.name)\"" } ?? "none")")
+        emit("system preferred: \(system.map { "\($0.uniqueID) \"\($0.name)\"" } ?? "none")")
+    }
+}
+
+func prefer(_ options: GlobalOptions, uniqueID: String) {
+    let hub = openHub(options)
+    defer { hub.close() }
+    guard let device = hub.devices().first(where: { $0.uniqueID == uniqueID }) else {
+        hub.close()
+        fail("no connected device has the unique ID \(uniqueID) (see ocellus list)")
+    }
+    do {
+        try hub.setUserPreferredCamera(device)
+    } catch {
+        hub.close()
+        fail(error.message)
+    }
+    if let problem = hub.selectionStateProblem { fputs("ocellus: warning: \(problem)\n", stderr) }
 }
 
 func parseSize(_ text: String) throws -> (width: UInt32, height: UInt32) {
@@ -185,6 +224,7 @@ func main() {
         var options = GlobalOptions()
         if let appID = try arguments.value("--app-id") { options.appID = appID }
         options.remote = try arguments.value("--pipewire-remote")
+        options.stateDirectory = try arguments.value("--state-dir")
         if arguments.flag("--help") || arguments.flag("-h") { emit(usage); return }
         guard let command = arguments.positional() else { throw UsageError(message: "no command given") }
         switch command {
@@ -196,6 +236,14 @@ func main() {
             let json = arguments.flag("--json")
             try arguments.finish()
             watch(options, json: json)
+        case "preferred":
+            let json = arguments.flag("--json")
+            try arguments.finish()
+            preferred(options, json: json)
+        case "prefer":
+            guard let uniqueID = arguments.positional() else { throw UsageError(message: "prefer needs a unique ID") }
+            try arguments.finish()
+            prefer(options, uniqueID: uniqueID)
         case "version":
             try arguments.finish()
             emit("ocellus \(OcellusVersion.string)")

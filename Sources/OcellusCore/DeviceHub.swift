@@ -8,6 +8,9 @@ public enum HubEvent: Sendable {
     case device(HotplugEvent, Device)
     /// A backend lost its connection (its devices were reported removed just before).
     case backendFailed(BackendKind, OcellusError)
+    /// SPEC §2: the computed user / system preferred camera changed (nil: none).
+    case userPreferredChanged(Device?)
+    case systemPreferredChanged(Device?)
 }
 
 /// The live set of devices of one library context: backends report into it,
@@ -23,6 +26,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     private var devicesByKey: [String: Device] = [:]
     private var backends: [any DeviceBackend] = []
     private var closed = false
+    private var selection: CameraSelection?
 
     /// Validates `appID`, resolves the state directory, starts every backend and returns once each has reported
     /// its devices. Fails when no backend could start, with the first backend's error.
@@ -44,7 +48,42 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         if lock.withLock({ self.backends.isEmpty }) {
             throw firstError ?? OcellusError(.backendUnavailable, "no device backend is available")
         }
+        let started = CameraSelection(appID: appID, directory: self.stateDirectory, cameras: devices()) {
+            [events] event in events.post(event)
+        }
+        lock.withLock { selection = started }
     }
+
+    // MARK: Camera selection (SPEC §2)
+
+    /// The user preferred camera: the latest choice still connected, else the camera
+    /// most recently streamed, else the first in the default order; nil with no camera.
+    public var userPreferredCamera: Device? { currentSelection?.preferred.user }
+
+    /// The user preferred camera, unless an external camera was plugged in since the last choice.
+    public var systemPreferredCamera: Device? { currentSelection?.preferred.system }
+
+    /// Why selection state could not be read or written (it then works in memory), or nil.
+    public var selectionStateProblem: String? { currentSelection?.stateProblem }
+
+    /// Records the user's choice (persisted for the app, seen by its other processes).
+    public func setUserPreferredCamera(_ device: Device) throws(OcellusError) {
+        guard device.type.isCamera else {
+            throw OcellusError(.invalidArgument, "\(device.uniqueID) is a \(device.type.name), not a camera")
+        }
+        let known = lock.withLock { devicesByKey.values.contains { $0 === device } }
+        guard known, device.isConnected else {
+            throw OcellusError(.notFound, "camera \(device.uniqueID) is not connected")
+        }
+        currentSelection?.choose(device)
+    }
+
+    /// Records that a capture session started running with `device`.
+    public func noteStreaming(with device: Device) {
+        currentSelection?.noteStreaming(device)
+    }
+
+    private var currentSelection: CameraSelection? { lock.withLock { selection } }
 
     /// Connected devices in the default selection order (SPEC §2), then by name.
     public func devices() -> [Device] {
@@ -59,6 +98,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             return backends
         }
         for backend in running { backend.stop() }
+        lock.withLock { selection }?.stop()
         events.stop()
         lock.withLock {
             for device in devicesByKey.values { device.markDisconnected() }
@@ -88,13 +128,17 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             devicesByKey[key] = device
             return device
         }
-        if let device { events.post(.device(.added, device)) }
+        if let device {
+            events.post(.device(.added, device))
+            currentSelection?.deviceAdded(device)
+        }
     }
 
     public func backend(_ backend: any DeviceBackend, didRemoveDeviceWithKey key: String) {
         let device = lock.withLock { devicesByKey.removeValue(forKey: Self.key(backend.kind, key)) }
         if let device, device.markDisconnected() {
             events.post(.device(.removed, device))
+            currentSelection?.deviceRemoved(device)
         }
     }
 
@@ -106,6 +150,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         }
         for device in lost.sorted(by: DeviceHub.defaultOrder) where device.markDisconnected() {
             events.post(.device(.removed, device))
+            currentSelection?.deviceRemoved(device)
         }
         events.post(.backendFailed(backend.kind, error))
     }

@@ -120,6 +120,12 @@ public final class VirtualCamera {
         var deviceProperties = configuration.deviceProperties
         deviceProperties["media.class"] = deviceProperties["media.class"] ?? "Video/Device"
         deviceProperties["device.name"] = deviceProperties["device.name"] ?? "\(configuration.name).device"
+        // Like udev's USEC_INITIALIZED for a real camera: when it appeared, CLOCK_MONOTONIC µs.
+        if deviceProperties["device.plugged.usec"] == nil {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            deviceProperties["device.plugged.usec"] = String(UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000)
+        }
         let dict = properties(deviceProperties)
         defer { pw_properties_free(dict) }
         device = ocpw_props_device_export(core, &dict!.pointee.dict, { data, id in

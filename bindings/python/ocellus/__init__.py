@@ -24,6 +24,7 @@ from . import _native
 
 __all__ = [
     "Context", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
+    "PreferredCamera", "MediaType", "DiscoverySession",
     "OcellusError", "InvalidArgument", "InvalidHandle", "BackendUnavailable", "NotFound", "WrongState",
     "Timeout", "NoResources", "version",
 ]
@@ -118,6 +119,19 @@ class Backend(enum.IntEnum):
 class HotplugEvent(enum.IntEnum):
     ADDED = 0
     REMOVED = 1
+
+
+class PreferredCamera(enum.IntEnum):
+    """Which preferred camera changed."""
+
+    USER = 0
+    SYSTEM = 1
+
+
+class MediaType(enum.IntEnum):
+    ANY = 0
+    VIDEO = 1
+    AUDIO = 2
 
 
 @dataclass(frozen=True)
@@ -254,21 +268,76 @@ class Context:
         finally:
             _lib.oc_device_list_free(listing)
 
-    def add_hotplug_callback(self, callback: Callable[[HotplugEvent, Device], None]) -> Registration:
-        """Calls `callback(event, device)` on a library thread when a device appears or goes away."""
+    def _register(self, add, c_type, callback, convert, *leading) -> Registration:
+        """Registers `callback` through the C function `add`; `convert` maps C arguments to Python ones."""
 
-        def trampoline(_ctx, event, device, _user_data):
+        def trampoline(*arguments):
             try:
-                callback(HotplugEvent(event), Device(device))
+                callback(*convert(*arguments[:-1]))
             except BaseException:  # noqa: B036 - nothing may unwind into C
                 _report_callback_exception(callback)
 
-        c_trampoline = _native.HOTPLUG_CALLBACK(trampoline)
+        c_trampoline = c_type(trampoline)
         callback_id = _native.c_callback_id()
-        _lib.oc_context_add_hotplug_callback(self._handle_checked(), c_trampoline, None, ctypes.byref(callback_id))
+        add(self._handle_checked(), *leading, c_trampoline, None, ctypes.byref(callback_id))
         registration = Registration(self, callback_id.value, c_trampoline)
         self._registrations.add(registration)
         return registration
+
+    def add_hotplug_callback(self, callback: Callable[[HotplugEvent, Device], None]) -> Registration:
+        """Calls `callback(event, device)` on a library thread when a device appears or goes away."""
+        return self._register(_lib.oc_context_add_hotplug_callback, _native.HOTPLUG_CALLBACK, callback,
+                              lambda _ctx, event, device: (HotplugEvent(event), Device(device)))
+
+    def add_disconnected_callback(self, device: Device, callback: Callable[[Device], None]) -> Registration:
+        """Calls `callback(device)` once, on a library thread, when `device` goes away."""
+        return self._register(_lib.oc_context_add_disconnected_callback, _native.DISCONNECTED_CALLBACK, callback,
+                              lambda _ctx, gone: (Device(gone),), device._handle)
+
+    def add_preferred_camera_callback(self, callback: Callable[[PreferredCamera, Optional[Device]], None]) -> Registration:
+        """Calls `callback(kind, camera)` when the user or system preferred camera changes
+        (plug, unplug, a new choice, another process of this app choosing); `camera` is None when none."""
+        return self._register(_lib.oc_context_add_preferred_camera_callback, _native.PREFERRED_CALLBACK, callback,
+                              lambda _ctx, kind, camera: (PreferredCamera(kind), Device(camera) if camera else None))
+
+    def _copy_device(self, function) -> Optional[Device]:
+        handle = ctypes.c_void_p()
+        function(self._handle_checked(), ctypes.byref(handle))
+        if not handle.value:
+            return None
+        device = Device(handle.value)
+        _lib.oc_device_release(handle.value)  # Device() took its own reference
+        return device
+
+    @property
+    def user_preferred_camera(self) -> Optional[Device]:
+        """The app's latest choice still connected, else the camera it last streamed from,
+        else the first in the default order; None without cameras."""
+        return self._copy_device(_lib.oc_context_copy_user_preferred_camera)
+
+    @user_preferred_camera.setter
+    def user_preferred_camera(self, camera: Device) -> None:
+        _lib.oc_context_set_user_preferred_camera(self._handle_checked(), camera._handle)
+
+    @property
+    def system_preferred_camera(self) -> Optional[Device]:
+        """The user preferred camera, unless an external camera was plugged in since the last choice."""
+        return self._copy_device(_lib.oc_context_copy_system_preferred_camera)
+
+    @property
+    def state_problem(self) -> Optional[str]:
+        """Why selection state could not be read or written (it then works in memory), or None."""
+        size = _lib.oc_context_copy_state_problem(self._handle_checked(), None, 0)
+        if size == 0:
+            return None
+        buffer = ctypes.create_string_buffer(size + 1)
+        _lib.oc_context_copy_state_problem(self._handle, buffer, size + 1)
+        return buffer.value.decode("utf-8", "replace")
+
+    def discovery_session(self, device_types=(), media_type: MediaType = MediaType.ANY,
+                          position: Position = Position.UNSPECIFIED) -> "DiscoverySession":
+        """A live view of the devices of the given types (all when empty), media and position."""
+        return DiscoverySession(self, device_types, media_type, position)
 
     def _remove_callback(self, callback_id: int) -> None:
         _lib.oc_context_remove_callback(self._handle_checked(), callback_id)
@@ -282,4 +351,54 @@ class Context:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class DiscoverySession:
+    """A live, filtered view of a context's devices (see `Context.discovery_session`)."""
+
+    def __init__(self, context: Context, device_types, media_type: MediaType, position: Position):
+        mask = 0
+        for device_type in device_types:
+            mask |= 1 << int(device_type)
+        handle = ctypes.c_void_p()
+        _lib.oc_discovery_session_create(context._handle_checked(), mask, int(media_type), int(position),
+                                         ctypes.byref(handle))
+        self._context = context  # keeps the context alive while the session is
+        self._handle = handle.value
+        self._trampoline = None
+        self._finalizer = weakref.finalize(self, _lib.oc_discovery_session_destroy, self._handle)
+
+    def devices(self) -> List[Device]:
+        listing = ctypes.c_void_p()
+        _lib.oc_discovery_session_copy_devices(self._handle, ctypes.byref(listing))
+        try:
+            return [Device(_lib.oc_device_list_get(listing, i)) for i in range(_lib.oc_device_list_count(listing))]
+        finally:
+            _lib.oc_device_list_free(listing)
+
+    def set_callback(self, callback: Optional[Callable[[HotplugEvent, Device], None]]) -> None:
+        """Calls `callback(event, device)` when a matching device is added or removed; None clears it."""
+        if callback is None:
+            _lib.oc_discovery_session_set_callback(self._handle, _native.DISCOVERY_CALLBACK(), None)
+            self._trampoline = None
+            return
+
+        def trampoline(_session, event, device, _user_data):
+            try:
+                callback(HotplugEvent(event), Device(device))
+            except BaseException:  # noqa: B036 - nothing may unwind into C
+                _report_callback_exception(callback)
+
+        new = _native.DISCOVERY_CALLBACK(trampoline)
+        _lib.oc_discovery_session_set_callback(self._handle, new, None)
+        self._trampoline = new
+
+    def close(self) -> None:
+        self._finalizer()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
         self.close()

@@ -36,6 +36,9 @@ class FormatInfo(ctypes.Structure):
 
 
 HOTPLUG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+PREFERRED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+DISCONNECTED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+DISCOVERY_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 
 _SONAME = "libocellus.so.0"
 
@@ -97,6 +100,16 @@ def declare(lib, errcheck_status):
         "oc_device_get_format": ([vp, sz, ctypes.POINTER(FormatInfo)], c_status),
         "oc_context_add_hotplug_callback": ([vp, HOTPLUG_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
         "oc_context_remove_callback": ([vp, c_callback_id], c_status),
+        "oc_context_add_disconnected_callback": ([vp, vp, DISCONNECTED_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_discovery_session_create": ([vp, ctypes.c_uint32, ctypes.c_int, ctypes.c_int, ctypes.POINTER(vp)], c_status),
+        "oc_discovery_session_copy_devices": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_discovery_session_set_callback": ([vp, DISCOVERY_CALLBACK, vp], c_status),
+        "oc_discovery_session_destroy": ([vp], None),
+        "oc_context_copy_user_preferred_camera": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_context_copy_system_preferred_camera": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_context_set_user_preferred_camera": ([vp, vp], c_status),
+        "oc_context_copy_state_problem": ([vp, ctypes.c_char_p, sz], sz),
+        "oc_context_add_preferred_camera_callback": ([vp, PREFERRED_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
     }
     for name, (argtypes, restype) in table.items():
         function = getattr(lib, name)

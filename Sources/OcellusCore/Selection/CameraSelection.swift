@@ -1,0 +1,162 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One app's live camera selection (SPEC §2): keeps the persisted state in step
+/// with the file (other processes of the same app write it too), knows when each
+/// connected camera was plugged in, and reports every change of the user and
+/// system preferred cameras through `notify`.
+final class CameraSelection: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private let store: SelectionStore
+    private let bootID: String
+    private let notify: (HubEvent) -> Void
+    private var state: SelectionState
+    private var cameras: [ObjectIdentifier: CameraSelector.Candidate] = [:]
+    private var userPreferred: Device?
+    private var systemPreferred: Device?
+    private var problem: String?
+    private var watcher: FileWatcher?
+
+    /// Loads the state (a first run records every present camera as known) and starts watching the file.
+    init(appID: String, directory: String, cameras present: [Device], notify: @escaping (HubEvent) -> Void) {
+        store = SelectionStore(directory: directory, appID: appID)
+        bootID = currentBootID()
+        self.notify = notify
+        let now = monotonicMicroseconds()
+        var firstRun = false
+        switch store.load(bootID: bootID) {
+        case .loaded(let stored):
+            state = stored
+        case .missing:
+            state = SelectionState(firstRun: now)
+            firstRun = true
+        case .corrupt(let reason, let movedTo):
+            state = SelectionState(firstRun: now)
+            problem = "the selection file \(store.path) was corrupt (\(reason)); "
+                + (movedTo.map { "it was moved to \($0) and " } ?? "")
+                + "selection starts with an empty history"
+        }
+        for device in present where device.type.isCamera {
+            cameras[ObjectIdentifier(device)] = candidate(for: device, firstSightAt: firstRun ? state.firstRun : now)
+        }
+        persist()
+        (userPreferred, systemPreferred) = compute()
+        watcher = FileWatcher(directory: directory, fileName: store.path.split(separator: "/").last.map(String.init) ?? "") {
+            [weak self] in self?.reload()
+        }
+    }
+
+    func stop() {
+        watcher?.stop()
+        watcher = nil
+    }
+
+    var preferred: (user: Device?, system: Device?) { lock.withLock { (userPreferred, systemPreferred) } }
+
+    var stateProblem: String? { lock.withLock { problem } }
+
+    func deviceAdded(_ device: Device) {
+        guard device.type.isCamera else { return }
+        lock.withLock {
+            let known = state.firstSeen.count
+            cameras[ObjectIdentifier(device)] = candidate(for: device, firstSightAt: monotonicMicroseconds())
+            if state.firstSeen.count != known { persist() }
+            publishChanges()
+        }
+    }
+
+    func deviceRemoved(_ device: Device) {
+        guard device.type.isCamera else { return }
+        lock.withLock {
+            cameras.removeValue(forKey: ObjectIdentifier(device))
+            publishChanges()
+        }
+    }
+
+    func choose(_ device: Device) {
+        lock.withLock {
+            state.recordChoice(device.uniqueID, at: monotonicMicroseconds())
+            persist { $0.recordChoice(device.uniqueID, at: monotonicMicroseconds()) }
+            publishChanges()
+        }
+    }
+
+    /// Records that a capture session started running with `device` (the fallback after the history).
+    func noteStreaming(_ device: Device) {
+        lock.withLock {
+            state.recordStreaming(device.uniqueID, at: monotonicMicroseconds())
+            persist { $0.recordStreaming(device.uniqueID, at: monotonicMicroseconds()) }
+            publishChanges()
+        }
+    }
+
+    // MARK: Internals (lock held)
+
+    /// The system's plug time, else this app's first sight (recorded in the state).
+    private func candidate(for device: Device, firstSightAt time: UInt64) -> CameraSelector.Candidate {
+        if let plugged = device.pluggedMicroseconds { return .init(device: device, pluggedAt: plugged) }
+        if let seen = state.firstSight(of: device.uniqueID) { return .init(device: device, pluggedAt: seen) }
+        state.recordFirstSight(device.uniqueID, at: time)
+        return .init(device: device, pluggedAt: time)
+    }
+
+    /// Writes the state: merged with the file under its lock by replaying `change`
+    /// (default: adopt our first sights). On failure selection goes on in memory.
+    private func persist(_ change: ((inout SelectionState) -> Void)? = nil) {
+        let mine = state
+        do {
+            state = try store.update(bootID: bootID, fallback: mine) { stored in
+                if let change { change(&stored) }
+                for entry in mine.firstSeen.reversed() { stored.recordFirstSight(entry.uniqueID, at: entry.microseconds) }
+            }
+            if problem?.hasPrefix("cannot") == true { problem = nil }
+        } catch {
+            problem = "\(error.message); camera choices are kept in memory only"
+        }
+    }
+
+    private func compute() -> (Device?, Device?) {
+        let candidates = Array(cameras.values)
+        return (CameraSelector.userPreferred(state: state, cameras: candidates),
+                CameraSelector.systemPreferred(state: state, cameras: candidates))
+    }
+
+    private func publishChanges() {
+        let (user, system) = compute()
+        if user !== userPreferred {
+            userPreferred = user
+            notify(.userPreferredChanged(user))
+        }
+        if system !== systemPreferred {
+            systemPreferred = system
+            notify(.systemPreferredChanged(system))
+        }
+    }
+
+    /// Another process (or we) replaced the file.
+    private func reload() {
+        lock.withLock {
+            switch store.load(bootID: bootID) {
+            case .loaded(let stored):
+                state = stored
+            case .missing:
+                return
+            case .corrupt(let reason, let movedTo):
+                state = SelectionState(firstRun: state.firstRun)
+                problem = "the selection file \(store.path) was corrupt (\(reason))"
+                    + (movedTo.map { "; it was moved to \($0)" } ?? "")
+            }
+            publishChanges()
+        }
+    }
+}
+
+func monotonicMicroseconds() -> UInt64 { monotonicNanoseconds() / 1000 }
+
+/// The kernel's ID of this boot: monotonic times from another boot are not comparable.
+func currentBootID() -> String {
+    readFile("/proc/sys/kernel/random/boot_id").map { text in
+        String(text.filter { !$0.isWhitespace })
+    } ?? String(repeating: "0", count: 32)
+}
