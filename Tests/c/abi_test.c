@@ -416,6 +416,122 @@ static int test_state_directory_resolution(void)
     return 0;
 }
 
+struct preferred_log { volatile int user_changes, system_changes; char last_user[256]; };
+
+static void on_preferred(oc_context *ctx, oc_preferred_camera_kind kind, oc_device *camera, void *user_data)
+{
+    struct preferred_log *log = user_data;
+    (void)ctx;
+    if (kind == OC_PREFERRED_CAMERA_USER) {
+        snprintf(log->last_user, sizeof log->last_user, "%s", camera ? oc_device_unique_id(camera) : "(none)");
+        log->user_changes++;
+    } else {
+        log->system_changes++;
+    }
+}
+
+static int test_camera_selection(void)
+{
+    char state[] = "/tmp/ocellus-c-selection-XXXXXX";
+    CHECK(mkdtemp(state) != NULL);
+    oc_context_options options;
+    oc_context_options_init(&options);
+    options.state_directory = state;
+    oc_context *ctx = NULL;
+    CHECK(oc_context_create("org.ocellus.test.c.selection", &options, &ctx) == OC_OK);
+    CHECK(oc_context_copy_state_problem(ctx, NULL, 0) == 0);
+
+    oc_device *user = NULL, *system_choice = NULL;
+    CHECK(oc_context_copy_user_preferred_camera(ctx, &user) == OC_OK && user != NULL);
+    CHECK(strcmp(oc_device_unique_id(user), "usb-1d6b:0110-VCAM-0000") == 0);   /* first in default order */
+    CHECK(oc_context_copy_system_preferred_camera(ctx, &system_choice) == OC_OK && system_choice == user);
+    oc_device_release(system_choice);
+    oc_device_release(user);
+
+    struct preferred_log log;
+    memset(&log, 0, sizeof log);
+    oc_callback_id id;
+    CHECK(oc_context_add_preferred_camera_callback(ctx, on_preferred, &log, &id) == OC_OK);
+    oc_device_list *list = NULL;
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    oc_device *vcam1 = find(list, "usb-1d6b:0111-VCAM-0001"), *mic = find(list, "pipewire-vmic0");
+    CHECK(oc_context_set_user_preferred_camera(ctx, vcam1) == OC_OK);
+    double deadline = now_ms() + 10000;
+    while ((log.user_changes < 1 || log.system_changes < 1) && now_ms() < deadline) usleep(1000);
+    CHECK(log.user_changes == 1 && log.system_changes == 1);
+    CHECK(strcmp(log.last_user, "usb-1d6b:0111-VCAM-0001") == 0);
+    CHECK(oc_context_copy_user_preferred_camera(ctx, &user) == OC_OK);
+    CHECK(user == vcam1);
+    oc_device_release(user);
+
+    CHECK(oc_context_set_user_preferred_camera(ctx, mic) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(oc_last_error_message(), "not a camera") != NULL);
+    CHECK(oc_context_set_user_preferred_camera(ctx, NULL) == OC_ERROR_INVALID_HANDLE);
+    CHECK(oc_context_set_user_preferred_camera(NULL, vcam1) == OC_ERROR_INVALID_HANDLE);
+    CHECK(oc_context_copy_user_preferred_camera(ctx, NULL) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_context_add_preferred_camera_callback(ctx, NULL, NULL, NULL) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_context_remove_callback(ctx, id) == OC_OK);
+    oc_device_list_free(list);
+    oc_context_destroy(ctx);
+    CHECK(oc_context_copy_state_problem(ctx, NULL, 0) == 0);
+
+    /* An unwritable state directory: reported, and selection still works in memory. */
+    options.state_directory = "/dev/null/ocellus";
+    CHECK(oc_context_create("org.ocellus.test.c.selection", &options, &ctx) == OC_OK);
+    char problem[512];
+    size_t length = oc_context_copy_state_problem(ctx, problem, sizeof problem);
+    CHECK(length > 0 && strstr(problem, "/dev/null") != NULL);
+    char tiny[8];
+    CHECK(oc_context_copy_state_problem(ctx, tiny, sizeof tiny) == length && strlen(tiny) == 7);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
+static volatile int discovery_events;
+
+static void on_discovery(oc_discovery_session *session, oc_hotplug_event event, oc_device *device, void *user_data)
+{
+    (void)session; (void)event; (void)user_data;
+    if (oc_device_get_position(device) == OC_DEVICE_POSITION_FRONT) discovery_events++;
+}
+
+static int test_discovery_session(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    oc_discovery_session *session = (oc_discovery_session *)1;
+    CHECK(oc_discovery_session_create(ctx, 1u << 9, OC_MEDIA_TYPE_ANY, OC_DEVICE_POSITION_UNSPECIFIED, &session) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(session == NULL);
+    CHECK(oc_discovery_session_create(ctx, 0, (oc_media_type)7, OC_DEVICE_POSITION_UNSPECIFIED, &session) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_discovery_session_create(NULL, 0, OC_MEDIA_TYPE_ANY, OC_DEVICE_POSITION_UNSPECIFIED, &session) == OC_ERROR_INVALID_HANDLE);
+
+    CHECK(oc_discovery_session_create(ctx, OC_DEVICE_TYPES_EXTERNAL_CAMERA, OC_MEDIA_TYPE_VIDEO,
+                                      OC_DEVICE_POSITION_UNSPECIFIED, &session) == OC_OK);
+    oc_device_list *list = NULL;
+    CHECK(oc_discovery_session_copy_devices(session, &list) == OC_OK && oc_device_list_count(list) == 2);
+    oc_device_list_free(list);
+    oc_discovery_session_destroy(session);
+    CHECK(oc_discovery_session_copy_devices(session, &list) == OC_ERROR_INVALID_HANDLE);
+    oc_discovery_session_destroy(session);   /* twice: no crash */
+
+    CHECK(oc_discovery_session_create(ctx, 0, OC_MEDIA_TYPE_VIDEO, OC_DEVICE_POSITION_FRONT, &session) == OC_OK);
+    discovery_events = 0;
+    CHECK(oc_discovery_session_set_callback(session, on_discovery, NULL) == OC_OK);
+    CHECK(add_camera("cfront", "--prop api.libcamera.location=front") == 0);
+    double deadline = now_ms() + 10000;
+    while (discovery_events < 1 && now_ms() < deadline) usleep(1000);
+    CHECK(discovery_events == 1);
+    CHECK(oc_discovery_session_copy_devices(session, &list) == OC_OK && oc_device_list_count(list) == 1);
+    oc_device *front = oc_device_list_get(list, 0);
+    CHECK(oc_context_add_disconnected_callback(ctx, front, NULL, NULL, NULL) == OC_ERROR_INVALID_ARGUMENT);
+    oc_device_list_free(list);
+    CHECK(oc_discovery_session_set_callback(session, NULL, NULL) == OC_OK);
+    remove_camera("cfront");
+    oc_discovery_session_destroy(session);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
 static int test_unreachable_remote_fails_fast(void)
 {
     oc_context_options options;
@@ -465,6 +581,8 @@ int main(void)
     run("NULL and destroyed handles", test_null_and_destroyed_handles);
     run("invalid app IDs", test_invalid_app_ids);
     run("state directory resolution", test_state_directory_resolution);
+    run("camera selection", test_camera_selection);
+    run("discovery session", test_discovery_session);
     run("unreachable remote fails fast", test_unreachable_remote_fails_fast);
     run("last error is per thread", test_last_error_is_per_thread);
     printf("%d passed, %d failed\n", passed, failed);

@@ -58,6 +58,26 @@ pub const OC_HOTPLUG_REMOVED: oc_hotplug_event = 1;
 
 pub type oc_callback_id = u64;
 
+pub type oc_preferred_camera_kind = u32;
+pub const OC_PREFERRED_CAMERA_USER: oc_preferred_camera_kind = 0;
+pub const OC_PREFERRED_CAMERA_SYSTEM: oc_preferred_camera_kind = 1;
+
+pub const OC_DEVICE_TYPES_BUILT_IN_CAMERA: u32 = 1 << 0;
+pub const OC_DEVICE_TYPES_EXTERNAL_CAMERA: u32 = 1 << 1;
+pub const OC_DEVICE_TYPES_VIRTUAL_CAMERA: u32 = 1 << 2;
+pub const OC_DEVICE_TYPES_DEPTH_CAMERA: u32 = 1 << 3;
+pub const OC_DEVICE_TYPES_MICROPHONE: u32 = 1 << 4;
+
+pub type oc_media_type = u32;
+pub const OC_MEDIA_TYPE_ANY: oc_media_type = 0;
+pub const OC_MEDIA_TYPE_VIDEO: oc_media_type = 1;
+pub const OC_MEDIA_TYPE_AUDIO: oc_media_type = 2;
+
+#[repr(C)]
+pub struct oc_discovery_session {
+    _private: [u8; 0],
+}
+
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct oc_fraction {
@@ -78,6 +98,15 @@ pub struct oc_format_info {
 
 pub type oc_hotplug_callback = Option<
     unsafe extern "C" fn(ctx: *mut oc_context, event: oc_hotplug_event, device: *mut oc_device, user_data: *mut c_void),
+>;
+
+pub type oc_preferred_camera_callback = Option<
+    unsafe extern "C" fn(ctx: *mut oc_context, kind: oc_preferred_camera_kind, camera: *mut oc_device, user_data: *mut c_void),
+>;
+pub type oc_device_disconnected_callback =
+    Option<unsafe extern "C" fn(ctx: *mut oc_context, device: *mut oc_device, user_data: *mut c_void)>;
+pub type oc_discovery_callback = Option<
+    unsafe extern "C" fn(session: *mut oc_discovery_session, event: oc_hotplug_event, device: *mut oc_device, user_data: *mut c_void),
 >;
 
 extern "C" {
@@ -123,4 +152,37 @@ extern "C" {
         out_id: *mut oc_callback_id,
     ) -> oc_status;
     pub fn oc_context_remove_callback(ctx: *mut oc_context, id: oc_callback_id) -> oc_status;
+    pub fn oc_context_add_disconnected_callback(
+        ctx: *mut oc_context,
+        device: *mut oc_device,
+        callback: oc_device_disconnected_callback,
+        user_data: *mut c_void,
+        out_id: *mut oc_callback_id,
+    ) -> oc_status;
+
+    pub fn oc_discovery_session_create(
+        ctx: *mut oc_context,
+        device_types: u32,
+        media_type: oc_media_type,
+        position: oc_device_position,
+        out: *mut *mut oc_discovery_session,
+    ) -> oc_status;
+    pub fn oc_discovery_session_copy_devices(session: *mut oc_discovery_session, out: *mut *mut oc_device_list) -> oc_status;
+    pub fn oc_discovery_session_set_callback(
+        session: *mut oc_discovery_session,
+        callback: oc_discovery_callback,
+        user_data: *mut c_void,
+    ) -> oc_status;
+    pub fn oc_discovery_session_destroy(session: *mut oc_discovery_session);
+
+    pub fn oc_context_copy_user_preferred_camera(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
+    pub fn oc_context_copy_system_preferred_camera(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
+    pub fn oc_context_set_user_preferred_camera(ctx: *mut oc_context, camera: *mut oc_device) -> oc_status;
+    pub fn oc_context_copy_state_problem(ctx: *const oc_context, buffer: *mut c_char, size: usize) -> usize;
+    pub fn oc_context_add_preferred_camera_callback(
+        ctx: *mut oc_context,
+        callback: oc_preferred_camera_callback,
+        user_data: *mut c_void,
+        out_id: *mut oc_callback_id,
+    ) -> oc_status;
 }

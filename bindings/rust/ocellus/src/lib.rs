@@ -300,7 +300,15 @@ pub struct ContextOptions {
     pub timeout_ms: u32,
 }
 
+/// Which preferred camera changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PreferredCamera {
+    User,
+    System,
+}
+
 type HotplugClosure = Box<dyn FnMut(HotplugEvent, &Device) + Send + 'static>;
+type PreferredClosure = Box<dyn FnMut(PreferredCamera, Option<&Device>) + Send + 'static>;
 
 /// A connection to the system's cameras for one application; destroyed on drop.
 pub struct Context {
@@ -350,6 +358,80 @@ impl Context {
         devices
     }
 
+    fn copy_device(
+        &self,
+        copy: unsafe extern "C" fn(*mut ffi::oc_context, *mut *mut ffi::oc_device) -> i32,
+    ) -> Result<Option<Device>> {
+        let mut raw = ptr::null_mut();
+        check(unsafe { copy(self.raw.as_ptr(), &mut raw) })?;
+        // The copy is our reference: adopt it rather than retaining again.
+        Ok(NonNull::new(raw).map(|raw| Device { raw }))
+    }
+
+    /// The app's latest choice still connected, else the camera it last streamed from, else the
+    /// first in the default order; `None` without cameras (SPEC §2).
+    pub fn user_preferred_camera(&self) -> Result<Option<Device>> {
+        self.copy_device(ffi::oc_context_copy_user_preferred_camera)
+    }
+
+    /// The user preferred camera, unless an external camera was plugged in since the last choice.
+    pub fn system_preferred_camera(&self) -> Result<Option<Device>> {
+        self.copy_device(ffi::oc_context_copy_system_preferred_camera)
+    }
+
+    /// Records the user's choice, persisted for the app and seen by its other processes.
+    pub fn set_user_preferred_camera(&self, camera: &Device) -> Result<()> {
+        check(unsafe { ffi::oc_context_set_user_preferred_camera(self.raw.as_ptr(), camera.raw.as_ptr()) })
+    }
+
+    /// Why selection state could not be read or written (selection then works in memory).
+    pub fn state_problem(&self) -> Option<String> {
+        let size = unsafe { ffi::oc_context_copy_state_problem(self.raw.as_ptr(), ptr::null_mut(), 0) };
+        if size == 0 {
+            return None;
+        }
+        let mut buffer = vec![0 as c_char; size + 1];
+        unsafe { ffi::oc_context_copy_state_problem(self.raw.as_ptr(), buffer.as_mut_ptr(), buffer.len()) };
+        text(buffer.as_ptr())
+    }
+
+    /// A live view of the devices of the given `OC_DEVICE_TYPES_*` bits (0: all), media and position.
+    pub fn discovery_session(&self, device_types: u32, media_type: ffi::oc_media_type, position: Position) -> Result<DiscoverySession<'_>> {
+        let position = match position {
+            Position::Unspecified => ffi::OC_DEVICE_POSITION_UNSPECIFIED,
+            Position::Front => ffi::OC_DEVICE_POSITION_FRONT,
+            Position::Back => ffi::OC_DEVICE_POSITION_BACK,
+        };
+        let mut raw = ptr::null_mut();
+        check(unsafe { ffi::oc_discovery_session_create(self.raw.as_ptr(), device_types, media_type, position, &mut raw) })?;
+        Ok(DiscoverySession { raw: NonNull::new(raw).expect("session handle"), _context: self })
+    }
+
+    /// Calls `callback` when the user or system preferred camera changes (plug, unplug, a new
+    /// choice, another process of the app choosing) until the registration is dropped.
+    #[must_use = "dropping the registration unregisters the callback"]
+    pub fn on_preferred_camera_change<F>(&self, callback: F) -> Result<Registration<'_>>
+    where
+        F: FnMut(PreferredCamera, Option<&Device>) + Send + 'static,
+    {
+        let boxed: Box<PreferredClosure> = Box::new(Box::new(callback));
+        let user_data = Box::into_raw(boxed);
+        let mut id = 0;
+        let status = unsafe {
+            ffi::oc_context_add_preferred_camera_callback(
+                self.raw.as_ptr(),
+                Some(preferred_trampoline),
+                user_data as *mut c_void,
+                &mut id,
+            )
+        };
+        if let Err(error) = check(status) {
+            drop(unsafe { Box::from_raw(user_data) });
+            return Err(error);
+        }
+        Ok(Registration { context: self, id, free: Box::new(move || drop(unsafe { Box::from_raw(user_data) })) })
+    }
+
     /// Calls `callback` on a library thread when a device appears or goes away, until the
     /// returned registration is dropped (drop waits for a call in flight to finish).
     #[must_use = "dropping the registration unregisters the callback"]
@@ -367,7 +449,7 @@ impl Context {
             drop(unsafe { Box::from_raw(user_data) });
             return Err(error);
         }
-        Ok(Registration { context: self, id, user_data })
+        Ok(Registration { context: self, id, free: Box::new(move || drop(unsafe { Box::from_raw(user_data) })) })
     }
 }
 
@@ -395,17 +477,58 @@ unsafe extern "C" fn hotplug_trampoline(
     }
 }
 
+unsafe extern "C" fn preferred_trampoline(
+    _ctx: *mut ffi::oc_context,
+    kind: ffi::oc_preferred_camera_kind,
+    camera: *mut ffi::oc_device,
+    user_data: *mut c_void,
+) {
+    let callback = &mut *(user_data as *mut PreferredClosure);
+    let kind = if kind == ffi::OC_PREFERRED_CAMERA_USER { PreferredCamera::User } else { PreferredCamera::System };
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let camera = if camera.is_null() { None } else { Device::retain(camera).ok() };
+        callback(kind, camera.as_ref());
+    }));
+    if outcome.is_err() {
+        eprintln!("ocellus: a preferred-camera callback panicked; the panic was contained");
+    }
+}
+
 /// A registered callback; dropping it unregisters the callback and frees its closure.
 pub struct Registration<'a> {
     context: &'a Context,
     id: ffi::oc_callback_id,
-    user_data: *mut HotplugClosure,
+    free: Box<dyn FnMut()>,
 }
 
 impl Drop for Registration<'_> {
     fn drop(&mut self) {
         // Returns only after a call in flight has finished, so the closure can be freed.
         unsafe { ffi::oc_context_remove_callback(self.context.raw.as_ptr(), self.id) };
-        drop(unsafe { Box::from_raw(self.user_data) });
+        (self.free)();
+    }
+}
+
+/// A live, filtered view of a context's devices; destroyed on drop.
+pub struct DiscoverySession<'a> {
+    raw: NonNull<ffi::oc_discovery_session>,
+    _context: &'a Context,
+}
+
+impl DiscoverySession<'_> {
+    /// The matching connected devices now, in the default order.
+    pub fn devices(&self) -> Result<Vec<Device>> {
+        let mut list = ptr::null_mut();
+        check(unsafe { ffi::oc_discovery_session_copy_devices(self.raw.as_ptr(), &mut list) })?;
+        let count = unsafe { ffi::oc_device_list_count(list) };
+        let devices = (0..count).map(|i| Device::retain(unsafe { ffi::oc_device_list_get(list, i) })).collect();
+        unsafe { ffi::oc_device_list_free(list) };
+        devices
+    }
+}
+
+impl Drop for DiscoverySession<'_> {
+    fn drop(&mut self) {
+        unsafe { ffi::oc_discovery_session_destroy(self.raw.as_ptr()) }
     }
 }
