@@ -252,3 +252,17 @@ def test_discovery_session_filters_and_follows_hotplug(cameras):
         audio = ctx.discovery_session(media_type=ocellus.MediaType.AUDIO)
         assert [d.unique_id for d in audio.devices()] == ["pipewire-vmic0"]
         audio.close()
+
+
+def test_watch_prints_preferred_camera_changes(state, front):
+    watcher = subprocess.Popen([CLI, "--app-id", "org.ocellus.test.watch", "--state-dir", str(state), "watch", "--json"],
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.3)
+        cli(state, "prefer", VCAM1, app="org.ocellus.test.watch")
+        lines = [json.loads(watcher.stdout.readline()) for _ in range(2)]
+        assert [(l["event"], l["device"]["unique_id"]) for l in lines] == [
+            ("user_preferred_changed", VCAM1), ("system_preferred_changed", VCAM1)]
+    finally:
+        watcher.terminate()
+        watcher.wait(5)
