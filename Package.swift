@@ -26,9 +26,21 @@ let package = Package(
         // Device model, policies and the backend protocol: pure Swift.
         .target(name: "OcellusCore", swiftSettings: [.swiftLanguageMode(.v5)]),
 
+        // USB identity of video devices from sysfs, shared by both backends.
+        .target(name: "OcellusUSB", dependencies: ["OcellusCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
+
         // Thin C shim for what Swift cannot import from PipeWire (macros, SPA pod parsing/building).
         .target(name: "CPipeWire", dependencies: ["CLibPipeWire"]),
-        .target(name: "OcellusPipeWire", dependencies: ["OcellusCore", "CPipeWire", "CLibPipeWire"],
+        .target(name: "OcellusPipeWire", dependencies: ["OcellusCore", "OcellusUSB", "CPipeWire", "CLibPipeWire"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        // Raw V4L2 backend: discovery, formats, kernel hotplug. CV4L2 shims the ioctl macros.
+        .target(name: "CV4L2"),
+        .target(name: "OcellusV4L2", dependencies: ["OcellusCore", "OcellusUSB", "CV4L2"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        // The system's backends assembled into a hub: what the C ABI and the CLI open.
+        .target(name: "OcellusSystem", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusV4L2"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // A PipeWire producer that behaves like a UVC camera: for test beds, demos and app developers.
@@ -36,7 +48,7 @@ let package = Package(
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The C ABI: the only member of libocellus.so.
-        .target(name: "OcellusCABI", dependencies: ["COcellus", "OcellusCore", "OcellusPipeWire"],
+        .target(name: "OcellusCABI", dependencies: ["COcellus", "OcellusCore", "OcellusSystem"],
                 exclude: ["exports.map"],
                 swiftSettings: [.swiftLanguageMode(.v5)],
                 linkerSettings: staticSwiftRuntime + [
@@ -45,7 +57,7 @@ let package = Package(
                 ]),
 
         .executableTarget(name: "OcellusCLI",
-                          dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusVirtualCamera"],
+                          dependencies: ["OcellusCore", "OcellusSystem", "OcellusVirtualCamera"],
                           swiftSettings: [.swiftLanguageMode(.v5)],
                           linkerSettings: staticSwiftRuntime),
 
@@ -56,6 +68,8 @@ let package = Package(
         .testTarget(name: "OcellusCoreTests", dependencies: ["OcellusCore"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "OcellusPipeWireTests", dependencies: ["OcellusCore", "OcellusPipeWire"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "OcellusV4L2Tests", dependencies: ["OcellusCore", "OcellusV4L2", "OcellusUSB", "CV4L2"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

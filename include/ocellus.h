@@ -187,6 +187,7 @@ const char *oc_context_app_id(const oc_context *ctx);
  */
 const char *oc_context_state_directory(const oc_context *ctx);
 
+
 /* ------------------------------------------------------------------------ */
 /* Devices                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -215,6 +216,20 @@ typedef enum oc_backend {
     OC_BACKEND_PIPEWIRE = 0,
     OC_BACKEND_V4L2 = 1
 } oc_backend;
+
+/**
+ * Why a backend of the context is not running, e.g. no PipeWire daemon at the
+ * default socket (the context then works on raw V4L2 alone), or that the
+ * daemon went away. A context created with an explicit
+ * options->pipewire_remote fails instead when that daemon is unreachable.
+ *
+ * \param buffer receives the NUL-terminated message, truncated to `size`;
+ *               may be NULL when `size` is 0.
+ * \returns the message length without the NUL; 0 when the backend runs (or for
+ *          an invalid handle, which sets the last error).
+ * \threadsafety Safe from any thread.
+ */
+size_t oc_context_copy_backend_problem(const oc_context *ctx, oc_backend backend, char *buffer, size_t size);
 
 /** A frame rate as a fraction, e.g. 30/1 or 30000/1001 frames per second. */
 typedef struct oc_fraction {

@@ -2,7 +2,7 @@
 // compiler check every signature here against the header.
 import COcellus
 import OcellusCore
-import OcellusPipeWire
+import OcellusSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,8 +56,8 @@ private let unknownStatusName = CString("OC_ERROR_UNKNOWN")
         timeout = options.pointee.timeout_ms
     }
     do {
-        let hub = try DeviceHub(appID: String(cString: appID), backends: [PipeWireBackend(remote: remote)],
-                                timeoutMilliseconds: timeout, stateDirectory: stateDirectory)
+        let hub = try DeviceHub.system(appID: String(cString: appID), pipewireRemote: remote,
+                                       stateDirectory: stateDirectory, timeoutMilliseconds: timeout)
         let box = ContextBox(hub: hub)
         box.handle = HandleTable.register(box)
         out.pointee = box.handle

@@ -1,6 +1,5 @@
 import COcellus
 import OcellusCore
-import OcellusPipeWire
 
 /// What an `oc_context *` points to.
 final class ContextBox {

@@ -155,16 +155,27 @@ private func copyPreferred(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<Op
     }
 }
 
-@c @implementation public func oc_context_copy_state_problem(_ ctx: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?,
-                                                             _ size: Int) -> Int {
-    guard let box = ContextBox.lookup(ctx), let problem = box.hub.selectionStateProblem else { return 0 }
-    let bytes = Array(problem.utf8)
+/// snprintf-style copy of `text` into a caller's buffer; returns the full length.
+func copyText(_ text: String?, into buffer: UnsafeMutablePointer<CChar>?, size: Int) -> Int {
+    guard let text else { return 0 }
+    let bytes = Array(text.utf8)
     if let buffer, size > 0 {
         let count = min(bytes.count, size - 1)
         for index in 0..<count { buffer[index] = CChar(bitPattern: bytes[index]) }
         buffer[count] = 0
     }
     return bytes.count
+}
+
+@c @implementation public func oc_context_copy_state_problem(_ ctx: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?,
+                                                             _ size: Int) -> Int {
+    copyText(ContextBox.lookup(ctx)?.hub.selectionStateProblem, into: buffer, size: size)
+}
+
+@c @implementation public func oc_context_copy_backend_problem(_ ctx: OpaquePointer?, _ backend: oc_backend,
+                                                               _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
+    guard let box = ContextBox.lookup(ctx), let kind = BackendKind(rawValue: Int32(bitPattern: backend.rawValue)) else { return 0 }
+    return copyText(box.hub.backendProblem(kind)?.message, into: buffer, size: size)
 }
 
 @c @implementation public func oc_context_add_preferred_camera_callback(_ ctx: OpaquePointer?,

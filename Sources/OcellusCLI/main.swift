@@ -1,6 +1,6 @@
 // `ocellus`: list and watch cameras and microphones, publish a virtual camera.
 import OcellusCore
-import OcellusPipeWire
+import OcellusSystem
 import OcellusVirtualCamera
 #if canImport(Glibc)
 import Glibc
@@ -28,8 +28,12 @@ struct GlobalOptions {
 
 func openHub(_ options: GlobalOptions) -> DeviceHub {
     do {
-        return try DeviceHub(appID: options.appID, backends: [PipeWireBackend(remote: options.remote)],
-                             timeoutMilliseconds: 3000, stateDirectory: options.stateDirectory)
+        let hub = try DeviceHub.system(appID: options.appID, pipewireRemote: options.remote,
+                                       stateDirectory: options.stateDirectory, timeoutMilliseconds: 3000)
+        if let problem = hub.backendProblem(.pipewire) {
+            fputs("ocellus: note: \(problem.message); showing V4L2 devices only\n", stderr)
+        }
+        return hub
     } catch {
         fail(error.message)
     }

@@ -23,7 +23,14 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     public let events = EventThread<HubEvent>()
 
     private let lock = ConditionLock()
-    private var devicesByKey: [String: Device] = [:]
+    /// What each backend reported, by backend and key; `device` is nil while shadowed.
+    private struct Entry {
+        let facts: DeviceFacts
+        let backend: BackendKind
+        var device: Device?
+    }
+    private var entries: [String: Entry] = [:]
+    private var backendProblems: [BackendKind: OcellusError] = [:]
     private var backends: [any DeviceBackend] = []
     private var closed = false
     private var selection: CameraSelection?
@@ -31,8 +38,11 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     /// Validates `appID`, resolves the state directory, starts every backend and returns once each has reported
     /// its devices. Fails when no backend could start, with the first backend's error.
     /// `stateDirectory` nil: resolved from the environment (`StateDirectory`).
+    ///
+    /// A backend in `required` that cannot start fails the whole init; the others'
+    /// failures are kept as `backendProblem(_:)` while the hub works without them.
     public init(appID: String, backends: [any DeviceBackend], timeoutMilliseconds: UInt32,
-                stateDirectory: String? = nil) throws(OcellusError) {
+                stateDirectory: String? = nil, required: Set<BackendKind> = []) throws(OcellusError) {
         try AppID.validate(appID)
         self.appID = appID
         self.stateDirectory = try StateDirectory.resolve(explicit: stateDirectory, environment: environmentVariable)
@@ -42,7 +52,12 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 try backend.start(delegate: self, timeoutMilliseconds: timeoutMilliseconds)
                 lock.withLock { self.backends.append(backend) }
             } catch {
+                if required.contains(backend.kind) {
+                    for started in lock.withLock({ self.backends }) { started.stop() }
+                    throw error
+                }
                 firstError = firstError ?? error
+                lock.withLock { backendProblems[backend.kind] = error }
             }
         }
         if lock.withLock({ self.backends.isEmpty }) {
@@ -52,6 +67,11 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             [events] event in events.post(event)
         }
         lock.withLock { selection = started }
+    }
+
+    /// Why a backend is not running (e.g. no PipeWire daemon), or nil when it runs.
+    public func backendProblem(_ kind: BackendKind) -> OcellusError? {
+        lock.withLock { backendProblems[kind] }
     }
 
     // MARK: Camera selection (SPEC §2)
@@ -71,7 +91,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         guard device.type.isCamera else {
             throw OcellusError(.invalidArgument, "\(device.uniqueID) is a \(device.type.name), not a camera")
         }
-        let known = lock.withLock { devicesByKey.values.contains { $0 === device } }
+        let known = lock.withLock { entries.values.contains { $0.device === device } }
         guard known, device.isConnected else {
             throw OcellusError(.notFound, "camera \(device.uniqueID) is not connected")
         }
@@ -87,7 +107,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
 
     /// Connected devices in the default selection order (SPEC §2), then by name.
     public func devices() -> [Device] {
-        lock.withLock { Array(devicesByKey.values) }.sorted(by: DeviceHub.defaultOrder)
+        lock.withLock { entries.values.compactMap(\.device) }.sorted(by: DeviceHub.defaultOrder)
     }
 
     /// Stops the backends and the event thread; devices become disconnected.
@@ -101,58 +121,96 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         lock.withLock { selection }?.stop()
         events.stop()
         lock.withLock {
-            for device in devicesByKey.values { device.markDisconnected() }
-            devicesByKey.removeAll()
+            for entry in entries.values { entry.device?.markDisconnected() }
+            entries.removeAll()
         }
     }
 
     // MARK: DeviceBackendDelegate
+    //
+    // The same camera seen by PipeWire and by raw V4L2 (same unique ID) is listed
+    // once: the PipeWire instance wins, since it lets several apps share the camera.
+    // A V4L2 entry it shadows is kept as facts and becomes a device again when the
+    // PipeWire one goes away (e.g. the daemon exits) while the camera stays.
 
     public func backend(_ backend: any DeviceBackend, didAdd facts: DeviceFacts) {
-        let device: Device? = lock.withLock {
-            guard !closed else { return nil }
+        let changes: [(HotplugEvent, Device)] = lock.withLock {
+            guard !closed else { return [] }
+            var changes: [(HotplugEvent, Device)] = []
             let key = Self.key(backend.kind, facts.backendKey)
-            let serialTaken = devicesByKey.values.contains { other in
-                other.backendKey != facts.backendKey && other.vendorID != nil
-                    && other.vendorID == facts.vendorID && other.productID == facts.productID
-                    && other.serialNumber == facts.serial && (other.type == .microphone) == (facts.media == .audio)
+            if let replaced = entries.removeValue(forKey: key)?.device, replaced.markDisconnected() {
+                changes.append((.removed, replaced))
             }
-            let type = DeviceClassifier.type(of: facts)
-            let device = Device(
-                uniqueID: DeviceClassifier.uniqueID(of: facts, backend: backend.kind, serialTaken: serialTaken),
-                name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
-                backend: backend.kind, backendKey: facts.backendKey, formats: facts.formats,
-                vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
-                pluggedMicroseconds: facts.pluggedMicroseconds, properties: facts.properties)
-            devicesByKey[key]?.markDisconnected()
-            devicesByKey[key] = device
-            return device
+            let device = makeDevice(facts, backend: backend.kind)
+            if backend.kind == .pipewire {
+                for (otherKey, other) in entries where other.backend == .v4l2 && other.device?.uniqueID == device.uniqueID {
+                    entries[otherKey]?.device = nil
+                    if other.device!.markDisconnected() { changes.append((.removed, other.device!)) }
+                }
+            }
+            let shadowed = backend.kind == .v4l2 && entries.values.contains {
+                $0.backend == .pipewire && $0.device?.uniqueID == device.uniqueID
+            }
+            entries[key] = Entry(facts: facts, backend: backend.kind, device: shadowed ? nil : device)
+            if !shadowed { changes.append((.added, device)) }
+            return changes
         }
-        if let device {
-            events.post(.device(.added, device))
-            currentSelection?.deviceAdded(device)
-        }
+        publish(changes)
     }
 
     public func backend(_ backend: any DeviceBackend, didRemoveDeviceWithKey key: String) {
-        let device = lock.withLock { devicesByKey.removeValue(forKey: Self.key(backend.kind, key)) }
-        if let device, device.markDisconnected() {
-            events.post(.device(.removed, device))
-            currentSelection?.deviceRemoved(device)
-        }
+        let changes = lock.withLock { removeEntries { $0 == Self.key(backend.kind, key) } }
+        publish(changes)
     }
 
     public func backend(_ backend: any DeviceBackend, didFail error: OcellusError) {
-        let lost: [Device] = lock.withLock {
-            let gone = devicesByKey.filter { $0.value.backend == backend.kind }
-            for key in gone.keys { devicesByKey.removeValue(forKey: key) }
-            return Array(gone.values)
-        }
-        for device in lost.sorted(by: DeviceHub.defaultOrder) where device.markDisconnected() {
-            events.post(.device(.removed, device))
-            currentSelection?.deviceRemoved(device)
-        }
+        let changes = lock.withLock { removeEntries { $0.hasPrefix(backend.kind.name + ":") } }
+        publish(changes)
+        lock.withLock { backendProblems[backend.kind] = error }
         events.post(.backendFailed(backend.kind, error))
+    }
+
+    /// Removes entries (lock held); V4L2 entries they shadowed come back as new devices.
+    private func removeEntries(where matches: (String) -> Bool) -> [(HotplugEvent, Device)] {
+        var changes: [(HotplugEvent, Device)] = []
+        for key in entries.keys.filter(matches).sorted() {
+            guard let entry = entries.removeValue(forKey: key), let device = entry.device else { continue }
+            if device.markDisconnected() { changes.append((.removed, device)) }
+            guard entry.backend == .pipewire else { continue }
+            for (otherKey, other) in entries where other.backend == .v4l2 && other.device == nil {
+                let revived = makeDevice(other.facts, backend: .v4l2)
+                if revived.uniqueID == device.uniqueID {
+                    entries[otherKey]?.device = revived
+                    changes.append((.added, revived))
+                }
+            }
+        }
+        return changes
+    }
+
+    private func publish(_ changes: [(HotplugEvent, Device)]) {
+        for (change, device) in changes {
+            events.post(.device(change, device))
+            if change == .added { currentSelection?.deviceAdded(device) } else { currentSelection?.deviceRemoved(device) }
+        }
+    }
+
+    /// A device for `facts`, with the SPEC §1 rules (lock held: a serial another
+    /// listed device of the same model already uses does not identify the unit).
+    private func makeDevice(_ facts: DeviceFacts, backend: BackendKind) -> Device {
+        let serialTaken = entries.values.contains { entry in
+            guard let other = entry.device else { return false }
+            return other.backendKey != facts.backendKey && other.vendorID != nil
+                && other.vendorID == facts.vendorID && other.productID == facts.productID
+                && other.serialNumber == facts.serial && (other.type == .microphone) == (facts.media == .audio)
+        }
+        let type = DeviceClassifier.type(of: facts)
+        return Device(
+            uniqueID: DeviceClassifier.uniqueID(of: facts, backend: backend, serialTaken: serialTaken),
+            name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
+            backend: backend, backendKey: facts.backendKey, formats: facts.formats,
+            vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
+            pluggedMicroseconds: facts.pluggedMicroseconds, properties: facts.properties)
     }
 
     private static func key(_ kind: BackendKind, _ backendKey: String) -> String { "\(kind.name):\(backendKey)" }

@@ -1,6 +1,7 @@
 import CLibPipeWire
 import CPipeWire
 import OcellusCore
+import OcellusUSB
 
 /// Maps PipeWire node and device properties to backend-neutral `DeviceFacts`.
 enum PipeWireFacts {
@@ -31,13 +32,8 @@ enum PipeWireFacts {
         facts.pluggedMicroseconds = all["device.plugged.usec"].flatMap { UInt64($0) }
         facts.formats = node.formats
         facts.properties = all
-        if let path = all["api.v4l2.path"], let usb = SysfsVideoNode(devicePath: path)?.usbDevice {
-            facts.removable = usb.removable
-            facts.usbPort = usb.port
-            facts.vendorID = facts.vendorID ?? usb.vendorID
-            facts.productID = facts.productID ?? usb.productID
-            facts.serial = facts.serial ?? usb.serial
-            facts.bus = facts.bus ?? "usb"
+        if let path = all["api.v4l2.path"], let usb = USBIdentity(videoNode: path) {
+            usb.apply(to: &facts)
         }
         let loopback = all["api.v4l2.cap.driver"] == "v4l2 loopback"
         facts.isSoftwareSource = loopback || (node.media == .video && !hardwareKeys.contains { all[$0] != nil })

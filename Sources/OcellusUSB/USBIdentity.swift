@@ -1,0 +1,85 @@
+import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The USB device behind a video node, read from sysfs (no permissions needed,
+/// unlike opening the device with libusb): the identity SPEC §1 unique IDs and
+/// the built-in/external decision rest on.
+public struct USBIdentity: Equatable, Sendable {
+    public var vendorID: UInt16
+    public var productID: UInt16
+    public var serial: String?
+    public var manufacturer: String?
+    public var product: String?
+    /// Kernel port path, `1-2.3`: stable for a physical port across replug and reboot.
+    public var port: String
+    /// Bus speed in Mbit/s (`speed`: 1.5, 12, 480, 5000, …).
+    public var speedMbps: Double?
+    public var removable: DeviceFacts.Removable
+    /// The device's sysfs directory.
+    public var sysfsPath: String
+
+    /// Walks up from `sysfsPath` (an interface or anything below the device) to the
+    /// directory holding `idVendor`: the USB device.
+    public init?(containing sysfsPath: String, attributes read: (String) -> String? = readAttribute) {
+        var path = sysfsPath
+        while path.count > 1 {
+            if let vendor = read(path + "/idVendor").flatMap({ UInt16($0, radix: 16) }) {
+                vendorID = vendor
+                productID = read(path + "/idProduct").flatMap { UInt16($0, radix: 16) } ?? 0
+                serial = read(path + "/serial")
+                manufacturer = read(path + "/manufacturer")
+                product = read(path + "/product")
+                port = String(path.split(separator: "/").last ?? "")
+                speedMbps = read(path + "/speed").flatMap(Double.init)
+                removable = switch read(path + "/removable") {
+                case "fixed": .fixed
+                case "removable": .removable
+                default: .unknown
+                }
+                self.sysfsPath = path
+                return
+            }
+            guard let slash = path.lastIndex(of: "/") else { break }
+            path = String(path[..<slash])
+        }
+        return nil
+    }
+
+    /// The USB device of `/dev/videoN` (or `videoN`), through `/sys/class/video4linux`.
+    public init?(videoNode: String, sysfsRoot: String = "/sys") {
+        guard let node = videoNode.split(separator: "/").last, node.hasPrefix("video"),
+              let resolved = realPath("\(sysfsRoot)/class/video4linux/\(node)/device") else { return nil }
+        self.init(containing: resolved)
+    }
+
+    /// Copies the identity into `facts` where the backend had nothing better.
+    public func apply(to facts: inout DeviceFacts) {
+        facts.vendorID = facts.vendorID ?? vendorID
+        facts.productID = facts.productID ?? productID
+        facts.serial = facts.serial ?? serial
+        facts.usbPort = port
+        facts.removable = removable
+        facts.bus = facts.bus ?? "usb"
+    }
+}
+
+public func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+/// A sysfs attribute without its trailing newline, or nil when absent.
+public func readAttribute(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard count >= 0 else { return nil }
+    var text = String(decoding: buffer[0..<count], as: UTF8.self)
+    while text.last == "\n" || text.last == " " { text.removeLast() }
+    return text
+}

@@ -1,0 +1,121 @@
+import CV4L2
+import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Cameras straight from the kernel, for machines without PipeWire (servers,
+/// kiosks, containers, boards). Hotplug comes from kernel uevents on a
+/// `NETLINK_KOBJECT_UEVENT` socket, so no udevd is needed: any add or remove in
+/// the video4linux subsystem triggers a rescan, and the difference of camera
+/// groups (keyed by bus identity, never by `/dev/videoN`) is reported.
+public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
+    public let kind = BackendKind.v4l2
+    private let system: any V4L2System
+    private let lock = ConditionLock()
+    private weak var delegate: (any DeviceBackendDelegate)?
+    private var present: [String: DeviceFacts] = [:]
+    private var listener: UEventListener?
+
+    public init(system: any V4L2System = LinuxV4L2System()) {
+        self.system = system
+    }
+
+    deinit { stop() }
+
+    public func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) {
+        lock.withLock { self.delegate = delegate }
+        // Listen before the first scan, so nothing plugged in between is missed.
+        let listener = UEventListener { [weak self] subsystem in
+            if subsystem == "video4linux" { self?.rescan() }
+        }
+        lock.withLock { self.listener = listener }
+        rescan()
+    }
+
+    public func stop() {
+        let running = lock.withLock { () -> UEventListener? in
+            delegate = nil
+            defer { listener = nil }
+            return listener
+        }
+        running?.stop()
+    }
+
+    /// Scans the video nodes and reports what appeared and what went away.
+    public func rescan() {
+        lock.withLock {
+            guard let delegate else { return }
+            let found = Dictionary(V4L2Discovery(system: system).cameras().map { ($0.backendKey, $0) },
+                                   uniquingKeysWith: { first, _ in first })
+            for key in present.keys where found[key] == nil {
+                present.removeValue(forKey: key)
+                delegate.backend(self, didRemoveDeviceWithKey: key)
+            }
+            for (key, facts) in found.sorted(by: { $0.key < $1.key }) where present[key] == nil {
+                present[key] = facts
+                delegate.backend(self, didAdd: facts)
+            }
+        }
+    }
+}
+
+/// Kernel uevents (the messages udevd would otherwise consume) on a netlink
+/// socket, delivered as their SUBSYSTEM to `onEvent` on a library thread.
+final class UEventListener: @unchecked Sendable {
+    private let socketFD: Int32
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private var thread: pthread_t?
+
+    init?(onEvent: @escaping (String) -> Void) {
+        socketFD = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), NETLINK_KOBJECT_UEVENT)
+        var pipeFDs: [Int32] = [-1, -1]
+        _ = pipe(&pipeFDs)
+        (wakeRead, wakeWrite) = (pipeFDs[0], pipeFDs[1])
+        var address = sockaddr_nl()
+        address.nl_family = sa_family_t(AF_NETLINK)
+        address.nl_groups = 1  // the kernel's broadcast group
+        let fd = socketFD
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
+        }
+        guard socketFD >= 0, wakeRead >= 0, bound == 0 else {
+            for fd in [socketFD, wakeRead, wakeWrite] where fd >= 0 { close(fd) }
+            return nil
+        }
+        let socketFD = self.socketFD, wake = wakeRead
+        thread = startThread {
+            var descriptors = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            while true {
+                guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { return }
+                if descriptors[1].revents != 0 { return }
+                guard descriptors[0].revents != 0 else { continue }
+                let count = buffer.withUnsafeMutableBytes { recv(socketFD, $0.baseAddress, $0.count, 0) }
+                guard count > 0, let subsystem = UEventListener.subsystem(of: buffer[0..<count]) else { continue }
+                onEvent(subsystem)
+            }
+        }
+    }
+
+    /// `ACTION@DEVPATH\0KEY=VALUE\0…` → the SUBSYSTEM value.
+    static func subsystem(of message: ArraySlice<UInt8>) -> String? {
+        for field in message.split(separator: 0) where field.starts(with: Array("SUBSYSTEM=".utf8)) {
+            return String(decoding: field.dropFirst("SUBSYSTEM=".utf8.count), as: UTF8.self)
+        }
+        return nil
+    }
+
+    func stop() {
+        guard let running = thread else { return }
+        thread = nil
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+        pthread_join(running, nil)
+        for fd in [socketFD, wakeRead, wakeWrite] { close(fd) }
+    }
+
+    deinit { stop() }
+}
