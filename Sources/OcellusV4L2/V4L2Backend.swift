@@ -16,9 +16,12 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
     private weak var delegate: (any DeviceBackendDelegate)?
     private var present: [String: DeviceFacts] = [:]
     private var listener: UEventListener?
+    private let hotplug: Bool
 
-    public init(system: any V4L2System = LinuxV4L2System()) {
+    /// `hotplug: false` scans once and listens for nothing (device-profile tests).
+    public init(system: any V4L2System = LinuxV4L2System(), hotplug: Bool = true) {
         self.system = system
+        self.hotplug = hotplug
     }
 
     deinit { stop() }
@@ -26,10 +29,12 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
     public func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) {
         lock.withLock { self.delegate = delegate }
         // Listen before the first scan, so nothing plugged in between is missed.
-        let listener = UEventListener { [weak self] subsystem in
-            if subsystem == "video4linux" { self?.rescan() }
+        if hotplug {
+            let listener = UEventListener { [weak self] subsystem in
+                if subsystem == "video4linux" { self?.rescan() }
+            }
+            lock.withLock { self.listener = listener }
         }
-        lock.withLock { self.listener = listener }
         rescan()
     }
 

@@ -1,0 +1,170 @@
+import CV4L2
+import Foundation
+import OcellusCore
+import OcellusUSB
+@testable import OcellusV4L2
+
+/// Replays a device profile (Profiles/*.profile): what the kernel answered for a
+/// real camera — QUERYCAP, the formats as `v4l2-ctl --list-formats-ext` printed
+/// them, orientation controls, and the sysfs attributes of its USB device — at
+/// the ioctl layer the V4L2 backend talks to. Named for what it is: a stand-in
+/// for the kernel, since these machines have no cameras.
+final class ProfileSystem: V4L2System, @unchecked Sendable {
+    struct Node {
+        var name: String
+        var directory: String?
+        var driver = "", card = "", busInfo = ""
+        var deviceCaps: UInt32 = 0
+        /// fourcc → sizes → intervals (seconds as fraction n/d)
+        var formats: [(fourcc: UInt32, sizes: [(width: UInt32, height: UInt32, intervals: [(UInt32, UInt32)])])] = []
+        var controls: [UInt32: Int32] = [:]
+    }
+
+    private(set) var nodes: [Node] = []
+    private var usbDevices: [String: [String: String]] = [:]  // sysfs path → attributes
+    private var openNodes: [Int32: Int] = [:]
+    private var nextFD: Int32 = 100
+
+    init(profiles: [String]) throws {
+        for name in profiles { try load(name) }
+    }
+
+    static func directory() -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Profiles")
+    }
+
+    private func load(_ profile: String) throws {
+        let text = try String(contentsOf: Self.directory().appendingPathComponent(profile + ".profile"), encoding: .utf8)
+        var usbPath: String?
+        var node: Node?
+        func finishNode() { if let node { nodes.append(node) }; node = nil }
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("#") || line.isEmpty { continue }
+            let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+            let rest = words.count > 1 ? words[1] : ""
+            switch words[0] {
+            case "usb":
+                finishNode()
+                usbPath = rest
+                usbDevices[rest] = [:]
+            case "node":
+                finishNode()
+                let parts = rest.split(separator: " ").map(String.init)
+                node = Node(name: parts[0], directory: parts.count > 1 ? parts[1] : nil)
+            case _ where node == nil:
+                usbDevices[usbPath!]![words[0]] = rest
+            case "driver": node!.driver = rest
+            case "card": node!.card = rest
+            case "bus_info": node!.busInfo = rest
+            case "device_caps": node!.deviceCaps = UInt32(rest.dropFirst(2), radix: 16)!
+            case "orientation": node!.controls[CV4L2_CID_CAMERA_ORIENTATION] = Int32(rest)!
+            case "sensor_rotation": node!.controls[CV4L2_CID_CAMERA_SENSOR_ROTATION] = Int32(rest)!
+            default:
+                parseFormatLine(line, into: &node!)
+            }
+        }
+        finishNode()
+    }
+
+    /// Lines as v4l2-ctl prints them: `[0]: 'YUYV' (…)` or `Pixel Format: 'Z16 '`,
+    /// `Size: Discrete 640x480`, `Interval: Discrete 0.033s (30.000 fps)`.
+    private func parseFormatLine(_ line: String, into node: inout Node) {
+        if (line.hasPrefix("[") || line.hasPrefix("Pixel Format")), let open = line.firstIndex(of: "'") {
+            let code = line[line.index(after: open)...].prefix(4)
+            node.formats.append((FourCC(String(code)).rawValue, []))
+        } else if line.hasPrefix("Size: Discrete ") {
+            let size = line.dropFirst("Size: Discrete ".count).split(separator: "x").compactMap { UInt32($0) }
+            node.formats[node.formats.count - 1].sizes.append((size[0], size[1], []))
+        } else if line.hasPrefix("Interval: Discrete "), let open = line.firstIndex(of: "("),
+                  let fps = Double(line[line.index(after: open)...].split(separator: " ")[0]) {
+            // fps as thousandths, reduced: 7.500 fps → an interval of 2/15 s.
+            var (numerator, denominator) = (UInt32(1000), UInt32((fps * 1000).rounded()))
+            let divisor = gcd(numerator, denominator)
+            (numerator, denominator) = (numerator / divisor, denominator / divisor)
+            let last = node.formats.count - 1
+            node.formats[last].sizes[node.formats[last].sizes.count - 1].intervals.append((numerator, denominator))
+        }
+    }
+
+    // MARK: V4L2System
+
+    func videoNodes() -> [String] { nodes.map(\.name) }
+
+    func deviceDirectory(ofNode node: String) -> String? { nodes.first { $0.name == node }?.directory }
+
+    func resolveLink(_ path: String) -> String? { nil }
+
+    func usbIdentity(containing directory: String) -> USBIdentity? {
+        USBIdentity(containing: directory) { path in
+            let slash = path.lastIndex(of: "/")!
+            return self.usbDevices[String(path[..<slash])]?[String(path[path.index(after: slash)...])]
+        }
+    }
+
+    func open(node: String) -> Int32 {
+        guard let index = nodes.firstIndex(where: { $0.name == node }) else { return -ENOENT }
+        nextFD += 1
+        openNodes[nextFD] = index
+        return nextFD
+    }
+
+    func close(_ fd: Int32) { openNodes.removeValue(forKey: fd) }
+
+    var openDescriptorCount: Int { openNodes.count }
+
+    func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        guard let index = openNodes[fd] else { return -EBADF }
+        let node = nodes[index]
+        switch request {
+        case CV4L2_VIDIOC_QUERYCAP:
+            var capability = v4l2_capability()
+            copy(node.driver, into: &capability.driver)
+            copy(node.card, into: &capability.card)
+            copy(node.busInfo, into: &capability.bus_info)
+            capability.device_caps = node.deviceCaps
+            capability.capabilities = node.deviceCaps | UInt32(V4L2_CAP_DEVICE_CAPS)
+            argument.storeBytes(of: capability, as: v4l2_capability.self)
+            return 0
+        case CV4L2_VIDIOC_ENUM_FMT:
+            let description = argument.assumingMemoryBound(to: v4l2_fmtdesc.self)
+            guard Int(description.pointee.index) < node.formats.count else { return -EINVAL }
+            description.pointee.pixelformat = node.formats[Int(description.pointee.index)].fourcc
+            return 0
+        case CV4L2_VIDIOC_ENUM_FRAMESIZES:
+            let size = argument.assumingMemoryBound(to: v4l2_frmsizeenum.self)
+            guard let format = node.formats.first(where: { $0.fourcc == size.pointee.pixel_format }),
+                  Int(size.pointee.index) < format.sizes.count else { return -EINVAL }
+            let entry = format.sizes[Int(size.pointee.index)]
+            size.pointee.type = V4L2_FRMSIZE_TYPE_DISCRETE.rawValue
+            size.pointee.discrete = v4l2_frmsize_discrete(width: entry.width, height: entry.height)
+            return 0
+        case CV4L2_VIDIOC_ENUM_FRAMEINTERVALS:
+            let interval = argument.assumingMemoryBound(to: v4l2_frmivalenum.self)
+            guard let format = node.formats.first(where: { $0.fourcc == interval.pointee.pixel_format }),
+                  let size = format.sizes.first(where: { $0.width == interval.pointee.width && $0.height == interval.pointee.height }),
+                  Int(interval.pointee.index) < size.intervals.count else { return -EINVAL }
+            let (numerator, denominator) = size.intervals[Int(interval.pointee.index)]
+            interval.pointee.type = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
+            interval.pointee.discrete = v4l2_fract(numerator: numerator, denominator: denominator)
+            return 0
+        case CV4L2_VIDIOC_G_CTRL:
+            let control = argument.assumingMemoryBound(to: v4l2_control.self)
+            guard let value = node.controls[control.pointee.id] else { return -EINVAL }
+            control.pointee.value = value
+            return 0
+        default:
+            return -ENOTTY
+        }
+    }
+
+    private func copy<T>(_ text: String, into field: inout T) {
+        withUnsafeMutableBytes(of: &field) { bytes in
+            let utf8 = Array(text.utf8.prefix(bytes.count - 1))
+            bytes.copyBytes(from: utf8)
+            bytes[utf8.count] = 0
+        }
+    }
+}
+
+private func gcd(_ a: UInt32, _ b: UInt32) -> UInt32 { b == 0 ? a : gcd(b, a % b) }

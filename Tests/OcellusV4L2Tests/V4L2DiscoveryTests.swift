@@ -1,0 +1,88 @@
+import OcellusCore
+import Testing
+@testable import OcellusV4L2
+
+/// Discovery and classification on device profiles replayed at the ioctl layer.
+@Suite struct V4L2DiscoveryTests {
+    func discover(_ profiles: String...) throws -> (cameras: [Device], system: ProfileSystem) {
+        let system = try ProfileSystem(profiles: profiles)
+        let hub = Recorder()
+        let backend = V4L2Backend(system: system, hotplug: false)
+        try backend.start(delegate: hub, timeoutMilliseconds: 0)
+        backend.stop()
+        return (hub.devices, system)
+    }
+
+    /// Classifies facts the way a context does, without starting backends.
+    final class Recorder: DeviceBackendDelegate, @unchecked Sendable {
+        var devices: [Device] = []
+        func backend(_ backend: any DeviceBackend, didAdd facts: DeviceFacts) {
+            let type = DeviceClassifier.type(of: facts)
+            devices.append(Device(uniqueID: DeviceClassifier.uniqueID(of: facts, backend: .v4l2, serialTaken: false),
+                                  name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
+                                  backend: .v4l2, backendKey: facts.backendKey, formats: facts.formats,
+                                  vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
+                                  pluggedMicroseconds: nil, properties: facts.properties))
+        }
+        func backend(_ backend: any DeviceBackend, didRemoveDeviceWithKey key: String) {}
+        func backend(_ backend: any DeviceBackend, didFail error: OcellusError) {}
+    }
+
+    @Test func uvcWebcamWithMetadataNode() throws {
+        let (cameras, system) = try discover("logitech-c920")
+        let camera = try #require(cameras.first)
+        #expect(cameras.count == 1)   // the metadata node is not a camera
+        #expect(camera.uniqueID == "usb-046d:082d-B61DEDAF")
+        #expect(camera.name == "HD Pro Webcam C920")
+        #expect(camera.type == .externalCamera && camera.position == .unspecified)
+        #expect(Set(camera.formats.map(\.pixelFormat)) == [.yuyv, .h264, .mjpeg])
+        let vga = try #require(camera.formats.first { $0.pixelFormat == .yuyv && $0.width == 640 && $0.height == 480 })
+        #expect(vga.frameRates.first == FrameRate(30) && vga.frameRates.contains(FrameRate(15, 2)))
+        #expect(camera.properties["api.v4l2.path"] == "/dev/video0")
+        #expect(system.openDescriptorCount == 0)   // every node opened was closed
+    }
+
+    @Test func laptopCameraHidesInfraredAndMetadataNodes() throws {
+        let (cameras, _) = try discover("dell-latitude-7420")
+        let camera = try #require(cameras.first)
+        #expect(cameras.count == 1)
+        #expect(camera.type == .builtInCamera && camera.position == .front)   // fixed USB port
+        #expect(camera.uniqueID == "usb-1bcf:2ba0@3-6")                      // 01.00.00 identifies nothing
+        #expect(!camera.formats.contains { $0.pixelFormat == .grey })
+        #expect(camera.properties["api.v4l2.nodes"] == "/dev/video0")
+    }
+
+    @Test func hdmiCaptureDongleIsExternal() throws {
+        let (cameras, _) = try discover("ms2109-hdmi-capture")
+        let dongle = try #require(cameras.first)
+        #expect(dongle.uniqueID == "usb-534d:2109@5-2" && dongle.type == .externalCamera)
+        #expect(dongle.formats.contains { $0.pixelFormat == .mjpeg && $0.width == 1920 && $0.maxFrameRate == FrameRate(60) })
+    }
+
+    @Test func platformCameraOrientationAndRotationAreRead() throws {
+        let (arducam, _) = try discover("arducam-tof-unicam")
+        #expect(arducam.first?.type == .externalCamera)     // camera_orientation = External
+        #expect(arducam.first?.properties["api.v4l2.sensor_rotation"] == "0")
+        let (surface, _) = try discover("surface-rear-ov8865")
+        #expect(surface.first?.properties["api.v4l2.sensor_rotation"] == "180")
+    }
+
+    @Test func depthOnlyNodeIsADepthCamera() throws {
+        let (cameras, _) = try discover("realsense-d457-depth")
+        let depth = try #require(cameras.first)
+        #expect(depth.type == .depthCamera)
+        #expect(depth.formats.allSatisfy { $0.pixelFormat == .z16 })
+        #expect(depth.formats.contains { $0.width == 848 && $0.height == 480 && $0.maxFrameRate == FrameRate(90) })
+    }
+
+    @Test func identicalCamerasWithAPlaceholderSerialStayDistinctByPort() throws {
+        let (cameras, _) = try discover("two-elp-4k-same-serial")
+        #expect(Set(cameras.map(\.uniqueID)) == ["usb-32e4:0317@1-1", "usb-32e4:0317@1-2"])
+    }
+
+    @Test func nodesOfDifferentDevicesAreNotGroupedTogether() throws {
+        // A laptop (video0–3) with an HDMI dongle plugged in (video4).
+        let (cameras, _) = try discover("dell-latitude-7420", "ms2109-hdmi-capture")
+        #expect(Set(cameras.map(\.uniqueID)) == ["usb-1bcf:2ba0@3-6", "usb-534d:2109@5-2"])
+    }
+}
