@@ -12,7 +12,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install test test-swift test-c test-python test-rust bench clean
+.PHONY: all build install test test-swift test-c test-python test-rust test-vivid bench clean
 
 all: build
 
@@ -38,7 +38,7 @@ install: build
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/ocellus.pc
 
 # Each suite runs inside its own private test bed; the test bed's CLI is the stripped one.
-test: test-swift test-c test-python test-rust
+test: test-swift test-c test-python test-rust test-vivid
 
 test-swift: build
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- $(SWIFT) test
@@ -53,6 +53,10 @@ test-python: build
 test-rust: build
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) \
 		$(TESTBED) run -- cargo test --manifest-path bindings/rust/Cargo.toml -- --test-threads=1
+
+# The raw V4L2 backend against the kernel's vivid driver in a QEMU guest (scripts/vivid-vm.sh).
+test-vivid: build
+	Tests/vivid/run.sh
 
 bench: build
 	$(SWIFT) build -c release --product ocellus-bench

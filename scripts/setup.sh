@@ -8,6 +8,7 @@ PACKAGES=(
 	pipewire pipewire-bin wireplumber libpipewire-0.3-dev libspa-0.2-dev   # backend + test bed
 	libturbojpeg0-dev                                                      # virtual camera MJPEG
 	python3 python3-pytest python3-numpy                                   # Python bindings
+	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod v4l-utils   # vivid VM (V4L2 tests)
 )
 command -v cargo >/dev/null 2>&1 || PACKAGES+=(cargo)                      # Rust bindings
 

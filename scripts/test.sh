@@ -1,6 +1,7 @@
 #!/bin/bash
-# Sets up and runs every suite (Swift, C ABI, Python, Rust), each inside its own
-# private PipeWire test bed, then prints one closing line: "N passed, N failed".
+# Sets up and runs every suite (Swift, C ABI, Python, Rust — each inside its own
+# private PipeWire test bed — and the V4L2 suite in the vivid VM), then prints one
+# closing line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh || exit 1
@@ -39,6 +40,7 @@ suite swift test-swift count_swift
 suite c test-c count_plain
 suite python test-python count_pytest
 suite rust test-rust count_cargo
+suite v4l2-vivid test-vivid count_pytest
 
 [ ${#broken[@]} = 0 ] || echo "failing suites: ${broken[*]}"
 echo "$passed passed, $failed failed"

@@ -126,12 +126,12 @@ public struct V4L2Discovery {
 
     // MARK: Grouping and facts
 
-    /// Nodes of one USB device (or one platform device) share a key; bus info otherwise.
+    /// Nodes of one USB device share a key (its sysfs path); other nodes group by bus
+    /// info, which a driver sets per device instance (vivid's instances share one
+    /// platform device but not their bus info).
     private func groupKey(_ node: V4L2Node) -> String {
-        if let directory = node.deviceDirectory {
-            return system.usbIdentity(containing: directory)?.sysfsPath ?? directory
-        }
-        return node.busInfo
+        if let usb = node.deviceDirectory.flatMap(system.usbIdentity(containing:)) { return usb.sysfsPath }
+        return node.busInfo.isEmpty ? node.deviceDirectory ?? node.name : node.busInfo
     }
 
     static let infraredFormats: Set<FourCC> = [.grey, FourCC("Y10 "), FourCC("Y12 "), FourCC("Y16 "), FourCC("Y8I "),

@@ -324,15 +324,22 @@ class Context:
         """The user preferred camera, unless an external camera was plugged in since the last choice."""
         return self._copy_device(_lib.oc_context_copy_system_preferred_camera)
 
-    @property
-    def state_problem(self) -> Optional[str]:
-        """Why selection state could not be read or written (it then works in memory), or None."""
-        size = _lib.oc_context_copy_state_problem(self._handle_checked(), None, 0)
+    def _copy_text(self, function, *arguments) -> Optional[str]:
+        size = function(self._handle_checked(), *arguments, None, 0)
         if size == 0:
             return None
         buffer = ctypes.create_string_buffer(size + 1)
-        _lib.oc_context_copy_state_problem(self._handle, buffer, size + 1)
+        function(self._handle, *arguments, buffer, size + 1)
         return buffer.value.decode("utf-8", "replace")
+
+    @property
+    def state_problem(self) -> Optional[str]:
+        """Why selection state could not be read or written (it then works in memory), or None."""
+        return self._copy_text(_lib.oc_context_copy_state_problem)
+
+    def backend_problem(self, backend: "Backend") -> Optional[str]:
+        """Why a backend is not running (e.g. no PipeWire daemon: the context then uses V4L2 alone), or None."""
+        return self._copy_text(_lib.oc_context_copy_backend_problem, int(backend))
 
     def discovery_session(self, device_types=(), media_type: MediaType = MediaType.ANY,
                           position: Position = Position.UNSPECIFIED) -> "DiscoverySession":

@@ -109,6 +109,7 @@ def declare(lib, errcheck_status):
         "oc_context_copy_system_preferred_camera": ([vp, ctypes.POINTER(vp)], c_status),
         "oc_context_set_user_preferred_camera": ([vp, vp], c_status),
         "oc_context_copy_state_problem": ([vp, ctypes.c_char_p, sz], sz),
+        "oc_context_copy_backend_problem": ([vp, ctypes.c_int, ctypes.c_char_p, sz], sz),
         "oc_context_add_preferred_camera_callback": ([vp, PREFERRED_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
     }
     for name, (argtypes, restype) in table.items():

@@ -1,0 +1,97 @@
+"""The raw V4L2 backend against the kernel's vivid driver, inside the VM
+(Tests/vivid/run.sh): no PipeWire daemon, two vivid devices, the second with a
+metadata node that must not show up as a camera."""
+
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python"))
+import ocellus  # noqa: E402
+
+CLI = os.environ["OCELLUS_CLI"]
+UNBIND = "/sys/bus/platform/drivers/vivid/unbind"
+BIND = "/sys/bus/platform/drivers/vivid/bind"
+
+
+def listing():
+    result = subprocess.run([CLI, "list", "--json"], capture_output=True, text=True, check=True, timeout=60)
+    assert "PipeWire" in result.stderr  # the daemon's absence is reported, not fatal
+    return {d["unique_id"]: d for d in json.loads(result.stdout)}
+
+
+def test_lists_both_vivid_devices_and_skips_the_metadata_node():
+    devices = listing()
+    assert sorted(devices) == ["v4l2-platform:vivid-000", "v4l2-platform:vivid-001"]
+    for device in devices.values():
+        assert device["backend"] == "v4l2" and device["type"] == "virtual_camera" and device["connected"]
+
+
+def test_formats_with_frame_rates():
+    formats = listing()["v4l2-platform:vivid-000"]["formats"]
+    fourccs = {f["pixel_format"] for f in formats}
+    assert {"YUYV", "NV12", "RGB3"} <= fourccs and "MJPG" not in fourccs
+    vga = [f for f in formats if f["pixel_format"] == "YUYV" and (f["width"], f["height"]) == (640, 360)]
+    assert vga and max(vga[0]["frame_rates"]) >= 30
+
+
+def test_context_without_pipewire_reports_it_and_lists_v4l2():
+    with ocellus.Context("org.ocellus.test.vivid") as ctx:
+        assert "PipeWire" in ctx.backend_problem(ocellus.Backend.PIPEWIRE)
+        assert ctx.backend_problem(ocellus.Backend.V4L2) is None
+        assert {d.unique_id for d in ctx.devices()} == {"v4l2-platform:vivid-000", "v4l2-platform:vivid-001"}
+
+
+def read_event(process, timeout=30):
+    """The next added/removed line (preferred-camera changes are printed too)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        ready, _, _ = select.select([process.stdout], [], [], max(0, deadline - time.monotonic()))
+        assert ready, "no hotplug event in time"
+        event = json.loads(process.stdout.readline())
+        if event["event"] in ("added", "removed"):
+            return event
+
+
+def test_unbind_and_rebind_are_hotplug_with_a_stable_id():
+    watcher = subprocess.Popen([CLI, "watch", "--json"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        time.sleep(2)  # connected and scanned (slow under emulation)
+        Path(UNBIND).write_text("vivid.0")
+        removed = [read_event(watcher), read_event(watcher)]
+        assert {(e["event"], e["device"]["unique_id"]) for e in removed} == {
+            ("removed", "v4l2-platform:vivid-000"), ("removed", "v4l2-platform:vivid-001")}
+        assert all(e["device"]["connected"] is False for e in removed)
+        Path(BIND).write_text("vivid.0")
+        added = [read_event(watcher), read_event(watcher)]
+        assert {(e["event"], e["device"]["unique_id"]) for e in added} == {
+            ("added", "v4l2-platform:vivid-000"), ("added", "v4l2-platform:vivid-001")}
+    finally:
+        watcher.terminate()
+        watcher.wait(10)
+
+
+def test_a_retained_device_stays_disconnected_after_replug():
+    with ocellus.Context("org.ocellus.test.vivid") as ctx:
+        (first,) = [d for d in ctx.devices() if d.unique_id.endswith("000")]
+        gone = []
+        with ctx.add_disconnected_callback(first, gone.append):
+            Path(UNBIND).write_text("vivid.0")
+            deadline = time.monotonic() + 30
+            while not gone and time.monotonic() < deadline:
+                time.sleep(0.05)
+            Path(BIND).write_text("vivid.0")
+        assert gone and not first.connected
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            again = [d for d in ctx.devices() if d.unique_id == first.unique_id]
+            if again:
+                break
+            time.sleep(0.05)
+        assert again and again[0].connected and not again[0].same_instance(first) and not first.connected
