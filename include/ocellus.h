@@ -412,6 +412,127 @@ oc_status oc_device_get_format(const oc_device *device, size_t index, oc_format_
 char *oc_fourcc_string(uint32_t fourcc, char *buffer);
 
 /* ------------------------------------------------------------------------ */
+/* Controls (SPEC §1)                                                         */
+/* ------------------------------------------------------------------------ */
+
+/** Control types (the V4L2 ones Ocellus handles). */
+typedef enum oc_control_type {
+    OC_CONTROL_TYPE_INTEGER = 1,
+    OC_CONTROL_TYPE_BOOLEAN = 2,
+    OC_CONTROL_TYPE_MENU = 3,
+    OC_CONTROL_TYPE_BUTTON = 4,
+    OC_CONTROL_TYPE_INTEGER64 = 5,
+    OC_CONTROL_TYPE_STRING = 7,
+    OC_CONTROL_TYPE_BITMASK = 8,
+    OC_CONTROL_TYPE_INTEGER_MENU = 9
+} oc_control_type;
+
+/** Bits of oc_control_info.flags. */
+enum {
+    OC_CONTROL_FLAG_DISABLED = 0x0001,
+    OC_CONTROL_FLAG_GRABBED = 0x0002,
+    OC_CONTROL_FLAG_READ_ONLY = 0x0004,
+    OC_CONTROL_FLAG_INACTIVE = 0x0010,
+    OC_CONTROL_FLAG_WRITE_ONLY = 0x0040,
+    OC_CONTROL_FLAG_VOLATILE = 0x0080
+};
+
+/** One control; filled by oc_control_list_get(). */
+typedef struct oc_control_info {
+    /** sizeof(oc_control_info) as the caller knows it; set by the caller. */
+    uint32_t struct_size;
+    /** The driver's control ID (V4L2_CID_*). */
+    uint32_t id;
+    /** The name as v4l2-ctl prints it, e.g. "brightness"; owned by the list. */
+    const char *name;
+    oc_control_type type;
+    int64_t minimum;
+    int64_t maximum;
+    int64_t step;
+    int64_t default_value;
+    /** OR of OC_CONTROL_FLAG_* bits. */
+    uint32_t flags;
+    /** Whether `value` holds the value read (false for buttons, strings, write-only controls). */
+    bool has_value;
+    int64_t value;
+    /** Items of a menu or integer-menu control (see oc_control_list_get_menu_item()). */
+    uint32_t menu_count;
+} oc_control_info;
+
+/** A snapshot of a device's controls with their values at the time it was taken. */
+typedef struct oc_control_list oc_control_list;
+
+/**
+ * Read a camera's controls (zoom, focus, exposure, white balance, brightness,
+ * contrast, saturation, sharpness, gain, pan, tilt, power-line frequency,
+ * privacy, orientation and sensor rotation, and whatever else the driver has).
+ *
+ * \param out receives the list; NULL on failure.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_NOT_FOUND for a device with
+ *          no reachable controls (no V4L2 node) or one that is gone;
+ *          OC_ERROR_OTHER for a kernel error (the message names it).
+ * \ownership The caller frees the list with oc_control_list_free().
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_device_copy_controls(oc_device *device, oc_control_list **out);
+
+/** Number of controls in a list (0 for an invalid list). \threadsafety Any thread. */
+size_t oc_control_list_count(const oc_control_list *list);
+
+/**
+ * Describe control `index` of the list.
+ * \param info the caller's struct with struct_size = sizeof(oc_control_info).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL info,
+ *          small struct_size, index out of range).
+ * \ownership info->name points into the list; valid until the list is freed.
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_control_list_get(const oc_control_list *list, size_t index, oc_control_info *info);
+
+/**
+ * Item `item` of a menu control: the value to set for it (its index for a menu,
+ * its integer for an integer menu) and its name (owned by the list; for an
+ * integer menu, the integer as text). Either output may be NULL.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (index or
+ *          item out of range).
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_control_list_get_menu_item(const oc_control_list *list, size_t index, size_t item,
+                                        int64_t *value, const char **name);
+
+/** Free a control list; NULL is ignored. \threadsafety Any thread. */
+void oc_control_list_free(oc_control_list *list);
+
+/**
+ * Set control `name` (as listed, e.g. "brightness") to `value`.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_NOT_FOUND (no such control,
+ *          no reachable controls, device gone); OC_ERROR_INVALID_ARGUMENT (value
+ *          out of range, off-step or not a menu item — the message gives the
+ *          allowed values); OC_ERROR_WRONG_STATE (read-only control, or the device
+ *          is locked for configuration by another client).
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_device_set_control(oc_device *device, const char *name, int64_t value);
+
+/**
+ * Take the device's exclusive configuration lock: until
+ * oc_device_unlock_for_configuration(), other clients cannot change its
+ * controls (VIDIOC_S_PRIORITY where the driver supports it).
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE when this
+ *          device instance is already locked, or another client holds the lock;
+ *          OC_ERROR_NOT_FOUND for a device without reachable controls.
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_device_lock_for_configuration(oc_device *device);
+
+/**
+ * Release the configuration lock.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE when not locked.
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_device_unlock_for_configuration(oc_device *device);
+
+/* ------------------------------------------------------------------------ */
 /* Hotplug                                                                    */
 /* ------------------------------------------------------------------------ */
 

@@ -1,6 +1,7 @@
 #include "CV4L2.h"
 
 #include <errno.h>
+#include <string.h>
 #include <sys/ioctl.h>
 
 const unsigned long CV4L2_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
@@ -8,6 +9,12 @@ const unsigned long CV4L2_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;
 const unsigned long CV4L2_VIDIOC_ENUM_FRAMESIZES = VIDIOC_ENUM_FRAMESIZES;
 const unsigned long CV4L2_VIDIOC_ENUM_FRAMEINTERVALS = VIDIOC_ENUM_FRAMEINTERVALS;
 const unsigned long CV4L2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
+const unsigned long CV4L2_VIDIOC_QUERY_EXT_CTRL = VIDIOC_QUERY_EXT_CTRL;
+const unsigned long CV4L2_VIDIOC_QUERYMENU = VIDIOC_QUERYMENU;
+const unsigned long CV4L2_VIDIOC_G_EXT_CTRLS = VIDIOC_G_EXT_CTRLS;
+const unsigned long CV4L2_VIDIOC_S_EXT_CTRLS = VIDIOC_S_EXT_CTRLS;
+const unsigned long CV4L2_VIDIOC_S_PRIORITY = VIDIOC_S_PRIORITY;
+const unsigned int CV4L2_CTRL_FLAG_NEXT_CTRL = V4L2_CTRL_FLAG_NEXT_CTRL;
 
 const unsigned int CV4L2_CID_CAMERA_ORIENTATION = V4L2_CID_CAMERA_ORIENTATION;
 const unsigned int CV4L2_CID_CAMERA_SENSOR_ROTATION = V4L2_CID_CAMERA_SENSOR_ROTATION;
@@ -19,4 +26,39 @@ int cv4l2_ioctl(int fd, unsigned long request, void *argument)
         result = ioctl(fd, request, argument);
     } while (result < 0 && errno == EINTR);
     return result < 0 ? -errno : 0;
+}
+
+void cv4l2_control_request_init(struct cv4l2_control_request *request, uint32_t id, int is_64bit, int64_t value)
+{
+    memset(request, 0, sizeof(*request));
+    request->controls.which = V4L2_CTRL_WHICH_CUR_VAL;
+    request->controls.count = 1;
+    request->controls.controls = &request->control;
+    request->control.id = id;
+    if (is_64bit)
+        request->control.value64 = value;
+    else
+        request->control.value = (int32_t)value;
+}
+
+int64_t cv4l2_control_request_value(const struct cv4l2_control_request *request, int is_64bit)
+{
+    return is_64bit ? request->control.value64 : request->control.value;
+}
+
+void cv4l2_querymenu_init(struct v4l2_querymenu *menu, uint32_t id, uint32_t index)
+{
+    memset(menu, 0, sizeof(*menu));
+    menu->id = id;
+    menu->index = index;
+}
+
+const char *cv4l2_querymenu_name(const struct v4l2_querymenu *menu)
+{
+    return (const char *)menu->name;
+}
+
+int64_t cv4l2_querymenu_value(const struct v4l2_querymenu *menu)
+{
+    return menu->value;
 }

@@ -66,3 +66,21 @@ extension Device {
         ])
     }
 }
+
+extension CameraControl {
+    var flagNames: [String] {
+        [(Flags.disabled, "disabled"), (.grabbed, "grabbed"), (.readOnly, "read-only"), (.inactive, "inactive"),
+         (.writeOnly, "write-only"), (.volatile, "volatile")].filter { flags.contains($0.0) }.map(\.1)
+    }
+
+    /// `controls --json` shape.
+    var json: JSON {
+        .object([
+            ("name", .string(name)), ("id", .int(Int64(id))), ("type", .string(kind.name)),
+            ("minimum", .int(minimum)), ("maximum", .int(maximum)), ("step", .int(step)),
+            ("default", .int(defaultValue)), ("value", value.map { .int($0) } ?? .null),
+            ("flags", .array(flagNames.map { .string($0) })),
+            ("menu", .array(menu.map { .object([("value", .int($0.value)), ("name", .string($0.name))]) })),
+        ])
+    }
+}

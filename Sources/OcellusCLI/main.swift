@@ -14,6 +14,8 @@ commands:
   watch [--json]            print devices added and removed and preferred-camera changes, until interrupted
   preferred [--json]        the app's user preferred and system preferred cameras
   prefer UNIQUE_ID          make a connected camera the app's user preferred camera
+  controls UNIQUE_ID [--json] [--set name=value]...
+                            a camera's controls, or change them
   version                   library version
   virtual-camera [options]  publish a test-pattern camera into PipeWire until interrupted
       --name N --desc D --formats YUY2,NV12,MJPG --sizes 640x480,1280x720 --fps 30,15
@@ -148,6 +150,39 @@ func prefer(_ options: GlobalOptions, uniqueID: String) {
     if let problem = hub.selectionStateProblem { fputs("ocellus: warning: \(problem)\n", stderr) }
 }
 
+func controls(_ options: GlobalOptions, uniqueID: String, json: Bool, settings: [String]) {
+    let hub = openHub(options)
+    defer { hub.close() }
+    guard let device = hub.devices().first(where: { $0.uniqueID == uniqueID }) else {
+        hub.close()
+        fail("no connected device has the unique ID \(uniqueID) (see ocellus list)")
+    }
+    do {
+        let controller = try DeviceControls.controller(for: device)
+        for setting in settings {
+            guard let equals = setting.firstIndex(of: "="), let value = Int64(setting[setting.index(after: equals)...]) else {
+                hub.close()
+                fail("bad setting '\(setting)' (expected name=integer)", status: 2)
+            }
+            try controller.setControl(named: String(setting[..<equals]), to: value)
+        }
+        guard settings.isEmpty else { return }
+        let all = try controller.controls()
+        if json {
+            emit(JSON.array(all.map(\.json)).text)
+        } else {
+            for control in all {
+                let value = control.value.map { "value=\($0)" } ?? ""
+                let menu = control.menu.isEmpty ? "" : " [" + control.menu.map { "\($0.value)=\($0.name)" }.joined(separator: ", ") + "]"
+                emit("\(control.name) (\(control.kind.name)): min=\(control.minimum) max=\(control.maximum) step=\(control.step) default=\(control.defaultValue) \(value)\(control.flagNames.isEmpty ? "" : " flags=" + control.flagNames.joined(separator: ","))\(menu)")
+            }
+        }
+    } catch {
+        hub.close()
+        fail(error.message)
+    }
+}
+
 func parseSize(_ text: String) throws -> (width: UInt32, height: UInt32) {
     let parts = text.split(separator: "x")
     guard parts.count == 2, let width = UInt32(parts[0]), let height = UInt32(parts[1]), width > 0, height > 0 else {
@@ -248,6 +283,12 @@ func main() {
             guard let uniqueID = arguments.positional() else { throw UsageError(message: "prefer needs a unique ID") }
             try arguments.finish()
             prefer(options, uniqueID: uniqueID)
+        case "controls":
+            guard let uniqueID = arguments.positional() else { throw UsageError(message: "controls needs a unique ID") }
+            let json = arguments.flag("--json")
+            let settings = try arguments.values("--set")
+            try arguments.finish()
+            controls(options, uniqueID: uniqueID, json: json, settings: settings)
         case "version":
             try arguments.finish()
             emit("ocellus \(OcellusVersion.string)")

@@ -7,6 +7,7 @@
 #ifndef OCELLUS_CV4L2_H
 #define OCELLUS_CV4L2_H
 
+#include <stdint.h>
 #include <linux/videodev2.h>
 #include <linux/netlink.h>
 
@@ -15,6 +16,25 @@ extern const unsigned long CV4L2_VIDIOC_ENUM_FMT;
 extern const unsigned long CV4L2_VIDIOC_ENUM_FRAMESIZES;
 extern const unsigned long CV4L2_VIDIOC_ENUM_FRAMEINTERVALS;
 extern const unsigned long CV4L2_VIDIOC_G_CTRL;
+extern const unsigned long CV4L2_VIDIOC_QUERY_EXT_CTRL;
+extern const unsigned long CV4L2_VIDIOC_QUERYMENU;
+extern const unsigned long CV4L2_VIDIOC_G_EXT_CTRLS;
+extern const unsigned long CV4L2_VIDIOC_S_EXT_CTRLS;
+extern const unsigned long CV4L2_VIDIOC_S_PRIORITY;
+extern const unsigned int CV4L2_CTRL_FLAG_NEXT_CTRL;
+
+/* One control in a G/S_EXT_CTRLS request: v4l2_ext_control is packed and holds a
+ * union, which Swift does not lay out; these keep the request at a fixed address. */
+struct cv4l2_control_request {
+    struct v4l2_ext_controls controls;
+    struct v4l2_ext_control control;
+};
+void cv4l2_control_request_init(struct cv4l2_control_request *request, uint32_t id, int is_64bit, int64_t value);
+int64_t cv4l2_control_request_value(const struct cv4l2_control_request *request, int is_64bit);
+/* v4l2_querymenu is packed with a union: its item name or integer value. */
+void cv4l2_querymenu_init(struct v4l2_querymenu *menu, uint32_t id, uint32_t index);
+const char *cv4l2_querymenu_name(const struct v4l2_querymenu *menu);
+int64_t cv4l2_querymenu_value(const struct v4l2_querymenu *menu);
 
 extern const unsigned int CV4L2_CID_CAMERA_ORIENTATION;
 extern const unsigned int CV4L2_CID_CAMERA_SENSOR_ROTATION;

@@ -24,7 +24,7 @@ from . import _native
 
 __all__ = [
     "Context", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
-    "PreferredCamera", "MediaType", "DiscoverySession",
+    "PreferredCamera", "MediaType", "DiscoverySession", "Control", "ControlType",
     "OcellusError", "InvalidArgument", "InvalidHandle", "BackendUnavailable", "NotFound", "WrongState",
     "Timeout", "NoResources", "version",
 ]
@@ -146,6 +146,38 @@ class Format:
     frame_rates_are_range: bool = False
 
 
+class ControlType(enum.IntEnum):
+    INTEGER = 1
+    BOOLEAN = 2
+    MENU = 3
+    BUTTON = 4
+    INTEGER64 = 5
+    STRING = 7
+    BITMASK = 8
+    INTEGER_MENU = 9
+
+
+@dataclass(frozen=True)
+class Control:
+    """A camera control as the device describes it, with its value when it was read.
+    `menu` maps the values to set to item names; `flags` holds "read-only",
+    "inactive", "volatile", "write-only", "disabled", "grabbed"."""
+
+    id: int
+    name: str
+    type: ControlType
+    minimum: int
+    maximum: int
+    step: int
+    default: int
+    value: Optional[int]
+    flags: frozenset
+    menu: dict
+
+
+_CONTROL_FLAGS = {0x1: "disabled", 0x2: "grabbed", 0x4: "read-only", 0x10: "inactive", 0x40: "write-only", 0x80: "volatile"}
+
+
 def _fourcc(code: int) -> str:
     return bytes((code >> shift) & 0xFF for shift in (0, 8, 16, 24)).decode("ascii", "replace").rstrip()
 
@@ -186,6 +218,37 @@ class Device:
         """A backend property such as "device.bus-path" or "object.serial", or None."""
         return _text(_lib.oc_device_get_property(self._handle, key.encode()))
 
+    def controls(self) -> List[Control]:
+        """The camera's controls (brightness, focus, exposure, … and whatever the driver has)."""
+        listing = ctypes.c_void_p()
+        _lib.oc_device_copy_controls(self._handle, ctypes.byref(listing))
+        try:
+            result = []
+            for index in range(_lib.oc_control_list_count(listing)):
+                info = _native.ControlInfo(struct_size=ctypes.sizeof(_native.ControlInfo))
+                _lib.oc_control_list_get(listing, index, ctypes.byref(info))
+                menu = {}
+                for item in range(info.menu_count):
+                    value, name = ctypes.c_int64(), ctypes.c_char_p()
+                    _lib.oc_control_list_get_menu_item(listing, index, item, ctypes.byref(value), ctypes.byref(name))
+                    menu[value.value] = _text(name.value)
+                flags = frozenset(name for bit, name in _CONTROL_FLAGS.items() if info.flags & bit)
+                result.append(Control(info.id, _text(info.name), ControlType(info.type), info.minimum, info.maximum,
+                                      info.step, info.default_value, info.value if info.has_value else None, flags, menu))
+            return result
+        finally:
+            _lib.oc_control_list_free(listing)
+
+    def set_control(self, name: str, value: int) -> None:
+        """Sets a control by name; raises InvalidArgument (out of range, not a menu item), WrongState
+        (read-only, or locked by another client) or NotFound, with the library's message."""
+        _lib.oc_device_set_control(self._handle, name.encode(), value)
+
+    def lock_for_configuration(self) -> "_ConfigurationLock":
+        """Takes the exclusive configuration lock; use as a context manager or call `.unlock()`."""
+        _lib.oc_device_lock_for_configuration(self._handle)
+        return _ConfigurationLock(self)
+
     def same_instance(self, other: "Device") -> bool:
         """Whether both objects stand for the same plug-in of the device."""
         return self._handle == other._handle
@@ -193,6 +256,20 @@ class Device:
     def __repr__(self) -> str:
         state = "" if self.connected else ", disconnected"
         return f"<ocellus.Device {self.unique_id!r} {self.type.label} {self.name!r}{state}>"
+
+
+class _ConfigurationLock:
+    def __init__(self, device: Device):
+        self._device = device
+
+    def unlock(self) -> None:
+        _lib.oc_device_unlock_for_configuration(self._device._handle)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.unlock()
 
 
 def _report_callback_exception(callback):

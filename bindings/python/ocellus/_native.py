@@ -35,6 +35,23 @@ class FormatInfo(ctypes.Structure):
     ]
 
 
+class ControlInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("id", ctypes.c_uint32),
+        ("name", ctypes.c_char_p),
+        ("type", ctypes.c_int),
+        ("minimum", ctypes.c_int64),
+        ("maximum", ctypes.c_int64),
+        ("step", ctypes.c_int64),
+        ("default_value", ctypes.c_int64),
+        ("flags", ctypes.c_uint32),
+        ("has_value", ctypes.c_bool),
+        ("value", ctypes.c_int64),
+        ("menu_count", ctypes.c_uint32),
+    ]
+
+
 HOTPLUG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 PREFERRED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 DISCONNECTED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
@@ -100,6 +117,14 @@ def declare(lib, errcheck_status):
         "oc_device_get_format": ([vp, sz, ctypes.POINTER(FormatInfo)], c_status),
         "oc_context_add_hotplug_callback": ([vp, HOTPLUG_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
         "oc_context_remove_callback": ([vp, c_callback_id], c_status),
+        "oc_device_copy_controls": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_control_list_count": ([vp], sz),
+        "oc_control_list_get": ([vp, sz, ctypes.POINTER(ControlInfo)], c_status),
+        "oc_control_list_get_menu_item": ([vp, sz, sz, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(cp)], c_status),
+        "oc_control_list_free": ([vp], None),
+        "oc_device_set_control": ([vp, cp, ctypes.c_int64], c_status),
+        "oc_device_lock_for_configuration": ([vp], c_status),
+        "oc_device_unlock_for_configuration": ([vp], c_status),
         "oc_context_add_disconnected_callback": ([vp, vp, DISCONNECTED_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
         "oc_discovery_session_create": ([vp, ctypes.c_uint32, ctypes.c_int, ctypes.c_int, ctypes.POINTER(vp)], c_status),
         "oc_discovery_session_copy_devices": ([vp, ctypes.POINTER(vp)], c_status),

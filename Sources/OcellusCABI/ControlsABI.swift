@@ -1,0 +1,100 @@
+// Camera controls in the C ABI (SPEC §1).
+import COcellus
+import OcellusCore
+import OcellusSystem
+
+/// A snapshot of controls with the C strings its infos point to.
+final class ControlListBox {
+    let controls: [CameraControl]
+    let names: [CString]
+    let menuNames: [[CString]]
+
+    init(controls: [CameraControl]) {
+        self.controls = controls
+        names = controls.map { CString($0.name) }
+        menuNames = controls.map { $0.menu.map { CString($0.name) } }
+    }
+
+    static func lookup(_ handle: OpaquePointer?) -> ControlListBox? {
+        HandleTable.lookup(handle, as: ControlListBox.self, what: "control list")
+    }
+}
+
+private func withController(_ device: OpaquePointer?, _ body: (any CameraControlling) throws(OcellusError) -> Void) -> oc_status {
+    guard let box = DeviceBox.lookup(device) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    do {
+        try body(try DeviceControls.controller(for: box.device))
+        return oc_status(OC_OK)
+    } catch {
+        return LastError.fail(error)
+    }
+}
+
+@c @implementation public func oc_device_copy_controls(_ device: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_device_copy_controls: out is NULL") }
+    out.pointee = nil
+    return withController(device) { (controller: any CameraControlling) throws(OcellusError) in
+        out.pointee = HandleTable.register(ControlListBox(controls: try controller.controls()))
+    }
+}
+
+@c @implementation public func oc_control_list_count(_ list: OpaquePointer?) -> Int {
+    ControlListBox.lookup(list)?.controls.count ?? 0
+}
+
+@c @implementation public func oc_control_list_get(_ list: OpaquePointer?, _ index: Int,
+                                                   _ info: UnsafeMutablePointer<oc_control_info>?) -> oc_status {
+    guard let box = ControlListBox.lookup(list) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard let info, info.pointee.struct_size >= UInt32(MemoryLayout<oc_control_info>.size) else {
+        return LastError.fail(.invalidArgument, "oc_control_list_get: info is NULL or its struct_size is not sizeof(oc_control_info)")
+    }
+    guard index >= 0 && index < box.controls.count else {
+        return LastError.fail(.invalidArgument, "oc_control_list_get: index \(index) is out of range (\(box.controls.count) controls)")
+    }
+    let control = box.controls[index]
+    info.pointee.id = control.id
+    info.pointee.name = UnsafePointer(box.names[index].pointer)
+    info.pointee.type = oc_control_type(rawValue: UInt32(control.kind.rawValue))
+    info.pointee.minimum = control.minimum
+    info.pointee.maximum = control.maximum
+    info.pointee.step = control.step
+    info.pointee.default_value = control.defaultValue
+    info.pointee.flags = control.flags.rawValue
+    info.pointee.has_value = control.value != nil
+    info.pointee.value = control.value ?? 0
+    info.pointee.menu_count = UInt32(control.menu.count)
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_control_list_get_menu_item(_ list: OpaquePointer?, _ index: Int, _ item: Int,
+                                                             _ value: UnsafeMutablePointer<Int64>?,
+                                                             _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> oc_status {
+    guard let box = ControlListBox.lookup(list) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard index >= 0 && index < box.controls.count, item >= 0 && item < box.controls[index].menu.count else {
+        return LastError.fail(.invalidArgument, "oc_control_list_get_menu_item: control \(index), item \(item) does not exist")
+    }
+    value?.pointee = box.controls[index].menu[item].value
+    name?.pointee = UnsafePointer(box.menuNames[index][item].pointer)
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_control_list_free(_ list: OpaquePointer?) {
+    guard list != nil, ControlListBox.lookup(list) != nil else { return }
+    HandleTable.unregister(list!)
+}
+
+@c @implementation public func oc_device_set_control(_ device: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ value: Int64) -> oc_status {
+    guard let name else { return LastError.fail(.invalidArgument, "oc_device_set_control: name is NULL") }
+    let controlName = String(cString: name)
+    return withController(device) { (controller: any CameraControlling) throws(OcellusError) in
+        try controller.setControl(named: controlName, to: value)
+    }
+}
+
+@c @implementation public func oc_device_lock_for_configuration(_ device: OpaquePointer?) -> oc_status {
+    withController(device) { (controller: any CameraControlling) throws(OcellusError) in try controller.lockForConfiguration() }
+}
+
+@c @implementation public func oc_device_unlock_for_configuration(_ device: OpaquePointer?) -> oc_status {
+    withController(device) { (controller: any CameraControlling) throws(OcellusError) in try controller.unlockForConfiguration() }
+}

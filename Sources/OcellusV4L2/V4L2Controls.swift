@@ -1,0 +1,138 @@
+import CV4L2
+import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Controls of one V4L2 node through `VIDIOC_QUERY_EXT_CTRL`, `VIDIOC_QUERYMENU`
+/// and `VIDIOC_G/S_EXT_CTRLS`. The configuration lock keeps a file descriptor
+/// with `VIDIOC_S_PRIORITY(RECORD)` open: while held, other clients' changes
+/// fail with EBUSY, and ours go through that descriptor.
+public final class V4L2Controls: CameraControlling, @unchecked Sendable {
+    public let node: String
+    private let system: any V4L2System
+    private let lock = ConditionLock()
+    private var lockedFD: Int32?
+
+    /// `devicePath`: `/dev/videoN` (or `videoN`).
+    public init(devicePath: String, system: any V4L2System = LinuxV4L2System()) {
+        node = String(devicePath.split(separator: "/").last ?? "")
+        self.system = system
+    }
+
+    deinit {
+        if let lockedFD { system.close(lockedFD) }
+    }
+
+    public func controls() throws(OcellusError) -> [CameraControl] {
+        try withDescriptor { (fd: Int32) throws(OcellusError) -> [CameraControl] in
+            var result: [CameraControl] = []
+            var query = v4l2_query_ext_ctrl()
+            query.id = CV4L2_CTRL_FLAG_NEXT_CTRL
+            while system.ioctl(fd, CV4L2_VIDIOC_QUERY_EXT_CTRL, &query) == 0 {
+                defer { query.id |= CV4L2_CTRL_FLAG_NEXT_CTRL }
+                guard let kind = CameraControl.Kind(rawValue: Int32(query.type)), query.nr_of_dims == 0 else { continue }
+                let flags = CameraControl.Flags(rawValue: query.flags)
+                let readable = !flags.contains(.writeOnly) && kind != .button && kind != .string
+                result.append(CameraControl(
+                    id: query.id, name: CameraControl.canonicalName(cString(query.name)), kind: kind,
+                    minimum: query.minimum, maximum: query.maximum, step: Int64(clamping: query.step),
+                    defaultValue: query.default_value, flags: flags,
+                    menu: kind == .menu || kind == .integerMenu ? menu(fd, query) : [],
+                    value: readable ? try? read(fd, id: query.id, kind: kind) : nil))
+            }
+            return result
+        }
+    }
+
+    public func setControl(named name: String, to value: Int64) throws(OcellusError) {
+        let all = try controls()
+        guard let control = all.first(where: { $0.name == name }) else {
+            throw OcellusError(.notFound, "/dev/\(node) has no control named \(name) (it has: \(all.map(\.name).joined(separator: ", ")))")
+        }
+        try control.validate(value)
+        try withDescriptor { (fd: Int32) throws(OcellusError) in
+            let request = UnsafeMutablePointer<cv4l2_control_request>.allocate(capacity: 1)
+            defer { request.deallocate() }
+            cv4l2_control_request_init(request, control.id, control.kind == .integer64 ? 1 : 0, value)
+            let result = system.ioctl(fd, CV4L2_VIDIOC_S_EXT_CTRLS, request)
+            guard result == 0 else { throw Self.error(result, "set \(name) on /dev/\(node)") }
+        }
+    }
+
+    public func lockForConfiguration() throws(OcellusError) {
+        try lock.withLock { () throws(OcellusError) in
+            guard lockedFD == nil else { throw OcellusError(.wrongState, "/dev/\(node) is already locked for configuration") }
+            let fd = system.open(node: node)
+            guard fd >= 0 else { throw Self.error(fd, "open /dev/\(node)") }
+            var priority = V4L2_PRIORITY_RECORD.rawValue
+            let result = system.ioctl(fd, CV4L2_VIDIOC_S_PRIORITY, &priority)
+            // A driver without priority support still gets the in-process exclusivity.
+            guard result == 0 || result == -ENOTTY else {
+                system.close(fd)
+                throw Self.error(result, "lock /dev/\(node) for configuration")
+            }
+            lockedFD = fd
+        }
+    }
+
+    public func unlockForConfiguration() throws(OcellusError) {
+        try lock.withLock { () throws(OcellusError) in
+            guard let fd = lockedFD else { throw OcellusError(.wrongState, "/dev/\(node) is not locked for configuration") }
+            system.close(fd)
+            lockedFD = nil
+        }
+    }
+
+    // MARK: Internals
+
+    private func withDescriptor<T>(_ body: (Int32) throws(OcellusError) -> T) throws(OcellusError) -> T {
+        if let fd = lock.withLock({ lockedFD }) { return try body(fd) }
+        let fd = system.open(node: node)
+        guard fd >= 0 else { throw Self.error(fd, "open /dev/\(node)") }
+        defer { system.close(fd) }
+        return try body(fd)
+    }
+
+    private func read(_ fd: Int32, id: UInt32, kind: CameraControl.Kind) throws(OcellusError) -> Int64 {
+        let request = UnsafeMutablePointer<cv4l2_control_request>.allocate(capacity: 1)
+        defer { request.deallocate() }
+        let is64 : Int32 = kind == .integer64 ? 1 : 0
+        cv4l2_control_request_init(request, id, is64, 0)
+        let result = system.ioctl(fd, CV4L2_VIDIOC_G_EXT_CTRLS, request)
+        guard result == 0 else { throw Self.error(result, "read control \(id)") }
+        let value = cv4l2_control_request_value(request, is64)
+        // A bitmask is a 32-bit unsigned value in a signed field.
+        return kind == .bitmask ? Int64(UInt32(truncatingIfNeeded: value)) : value
+    }
+
+    private func menu(_ fd: Int32, _ query: v4l2_query_ext_ctrl) -> [CameraControl.MenuItem] {
+        guard query.minimum >= 0, query.maximum - query.minimum < 1024 else { return [] }
+        var items: [CameraControl.MenuItem] = []
+        var entry = v4l2_querymenu()
+        for index in query.minimum...query.maximum {
+            cv4l2_querymenu_init(&entry, query.id, UInt32(index))
+            // Menus may have holes: a missing index answers EINVAL.
+            guard system.ioctl(fd, CV4L2_VIDIOC_QUERYMENU, &entry) == 0 else { continue }
+            if query.type == V4L2_CTRL_TYPE_INTEGER_MENU.rawValue {
+                let value = cv4l2_querymenu_value(&entry)
+                items.append(.init(value: index, name: String(value)))
+            } else {
+                items.append(.init(value: index, name: String(cString: cv4l2_querymenu_name(&entry))))
+            }
+        }
+        return items
+    }
+
+    /// Kernel errors in the words SPEC §1/§4 use.
+    static func error(_ result: Int32, _ action: String) -> OcellusError {
+        let reason = String(cString: strerror(-result))
+        switch -result {
+        case EBUSY: return OcellusError(.wrongState, "cannot \(action): the device is locked for configuration by another client (\(reason))")
+        case ENODEV, ENOENT, ENXIO: return OcellusError(.notFound, "cannot \(action): the device is gone (\(reason))")
+        case EACCES, EPERM: return OcellusError(.other, "cannot \(action): permission denied (\(reason)); is the user in the video group?")
+        case EINVAL, ERANGE: return OcellusError(.invalidArgument, "cannot \(action): the driver refused the value (\(reason))")
+        default: return OcellusError(.other, "cannot \(action): \(reason)")
+        }
+    }
+}
