@@ -56,6 +56,7 @@ test-rust: build
 
 # The raw V4L2 backend against the kernel's vivid driver in a QEMU guest (scripts/vivid-vm.sh).
 test-vivid: build
+	$(SWIFT) build --build-tests
 	Tests/vivid/run.sh
 
 bench: build

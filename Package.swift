@@ -57,7 +57,7 @@ let package = Package(
                 ]),
 
         .executableTarget(name: "OcellusCLI",
-                          dependencies: ["OcellusCore", "OcellusSystem", "OcellusVirtualCamera"],
+                          dependencies: ["OcellusCore", "OcellusSystem", "OcellusV4L2", "OcellusVirtualCamera"],
                           swiftSettings: [.swiftLanguageMode(.v5)],
                           linkerSettings: staticSwiftRuntime),
 

@@ -63,8 +63,12 @@ enum {
     OC_ERROR_WRONG_STATE = -5,
     /** An operation did not complete in time. */
     OC_ERROR_TIMEOUT = -6,
-    /** Memory or another resource ran out. */
+    /** Memory or another resource ran out (including USB bandwidth). */
     OC_ERROR_NO_RESOURCES = -7,
+    /** The device is in use by another client (V4L2 EBUSY). */
+    OC_ERROR_BUSY = -8,
+    /** The device went away. */
+    OC_ERROR_DISCONNECTED = -9,
     /** Anything else; the message says what. */
     OC_ERROR_OTHER = -99
 };
@@ -508,8 +512,9 @@ void oc_control_list_free(oc_control_list *list);
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_NOT_FOUND (no such control,
  *          no reachable controls, device gone); OC_ERROR_INVALID_ARGUMENT (value
  *          out of range, off-step or not a menu item — the message gives the
- *          allowed values); OC_ERROR_WRONG_STATE (read-only control, or the device
- *          is locked for configuration by another client).
+ *          allowed values); OC_ERROR_WRONG_STATE (read-only control);
+ *          OC_ERROR_BUSY (another client holds the configuration lock);
+ *          OC_ERROR_DISCONNECTED (the device is gone).
  * \threadsafety Safe from any thread.
  */
 oc_status oc_device_set_control(oc_device *device, const char *name, int64_t value);
@@ -519,8 +524,8 @@ oc_status oc_device_set_control(oc_device *device, const char *name, int64_t val
  * oc_device_unlock_for_configuration(), other clients cannot change its
  * controls (VIDIOC_S_PRIORITY where the driver supports it).
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE when this
- *          device instance is already locked, or another client holds the lock;
- *          OC_ERROR_NOT_FOUND for a device without reachable controls.
+ *          device instance is already locked; OC_ERROR_BUSY when another client
+ *          holds the lock; OC_ERROR_NOT_FOUND for a device without reachable controls.
  * \threadsafety Safe from any thread.
  */
 oc_status oc_device_lock_for_configuration(oc_device *device);

@@ -40,7 +40,7 @@ suite swift test-swift count_swift
 suite c test-c count_plain
 suite python test-python count_pytest
 suite rust test-rust count_cargo
-suite v4l2-vivid test-vivid count_pytest
+suite v4l2-vivid test-vivid count_plain
 
 [ ${#broken[@]} = 0 ] || echo "failing suites: ${broken[*]}"
 echo "$passed passed, $failed failed"

@@ -1,6 +1,7 @@
 // `ocellus`: list and watch cameras and microphones, publish a virtual camera.
 import OcellusCore
 import OcellusSystem
+import OcellusV4L2
 import OcellusVirtualCamera
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,8 @@ commands:
   prefer UNIQUE_ID          make a connected camera the app's user preferred camera
   controls UNIQUE_ID [--json] [--set name=value]...
                             a camera's controls, or change them
+  stream UNIQUE_ID [--format FOURCC] [--size WxH] [--fps N] [--frames N] [--json]
+                            stream from a V4L2 camera and report each frame (a diagnostic)
   version                   library version
   virtual-camera [options]  publish a test-pattern camera into PipeWire until interrupted
       --name N --desc D --formats YUY2,NV12,MJPG --sizes 640x480,1280x720 --fps 30,15
@@ -183,6 +186,73 @@ func controls(_ options: GlobalOptions, uniqueID: String, json: Bool, settings: 
     }
 }
 
+func stream(_ options: GlobalOptions, uniqueID: String, format: String?, size: (width: UInt32, height: UInt32)?,
+            rate: (numerator: UInt32, denominator: UInt32)?, frames: Int, json: Bool) -> Never {
+    let hub = openHub(options)
+    guard let device = hub.devices().first(where: { $0.uniqueID == uniqueID }) else {
+        hub.close()
+        fail("no connected device has the unique ID \(uniqueID) (see ocellus list)")
+    }
+    guard let path = device.properties["api.v4l2.path"] else {
+        hub.close()
+        fail("\(uniqueID) has no V4L2 node to stream from")
+    }
+    let candidates = device.formats.filter { candidate in
+        (format.map { FourCC($0) == candidate.pixelFormat } ?? true)
+            && (size.map { $0.width == candidate.width && $0.height == candidate.height } ?? true)
+    }
+    guard let chosen = candidates.first else {
+        hub.close()
+        fail("\(uniqueID) offers no such format (see ocellus list --json)")
+    }
+    let frameRate = rate.map { FrameRate($0.numerator, $0.denominator) } ?? chosen.maxFrameRate ?? FrameRate(30)
+    var signals = blockTerminationSignals()
+    let streamer = V4L2Stream(devicePath: path)
+    let state = ConditionLock()
+    var received = 0, lastSequence: UInt32?, gaps = 0, failure: String?
+    do {
+        let active = try streamer.start(pixelFormat: chosen.pixelFormat, width: chosen.width, height: chosen.height,
+                                        frameRate: frameRate) { event in
+            switch event {
+            case .frame(let frame):
+                let count: Int = state.withLock {
+                    if let last = lastSequence, frame.sequence != last &+ 1 { gaps += Int(frame.sequence &- last &- 1) }
+                    lastSequence = frame.sequence
+                    received += 1
+                    return received
+                }
+                if json {
+                    emit(JSON.object([("event", .string("frame")), ("sequence", .int(Int64(frame.sequence))),
+                                      ("timestamp_ns", .int(Int64(frame.timestampNanoseconds))),
+                                      ("bytes", .int(Int64(frame.bytes.count))), ("corrupt", .bool(frame.isCorrupt))]).text)
+                }
+                if frames > 0 && count == frames { kill(getpid(), SIGUSR1) }
+            case .failed(let error):
+                state.withLock { failure = error.message }
+                kill(getpid(), SIGUSR1)
+            }
+        }
+        if !json {
+            emit("streaming \(active.pixelFormat) \(active.width)x\(active.height) at \(JSON.number(active.frameRate.framesPerSecond).text) fps from \(path)")
+        }
+    } catch {
+        hub.close()
+        fail(error.message)
+    }
+    var signalNumber: Int32 = 0
+    sigwait(&signals, &signalNumber)
+    streamer.stop()
+    hub.close()
+    let (total, dropped, problem) = state.withLock { (received, gaps, failure) }
+    if json {
+        emit(JSON.object([("event", .string("summary")), ("frames", .int(Int64(total))), ("dropped", .int(Int64(dropped)))]).text)
+    } else {
+        emit("\(total) frames, \(dropped) dropped")
+    }
+    if let problem { fail(problem) }
+    exit(0)
+}
+
 func parseSize(_ text: String) throws -> (width: UInt32, height: UInt32) {
     let parts = text.split(separator: "x")
     guard parts.count == 2, let width = UInt32(parts[0]), let height = UInt32(parts[1]), width > 0, height > 0 else {
@@ -289,6 +359,18 @@ func main() {
             let settings = try arguments.values("--set")
             try arguments.finish()
             controls(options, uniqueID: uniqueID, json: json, settings: settings)
+        case "stream":
+            guard let uniqueID = arguments.positional() else { throw UsageError(message: "stream needs a unique ID") }
+            let json = arguments.flag("--json")
+            let format = try arguments.value("--format")
+            let size = try arguments.value("--size").map(parseSize)
+            let rate = try arguments.value("--fps").map(parseRate)
+            let frames = try arguments.value("--frames").map { text -> Int in
+                guard let count = Int(text), count > 0 else { throw UsageError(message: "bad frame count '\(text)'") }
+                return count
+            } ?? 0
+            try arguments.finish()
+            stream(options, uniqueID: uniqueID, format: format, size: size, rate: rate, frames: frames, json: json)
         case "version":
             try arguments.finish()
             emit("ocellus \(OcellusVersion.string)")

@@ -7,6 +7,8 @@ public enum ErrorCode: Int32, Sendable {
     case wrongState = -5
     case timeout = -6
     case noResources = -7
+    case busy = -8
+    case disconnected = -9
     case other = -99
 }
 

@@ -124,15 +124,7 @@ public final class V4L2Controls: CameraControlling, @unchecked Sendable {
         return items
     }
 
-    /// Kernel errors in the words SPEC §1/§4 use.
     static func error(_ result: Int32, _ action: String) -> OcellusError {
-        let reason = String(cString: strerror(-result))
-        switch -result {
-        case EBUSY: return OcellusError(.wrongState, "cannot \(action): the device is locked for configuration by another client (\(reason))")
-        case ENODEV, ENOENT, ENXIO: return OcellusError(.notFound, "cannot \(action): the device is gone (\(reason))")
-        case EACCES, EPERM: return OcellusError(.other, "cannot \(action): permission denied (\(reason)); is the user in the video group?")
-        case EINVAL, ERANGE: return OcellusError(.invalidArgument, "cannot \(action): the driver refused the value (\(reason))")
-        default: return OcellusError(.other, "cannot \(action): \(reason)")
-        }
+        v4l2Error(result, action, busyMeans: "the device is locked for configuration by another client")
     }
 }

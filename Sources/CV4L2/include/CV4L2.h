@@ -22,6 +22,14 @@ extern const unsigned long CV4L2_VIDIOC_G_EXT_CTRLS;
 extern const unsigned long CV4L2_VIDIOC_S_EXT_CTRLS;
 extern const unsigned long CV4L2_VIDIOC_S_PRIORITY;
 extern const unsigned int CV4L2_CTRL_FLAG_NEXT_CTRL;
+extern const unsigned long CV4L2_VIDIOC_S_FMT;
+extern const unsigned long CV4L2_VIDIOC_S_PARM;
+extern const unsigned long CV4L2_VIDIOC_REQBUFS;
+extern const unsigned long CV4L2_VIDIOC_QUERYBUF;
+extern const unsigned long CV4L2_VIDIOC_QBUF;
+extern const unsigned long CV4L2_VIDIOC_DQBUF;
+extern const unsigned long CV4L2_VIDIOC_STREAMON;
+extern const unsigned long CV4L2_VIDIOC_STREAMOFF;
 
 /* One control in a G/S_EXT_CTRLS request: v4l2_ext_control is packed and holds a
  * union, which Swift does not lay out; these keep the request at a fixed address. */

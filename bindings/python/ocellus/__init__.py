@@ -26,7 +26,7 @@ __all__ = [
     "Context", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
     "PreferredCamera", "MediaType", "DiscoverySession", "Control", "ControlType",
     "OcellusError", "InvalidArgument", "InvalidHandle", "BackendUnavailable", "NotFound", "WrongState",
-    "Timeout", "NoResources", "version",
+    "Timeout", "NoResources", "Busy", "Disconnected", "version",
 ]
 
 
@@ -69,8 +69,17 @@ class NoResources(OcellusError):
     status = -7
 
 
+class Busy(OcellusError):
+    """The device is in use by another client, or another client holds its configuration lock."""
+    status = -8
+
+
+class Disconnected(OcellusError):
+    status = -9
+
+
 _ERRORS = {cls.status: cls for cls in (InvalidArgument, InvalidHandle, BackendUnavailable, NotFound,
-                                       WrongState, Timeout, NoResources)}
+                                       WrongState, Timeout, NoResources, Busy, Disconnected)}
 
 
 def _check(status, function, arguments):
@@ -241,7 +250,7 @@ class Device:
 
     def set_control(self, name: str, value: int) -> None:
         """Sets a control by name; raises InvalidArgument (out of range, not a menu item), WrongState
-        (read-only, or locked by another client) or NotFound, with the library's message."""
+        (read-only), Busy (locked by another client) or NotFound, with the library's message."""
         _lib.oc_device_set_control(self._handle, name.encode(), value)
 
     def lock_for_configuration(self) -> "_ConfigurationLock":

@@ -13,6 +13,8 @@ pub const OC_ERROR_NOT_FOUND: oc_status = -4;
 pub const OC_ERROR_WRONG_STATE: oc_status = -5;
 pub const OC_ERROR_TIMEOUT: oc_status = -6;
 pub const OC_ERROR_NO_RESOURCES: oc_status = -7;
+pub const OC_ERROR_BUSY: oc_status = -8;
+pub const OC_ERROR_DISCONNECTED: oc_status = -9;
 pub const OC_ERROR_OTHER: oc_status = -99;
 
 #[repr(C)]

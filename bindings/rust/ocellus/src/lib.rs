@@ -30,6 +30,8 @@ pub enum ErrorKind {
     WrongState,
     Timeout,
     NoResources,
+    Busy,
+    Disconnected,
     Other,
 }
 
@@ -68,6 +70,8 @@ fn last_error(status: i32) -> Error {
         ffi::OC_ERROR_WRONG_STATE => ErrorKind::WrongState,
         ffi::OC_ERROR_TIMEOUT => ErrorKind::Timeout,
         ffi::OC_ERROR_NO_RESOURCES => ErrorKind::NoResources,
+        ffi::OC_ERROR_BUSY => ErrorKind::Busy,
+        ffi::OC_ERROR_DISCONNECTED => ErrorKind::Disconnected,
         _ => ErrorKind::Other,
     };
     let message = text(unsafe { ffi::oc_last_error_message() }).unwrap_or_default();

@@ -1,0 +1,18 @@
+import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failed V4L2 call (`result` is -errno) in the words an app needs; `busyMeans`
+/// says what EBUSY means for this call (streaming: in use; controls: locked).
+func v4l2Error(_ result: Int32, _ action: String, busyMeans: String) -> OcellusError {
+    let reason = String(cString: strerror(-result))
+    switch -result {
+    case EBUSY: return OcellusError(.busy, "cannot \(action): \(busyMeans)")
+    case ENOSPC: return OcellusError(.noResources, "cannot \(action): not enough USB bandwidth for this format, size and rate")
+    case ENODEV, ENOENT, ENXIO: return OcellusError(.disconnected, "cannot \(action): the device is gone (\(reason))")
+    case EACCES, EPERM: return OcellusError(.other, "cannot \(action): permission denied (\(reason)); is the user in the video group?")
+    case EINVAL, ERANGE: return OcellusError(.invalidArgument, "cannot \(action): the driver refused it (\(reason))")
+    default: return OcellusError(.other, "cannot \(action): \(reason)")
+    }
+}

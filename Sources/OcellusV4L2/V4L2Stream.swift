@@ -1,0 +1,196 @@
+import CV4L2
+import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Streaming from one V4L2 capture node: `S_FMT`, `S_PARM`, `REQBUFS` with
+/// memory-mapped buffers, then a library thread that polls, dequeues, hands each
+/// buffer up without copying and queues it again. Kernel errors are mapped to
+/// what they mean for an app: EBUSY → in use by another client; POLLERR, ENODEV
+/// or EINVAL after an unplug → disconnected; EIO → a driver error; ENOSPC → not
+/// enough USB bandwidth.
+public final class V4L2Stream: @unchecked Sendable {
+    public struct Format: Equatable, Sendable {
+        public let pixelFormat: FourCC
+        public let width: UInt32
+        public let height: UInt32
+        public let bytesPerLine: UInt32
+        public let frameRate: FrameRate
+    }
+
+    /// A filled buffer, valid only during the handler call (it is requeued after).
+    public struct Frame {
+        public let bytes: UnsafeRawBufferPointer
+        public let sequence: UInt32
+        /// CLOCK_MONOTONIC nanoseconds of the capture.
+        public let timestampNanoseconds: UInt64
+        /// The driver flagged the data as possibly corrupt (V4L2_BUF_FLAG_ERROR).
+        public let isCorrupt: Bool
+    }
+
+    public enum Event {
+        case frame(Frame)
+        /// Streaming stopped on its own: the device went away or the driver failed.
+        case failed(OcellusError)
+    }
+
+    public let node: String
+    private let system: any V4L2System
+    private var fd: Int32 = -1
+    private var buffers: [UnsafeMutableRawBufferPointer] = []
+    private var thread: pthread_t?
+    private var wakeRead: Int32 = -1, wakeWrite: Int32 = -1
+
+    public init(devicePath: String, system: any V4L2System = LinuxV4L2System()) {
+        node = String(devicePath.split(separator: "/").last ?? "")
+        self.system = system
+    }
+
+    deinit { stop() }
+
+    /// Configures and starts streaming; `handler` runs on the stream's own thread.
+    /// Returns the format the driver settled on (it may adjust size and rate).
+    public func start(pixelFormat: FourCC, width: UInt32, height: UInt32, frameRate: FrameRate,
+                      bufferCount: UInt32 = 4, handler: @escaping (Event) -> Void) throws(OcellusError) -> Format {
+        guard fd < 0 else { throw OcellusError(.wrongState, "/dev/\(node) is already streaming") }
+        fd = system.open(node: node)
+        guard fd >= 0 else { defer { fd = -1 }; throw Self.error(fd, "open /dev/\(node)") }
+        do {
+            let format = try configure(pixelFormat: pixelFormat, width: width, height: height, frameRate: frameRate)
+            try allocateBuffers(count: bufferCount)
+            var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            try check(system.ioctl(fd, CV4L2_VIDIOC_STREAMON, &type), "start streaming on /dev/\(node)")
+            startThread(handler: handler)
+            return format
+        } catch {
+            release()
+            throw error
+        }
+    }
+
+    /// Stops streaming and frees the buffers; returns after the handler's last call.
+    public func stop() {
+        if let running = thread {
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+            pthread_join(running, nil)
+            thread = nil
+        }
+        release()
+    }
+
+    // MARK: Setup
+
+    private func check(_ result: Int32, _ action: String) throws(OcellusError) {
+        if result != 0 { throw Self.error(result, action) }
+    }
+
+    private func configure(pixelFormat: FourCC, width: UInt32, height: UInt32, frameRate: FrameRate) throws(OcellusError) -> Format {
+        var format = v4l2_format()
+        format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        format.fmt.pix.pixelformat = pixelFormat.rawValue
+        format.fmt.pix.width = width
+        format.fmt.pix.height = height
+        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        try check(system.ioctl(fd, CV4L2_VIDIOC_S_FMT, &format), "set the format \(pixelFormat) \(width)x\(height)")
+        guard format.fmt.pix.pixelformat == pixelFormat.rawValue else {
+            throw OcellusError(.invalidArgument, "/dev/\(node) does not offer \(pixelFormat) (the driver chose \(FourCC(rawValue: format.fmt.pix.pixelformat)))")
+        }
+        var parameters = v4l2_streamparm()
+        parameters.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        // The frame interval is the inverse of the rate.
+        parameters.parm.capture.timeperframe = v4l2_fract(numerator: frameRate.denominator, denominator: frameRate.numerator)
+        let rateResult = system.ioctl(fd, CV4L2_VIDIOC_S_PARM, &parameters)
+        let interval = parameters.parm.capture.timeperframe
+        let actualRate = rateResult == 0 && interval.numerator > 0 ? FrameRate(interval.denominator, interval.numerator) : frameRate
+        return Format(pixelFormat: pixelFormat, width: format.fmt.pix.width, height: format.fmt.pix.height,
+                      bytesPerLine: format.fmt.pix.bytesperline, frameRate: actualRate)
+    }
+
+    private func allocateBuffers(count: UInt32) throws(OcellusError) {
+        var request = v4l2_requestbuffers()
+        request.count = count
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        try check(system.ioctl(fd, CV4L2_VIDIOC_REQBUFS, &request), "allocate \(count) buffers")
+        guard request.count >= 2 else { throw OcellusError(.noResources, "/dev/\(node) granted only \(request.count) buffer") }
+        for index in 0..<request.count {
+            var buffer = v4l2_buffer()
+            buffer.index = index
+            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            try check(system.ioctl(fd, CV4L2_VIDIOC_QUERYBUF, &buffer), "query buffer \(index)")
+            guard let memory = mmap(nil, Int(buffer.length), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(buffer.m.offset)),
+                  memory != MAP_FAILED else {
+                throw OcellusError(.noResources, "cannot map buffer \(index) of /dev/\(node): \(String(cString: strerror(errno)))")
+            }
+            buffers.append(UnsafeMutableRawBufferPointer(start: memory, count: Int(buffer.length)))
+            try check(system.ioctl(fd, CV4L2_VIDIOC_QBUF, &buffer), "queue buffer \(index)")
+        }
+    }
+
+    private func release() {
+        if fd >= 0 {
+            var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            _ = system.ioctl(fd, CV4L2_VIDIOC_STREAMOFF, &type)
+        }
+        for buffer in buffers { munmap(buffer.baseAddress, buffer.count) }
+        buffers.removeAll()
+        if fd >= 0 { system.close(fd) }
+        fd = -1
+        for pipeFD in [wakeRead, wakeWrite] where pipeFD >= 0 { close(pipeFD) }
+        (wakeRead, wakeWrite) = (-1, -1)
+    }
+
+    // MARK: The streaming thread
+
+    private func startThread(handler: @escaping (Event) -> Void) {
+        var pipeFDs: [Int32] = [-1, -1]
+        _ = pipe(&pipeFDs)
+        (wakeRead, wakeWrite) = (pipeFDs[0], pipeFDs[1])
+        let (fd, wake, system, buffers, node) = (self.fd, wakeRead, self.system, self.buffers, self.node)
+        thread = OcellusCore.startThread {
+            var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+            var buffer = v4l2_buffer()
+            while true {
+                guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { return }
+                if descriptors[1].revents != 0 { return }
+                let events = Int32(descriptors[0].revents)
+                guard events != 0 else { continue }
+                buffer = v4l2_buffer()
+                buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+                buffer.memory = V4L2_MEMORY_MMAP.rawValue
+                let result = system.ioctl(fd, CV4L2_VIDIOC_DQBUF, &buffer)
+                if result == -EAGAIN && events & (POLLERR | POLLHUP) == 0 { continue }
+                if result != 0 {
+                    handler(.failed(V4L2Stream.streamingError(result, node: node)))
+                    return
+                }
+                let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
+                let memory = buffers[Int(buffer.index)]
+                handler(.frame(Frame(bytes: UnsafeRawBufferPointer(rebasing: memory[0..<Int(buffer.bytesused)]),
+                                     sequence: buffer.sequence, timestampNanoseconds: timestamp,
+                                     isCorrupt: buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0)))
+                let requeued = system.ioctl(fd, CV4L2_VIDIOC_QBUF, &buffer)
+                if requeued != 0 {
+                    handler(.failed(V4L2Stream.streamingError(requeued, node: node)))
+                    return
+                }
+            }
+        }
+    }
+
+    /// DQBUF/QBUF failures while streaming: after an unplug the kernel answers ENODEV (or EINVAL).
+    static func streamingError(_ result: Int32, node: String) -> OcellusError {
+        switch -result {
+        case ENODEV, EINVAL, EPIPE: OcellusError(.disconnected, "/dev/\(node) was disconnected while streaming")
+        case EIO: OcellusError(.other, "the driver of /dev/\(node) reported an I/O error while streaming")
+        default: OcellusError(.other, "streaming from /dev/\(node) failed: \(String(cString: strerror(-result)))")
+        }
+    }
+
+    static func error(_ result: Int32, _ action: String) -> OcellusError {
+        v4l2Error(result, action, busyMeans: "the camera is in use by another client")
+    }
+}

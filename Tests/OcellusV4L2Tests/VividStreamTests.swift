@@ -1,0 +1,100 @@
+import Foundation
+import OcellusCore
+import Testing
+@testable import OcellusV4L2
+
+/// Backend-level streaming against the kernel's vivid driver. Runs only inside the
+/// vivid VM (Tests/vivid/run.sh sets OCELLUS_VIVID=1 and loads vivid).
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["OCELLUS_VIVID"] == "1"), .serialized, .timeLimit(.minutes(2)))
+struct VividStreamTests {
+    final class Collector: @unchecked Sendable {
+        let lock = NSCondition()
+        var frames: [(sequence: UInt32, timestamp: UInt64, bytes: Int, corrupt: Bool)] = []
+        var failure: OcellusError?
+
+        func handle(_ event: V4L2Stream.Event) {
+            lock.withLock {
+                switch event {
+                case .frame(let frame): frames.append((frame.sequence, frame.timestampNanoseconds, frame.bytes.count, frame.isCorrupt))
+                case .failed(let error): failure = error
+                }
+                lock.broadcast()
+            }
+        }
+
+        func wait(_ timeout: TimeInterval = 30, until condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            return lock.withLock {
+                while !condition() { if !lock.wait(until: deadline) { return condition() } }
+                return true
+            }
+        }
+    }
+
+    func vividNode(_ busInfo: String = "platform:vivid-000") throws -> String {
+        let camera = V4L2Discovery(system: LinuxV4L2System()).cameras().first { $0.properties["api.v4l2.cap.bus_info"] == busInfo }
+        return try #require(camera?.properties["api.v4l2.path"])
+    }
+
+    func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    }
+
+    func sysfs(_ file: String, _ value: String) throws {
+        try value.write(toFile: "/sys/bus/platform/drivers/vivid/\(file)", atomically: false, encoding: .utf8)
+    }
+
+    @Test func sixtyFramesAtTheRequestedRateWithConsecutiveSequenceNumbers() throws {
+        let stream = V4L2Stream(devicePath: try vividNode())
+        let collector = Collector()
+        let format = try stream.start(pixelFormat: .yuyv, width: 320, height: 180, frameRate: FrameRate(30), handler: collector.handle)
+        #expect(format == .init(pixelFormat: .yuyv, width: 320, height: 180, bytesPerLine: 640, frameRate: FrameRate(30)))
+        #expect(collector.wait { collector.frames.count >= 60 })
+        stream.stop()
+        let frames = collector.lock.withLock { Array(collector.frames.prefix(60)) }
+        #expect(frames.map(\.sequence) == Array(frames[0].sequence..<frames[0].sequence + 60))
+        #expect(frames.allSatisfy { $0.bytes == 320 * 180 * 2 && !$0.corrupt })
+        let intervals = zip(frames.dropFirst(), frames).map { Double($0.timestamp - $1.timestamp) / 1e6 }.sorted()
+        let median = intervals[intervals.count / 2]
+        #expect(abs(median - 1000.0 / 30) < 1000.0 / 30 * 0.25, "median frame interval \(median) ms")
+    }
+
+    @Test func aSecondClientIsToldTheCameraIsInUse() throws {
+        let node = try vividNode()
+        let first = V4L2Stream(devicePath: node)
+        _ = try first.start(pixelFormat: .yuyv, width: 320, height: 180, frameRate: FrameRate(30)) { _ in }
+        defer { first.stop() }
+        let second = V4L2Stream(devicePath: node)
+        #expect {
+            _ = try second.start(pixelFormat: .yuyv, width: 320, height: 180, frameRate: FrameRate(30)) { _ in }
+        } throws: { ($0 as? OcellusError)?.code == .busy }
+    }
+
+    @Test func injectedDriverErrorEndsTheStreamWithARuntimeError() throws {
+        let node = try vividNode()
+        let stream = V4L2Stream(devicePath: node)
+        let collector = Collector()
+        _ = try stream.start(pixelFormat: .yuyv, width: 320, height: 180, frameRate: FrameRate(30), handler: collector.handle)
+        #expect(collector.wait { collector.frames.count >= 5 })
+        try V4L2Controls(devicePath: node).setControl(named: "inject_fatal_streaming_error", to: 0)
+        #expect(collector.wait { collector.failure != nil })
+        #expect(collector.failure?.code == .other && collector.failure?.message.contains("I/O error") == true)
+        stream.stop()
+    }
+
+    @Test func unplugWhileStreamingIsADisconnectAndLeavesNoDescriptorOpen() throws {
+        let node = try vividNode()
+        let before = openDescriptors()
+        let stream = V4L2Stream(devicePath: node)
+        let collector = Collector()
+        _ = try stream.start(pixelFormat: .yuyv, width: 320, height: 180, frameRate: FrameRate(30), handler: collector.handle)
+        #expect(collector.wait { collector.frames.count >= 5 })
+        try sysfs("unbind", "vivid.0")
+        #expect(collector.wait { collector.failure != nil })
+        #expect(collector.failure?.code == .disconnected)
+        stream.stop()
+        #expect(openDescriptors() == before)
+        try sysfs("bind", "vivid.0")
+        #expect(FileManager.default.fileExists(atPath: try vividNode()))
+    }
+}

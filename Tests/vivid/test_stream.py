@@ -1,0 +1,55 @@
+"""`ocellus stream` against vivid inside the VM: frames, a second client, an unplug."""
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+CLI = os.environ["OCELLUS_CLI"]
+CAMERA = "v4l2-platform:vivid-001"
+
+
+def stream(*args):
+    return subprocess.Popen([CLI, "stream", CAMERA, "--format", "YUYV", "--size", "320x180", "--fps", "30", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_frames(process, count):
+    for _ in range(count):
+        assert json.loads(process.stdout.readline())["event"] == "frame"
+
+
+def test_streams_the_requested_number_of_frames_in_sequence():
+    process = stream("--frames", "30", "--json")
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    frames = [l for l in lines if l["event"] == "frame"]
+    assert len(frames) == 30 and all(f["bytes"] == 320 * 180 * 2 for f in frames)
+    assert [f["sequence"] for f in frames] == list(range(frames[0]["sequence"], frames[0]["sequence"] + 30))
+    assert lines[-1] == {"event": "summary", "frames": 30, "dropped": 0}
+
+
+def test_a_second_process_is_told_the_camera_is_in_use():
+    first = stream("--json")
+    try:
+        wait_for_frames(first, 3)
+        second = subprocess.run([CLI, "stream", CAMERA, "--frames", "1"], capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1 and "in use by another client" in second.stderr
+    finally:
+        first.terminate()
+        assert first.wait(30) == 0
+
+
+def test_unplug_while_streaming_ends_the_stream_with_a_disconnect():
+    process = stream("--json")
+    try:
+        wait_for_frames(process, 3)
+        Path("/sys/bus/platform/drivers/vivid/unbind").write_text("vivid.0")
+        assert process.wait(30) == 1
+        assert "disconnected" in process.stderr.read()
+    finally:
+        process.kill()
+        Path("/sys/bus/platform/drivers/vivid/bind").write_text("vivid.0")
+    time.sleep(0.5)
