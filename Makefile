@@ -57,6 +57,7 @@ test-rust: build
 # The raw V4L2 backend against the kernel's vivid driver in a QEMU guest (scripts/vivid-vm.sh).
 test-vivid: build
 	$(SWIFT) build --build-tests
+	OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) cargo test --manifest-path bindings/rust/Cargo.toml --no-run -q 2>/dev/null
 	Tests/vivid/run.sh
 
 bench: build

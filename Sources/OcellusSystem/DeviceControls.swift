@@ -1,6 +1,9 @@
 import OcellusCore
 import OcellusV4L2
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Controls of a device, wherever they are reachable: every camera with a V4L2
 /// node (its own, or the one under a PipeWire camera) is controlled through that
@@ -22,7 +25,11 @@ public enum DeviceControls {
         guard device.type.isCamera, let path = device.properties["api.v4l2.path"] else {
             throw OcellusError(.notFound, "\(device.uniqueID) has no controls Ocellus can reach (no V4L2 node)")
         }
-        guard device.isConnected else { throw OcellusError(.notFound, "\(device.uniqueID) is disconnected") }
+        guard device.isConnected else { throw OcellusError(.disconnected, "\(device.uniqueID) is disconnected") }
+        // A PipeWire camera's node may be out of reach (another host's path, a sandbox).
+        guard device.backend == .v4l2 || access(path, F_OK) == 0 else {
+            throw OcellusError(.notFound, "\(device.uniqueID) has no controls Ocellus can reach (\(path) is not here)")
+        }
         return slots.withLock { slots in
             slots = slots.filter { $0.value.device != nil }
             if let slot = slots[ObjectIdentifier(device)], slot.device === device { return slot.controller }

@@ -10,6 +10,10 @@ cd "$ROOT" || exit 1
 "$ROOT"/.build/debug/OcellusPackageTests.xctest --testing-library swift-testing --filter VividStreamTests > "$TMPDIR/swift.log" 2>&1
 swift_status=$?
 grep -E "✔|✘|passed|failed|recorded" "$TMPDIR/swift.log"
+rust_test=$(ls -t "$ROOT"/bindings/rust/target/debug/deps/vivid-* 2>/dev/null | grep -v '\.d$' | head -1)
+LD_LIBRARY_PATH=$ROOT/build/lib "$rust_test" > "$TMPDIR/rust.log" 2>&1
+rust_status=$?
+grep -E "^test |test result" "$TMPDIR/rust.log"
 /usr/bin/python3 -m pytest -q -p no:cacheprovider --color=no Tests/vivid > "$TMPDIR/pytest.log" 2>&1
 pytest_status=$?
 cat "$TMPDIR/pytest.log"
@@ -17,8 +21,11 @@ swift_total=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .*/\1/p' "$TMPDI
 swift_failed=$(grep -c "^✘ Test [a-zA-Z]*(.*) failed" "$TMPDIR/swift.log")
 py_passed=$(tail -1 "$TMPDIR/pytest.log" | grep -o '[0-9]* passed' | cut -d' ' -f1)
 py_failed=$(tail -1 "$TMPDIR/pytest.log" | grep -o '[0-9]* failed' | cut -d' ' -f1)
-passed=$(( ${swift_total:-0} - swift_failed + ${py_passed:-0} ))
-failed=$(( swift_failed + ${py_failed:-0} ))
+rust_passed=$(sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed.*/\1/p' "$TMPDIR/rust.log")
+rust_failed=$(sed -n 's/^test result: .* \([0-9]*\) failed.*/\1/p' "$TMPDIR/rust.log")
+[ -n "$rust_test" ] && [ "$rust_status" != 0 ] && [ "${rust_failed:-0}" = 0 ] && rust_failed=1
+passed=$(( ${swift_total:-0} - swift_failed + ${py_passed:-0} + ${rust_passed:-0} ))
+failed=$(( swift_failed + ${py_failed:-0} + ${rust_failed:-0} ))
 [ "$swift_status" = 0 ] || [ "$swift_failed" != 0 ] || failed=$((failed + 1))
 [ "$pytest_status" = 0 ] || [ "${py_failed:-0}" != 0 ] || failed=$((failed + 1))
 echo "$passed passed, $failed failed"

@@ -76,6 +76,35 @@ pub const OC_MEDIA_TYPE_VIDEO: oc_media_type = 1;
 pub const OC_MEDIA_TYPE_AUDIO: oc_media_type = 2;
 
 #[repr(C)]
+pub struct oc_control_list {
+    _private: [u8; 0],
+}
+
+pub type oc_control_type = u32;
+pub const OC_CONTROL_FLAG_DISABLED: u32 = 0x0001;
+pub const OC_CONTROL_FLAG_GRABBED: u32 = 0x0002;
+pub const OC_CONTROL_FLAG_READ_ONLY: u32 = 0x0004;
+pub const OC_CONTROL_FLAG_INACTIVE: u32 = 0x0010;
+pub const OC_CONTROL_FLAG_WRITE_ONLY: u32 = 0x0040;
+pub const OC_CONTROL_FLAG_VOLATILE: u32 = 0x0080;
+
+#[repr(C)]
+pub struct oc_control_info {
+    pub struct_size: u32,
+    pub id: u32,
+    pub name: *const c_char,
+    pub type_: oc_control_type,
+    pub minimum: i64,
+    pub maximum: i64,
+    pub step: i64,
+    pub default_value: i64,
+    pub flags: u32,
+    pub has_value: bool,
+    pub value: i64,
+    pub menu_count: u32,
+}
+
+#[repr(C)]
 pub struct oc_discovery_session {
     _private: [u8; 0],
 }
@@ -147,6 +176,21 @@ extern "C" {
     pub fn oc_device_get_format(device: *const oc_device, index: usize, info: *mut oc_format_info) -> oc_status;
     pub fn oc_fourcc_string(fourcc: u32, buffer: *mut c_char) -> *mut c_char;
 
+    pub fn oc_device_copy_controls(device: *mut oc_device, out: *mut *mut oc_control_list) -> oc_status;
+    pub fn oc_control_list_count(list: *const oc_control_list) -> usize;
+    pub fn oc_control_list_get(list: *const oc_control_list, index: usize, info: *mut oc_control_info) -> oc_status;
+    pub fn oc_control_list_get_menu_item(
+        list: *const oc_control_list,
+        index: usize,
+        item: usize,
+        value: *mut i64,
+        name: *mut *const c_char,
+    ) -> oc_status;
+    pub fn oc_control_list_free(list: *mut oc_control_list);
+    pub fn oc_device_set_control(device: *mut oc_device, name: *const c_char, value: i64) -> oc_status;
+    pub fn oc_device_lock_for_configuration(device: *mut oc_device) -> oc_status;
+    pub fn oc_device_unlock_for_configuration(device: *mut oc_device) -> oc_status;
+
     pub fn oc_context_add_hotplug_callback(
         ctx: *mut oc_context,
         callback: oc_hotplug_callback,
@@ -181,6 +225,7 @@ extern "C" {
     pub fn oc_context_copy_system_preferred_camera(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
     pub fn oc_context_set_user_preferred_camera(ctx: *mut oc_context, camera: *mut oc_device) -> oc_status;
     pub fn oc_context_copy_state_problem(ctx: *const oc_context, buffer: *mut c_char, size: usize) -> usize;
+    pub fn oc_context_copy_backend_problem(ctx: *const oc_context, backend: oc_backend, buffer: *mut c_char, size: usize) -> usize;
     pub fn oc_context_add_preferred_camera_callback(
         ctx: *mut oc_context,
         callback: oc_preferred_camera_callback,

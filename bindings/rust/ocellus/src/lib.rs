@@ -151,6 +151,25 @@ pub struct Format {
     pub frame_rates_are_range: bool,
 }
 
+/// A camera control as the device describes it, with its value when read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Control {
+    pub id: u32,
+    /// The name as `v4l2-ctl` prints it, e.g. "brightness".
+    pub name: String,
+    /// `OC_CONTROL_TYPE_*` (see the header): 1 integer, 2 boolean, 3 menu, …
+    pub control_type: u32,
+    pub minimum: i64,
+    pub maximum: i64,
+    pub step: i64,
+    pub default_value: i64,
+    /// `OC_CONTROL_FLAG_*` bits.
+    pub flags: u32,
+    pub value: Option<i64>,
+    /// (value to set, item name) of menu controls.
+    pub menu: Vec<(i64, String)>,
+}
+
 /// A camera or microphone: one reference to the library's device, released on drop.
 pub struct Device {
     raw: NonNull<ffi::oc_device>,
@@ -264,9 +283,67 @@ impl Device {
             .collect()
     }
 
+    /// The camera's controls (brightness, focus, exposure, … and whatever the driver has).
+    pub fn controls(&self) -> Result<Vec<Control>> {
+        let mut list = ptr::null_mut();
+        check(unsafe { ffi::oc_device_copy_controls(self.raw.as_ptr(), &mut list) })?;
+        let count = unsafe { ffi::oc_control_list_count(list) };
+        let controls = (0..count)
+            .map(|index| {
+                let mut info: ffi::oc_control_info = unsafe { std::mem::zeroed() };
+                info.struct_size = std::mem::size_of::<ffi::oc_control_info>() as u32;
+                check(unsafe { ffi::oc_control_list_get(list, index, &mut info) })?;
+                let menu = (0..info.menu_count as usize)
+                    .map(|item| {
+                        let (mut value, mut name) = (0i64, ptr::null());
+                        unsafe { ffi::oc_control_list_get_menu_item(list, index, item, &mut value, &mut name) };
+                        (value, text(name).unwrap_or_default())
+                    })
+                    .collect();
+                Ok(Control {
+                    id: info.id,
+                    name: text(info.name).unwrap_or_default(),
+                    control_type: info.type_,
+                    minimum: info.minimum,
+                    maximum: info.maximum,
+                    step: info.step,
+                    default_value: info.default_value,
+                    flags: info.flags,
+                    value: if info.has_value { Some(info.value) } else { None },
+                    menu,
+                })
+            })
+            .collect();
+        unsafe { ffi::oc_control_list_free(list) };
+        controls
+    }
+
+    /// Sets a control by name; values out of range or not in the menu are refused with the reason.
+    pub fn set_control(&self, name: &str, value: i64) -> Result<()> {
+        let name = c_string(name, "control name")?;
+        check(unsafe { ffi::oc_device_set_control(self.raw.as_ptr(), name.as_ptr(), value) })
+    }
+
+    /// Takes the exclusive configuration lock until the guard is dropped.
+    pub fn lock_for_configuration(&self) -> Result<ConfigurationLock<'_>> {
+        check(unsafe { ffi::oc_device_lock_for_configuration(self.raw.as_ptr()) })?;
+        Ok(ConfigurationLock { device: self })
+    }
+
     /// Whether both values stand for the same plug-in of the device.
     pub fn same_instance(&self, other: &Device) -> bool {
         self.raw == other.raw
+    }
+}
+
+/// Holds a device's configuration lock; dropping it unlocks.
+pub struct ConfigurationLock<'a> {
+    device: &'a Device,
+}
+
+impl Drop for ConfigurationLock<'_> {
+    fn drop(&mut self) {
+        unsafe { ffi::oc_device_unlock_for_configuration(self.device.raw.as_ptr()) };
     }
 }
 
@@ -386,6 +463,21 @@ impl Context {
     /// Records the user's choice, persisted for the app and seen by its other processes.
     pub fn set_user_preferred_camera(&self, camera: &Device) -> Result<()> {
         check(unsafe { ffi::oc_context_set_user_preferred_camera(self.raw.as_ptr(), camera.raw.as_ptr()) })
+    }
+
+    /// Why a backend is not running (e.g. no PipeWire daemon: the context then uses V4L2 alone).
+    pub fn backend_problem(&self, backend: Backend) -> Option<String> {
+        let kind = match backend {
+            Backend::PipeWire => ffi::OC_BACKEND_PIPEWIRE,
+            Backend::V4l2 => ffi::OC_BACKEND_V4L2,
+        };
+        let size = unsafe { ffi::oc_context_copy_backend_problem(self.raw.as_ptr(), kind, ptr::null_mut(), 0) };
+        if size == 0 {
+            return None;
+        }
+        let mut buffer = vec![0 as c_char; size + 1];
+        unsafe { ffi::oc_context_copy_backend_problem(self.raw.as_ptr(), kind, buffer.as_mut_ptr(), buffer.len()) };
+        text(buffer.as_ptr())
     }
 
     /// Why selection state could not be read or written (selection then works in memory).

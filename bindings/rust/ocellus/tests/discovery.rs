@@ -51,6 +51,12 @@ fn lists_cameras_and_microphone() {
     assert_eq!(formats[0].frame_rates[0], FrameRate { numerator: 30, denominator: 1 });
     let mic = devices.iter().find(|d| d.device_type() == DeviceType::Microphone).expect("microphone");
     assert_eq!(mic.unique_id(), "pipewire-vmic0");
+    assert_eq!(ctx.backend_problem(ocellus::Backend::PipeWire), None);
+    // The virtual cameras have no V4L2 node behind them: no controls to reach, and a clear error.
+    let error = camera.controls().unwrap_err();
+    assert_eq!(error.kind, ErrorKind::NotFound);
+    assert!(error.message.contains("/dev/video40") || error.message.contains("V4L2"), "{}", error.message);
+    assert_eq!(camera.set_control("brightness", 1).unwrap_err().kind, ErrorKind::NotFound);
 }
 
 #[test]
