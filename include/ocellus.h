@@ -388,6 +388,17 @@ const char *oc_device_serial_number(const oc_device *device);
 const char *oc_device_get_property(const oc_device *device, const char *key);
 
 /**
+ * A camera's own microphone — the audio interface of the same USB device — when
+ * it is connected (SPEC §1 associated_microphone).
+ *
+ * \param out receives a new reference (release it), or NULL when the camera has
+ *            none connected or `camera` is not a camera.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL out).
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_context_copy_associated_microphone(oc_context *ctx, oc_device *camera, oc_device **out);
+
+/**
  * Number of formats the device offers (0 for microphones for now, and for an
  * invalid handle, which sets the last error).
  * \threadsafety Safe from any thread.

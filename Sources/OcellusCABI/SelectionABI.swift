@@ -32,6 +32,15 @@ func withBorrowedHandle(_ device: Device?, _ body: (OpaquePointer?) -> Void) {
     return oc_status(OC_OK)
 }
 
+@c @implementation public func oc_context_copy_associated_microphone(_ ctx: OpaquePointer?, _ camera: OpaquePointer?,
+                                                                     _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_context_copy_associated_microphone: out is NULL") }
+    out.pointee = nil
+    guard let box = ContextBox.lookup(ctx), let cameraBox = DeviceBox.lookup(camera) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    out.pointee = box.hub.associatedMicrophone(of: cameraBox.device).map(DeviceBox.retainedHandle(for:))
+    return oc_status(OC_OK)
+}
+
 // MARK: Discovery sessions
 
 final class DiscoverySessionBox {

@@ -17,6 +17,9 @@ public final class Device: Sendable {
     public let serialNumber: String?
     /// When the system says the device appeared, CLOCK_MONOTONIC microseconds; nil when unknown.
     public let pluggedMicroseconds: UInt64?
+    /// The USB port the device hangs off (kernel `1-2.3` or udev bus path), shared by a
+    /// camera and its own microphone; nil when not USB.
+    public let usbPort: String?
     /// Raw backend properties (node and device), for diagnostics and later policies.
     public let properties: [String: String]
 
@@ -25,7 +28,7 @@ public final class Device: Sendable {
     public init(uniqueID: String, name: String, type: DeviceType, position: DevicePosition,
                 backend: BackendKind, backendKey: String, formats: [VideoFormat],
                 vendorID: UInt16?, productID: UInt16?, serialNumber: String?,
-                pluggedMicroseconds: UInt64?, properties: [String: String]) {
+                pluggedMicroseconds: UInt64?, usbPort: String? = nil, properties: [String: String]) {
         self.uniqueID = uniqueID
         self.name = name
         self.type = type
@@ -37,6 +40,7 @@ public final class Device: Sendable {
         self.productID = productID
         self.serialNumber = serialNumber
         self.pluggedMicroseconds = pluggedMicroseconds
+        self.usbPort = usbPort
         self.properties = properties
     }
 

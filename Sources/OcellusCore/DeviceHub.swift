@@ -69,6 +69,15 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         lock.withLock { selection = started }
     }
 
+    /// A camera's own microphone (the audio interface of the same USB device), when it is
+    /// connected: same vendor and product on the same port.
+    public func associatedMicrophone(of camera: Device) -> Device? {
+        guard camera.type.isCamera, let port = camera.usbPort, let vendor = camera.vendorID else { return nil }
+        return devices().first {
+            $0.type == .microphone && $0.usbPort == port && $0.vendorID == vendor && $0.productID == camera.productID
+        }
+    }
+
     /// Why a backend is not running (e.g. no PipeWire daemon), or nil when it runs.
     public func backendProblem(_ kind: BackendKind) -> OcellusError? {
         lock.withLock { backendProblems[kind] }
@@ -210,7 +219,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
             backend: backend, backendKey: facts.backendKey, formats: facts.formats,
             vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
-            pluggedMicroseconds: facts.pluggedMicroseconds, properties: facts.properties)
+            pluggedMicroseconds: facts.pluggedMicroseconds,
+            usbPort: facts.vendorID == nil ? nil : DeviceClassifier.port(of: facts), properties: facts.properties)
     }
 
     private static func key(_ kind: BackendKind, _ backendKey: String) -> String { "\(kind.name):\(backendKey)" }

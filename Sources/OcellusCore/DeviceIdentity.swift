@@ -97,7 +97,7 @@ public enum DeviceClassifier {
             if isIdentifyingSerial(facts.serial) && !serialTaken, let serial = facts.serial?.trimmingSpaces {
                 return "\(model)-\(sanitize(serial))\(suffix)"
             }
-            if let port = facts.usbPort ?? facts.busPath.map(portFromBusPath) {
+            if let port = port(of: facts) {
                 return "\(model)@\(port)\(suffix)"
             }
         }
@@ -116,6 +116,11 @@ public enum DeviceClassifier {
         // usb-<bus>:<ports>[:<config>.<interface>]
         guard parts.count >= 3 else { return busPath }
         return String(busPath[..<usb.upperBound]) + parts[0] + ":" + parts[1]
+    }
+
+    /// The port a device hangs off: the kernel's when sysfs told it, else from the udev bus path.
+    public static func port(of facts: DeviceFacts) -> String? {
+        facts.usbPort ?? facts.busPath.map(portFromBusPath)
     }
 
     static func hex4(_ value: UInt16) -> String {

@@ -34,6 +34,9 @@ enum PipeWireFacts {
         facts.properties = all
         if let path = all["api.v4l2.path"], let usb = USBIdentity(videoNode: path) {
             usb.apply(to: &facts)
+        } else if let card = all["api.alsa.card"], let directory = realPath("/sys/class/sound/card\(card)/device"),
+                  let usb = USBIdentity(containing: directory) {
+            usb.apply(to: &facts)   // a USB microphone, e.g. the one built into a webcam
         }
         let loopback = all["api.v4l2.cap.driver"] == "v4l2 loopback"
         facts.isSoftwareSource = loopback || (node.media == .video && !hardwareKeys.contains { all[$0] != nil })

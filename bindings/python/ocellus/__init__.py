@@ -386,9 +386,13 @@ class Context:
         return self._register(_lib.oc_context_add_preferred_camera_callback, _native.PREFERRED_CALLBACK, callback,
                               lambda _ctx, kind, camera: (PreferredCamera(kind), Device(camera) if camera else None))
 
-    def _copy_device(self, function) -> Optional[Device]:
+    def associated_microphone(self, camera: Device) -> Optional[Device]:
+        """The camera's own microphone (same USB device) when connected, else None."""
+        return self._copy_device(_lib.oc_context_copy_associated_microphone, camera._handle)
+
+    def _copy_device(self, function, *arguments) -> Optional[Device]:
         handle = ctypes.c_void_p()
-        function(self._handle_checked(), ctypes.byref(handle))
+        function(self._handle_checked(), *arguments, ctypes.byref(handle))
         if not handle.value:
             return None
         device = Device(handle.value)

@@ -130,6 +130,7 @@ def declare(lib, errcheck_status):
         "oc_discovery_session_copy_devices": ([vp, ctypes.POINTER(vp)], c_status),
         "oc_discovery_session_set_callback": ([vp, DISCOVERY_CALLBACK, vp], c_status),
         "oc_discovery_session_destroy": ([vp], None),
+        "oc_context_copy_associated_microphone": ([vp, vp, ctypes.POINTER(vp)], c_status),
         "oc_context_copy_user_preferred_camera": ([vp, ctypes.POINTER(vp)], c_status),
         "oc_context_copy_system_preferred_camera": ([vp, ctypes.POINTER(vp)], c_status),
         "oc_context_set_user_preferred_camera": ([vp, vp], c_status),

@@ -154,3 +154,29 @@ def test_daemon_going_away_removes_its_devices(private_daemon, event_log):
         assert event is HotplugEvent.REMOVED and device.same_instance(camera)
         assert not camera.connected
         assert ctx.devices() == []
+
+
+def test_a_cameras_own_microphone_is_associated(cameras, testbed_dir):
+    usb = ["device.bus=usb", "device.vendor.id=0x046d", "device.product.id=0x0825", "device.serial=MICCAM"]
+    cameras.add("miccam", *[arg for prop in usb + ["device.bus-path=pci-0000:00:14.0-usb-0:9:1.0"]
+                            for arg in ("--device-prop", prop)])
+    # SPA JSON reads ':' as a separator: the bus path needs quotes.
+    props = " ".join(usb + ['device.bus-path="pci-0000:00:14.0-usb-0:9:1.3"'])
+    subprocess.run(["pw-cli", "create-node", "adapter",
+                    "{ factory.name=audiotestsrc node.name=miccam-mic media.class=Audio/Source object.linger=true "
+                    + props + " }"], check=True, capture_output=True)
+    try:
+        deadline = time.monotonic() + 10
+        with ocellus.Context("org.ocellus.test.python") as ctx:
+            while time.monotonic() < deadline:
+                devices = by_id(ctx.devices())
+                if "usb-046d:0825-MICCAM-audio" in devices:
+                    break
+                time.sleep(0.05)
+            camera = devices["usb-046d:0825-MICCAM"]
+            microphone = ctx.associated_microphone(camera)
+            assert microphone is not None and microphone.unique_id == "usb-046d:0825-MICCAM-audio"
+            assert ctx.associated_microphone(devices["usb-1d6b:0110-VCAM-0000"]) is None
+            assert ctx.associated_microphone(microphone) is None  # only cameras have one
+    finally:
+        subprocess.run(["pw-cli", "destroy", "miccam-mic"], capture_output=True)

@@ -221,6 +221,11 @@ extern "C" {
     ) -> oc_status;
     pub fn oc_discovery_session_destroy(session: *mut oc_discovery_session);
 
+    pub fn oc_context_copy_associated_microphone(
+        ctx: *mut oc_context,
+        camera: *mut oc_device,
+        out: *mut *mut oc_device,
+    ) -> oc_status;
     pub fn oc_context_copy_user_preferred_camera(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
     pub fn oc_context_copy_system_preferred_camera(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
     pub fn oc_context_set_user_preferred_camera(ctx: *mut oc_context, camera: *mut oc_device) -> oc_status;

@@ -449,6 +449,13 @@ impl Context {
         Ok(NonNull::new(raw).map(|raw| Device { raw }))
     }
 
+    /// The camera's own microphone (the same USB device's audio interface) when connected.
+    pub fn associated_microphone(&self, camera: &Device) -> Result<Option<Device>> {
+        let mut raw = ptr::null_mut();
+        check(unsafe { ffi::oc_context_copy_associated_microphone(self.raw.as_ptr(), camera.raw.as_ptr(), &mut raw) })?;
+        Ok(NonNull::new(raw).map(|raw| Device { raw }))
+    }
+
     /// The app's latest choice still connected, else the camera it last streamed from, else the
     /// first in the default order; `None` without cameras (SPEC §2).
     pub fn user_preferred_camera(&self) -> Result<Option<Device>> {
