@@ -31,6 +31,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     }
     private var entries: [String: Entry] = [:]
     private var backendProblems: [BackendKind: OcellusError] = [:]
+    private var closeHandlers: [() -> Void] = []
     private var backends: [any DeviceBackend] = []
     private var closed = false
     private var selection: CameraSelection?
@@ -78,6 +79,26 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         }
     }
 
+    /// Starts `backend` on a running hub (e.g. PipeWire once its daemon appears), in
+    /// place of a stopped backend of the same kind; its devices join as hotplug events.
+    public func attach(_ backend: any DeviceBackend, timeoutMilliseconds: UInt32 = 0) throws(OcellusError) {
+        guard !lock.withLock({ closed }) else { throw OcellusError(.wrongState, "the context is closed") }
+        try backend.start(delegate: self, timeoutMilliseconds: timeoutMilliseconds)
+        let replaced: [any DeviceBackend] = lock.withLock {
+            let old = backends.filter { $0.kind == backend.kind }
+            backends.removeAll { $0.kind == backend.kind }
+            backends.append(backend)
+            backendProblems[backend.kind] = nil
+            return old
+        }
+        for old in replaced where old !== backend { old.stop() }
+    }
+
+    /// Runs `body` when the hub closes (before its backends stop): for helpers it owns.
+    public func onClose(_ body: @escaping () -> Void) {
+        lock.withLock { closeHandlers.append(body) }
+    }
+
     /// Why a backend is not running (e.g. no PipeWire daemon), or nil when it runs.
     public func backendProblem(_ kind: BackendKind) -> OcellusError? {
         lock.withLock { backendProblems[kind] }
@@ -121,11 +142,13 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
 
     /// Stops the backends and the event thread; devices become disconnected.
     public func close() {
-        let running: [any DeviceBackend] = lock.withLock {
-            guard !closed else { return [] }
+        let (running, handlers): ([any DeviceBackend], [() -> Void]) = lock.withLock {
+            guard !closed else { return ([], []) }
             closed = true
-            return backends
+            defer { closeHandlers.removeAll() }
+            return (backends, closeHandlers)
         }
+        for handler in handlers { handler() }
         for backend in running { backend.stop() }
         lock.withLock { selection }?.stop()
         events.stop()

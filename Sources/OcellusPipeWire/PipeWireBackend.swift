@@ -40,6 +40,9 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
         self.remote = remote
     }
 
+    /// Where the daemon's socket for `remote` (a name or a path) lives.
+    public static func socketPath(for remote: String) -> String? { PipeWireSocket.path(for: remote) }
+
     deinit { stop() }
 
     // MARK: DeviceBackend

@@ -1,6 +1,9 @@
 import OcellusCore
 import OcellusPipeWire
 import OcellusV4L2
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension DeviceHub {
     /// A hub over the system's backends: PipeWire (preferred for a camera both see)
@@ -9,8 +12,30 @@ extension DeviceHub {
     /// daemon explicitly, whose absence is then an error.
     public static func system(appID: String, pipewireRemote: String? = nil, stateDirectory: String? = nil,
                               timeoutMilliseconds: UInt32 = 0) throws(OcellusError) -> DeviceHub {
-        try DeviceHub(appID: appID, backends: [PipeWireBackend(remote: pipewireRemote), V4L2Backend()],
-                      timeoutMilliseconds: timeoutMilliseconds, stateDirectory: stateDirectory,
-                      required: pipewireRemote == nil ? [] : [.pipewire])
+        let hub = try DeviceHub(appID: appID, backends: [PipeWireBackend(remote: pipewireRemote), V4L2Backend()],
+                                timeoutMilliseconds: timeoutMilliseconds, stateDirectory: stateDirectory,
+                                required: pipewireRemote == nil ? [] : [.pipewire])
+        PipeWireReconnector.watch(hub, remote: pipewireRemote)
+        return hub
+    }
+}
+
+/// Joins a PipeWire daemon that starts (or restarts) after the context: watches
+/// the runtime directory for its socket and, while PipeWire is not running,
+/// attaches a new backend when the socket appears.
+enum PipeWireReconnector {
+    static func watch(_ hub: DeviceHub, remote: String?) {
+        let name = remote ?? environmentVariable("PIPEWIRE_REMOTE") ?? "pipewire-0"
+        guard let path = PipeWireBackend.socketPath(for: name), let slash = path.lastIndex(of: "/") else { return }
+        let directory = String(path[..<slash]), socket = String(path[path.index(after: slash)...])
+        let watcher = FileWatcher(directory: directory.isEmpty ? "/" : directory, fileName: socket) { [weak hub] in
+            // The socket file exists a moment before the daemon listens on it: retry briefly.
+            for _ in 0..<20 {
+                guard let hub, hub.backendProblem(.pipewire) != nil else { return }
+                if (try? hub.attach(PipeWireBackend(remote: remote))) != nil { return }
+                usleep(50_000)
+            }
+        }
+        hub.onClose { watcher?.stop() }
     }
 }

@@ -180,3 +180,39 @@ def test_a_cameras_own_microphone_is_associated(cameras, testbed_dir):
             assert ctx.associated_microphone(microphone) is None  # only cameras have one
     finally:
         subprocess.run(["pw-cli", "destroy", "miccam-mic"], capture_output=True)
+
+
+LATE_DAEMON = """
+import os, sys, time, threading
+import ocellus
+events, changed = [], threading.Event()
+with ocellus.Context("org.ocellus.test.late") as ctx:
+    assert ctx.backend_problem(ocellus.Backend.PIPEWIRE), "expected no daemon yet"
+    with ctx.add_hotplug_callback(lambda e, d: (events.append((e.name, d.unique_id)), changed.set())):
+        print("ready", flush=True)
+        assert changed.wait(20), "no device joined"
+        time.sleep(0.3)
+    assert ctx.backend_problem(ocellus.Backend.PIPEWIRE) is None
+    print(sorted(events), flush=True)
+"""
+
+
+def test_a_daemon_that_starts_later_joins(tmp_path):
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PIPEWIRE_REMOTE", "OCELLUS_TESTBED_DIR")}
+    env.update(XDG_RUNTIME_DIR=str(runtime), PYTHONPATH=os.path.join(os.path.dirname(__file__), ".."))
+    app = subprocess.Popen([sys.executable, "-c", LATE_DAEMON], env=env, stdout=subprocess.PIPE, text=True)
+    daemon_dir = None
+    try:
+        assert app.stdout.readline().strip() == "ready"
+        testbed = os.path.join(os.path.dirname(__file__), "..", "..", "..", "scripts", "testbed.sh")
+        output = subprocess.run([testbed, "start", "--dir", str(runtime), "--cameras", "1", "--mics", "0"],
+                                env=env, check=True, capture_output=True, text=True).stdout
+        daemon_dir = str(runtime)
+        assert app.wait(30) == 0
+        assert "('ADDED', 'usb-1d6b:0110-VCAM-0000')" in app.stdout.read()
+    finally:
+        app.kill()
+        if daemon_dir:
+            subprocess.run([testbed, "stop", daemon_dir], env=env)
