@@ -1,6 +1,9 @@
 #include "CV4L2.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
@@ -69,4 +72,62 @@ const char *cv4l2_querymenu_name(const struct v4l2_querymenu *menu)
 int64_t cv4l2_querymenu_value(const struct v4l2_querymenu *menu)
 {
     return menu->value;
+}
+
+static struct {
+    int (*open)(const char *, int, ...);
+    int (*close)(int);
+    int (*ioctl)(int, unsigned long, ...);
+    void *(*mmap)(void *, size_t, int, int, int, int64_t);
+    int (*munmap)(void *, size_t);
+} libv4l2;
+
+int cv4l2_libv4l2_load(void)
+{
+    void *library;
+    if (libv4l2.ioctl)
+        return 0;
+    if ((library = dlopen("libv4l2.so.0", RTLD_NOW | RTLD_LOCAL)) == NULL)
+        return -1;
+    libv4l2.open = (int (*)(const char *, int, ...))dlsym(library, "v4l2_open");
+    libv4l2.close = (int (*)(int))dlsym(library, "v4l2_close");
+    libv4l2.mmap = (void *(*)(void *, size_t, int, int, int, int64_t))dlsym(library, "v4l2_mmap");
+    libv4l2.munmap = (int (*)(void *, size_t))dlsym(library, "v4l2_munmap");
+    libv4l2.ioctl = (int (*)(int, unsigned long, ...))dlsym(library, "v4l2_ioctl");
+    if (!libv4l2.open || !libv4l2.close || !libv4l2.mmap || !libv4l2.munmap || !libv4l2.ioctl) {
+        libv4l2.ioctl = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int cv4l2_libv4l2_open(const char *path, int flags)
+{
+    int fd = libv4l2.open(path, flags);
+    return fd < 0 ? -errno : fd;
+}
+
+void cv4l2_libv4l2_close(int fd)
+{
+    libv4l2.close(fd);
+}
+
+int cv4l2_libv4l2_ioctl(int fd, unsigned long request, void *argument)
+{
+    int result;
+    do {
+        result = libv4l2.ioctl(fd, request, argument);
+    } while (result < 0 && errno == EINTR);
+    return result < 0 ? -errno : 0;
+}
+
+void *cv4l2_libv4l2_mmap(size_t length, int fd, int64_t offset)
+{
+    void *memory = libv4l2.mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
+    return memory == MAP_FAILED ? NULL : memory;
+}
+
+void cv4l2_libv4l2_munmap(void *start, size_t length)
+{
+    libv4l2.munmap(start, length);
 }

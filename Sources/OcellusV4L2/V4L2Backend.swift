@@ -19,7 +19,7 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
     private let hotplug: Bool
 
     /// `hotplug: false` scans once and listens for nothing (device-profile tests).
-    public init(system: any V4L2System = LinuxV4L2System(), hotplug: Bool = true) {
+    public init(system: any V4L2System = defaultV4L2System(), hotplug: Bool = true) {
         self.system = system
         self.hotplug = hotplug
     }

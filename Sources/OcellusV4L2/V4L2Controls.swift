@@ -15,7 +15,7 @@ public final class V4L2Controls: CameraControlling, @unchecked Sendable {
     private var lockedFD: Int32?
 
     /// `devicePath`: `/dev/videoN` (or `videoN`).
-    public init(devicePath: String, system: any V4L2System = LinuxV4L2System()) {
+    public init(devicePath: String, system: any V4L2System = defaultV4L2System()) {
         node = String(devicePath.split(separator: "/").last ?? "")
         self.system = system
     }

@@ -42,7 +42,7 @@ public final class V4L2Stream: @unchecked Sendable {
     private var thread: pthread_t?
     private var wakeRead: Int32 = -1, wakeWrite: Int32 = -1
 
-    public init(devicePath: String, system: any V4L2System = LinuxV4L2System()) {
+    public init(devicePath: String, system: any V4L2System = defaultV4L2System()) {
         node = String(devicePath.split(separator: "/").last ?? "")
         self.system = system
     }
@@ -121,8 +121,7 @@ public final class V4L2Stream: @unchecked Sendable {
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             buffer.memory = V4L2_MEMORY_MMAP.rawValue
             try check(system.ioctl(fd, CV4L2_VIDIOC_QUERYBUF, &buffer), "query buffer \(index)")
-            guard let memory = mmap(nil, Int(buffer.length), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(buffer.m.offset)),
-                  memory != MAP_FAILED else {
+            guard let memory = system.map(fd, length: Int(buffer.length), offset: Int64(buffer.m.offset)) else {
                 throw OcellusError(.noResources, "cannot map buffer \(index) of /dev/\(node): \(String(cString: strerror(errno)))")
             }
             buffers.append(UnsafeMutableRawBufferPointer(start: memory, count: Int(buffer.length)))
@@ -135,7 +134,7 @@ public final class V4L2Stream: @unchecked Sendable {
             var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             _ = system.ioctl(fd, CV4L2_VIDIOC_STREAMOFF, &type)
         }
-        for buffer in buffers { munmap(buffer.baseAddress, buffer.count) }
+        for buffer in buffers { system.unmap(buffer.baseAddress!, length: buffer.count) }
         buffers.removeAll()
         if fd >= 0 { system.close(fd) }
         fd = -1

@@ -22,9 +22,21 @@ public protocol V4L2System: AnyObject, Sendable {
     func close(_ fd: Int32)
     /// ioctl with one argument; 0 or -errno.
     func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32
+    /// Maps a driver buffer (`QUERYBUF` offset); nil on failure.
+    func map(_ fd: Int32, length: Int, offset: Int64) -> UnsafeMutableRawPointer?
+    func unmap(_ memory: UnsafeMutableRawPointer, length: Int)
 }
 
-public final class LinuxV4L2System: V4L2System {
+/// The system to use: the kernel's interface, or libv4l2 in front of it when the
+/// `OCELLUS_LIBV4L2=1` switch is set (for cameras whose formats only libv4l can
+/// convert, such as vendor-specific Bayer). Off by default: libv4l2 converts in
+/// software and hides what the camera really sends.
+public func defaultV4L2System() -> any V4L2System {
+    if environmentVariable("OCELLUS_LIBV4L2") == "1", let converting = LibV4L2System() { return converting }
+    return LinuxV4L2System()
+}
+
+public class LinuxV4L2System: V4L2System, @unchecked Sendable {
     public let sysfsRoot: String
     public let deviceRoot: String
 
@@ -64,4 +76,36 @@ public final class LinuxV4L2System: V4L2System {
     public func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
         cv4l2_ioctl(fd, request, argument)
     }
+
+    public func map(_ fd: Int32, length: Int, offset: Int64) -> UnsafeMutableRawPointer? {
+        let memory = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
+        return memory == MAP_FAILED ? nil : memory
+    }
+
+    public func unmap(_ memory: UnsafeMutableRawPointer, length: Int) { munmap(memory, length) }
+}
+
+/// The kernel interface through libv4l2 (see `defaultV4L2System`).
+public final class LibV4L2System: LinuxV4L2System, @unchecked Sendable {
+    /// nil when libv4l2.so.0 is not installed.
+    public init?() {
+        guard cv4l2_libv4l2_load() == 0 else { return nil }
+        super.init()
+    }
+
+    public override func open(node: String) -> Int32 {
+        cv4l2_libv4l2_open("\(deviceRoot)/\(node)", O_RDWR | O_NONBLOCK | O_CLOEXEC)
+    }
+
+    public override func close(_ fd: Int32) { cv4l2_libv4l2_close(fd) }
+
+    public override func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        cv4l2_libv4l2_ioctl(fd, request, argument)
+    }
+
+    public override func map(_ fd: Int32, length: Int, offset: Int64) -> UnsafeMutableRawPointer? {
+        cv4l2_libv4l2_mmap(length, fd, offset)
+    }
+
+    public override func unmap(_ memory: UnsafeMutableRawPointer, length: Int) { cv4l2_libv4l2_munmap(memory, length) }
 }

@@ -113,6 +113,9 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
 
     var openDescriptorCount: Int { openNodes.count }
 
+    func map(_ fd: Int32, length: Int, offset: Int64) -> UnsafeMutableRawPointer? { nil }  // profiles do not stream
+    func unmap(_ memory: UnsafeMutableRawPointer, length: Int) {}
+
     func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
         guard let index = openNodes[fd] else { return -EBADF }
         let node = nodes[index]

@@ -53,3 +53,13 @@ def test_unplug_while_streaming_ends_the_stream_with_a_disconnect():
         process.kill()
         Path("/sys/bus/platform/drivers/vivid/bind").write_text("vivid.0")
     time.sleep(0.5)
+
+
+def test_the_libv4l2_switch_lists_and_streams_through_libv4l2():
+    env = dict(os.environ, OCELLUS_LIBV4L2="1")
+    listing = subprocess.run([CLI, "list", "--json"], env=env, capture_output=True, text=True, check=True)
+    assert {d["unique_id"] for d in json.loads(listing.stdout)} == {"v4l2-platform:vivid-000", CAMERA}
+    streamed = subprocess.run([CLI, "stream", CAMERA, "--format", "YUYV", "--size", "320x180", "--fps", "30",
+                               "--frames", "10", "--json"], env=env, capture_output=True, text=True, timeout=60)
+    assert streamed.returncode == 0, streamed.stderr
+    assert json.loads(streamed.stdout.splitlines()[-1]) == {"event": "summary", "frames": 10, "dropped": 0}

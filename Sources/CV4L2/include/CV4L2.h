@@ -7,6 +7,7 @@
 #ifndef OCELLUS_CV4L2_H
 #define OCELLUS_CV4L2_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/videodev2.h>
 #include <linux/netlink.h>
@@ -46,6 +47,15 @@ int64_t cv4l2_querymenu_value(const struct v4l2_querymenu *menu);
 
 extern const unsigned int CV4L2_CID_CAMERA_ORIENTATION;
 extern const unsigned int CV4L2_CID_CAMERA_SENSOR_ROTATION;
+
+/* libv4l2 (format conversion for cameras whose formats only it decodes), loaded on
+ * demand with dlopen so that it is optional. Its v4l2_ioctl is variadic, hence C. */
+int cv4l2_libv4l2_load(void);  /* 0, or -1 when libv4l2.so.0 is not installed */
+int cv4l2_libv4l2_open(const char *path, int flags);  /* fd or -errno */
+void cv4l2_libv4l2_close(int fd);
+int cv4l2_libv4l2_ioctl(int fd, unsigned long request, void *argument);  /* 0 or -errno */
+void *cv4l2_libv4l2_mmap(size_t length, int fd, int64_t offset);  /* NULL on failure */
+void cv4l2_libv4l2_munmap(void *start, size_t length);
 
 /* ioctl(2) with one pointer argument; returns 0 or -errno. */
 int cv4l2_ioctl(int fd, unsigned long request, void *argument);
