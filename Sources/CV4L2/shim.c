@@ -69,6 +69,12 @@ const char *cv4l2_querymenu_name(const struct v4l2_querymenu *menu)
     return (const char *)menu->name;
 }
 
+void cv4l2_querymenu_set_name(struct v4l2_querymenu *menu, const char *name)
+{
+    strncpy((char *)menu->name, name, sizeof(menu->name) - 1);
+    menu->name[sizeof(menu->name) - 1] = 0;
+}
+
 int64_t cv4l2_querymenu_value(const struct v4l2_querymenu *menu)
 {
     return menu->value;

@@ -18,6 +18,17 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
         /// fourcc → sizes → intervals (seconds as fraction n/d)
         var formats: [(fourcc: UInt32, sizes: [(width: UInt32, height: UInt32, intervals: [(UInt32, UInt32)])])] = []
         var controls: [UInt32: Int32] = [:]
+        /// Controls as `v4l2-ctl --all` lists them, in ID order.
+        var extendedControls: [ProfileControl] = []
+    }
+
+    struct ProfileControl {
+        var id: UInt32
+        var name: String
+        var type: UInt32
+        var minimum: Int64 = 0, maximum: Int64 = 1, step: UInt64 = 1, defaultValue: Int64 = 0, value: Int64 = 0
+        var flags: UInt32 = 0
+        var menu: [(UInt32, String)] = []
     }
 
     private(set) var nodes: [Node] = []
@@ -61,7 +72,7 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
             case "orientation": node!.controls[CV4L2_CID_CAMERA_ORIENTATION] = Int32(rest)!
             case "sensor_rotation": node!.controls[CV4L2_CID_CAMERA_SENSOR_ROTATION] = Int32(rest)!
             default:
-                parseFormatLine(line, into: &node!)
+                if !parseControlLine(line, into: &node!) { parseFormatLine(line, into: &node!) }
             }
         }
         finishNode()
@@ -85,6 +96,39 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
             let last = node.formats.count - 1
             node.formats[last].sizes[node.formats[last].sizes.count - 1].intervals.append((numerator, denominator))
         }
+    }
+
+    /// `name 0x00980900 (int) : min=0 max=255 step=1 default=128 value=128 flags=inactive`,
+    /// and menu items below a menu control as `1: Manual Mode`.
+    private func parseControlLine(_ line: String, into node: inout Node) -> Bool {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        if words.count >= 3, words[1].hasPrefix("0x"), let id = UInt32(words[1].dropFirst(2), radix: 16) {
+            let types = ["(int)": 1, "(bool)": 2, "(menu)": 3, "(button)": 4, "(int64)": 5, "(bitmask)": 8, "(intmenu)": 9]
+            var control = ProfileControl(id: id, name: words[0], type: UInt32(types[words[2]] ?? 1))
+            for field in words.dropFirst(3) {
+                let pair = field.split(separator: "=", maxSplits: 1).map(String.init)
+                guard pair.count == 2 else { continue }
+                switch pair[0] {
+                case "min": control.minimum = Int64(pair[1]) ?? 0
+                case "max": control.maximum = Int64(pair[1]) ?? 0
+                case "step": control.step = UInt64(pair[1]) ?? 1
+                case "default": control.defaultValue = Int64(pair[1]) ?? 0
+                case "value": control.value = Int64(pair[1]) ?? 0
+                case "flags":
+                    let known: [String: UInt32] = ["read-only": 0x4, "inactive": 0x10, "volatile": 0x80, "write-only": 0x40]
+                    control.flags = pair[1].split(separator: ",").reduce(0) { $0 | (known[String($1)] ?? 0) }
+                default: break
+                }
+            }
+            node.extendedControls.append(control)
+            return true
+        }
+        if let colon = line.firstIndex(of: ":"), let index = UInt32(line[..<colon]), !node.extendedControls.isEmpty {
+            let name = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            node.extendedControls[node.extendedControls.count - 1].menu.append((index, name))
+            return true
+        }
+        return false
     }
 
     // MARK: V4L2System
@@ -150,6 +194,35 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
             let (numerator, denominator) = size.intervals[Int(interval.pointee.index)]
             interval.pointee.type = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
             interval.pointee.discrete = v4l2_fract(numerator: numerator, denominator: denominator)
+            return 0
+        case CV4L2_VIDIOC_QUERY_EXT_CTRL:
+            let query = argument.assumingMemoryBound(to: v4l2_query_ext_ctrl.self)
+            let wanted = query.pointee.id & ~(CV4L2_CTRL_FLAG_NEXT_CTRL | 0x4000_0000)
+            let next = query.pointee.id & CV4L2_CTRL_FLAG_NEXT_CTRL != 0
+            guard let control = node.extendedControls.first(where: { next ? $0.id > wanted : $0.id == wanted }) else { return -EINVAL }
+            var answer = v4l2_query_ext_ctrl()
+            answer.id = control.id
+            answer.type = control.type
+            copy(control.name, into: &answer.name)
+            (answer.minimum, answer.maximum, answer.step) = (control.minimum, control.maximum, control.step)
+            (answer.default_value, answer.flags) = (control.defaultValue, control.flags)
+            query.pointee = answer
+            return 0
+        case CV4L2_VIDIOC_QUERYMENU:
+            let menu = argument.assumingMemoryBound(to: v4l2_querymenu.self)
+            guard let control = node.extendedControls.first(where: { $0.id == menu.pointee.id }),
+                  let item = control.menu.first(where: { $0.0 == menu.pointee.index }) else { return -EINVAL }
+            cv4l2_querymenu_set_name(menu, item.1)
+            return 0
+        case CV4L2_VIDIOC_G_EXT_CTRLS, CV4L2_VIDIOC_S_EXT_CTRLS:
+            let controlRequest = argument.assumingMemoryBound(to: cv4l2_control_request.self)
+            guard let position = node.extendedControls.firstIndex(where: { $0.id == controlRequest.pointee.control.id }) else { return -EINVAL }
+            let is64: Int32 = node.extendedControls[position].type == 5 ? 1 : 0
+            if request == CV4L2_VIDIOC_S_EXT_CTRLS {
+                nodes[index].extendedControls[position].value = cv4l2_control_request_value(controlRequest, is64)
+            } else {
+                cv4l2_control_request_init(controlRequest, controlRequest.pointee.control.id, is64, node.extendedControls[position].value)
+            }
             return 0
         case CV4L2_VIDIOC_G_CTRL:
             let control = argument.assumingMemoryBound(to: v4l2_control.self)

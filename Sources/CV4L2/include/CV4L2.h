@@ -43,6 +43,7 @@ int64_t cv4l2_control_request_value(const struct cv4l2_control_request *request,
 /* v4l2_querymenu is packed with a union: its item name or integer value. */
 void cv4l2_querymenu_init(struct v4l2_querymenu *menu, uint32_t id, uint32_t index);
 const char *cv4l2_querymenu_name(const struct v4l2_querymenu *menu);
+void cv4l2_querymenu_set_name(struct v4l2_querymenu *menu, const char *name);
 int64_t cv4l2_querymenu_value(const struct v4l2_querymenu *menu);
 
 extern const unsigned int CV4L2_CID_CAMERA_ORIENTATION;
