@@ -230,11 +230,14 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     /// A device for `facts`, with the SPEC §1 rules (lock held: a serial another
     /// listed device of the same model already uses does not identify the unit).
     private func makeDevice(_ facts: DeviceFacts, backend: BackendKind) -> Device {
+        let port = DeviceClassifier.port(of: facts)
         let serialTaken = entries.values.contains { entry in
-            guard let other = entry.device else { return false }
-            return other.backendKey != facts.backendKey && other.vendorID != nil
-                && other.vendorID == facts.vendorID && other.productID == facts.productID
-                && other.serialNumber == facts.serial && (other.type == .microphone) == (facts.media == .audio)
+            guard let other = entry.device, other.backendKey != facts.backendKey, other.vendorID != nil,
+                  other.vendorID == facts.vendorID, other.productID == facts.productID,
+                  other.serialNumber == facts.serial, (other.type == .microphone) == (facts.media == .audio) else { return false }
+            // The same unit seen by the other backend (same port) does not make the serial shared.
+            let sameUnit = other.backend != backend && (other.usbPort == nil || port == nil || other.usbPort == port)
+            return !sameUnit
         }
         let type = DeviceClassifier.type(of: facts)
         return Device(

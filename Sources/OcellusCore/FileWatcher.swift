@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// Watches a directory for a file appearing or being replaced (created, renamed
-/// into place, closed after writing) and calls `onChange` on its own thread.
+/// Watches a directory for a file appearing, going or being replaced (created,
+/// deleted, renamed into place, closed after writing) and calls `onChange` on its
+/// own thread.
 /// Stops on `stop()`.
 public final class FileWatcher: @unchecked Sendable {
     private let inotifyFD: Int32
@@ -11,13 +12,18 @@ public final class FileWatcher: @unchecked Sendable {
     private let wakeWrite: Int32
     private var thread: pthread_t?
 
-    public init?(directory: String, fileName: String, onChange: @escaping () -> Void) {
+    public convenience init?(directory: String, fileName: String, onChange: @escaping () -> Void) {
+        self.init(directory: directory, matching: { $0 == fileName }, onChange: onChange)
+    }
+
+    /// Calls `onChange` for any file whose name passes `matches` (e.g. `video*` in `/dev`).
+    public init?(directory: String, matching matches: @escaping (String) -> Bool, onChange: @escaping () -> Void) {
         var pipeFDs: [Int32] = [-1, -1]
         inotifyFD = inotify_init1(Int32(IN_CLOEXEC))
         _ = pipe(&pipeFDs)
         (wakeRead, wakeWrite) = (pipeFDs[0], pipeFDs[1])
         guard inotifyFD >= 0, wakeRead >= 0,
-              inotify_add_watch(inotifyFD, directory, UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE)) >= 0 else {
+              inotify_add_watch(inotifyFD, directory, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_CLOSE_WRITE)) >= 0 else {
             for fd in [inotifyFD, wakeRead, wakeWrite] where fd >= 0 { close(fd) }
             return nil
         }
@@ -33,7 +39,7 @@ public final class FileWatcher: @unchecked Sendable {
                 guard descriptors[0].revents != 0 else { continue }
                 let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
                 guard count > 0 else { continue }
-                if FileWatcher.names(in: buffer[0..<count]).contains(fileName) { onChange() }
+                if FileWatcher.names(in: buffer[0..<count]).contains(where: matches) { onChange() }
             }
         }
     }

@@ -6,9 +6,10 @@ import Glibc
 
 /// Cameras straight from the kernel, for machines without PipeWire (servers,
 /// kiosks, containers, boards). Hotplug comes from kernel uevents on a
-/// `NETLINK_KOBJECT_UEVENT` socket, so no udevd is needed: any add or remove in
-/// the video4linux subsystem triggers a rescan, and the difference of camera
-/// groups (keyed by bus identity, never by `/dev/videoN`) is reported.
+/// `NETLINK_KOBJECT_UEVENT` socket (and inotify on /dev), so no udevd is needed:
+/// any add or remove in the video4linux subsystem triggers a rescan, and the
+/// difference of camera groups (keyed by bus identity, never by `/dev/videoN`) is
+/// reported.
 public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
     public let kind = BackendKind.v4l2
     private let system: any V4L2System
@@ -16,6 +17,7 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
     private weak var delegate: (any DeviceBackendDelegate)?
     private var present: [String: DeviceFacts] = [:]
     private var listener: UEventListener?
+    private var deviceWatcher: FileWatcher?
     private let hotplug: Bool
 
     /// `hotplug: false` scans once and listens for nothing (device-profile tests).
@@ -29,22 +31,28 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
     public func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) {
         lock.withLock { self.delegate = delegate }
         // Listen before the first scan, so nothing plugged in between is missed.
+        // Kernel uevents first; inotify on /dev as well, for containers whose network
+        // namespace gets no uevents. A rescan is idempotent, so hearing both is harmless.
         if hotplug {
             let listener = UEventListener { [weak self] subsystem in
                 if subsystem == "video4linux" { self?.rescan() }
             }
-            lock.withLock { self.listener = listener }
+            let deviceWatcher = FileWatcher(directory: "/dev", matching: { $0.hasPrefix("video") }) { [weak self] in
+                self?.rescan()
+            }
+            lock.withLock { (self.listener, self.deviceWatcher) = (listener, deviceWatcher) }
         }
         rescan()
     }
 
     public func stop() {
-        let running = lock.withLock { () -> UEventListener? in
+        let (running, watcher) = lock.withLock { () -> (UEventListener?, FileWatcher?) in
             delegate = nil
-            defer { listener = nil }
-            return listener
+            defer { (listener, deviceWatcher) = (nil, nil) }
+            return (listener, deviceWatcher)
         }
         running?.stop()
+        watcher?.stop()
     }
 
     /// Scans the video nodes and reports what appeared and what went away.

@@ -1,0 +1,60 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import OcellusCore
+
+/// The hub's rule for a camera that both backends see. Named for what they are:
+/// stand-in backends, since no machine here has a camera that PipeWire and raw
+/// V4L2 can both see (the vivid guest runs no PipeWire).
+@Suite struct DedupeTests {
+    final class StandInBackend: DeviceBackend, @unchecked Sendable {
+        let kind: BackendKind
+        var delegate: (any DeviceBackendDelegate)?
+        init(_ kind: BackendKind) { self.kind = kind }
+        func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) { self.delegate = delegate }
+        func stop() {}
+        func add(_ facts: DeviceFacts) { delegate?.backend(self, didAdd: facts) }
+        func remove(_ key: String) { delegate?.backend(self, didRemoveDeviceWithKey: key) }
+        func fail() { delegate?.backend(self, didFail: OcellusError(.backendUnavailable, "gone")) }
+    }
+
+    func webcam(key: String) -> DeviceFacts {
+        var facts = DeviceFacts(media: .video, name: "C920", backendKey: key, fallbackName: key)
+        facts.bus = "usb"
+        facts.vendorID = 0x046d
+        facts.productID = 0x082d
+        facts.serial = "B61DEDAF"
+        facts.usbPort = "3-3"
+        return facts
+    }
+
+    func makeHub() throws -> (DeviceHub, StandInBackend, StandInBackend, String) {
+        var template = Array("/tmp/ocellus-dedupe-XXXXXX".utf8CString)
+        let state = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let pipewire = StandInBackend(.pipewire), v4l2 = StandInBackend(.v4l2)
+        let hub = try DeviceHub(appID: "org.ocellus.test.dedupe", backends: [pipewire, v4l2], timeoutMilliseconds: 0,
+                                stateDirectory: state)
+        return (hub, pipewire, v4l2, state)
+    }
+
+    @Test func theSameCameraIsListedOnceThroughPipeWire() throws {
+        let (hub, pipewire, v4l2, _) = try makeHub()
+        defer { hub.close() }
+        v4l2.add(webcam(key: "/sys/devices/usb3/3-3"))
+        let rawInstance = try #require(hub.devices().first)
+        #expect(rawInstance.backend == .v4l2)
+        pipewire.add(webcam(key: "71"))
+        #expect(hub.devices().map(\.backend) == [.pipewire])
+        #expect(!rawInstance.isConnected)   // replaced by the PipeWire instance
+        // The daemon goes away while the camera stays: it comes back through V4L2.
+        pipewire.fail()
+        let revived = try #require(hub.devices().first)
+        #expect(revived.backend == .v4l2 && revived.uniqueID == "usb-046d:082d-B61DEDAF" && revived !== rawInstance)
+        // A V4L2 camera appearing while PipeWire has it stays hidden.
+        pipewire.add(webcam(key: "72"))
+        v4l2.remove("/sys/devices/usb3/3-3")
+        v4l2.add(webcam(key: "/sys/devices/usb3/3-3"))
+        #expect(hub.devices().map(\.backend) == [.pipewire])
+    }
+}
