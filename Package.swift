@@ -67,7 +67,7 @@ let package = Package(
 
         .testTarget(name: "OcellusCoreTests", dependencies: ["OcellusCore"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "OcellusPipeWireTests", dependencies: ["OcellusCore", "OcellusPipeWire"],
+        .testTarget(name: "OcellusPipeWireTests", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusSystem"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "OcellusV4L2Tests", dependencies: ["OcellusCore", "OcellusV4L2", "OcellusUSB", "CV4L2"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),

@@ -73,6 +73,17 @@ enum PipeWireFormats {
         }
     }
 
+    /// The SPA (subtype, video format) of a fourcc, for building a format pod.
+    static func spaFormat(for fourCC: FourCC) -> (subtype: UInt32, format: UInt32)? {
+        if fourCC == .mjpeg { return (SPA_MEDIA_SUBTYPE_mjpg.rawValue, SPA_VIDEO_FORMAT_UNKNOWN.rawValue) }
+        if fourCC == .h264 { return (SPA_MEDIA_SUBTYPE_h264.rawValue, SPA_VIDEO_FORMAT_UNKNOWN.rawValue) }
+        let raw: [UInt32] = [SPA_VIDEO_FORMAT_YUY2, SPA_VIDEO_FORMAT_UYVY, SPA_VIDEO_FORMAT_NV12, SPA_VIDEO_FORMAT_I420,
+                             SPA_VIDEO_FORMAT_RGB, SPA_VIDEO_FORMAT_BGRx, SPA_VIDEO_FORMAT_BGRA, SPA_VIDEO_FORMAT_GRAY8,
+                             SPA_VIDEO_FORMAT_GRAY16_LE].map(\.rawValue)
+        return raw.first { self.fourCC(subtype: SPA_MEDIA_SUBTYPE_raw.rawValue, format: $0) == fourCC }
+            .map { (SPA_MEDIA_SUBTYPE_raw.rawValue, $0) }
+    }
+
     static func videoFormats(_ parsed: ocpw_video_format) -> [VideoFormat] {
         let pixelFormats: [FourCC]
         if parsed.media_subtype == SPA_MEDIA_SUBTYPE_raw.rawValue {

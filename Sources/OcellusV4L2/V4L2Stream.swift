@@ -21,6 +21,8 @@ public final class V4L2Stream: @unchecked Sendable {
 
     /// A filled buffer, valid only during the handler call (it is requeued after).
     public struct Frame {
+        /// The format the stream runs with.
+        public let format: Format
         public let bytes: UnsafeRawBufferPointer
         public let sequence: UInt32
         /// CLOCK_MONOTONIC nanoseconds of the capture.
@@ -61,7 +63,7 @@ public final class V4L2Stream: @unchecked Sendable {
             try allocateBuffers(count: bufferCount)
             var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             try check(system.ioctl(fd, CV4L2_VIDIOC_STREAMON, &type), "start streaming on /dev/\(node)")
-            startThread(handler: handler)
+            startThread(format: format, handler: handler)
             return format
         } catch {
             release()
@@ -144,7 +146,7 @@ public final class V4L2Stream: @unchecked Sendable {
 
     // MARK: The streaming thread
 
-    private func startThread(handler: @escaping (Event) -> Void) {
+    private func startThread(format: Format, handler: @escaping (Event) -> Void) {
         var pipeFDs: [Int32] = [-1, -1]
         _ = pipe(&pipeFDs)
         (wakeRead, wakeWrite) = (pipeFDs[0], pipeFDs[1])
@@ -168,7 +170,7 @@ public final class V4L2Stream: @unchecked Sendable {
                 }
                 let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
                 let memory = buffers[Int(buffer.index)]
-                handler(.frame(Frame(bytes: UnsafeRawBufferPointer(rebasing: memory[0..<Int(buffer.bytesused)]),
+                handler(.frame(Frame(format: format, bytes: UnsafeRawBufferPointer(rebasing: memory[0..<Int(buffer.bytesused)]),
                                      sequence: buffer.sequence, timestampNanoseconds: timestamp,
                                      isCorrupt: buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0)))
                 let requeued = system.ioctl(fd, CV4L2_VIDIOC_QBUF, &buffer)
@@ -192,4 +194,34 @@ public final class V4L2Stream: @unchecked Sendable {
     static func error(_ result: Int32, _ action: String) -> OcellusError {
         v4l2Error(result, action, busyMeans: "the camera is in use by another client")
     }
+}
+
+/// A V4L2 stream as a `CameraStream`: frames converted to the core's `CameraFrame` (views, no copy).
+public final class V4L2CameraStream: CameraStream, @unchecked Sendable {
+    public let format: VideoFormat
+    private let stream: V4L2Stream
+
+    public init(devicePath: String, format requested: VideoFormat, frameRate: FrameRate,
+                handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
+        stream = V4L2Stream(devicePath: devicePath)
+        let settled = try stream.start(pixelFormat: requested.pixelFormat, width: requested.width, height: requested.height,
+                                       frameRate: frameRate) { event in
+            switch event {
+            case .frame(let frame):
+                let active = frame.format
+                let planes = CameraFrame.planes(of: active.pixelFormat, height: active.height,
+                                                stride: Int(active.bytesPerLine), in: frame.bytes)
+                handler(.frame(CameraFrame(pixelFormat: active.pixelFormat, width: active.width, height: active.height,
+                                           sequence: UInt64(frame.sequence), timestampNanoseconds: frame.timestampNanoseconds,
+                                           isCorrupt: frame.isCorrupt, planes: planes.0, planes.1, planes.2)))
+            case .failed(let error):
+                handler(.failed(error))
+            }
+        }
+        let pixelFormat = settled.pixelFormat
+        format = VideoFormat(pixelFormat: pixelFormat, width: settled.width, height: settled.height,
+                             frameRates: [settled.frameRate])
+    }
+
+    public func stop() { stream.stop() }
 }

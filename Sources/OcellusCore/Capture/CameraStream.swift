@@ -1,0 +1,88 @@
+/// One plane of a frame: a view into the backend's buffer.
+public struct FramePlane: Sendable {
+    public let bytes: UnsafeRawBufferPointer
+    public let stride: Int
+    public init(bytes: UnsafeRawBufferPointer, stride: Int) {
+        self.bytes = bytes
+        self.stride = stride
+    }
+}
+
+/// A frame as a backend delivers it: views into its buffer, valid during the
+/// handler call only. Up to three planes, stored inline (no allocation per frame).
+public struct CameraFrame: Sendable {
+    public let pixelFormat: FourCC
+    public let width: UInt32
+    public let height: UInt32
+    public let sequence: UInt64
+    /// CLOCK_MONOTONIC nanoseconds.
+    public let timestampNanoseconds: UInt64
+    public let isCorrupt: Bool
+    public let planeCount: Int
+    private let plane0: FramePlane
+    private let plane1: FramePlane?
+    private let plane2: FramePlane?
+
+    public init(pixelFormat: FourCC, width: UInt32, height: UInt32, sequence: UInt64, timestampNanoseconds: UInt64,
+                isCorrupt: Bool = false, planes first: FramePlane, _ second: FramePlane? = nil, _ third: FramePlane? = nil) {
+        self.pixelFormat = pixelFormat
+        self.width = width
+        self.height = height
+        self.sequence = sequence
+        self.timestampNanoseconds = timestampNanoseconds
+        self.isCorrupt = isCorrupt
+        plane0 = first
+        plane1 = second
+        plane2 = third
+        planeCount = third != nil ? 3 : second != nil ? 2 : 1
+    }
+
+    public func plane(_ index: Int) -> FramePlane? {
+        switch index {
+        case 0: plane0
+        case 1: plane1
+        case 2: plane2
+        default: nil
+        }
+    }
+
+    /// Splits one contiguous buffer into the planes of `pixelFormat` (NV12: Y then interleaved UV; I420: Y, U, V).
+    public static func planes(of format: FourCC, height: UInt32, stride: Int,
+                              in bytes: UnsafeRawBufferPointer) -> (FramePlane, FramePlane?, FramePlane?) {
+        let lumaSize = stride * Int(height)
+        func slice(_ start: Int, _ count: Int, _ planeStride: Int) -> FramePlane? {
+            guard start >= 0, start + count <= bytes.count else { return nil }
+            return FramePlane(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]), stride: planeStride)
+        }
+        switch format {
+        case .nv12:
+            return (slice(0, lumaSize, stride) ?? FramePlane(bytes: bytes, stride: stride),
+                    slice(lumaSize, lumaSize / 2, stride), nil)
+        case .i420:
+            let chroma = (stride / 2) * Int((height + 1) / 2)
+            return (slice(0, lumaSize, stride) ?? FramePlane(bytes: bytes, stride: stride),
+                    slice(lumaSize, chroma, stride / 2), slice(lumaSize + chroma, chroma, stride / 2))
+        default:
+            return (FramePlane(bytes: bytes, stride: stride), nil, nil)
+        }
+    }
+}
+
+public enum CameraStreamEvent {
+    case frame(CameraFrame)
+    /// The stream ended on its own: disconnected, daemon gone, driver error.
+    case failed(OcellusError)
+}
+
+/// A running stream from one camera; `stop()` returns after the handler's last call.
+public protocol CameraStream: AnyObject, Sendable {
+    /// The format the stream actually runs with.
+    var format: VideoFormat { get }
+    func stop()
+}
+
+/// Opens camera streams for the devices of the backends it knows.
+public protocol CameraStreamOpening: Sendable {
+    func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
+                    handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream
+}

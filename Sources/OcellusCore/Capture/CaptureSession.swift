@@ -1,0 +1,250 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Frames of a capture session for one consumer (SPEC §4). In this release an
+/// output receives the camera's own format (zero-copy); it may pin a pixel format
+/// and size, which the session then asks the camera for, and cap its rate.
+public final class VideoDataOutput: @unchecked Sendable {
+    /// nil: whatever the camera runs with.
+    public var pixelFormat: FourCC?
+    public var width: UInt32?
+    public var height: UInt32?
+    /// Frames closer together than this rate allows are skipped for this output.
+    public var maximumFrameRate: FrameRate?
+    /// Called on the session's stream thread with views valid during the call.
+    public var frameHandler: ((CameraFrame) -> Void)?
+
+    private let lock = ConditionLock()
+    private var lastDelivery: UInt64 = 0
+    private var delivered: UInt64 = 0
+
+    public init(pixelFormat: FourCC? = nil, width: UInt32? = nil, height: UInt32? = nil) {
+        self.pixelFormat = pixelFormat
+        self.width = width
+        self.height = height
+    }
+
+    public var deliveredFrames: UInt64 { lock.withLock { delivered } }
+
+    func deliver(_ frame: CameraFrame) {
+        if let limit = maximumFrameRate, limit.numerator > 0 {
+            // 10% slack so that a stream at exactly the limit is not thinned by jitter.
+            let interval = UInt64(Double(limit.denominator) / Double(limit.numerator) * 0.9e9)
+            let due = lock.withLock { () -> Bool in
+                guard lastDelivery == 0 || frame.timestampNanoseconds >= lastDelivery + interval else { return false }
+                lastDelivery = frame.timestampNanoseconds
+                return true
+            }
+            guard due else { return }
+        }
+        frameHandler?(frame)
+        lock.withLock { delivered += 1 }
+    }
+}
+
+/// SPEC §4 capture session: an input camera, video data outputs, and one camera
+/// stream feeding them. Changes made between `beginConfiguration` and
+/// `commitConfiguration` apply together; a commit that fails leaves the previous
+/// configuration (and a running stream) as it was and says why.
+public final class CaptureSession: @unchecked Sendable {
+    public enum Event: Sendable {
+        case started
+        case stopped
+        /// The stream ended on its own (camera disconnected, daemon gone, driver error); the session stopped.
+        case runtimeError(OcellusError)
+        /// The camera is in use by another client.
+        case interrupted(OcellusError)
+    }
+
+    struct Configuration {
+        var input: Device?
+        var outputs: [VideoDataOutput] = []
+    }
+
+    /// Session events, on a library thread of their own.
+    public let events = EventThread<Event>()
+    private let opener: any CameraStreamOpening
+    private let lock = ConditionLock()
+    private var committed = Configuration()
+    private var pending: Configuration?
+    private var stream: (any CameraStream)?
+    private var running = false
+    private var streamThread: pthread_t?
+
+    public init(opener: any CameraStreamOpening) {
+        self.opener = opener
+    }
+
+    deinit { try? stopRunning() }
+
+    public var isRunning: Bool { lock.withLock { running } }
+    public var input: Device? { lock.withLock { (pending ?? committed).input } }
+    public var outputs: [VideoDataOutput] { lock.withLock { (pending ?? committed).outputs } }
+    /// The camera format the running stream uses.
+    public var activeFormat: VideoFormat? { lock.withLock { stream?.format } }
+
+    // MARK: Configuration
+
+    public func beginConfiguration() {
+        lock.withLock { if pending == nil { pending = committed } }
+    }
+
+    public func commitConfiguration() throws(OcellusError) {
+        guard let proposed = lock.withLock({ () -> Configuration? in defer { pending = nil }; return pending }) else {
+            throw OcellusError(.wrongState, "commitConfiguration without beginConfiguration")
+        }
+        try apply(proposed)
+    }
+
+    public func canAddInput(_ device: Device) -> Bool {
+        device.type.isCamera && device.isConnected && !device.formats.isEmpty
+    }
+
+    public func addInput(_ device: Device) throws(OcellusError) {
+        guard canAddInput(device) else {
+            throw OcellusError(.invalidArgument, "\(device.uniqueID) cannot be a session input (\(device.isConnected ? "no video formats" : "disconnected"))")
+        }
+        try change { $0.input = device }
+    }
+
+    public func removeInput() throws(OcellusError) { try change { $0.input = nil } }
+
+    /// Whether the output could join: its pinned format must be one the input offers.
+    public func canAddOutput(_ output: VideoDataOutput) -> Bool {
+        var proposed = lock.withLock { pending ?? committed }
+        proposed.outputs.append(output)
+        return (try? Self.chooseFormat(for: proposed)) != nil
+    }
+
+    public func addOutput(_ output: VideoDataOutput) throws(OcellusError) {
+        try change { $0.outputs.append(output) }
+    }
+
+    public func removeOutput(_ output: VideoDataOutput) throws(OcellusError) {
+        try change { $0.outputs.removeAll { $0 === output } }
+    }
+
+    /// Inside begin/commit the change waits for the commit; outside it applies at once.
+    private func change(_ body: (inout Configuration) -> Void) throws(OcellusError) {
+        let immediate: Configuration? = lock.withLock {
+            if pending != nil {
+                body(&pending!)
+                return nil
+            }
+            var proposed = committed
+            body(&proposed)
+            return proposed
+        }
+        if let immediate { try apply(immediate) }
+    }
+
+    /// The camera format serving every output without conversion: all pinned pixel
+    /// formats and sizes must agree; among the candidates, the largest at ≥ 30 fps,
+    /// else the largest.
+    static func chooseFormat(for configuration: Configuration) throws(OcellusError) -> (VideoFormat, FrameRate)? {
+        guard let input = configuration.input else { return nil }
+        let wantedFormats = Set(configuration.outputs.compactMap(\.pixelFormat))
+        let wantedSizes = Set(configuration.outputs.compactMap { output in
+            output.width.flatMap { width in output.height.map { "\(width)x\($0)" } }
+        })
+        guard wantedFormats.count <= 1 else {
+            throw OcellusError(.invalidArgument,
+                "outputs ask for different pixel formats (\(wantedFormats.map(\.description).sorted().joined(separator: ", "))); converting between formats is not available yet")
+        }
+        guard wantedSizes.count <= 1 else {
+            throw OcellusError(.invalidArgument, "outputs ask for different sizes (\(wantedSizes.sorted().joined(separator: ", "))); scaling is not available yet")
+        }
+        let candidates = input.formats.filter { format in
+            (wantedFormats.first.map { $0 == format.pixelFormat } ?? true)
+                && (wantedSizes.first.map { $0 == "\(format.width)x\(format.height)" } ?? true)
+        }
+        func area(_ format: VideoFormat) -> UInt64 { UInt64(format.width) * UInt64(format.height) }
+        let fast = candidates.filter { ($0.maxFrameRate ?? FrameRate(0)) >= FrameRate(30) }
+        guard let chosen = (fast.isEmpty ? candidates : fast).max(by: { area($0) < area($1) }),
+              let rate = chosen.maxFrameRate else {
+            throw OcellusError(.invalidArgument,
+                "\(input.uniqueID) offers no \(wantedFormats.first?.description ?? "format") at \(wantedSizes.first ?? "any size") (see its formats)")
+        }
+        let wantedRate = configuration.outputs.compactMap(\.maximumFrameRate).max()
+        return (chosen, wantedRate.map { min($0, rate) } ?? rate)
+    }
+
+    private func apply(_ proposed: Configuration) throws(OcellusError) {
+        let choice = try Self.chooseFormat(for: proposed)
+        let (wasRunning, previous, oldStream) = lock.withLock { (running, committed, stream) }
+        guard wasRunning else {
+            lock.withLock { committed = proposed }
+            return
+        }
+        let sameStream = choice.map { $0.0 } == oldStream?.format && proposed.input === previous.input
+        if sameStream {
+            lock.withLock { committed = proposed }
+            return
+        }
+        oldStream?.stop()   // a V4L2 camera serves one stream at a time
+        do {
+            try startStream(proposed, choice)
+            lock.withLock { committed = proposed }
+        } catch {
+            // Put the previous configuration back as it ran.
+            try? startStream(previous, try? Self.chooseFormat(for: previous))
+            throw error
+        }
+    }
+
+    // MARK: Running
+
+    /// Starts the camera stream. Blocking; callable from any thread but a frame handler.
+    public func startRunning() throws(OcellusError) {
+        try refuseOnStreamThread("startRunning")
+        let configuration = lock.withLock { committed }
+        guard !isRunning else { return }
+        guard configuration.input != nil else { throw OcellusError(.wrongState, "the session has no input camera") }
+        do {
+            try startStream(configuration, try Self.chooseFormat(for: configuration))
+        } catch {
+            if error.code == .busy { events.post(.interrupted(error)) }
+            throw error
+        }
+        events.post(.started)
+    }
+
+    /// Stops the stream; returns after the last frame handler call. Not from a frame handler.
+    public func stopRunning() throws(OcellusError) {
+        try refuseOnStreamThread("stopRunning")
+        let current: (any CameraStream)? = lock.withLock {
+            defer { (stream, running) = (nil, false) }
+            return running ? stream : nil
+        }
+        guard let current else { return }
+        current.stop()
+        events.post(.stopped)
+    }
+
+    private func refuseOnStreamThread(_ name: String) throws(OcellusError) {
+        let onStream = lock.withLock { streamThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        if onStream { throw OcellusError(.wrongState, "\(name) cannot be called from a frame handler") }
+    }
+
+    private func startStream(_ configuration: Configuration, _ choice: (VideoFormat, FrameRate)?) throws(OcellusError) {
+        guard let input = configuration.input, let (format, rate) = choice else {
+            lock.withLock { (stream, running) = (nil, false) }
+            return
+        }
+        let outputs = configuration.outputs
+        let opened = try opener.openStream(for: input, format: format, frameRate: rate) { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case .frame(let frame):
+                self.lock.withLock { if self.streamThread == nil { self.streamThread = pthread_self() } }
+                for output in outputs { output.deliver(frame) }
+            case .failed(let error):
+                self.lock.withLock { (self.running, self.streamThread) = (false, nil) }
+                self.events.post(.runtimeError(error))
+                self.events.post(.stopped)
+            }
+        }
+        lock.withLock { (stream, running, streamThread) = (opened, true, nil) }
+    }
+}

@@ -1,0 +1,207 @@
+import CLibPipeWire
+import CPipeWire
+import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Frames from a PipeWire camera: a `pw_stream` (input) on its own thread loop,
+/// aimed at the camera's `object.serial` with `node.dont-reconnect` (so it never
+/// drifts to another camera when this one goes), offering exactly one format —
+/// the pixel format, size and rate chosen — so negotiation cannot pick another.
+/// A negotiation that does not finish in time is an error, not a hang.
+public final class PipeWireStream: CameraStream, @unchecked Sendable {
+    public let format: VideoFormat
+    private let frameRate: FrameRate
+    private let handler: (CameraStreamEvent) -> Void
+    private var loop: OpaquePointer?
+    private var context: OpaquePointer?
+    private var core: OpaquePointer?
+    private var stream: OpaquePointer?
+    private let coreHook = Pinned(spa_hook()), streamHook = Pinned(spa_hook())
+    private let coreEvents = Pinned(pw_core_events()), streamEvents = Pinned(pw_stream_events())
+    private var stride = 0
+    private var state = PW_STREAM_STATE_UNCONNECTED
+    private var failure: OcellusError?
+    private var finished = false
+    private var everStreamed = false
+
+    /// Connects and waits until frames flow (or fails within `timeoutMilliseconds`).
+    public init(remote: String?, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
+                timeoutMilliseconds: UInt32 = 3000, handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
+        self.format = format
+        self.frameRate = frameRate
+        self.handler = handler
+        PipeWireLibrary.initializeOnce()
+        guard let loop = pw_thread_loop_new("ocellus-capture", nil) else {
+            throw OcellusError(.noResources, "could not create a PipeWire thread loop")
+        }
+        self.loop = loop
+        context = pw_context_new(pw_thread_loop_get_loop(loop), nil, 0)
+        guard context != nil, pw_thread_loop_start(loop) == 0 else {
+            stop()
+            throw OcellusError(.noResources, "could not start PipeWire for capture: \(errnoText())")
+        }
+        pw_thread_loop_lock(loop)
+        let outcome = connect(remote: remote, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds)
+        pw_thread_loop_unlock(loop)
+        if let error = outcome {
+            stop()
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        guard let loop else { return }
+        pw_thread_loop_lock(loop)
+        finished = true
+        if let stream {
+            spa_hook_remove(streamHook.pointer)
+            pw_stream_destroy(stream)
+        }
+        stream = nil
+        if let core {
+            spa_hook_remove(coreHook.pointer)
+            pw_core_disconnect(core)
+        }
+        core = nil
+        pw_thread_loop_unlock(loop)
+        pw_thread_loop_stop(loop)
+        if let context { pw_context_destroy(context) }
+        context = nil
+        pw_thread_loop_destroy(loop)
+        self.loop = nil
+    }
+
+    // MARK: Connection (loop locked)
+
+    private func connect(remote: String?, objectSerial: String, timeoutMilliseconds: UInt32) -> OcellusError? {
+        if let remote {
+            switch PipeWireSocket.connect(remote) {
+            case .success(let fd): core = pw_context_connect_fd(context, fd, nil, 0)
+            case .failure(let error): return error
+            }
+        } else {
+            core = pw_context_connect(context, nil, 0)
+        }
+        guard let core else {
+            return OcellusError(.backendUnavailable, "cannot connect to PipeWire for capture: \(errnoText())")
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        coreEvents.pointer.pointee.version = UInt32(PW_VERSION_CORE_EVENTS)
+        coreEvents.pointer.pointee.error = { data, id, _, res, message in
+            guard id == UInt32(PW_ID_CORE), res == -EPIPE else { return }
+            Unmanaged<PipeWireStream>.fromOpaque(data!).takeUnretainedValue()
+                .fail(OcellusError(.backendUnavailable, "the PipeWire daemon went away while capturing"))
+        }
+        ocpw_core_add_listener(core, coreHook.pointer, coreEvents.pointer, me)
+
+        let properties = makeProperties([
+            "media.type": "Video", "media.category": "Capture", "media.role": "Camera",
+            "target.object": objectSerial, "node.dont-reconnect": "true", "node.name": "ocellus-capture",
+        ])
+        stream = pw_stream_new(core, "ocellus-capture", properties)
+        guard let stream else { return OcellusError(.noResources, "could not create a PipeWire stream: \(errnoText())") }
+        streamEvents.pointer.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
+        streamEvents.pointer.pointee.state_changed = { data, _, state, error in
+            Unmanaged<PipeWireStream>.fromOpaque(data!).takeUnretainedValue()
+                .stateChanged(state, error: error.map { String(cString: $0) })
+        }
+        streamEvents.pointer.pointee.param_changed = { data, id, param in
+            Unmanaged<PipeWireStream>.fromOpaque(data!).takeUnretainedValue().paramChanged(id: id, param: param)
+        }
+        streamEvents.pointer.pointee.process = { data in
+            Unmanaged<PipeWireStream>.fromOpaque(data!).takeUnretainedValue().process()
+        }
+        pw_stream_add_listener(stream, streamHook.pointer, streamEvents.pointer, me)
+
+        guard let spa = PipeWireFormats.spaFormat(for: format.pixelFormat) else {
+            return OcellusError(.invalidArgument, "PipeWire cannot carry \(format.pixelFormat)")
+        }
+        var rate = spa_fraction(num: frameRate.numerator, denom: frameRate.denominator)
+        var pod = [UInt8](repeating: 0, count: 1024)
+        let result: Int32 = pod.withUnsafeMutableBufferPointer { bytes in
+            var param = ocpw_build_video_enum_format(bytes.baseAddress, UInt32(bytes.count), spa.subtype, spa.format,
+                                                     format.width, format.height, &rate, 1)
+            return pw_stream_connect(stream, SPA_DIRECTION_INPUT, UInt32.max,
+                                     pw_stream_flags(PW_STREAM_FLAG_AUTOCONNECT.rawValue | PW_STREAM_FLAG_MAP_BUFFERS.rawValue),
+                                     &param, 1)
+        }
+        guard result >= 0 else { return OcellusError(.other, "cannot connect the capture stream: \(errnoText(-result))") }
+
+        var deadline = timespec()
+        pw_thread_loop_get_time(loop, &deadline, Int64(timeoutMilliseconds) * 1_000_000)
+        while state != PW_STREAM_STATE_STREAMING && failure == nil {
+            if pw_thread_loop_timed_wait_full(loop, &deadline) != 0 {
+                return OcellusError(.timeout, "the camera did not start streaming \(format.pixelFormat) \(format.width)x\(format.height) within \(timeoutMilliseconds) ms (format negotiation stalled, or the camera is gone)")
+            }
+        }
+        return failure
+    }
+
+    // MARK: Stream events (loop thread)
+
+    private func fail(_ error: OcellusError) {
+        guard !finished else { return }
+        finished = true
+        if everStreamed { handler(.failed(error)) } else { failure = error }
+        pw_thread_loop_signal(loop, false)
+    }
+
+    private func stateChanged(_ newState: pw_stream_state, error: String?) {
+        state = newState
+        switch newState {
+        case PW_STREAM_STATE_STREAMING:
+            everStreamed = true
+            pw_thread_loop_signal(loop, false)
+        case PW_STREAM_STATE_ERROR:
+            fail(OcellusError(.other, "the capture stream failed: \(error ?? "unknown error")"))
+        case PW_STREAM_STATE_UNCONNECTED:
+            // With node.dont-reconnect the stream is unlinked for good when its camera goes.
+            fail(OcellusError(.disconnected, "the camera was disconnected"))
+        default:
+            break
+        }
+    }
+
+    private func paramChanged(id: UInt32, param: UnsafePointer<spa_pod>?) {
+        guard id == SPA_PARAM_Format.rawValue, param != nil else { return }
+        stride = PipeWireStream.defaultStride(format.pixelFormat, width: Int(format.width))
+        var meta = [UInt8](repeating: 0, count: 256)
+        _ = meta.withUnsafeMutableBufferPointer { bytes in
+            var params: UnsafePointer<spa_pod>? = ocpw_build_meta_header_param(bytes.baseAddress, UInt32(bytes.count))
+            return pw_stream_update_params(stream, &params, 1)
+        }
+    }
+
+    private func process() {
+        guard let stream, !finished, let pwBuffer = pw_stream_dequeue_buffer(stream) else { return }
+        defer { pw_stream_queue_buffer(stream, pwBuffer) }
+        guard let buffer = pwBuffer.pointee.buffer, let data = buffer.pointee.datas, let base = data.pointee.data,
+              let chunk = data.pointee.chunk else { return }
+        let offset = Int(chunk.pointee.offset), size = Int(chunk.pointee.size)
+        guard size > 0, offset + size <= Int(data.pointee.maxsize) else { return }
+        let bytes = UnsafeRawBufferPointer(start: base + offset, count: size)
+        let lineStride = chunk.pointee.stride > 0 ? Int(chunk.pointee.stride) : stride
+        let header = ocpw_buffer_find_header(buffer)
+        let sequence = header?.pointee.seq ?? 0
+        let timestamp = header.map { UInt64(max(0, $0.pointee.pts)) } ?? monotonicNanoseconds()
+        let planes = CameraFrame.planes(of: format.pixelFormat, height: format.height, stride: lineStride, in: bytes)
+        handler(.frame(CameraFrame(pixelFormat: format.pixelFormat, width: format.width, height: format.height,
+                                   sequence: sequence, timestampNanoseconds: timestamp,
+                                   isCorrupt: chunk.pointee.flags & Int32(SPA_CHUNK_FLAG_CORRUPTED) != 0,
+                                   planes: planes.0, planes.1, planes.2)))
+    }
+
+    static func defaultStride(_ format: FourCC, width: Int) -> Int {
+        switch format {
+        case .yuyv, .uyvy: width * 2
+        case .nv12, .i420, .grey: width
+        case .rgb24: (width * 3 + 3) & ~3
+        case .bgrx, .bgra: width * 4
+        default: 0
+        }
+    }
+}
