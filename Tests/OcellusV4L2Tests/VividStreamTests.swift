@@ -98,3 +98,44 @@ struct VividStreamTests {
         #expect(FileManager.default.fileExists(atPath: try vividNode()))
     }
 }
+
+/// A capture session over the raw V4L2 backend (no PipeWire in the VM); in the same
+/// serialized suite as the stream tests, since vivid serves one stream at a time.
+extension VividStreamTests {
+    @Test func sessionStreamsFromVividAndReportsTheUnplug() throws {
+        let hub = try DeviceHub(appID: "org.ocellus.test.vivid.session", backends: [V4L2Backend()], timeoutMilliseconds: 0,
+                                stateDirectory: NSTemporaryDirectory() + "ocellus-vivid-session")
+        defer { hub.close() }
+        let camera = try #require(hub.devices().first { $0.uniqueID == "v4l2-platform:vivid-000" })
+        let collector = VividStreamTests.Collector()
+        let session = CaptureSession(opener: V4L2Opener())
+        let output = VideoDataOutput(pixelFormat: .nv12, width: 640, height: 360)
+        output.frameHandler = { frame in
+            let sizes = (frame.plane(0)?.bytes.count ?? 0, frame.plane(1)?.bytes.count ?? 0)
+            collector.lock.withLock {
+                collector.frames.append((UInt32(frame.sequence), frame.timestampNanoseconds, sizes.0 + sizes.1,
+                                         sizes != (640 * 360, 640 * 360 / 2)))
+                collector.lock.broadcast()
+            }
+        }
+        _ = session.events.addObserver { event in
+            if case .runtimeError(let error) = event { collector.lock.withLock { collector.failure = error; collector.lock.broadcast() } }
+        }
+        try session.addInput(camera)
+        try session.addOutput(output)
+        try session.startRunning()
+        #expect(collector.wait { collector.frames.count >= 10 })
+        #expect(collector.frames.allSatisfy { !$0.corrupt })   // `corrupt` marks a wrong plane layout here
+        try "vivid.0".write(toFile: "/sys/bus/platform/drivers/vivid/unbind", atomically: false, encoding: .utf8)
+        #expect(collector.wait { collector.failure != nil })
+        #expect(collector.failure?.code == .disconnected && !session.isRunning)
+        try "vivid.0".write(toFile: "/sys/bus/platform/drivers/vivid/bind", atomically: false, encoding: .utf8)
+    }
+
+    struct V4L2Opener: CameraStreamOpening {
+        func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
+                        handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+            try V4L2CameraStream(devicePath: device.properties["api.v4l2.path"]!, format: format, frameRate: frameRate, handler: handler)
+        }
+    }
+}
