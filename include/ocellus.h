@@ -752,6 +752,196 @@ typedef void (*oc_preferred_camera_callback)(oc_context *ctx, oc_preferred_camer
 oc_status oc_context_add_preferred_camera_callback(oc_context *ctx, oc_preferred_camera_callback callback,
                                                    void *user_data, oc_callback_id *out_id);
 
+/* ------------------------------------------------------------------------ */
+/* Capture sessions and video data outputs (SPEC §4)                          */
+/* ------------------------------------------------------------------------ */
+
+/** A capture session: an input camera, outputs, and one camera stream feeding them. */
+typedef struct oc_capture_session oc_capture_session;
+/** Frames of a session for one consumer. */
+typedef struct oc_video_data_output oc_video_data_output;
+/** One video frame. */
+typedef struct oc_frame oc_frame;
+
+/**
+ * Create a session on `ctx`'s cameras.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL out).
+ * \ownership The caller destroys the session with oc_capture_session_destroy()
+ *            before destroying the context.
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_capture_session_create(oc_context *ctx, oc_capture_session **out);
+
+/**
+ * Stop (if running) and destroy a session. Its outputs stay valid (the caller
+ * owns them). NULL or a destroyed session is ignored apart from the last error.
+ * \threadsafety Any thread except a frame or event callback of the session.
+ */
+void oc_capture_session_destroy(oc_capture_session *session);
+
+/**
+ * Batch changes: inputs and outputs added or removed until
+ * oc_capture_session_commit_configuration() apply together. Outside a batch,
+ * each change applies at once.
+ * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread.
+ */
+oc_status oc_capture_session_begin_configuration(oc_capture_session *session);
+
+/**
+ * Apply the batch. When it cannot be applied (e.g. no camera format serves every
+ * output), nothing changes — a running stream keeps running as it was — and the
+ * error says why.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE without a begin;
+ *          OC_ERROR_INVALID_ARGUMENT when the outputs cannot be served; a stream
+ *          error (OC_ERROR_BUSY, OC_ERROR_DISCONNECTED, …) when a running
+ *          session could not switch.
+ * \threadsafety Any thread except a frame callback of the session.
+ */
+oc_status oc_capture_session_commit_configuration(oc_capture_session *session);
+
+/**
+ * Make `camera` the session's input (replacing any other).
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT for a
+ *          microphone, a disconnected device or one without video formats, or
+ *          outputs it cannot serve (outside a batch).
+ * \ownership The session keeps its own reference to the device.
+ * \threadsafety Any thread except a frame callback of the session.
+ */
+oc_status oc_capture_session_set_input(oc_capture_session *session, oc_device *camera);
+
+/**
+ * Add an output. The session keeps a reference; the caller still destroys its own.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT when the
+ *          output's format, size or rate cannot be served by the input (outside
+ *          a batch); OC_ERROR_WRONG_STATE when it is already in a session.
+ * \threadsafety Any thread except a frame callback of the session.
+ */
+oc_status oc_capture_session_add_output(oc_capture_session *session, oc_video_data_output *output);
+
+/** Remove an output. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND. */
+oc_status oc_capture_session_remove_output(oc_capture_session *session, oc_video_data_output *output);
+
+/**
+ * Whether `output` could be added now (its pinned format is one the input
+ * offers). False, with the last error set, for invalid handles.
+ * \threadsafety Any thread.
+ */
+bool oc_capture_session_can_add_output(oc_capture_session *session, oc_video_data_output *output);
+
+/**
+ * Start the camera stream; returns once frames flow. Blocking.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE without an input
+ *          or from a frame callback; OC_ERROR_BUSY when the camera is in use by
+ *          another client (an INTERRUPTED event follows); OC_ERROR_DISCONNECTED;
+ *          OC_ERROR_TIMEOUT when format negotiation stalls.
+ * \threadsafety Any thread except a frame callback of the session.
+ */
+oc_status oc_capture_session_start_running(oc_capture_session *session);
+
+/**
+ * Stop the stream; returns after the last frame callback has returned. Blocking.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE from a frame callback.
+ * \threadsafety Any thread except a frame callback of the session.
+ */
+oc_status oc_capture_session_stop_running(oc_capture_session *session);
+
+/** Whether the stream runs (false after a runtime error). \threadsafety Any thread. */
+bool oc_capture_session_is_running(const oc_capture_session *session);
+
+typedef enum oc_session_event {
+    OC_SESSION_EVENT_STARTED = 0,
+    OC_SESSION_EVENT_STOPPED = 1,
+    /** The stream ended on its own (camera disconnected, daemon gone, driver error). */
+    OC_SESSION_EVENT_RUNTIME_ERROR = 2,
+    /** The camera is in use by another client. */
+    OC_SESSION_EVENT_INTERRUPTED = 3
+} oc_session_event;
+
+/**
+ * Session events. For RUNTIME_ERROR and INTERRUPTED, `error` is the status code
+ * and `message` says what happened (valid during the call); otherwise 0 and "".
+ * Runs on a library thread, one call at a time.
+ */
+typedef void (*oc_session_event_callback)(oc_capture_session *session, oc_session_event event,
+                                          oc_status error, const char *message, void *user_data);
+
+/**
+ * Register an event callback; unregister with oc_capture_session_remove_callback()
+ * (which waits for a call in flight).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL callback).
+ * \threadsafety Any thread.
+ */
+oc_status oc_capture_session_add_event_callback(oc_capture_session *session, oc_session_event_callback callback,
+                                                void *user_data, oc_callback_id *out_id);
+oc_status oc_capture_session_remove_callback(oc_capture_session *session, oc_callback_id id);
+
+/**
+ * Create a video data output.
+ * \ownership The caller destroys it with oc_video_data_output_destroy().
+ */
+oc_status oc_video_data_output_create(oc_video_data_output **out);
+
+/** Destroy an output (removing it from its session first). NULL is ignored. */
+void oc_video_data_output_destroy(oc_video_data_output *output);
+
+/**
+ * Pin the output's pixel format (a fourcc; 0 for the camera's) and size (0x0
+ * for the camera's). Takes effect at the next commit or start.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (only one of
+ *          width and height given).
+ */
+oc_status oc_video_data_output_set_format(oc_video_data_output *output, uint32_t pixel_format,
+                                          uint32_t width, uint32_t height);
+
+/** Cap the output's frame rate (0/0: no cap). \returns OC_OK or OC_ERROR_INVALID_HANDLE. */
+oc_status oc_video_data_output_set_max_frame_rate(oc_video_data_output *output, oc_fraction rate);
+
+/**
+ * Called for each frame with a view valid during the call (retain it with
+ * oc_frame_retain() to keep it). Runs on the session's stream thread; it must
+ * not stop or reconfigure the session.
+ */
+typedef void (*oc_frame_callback)(oc_video_data_output *output, const oc_frame *frame, void *user_data);
+
+/**
+ * Set (or with NULL clear) the frame callback; a replaced callback in flight
+ * finishes before this returns.
+ * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread but the callback.
+ */
+oc_status oc_video_data_output_set_frame_callback(oc_video_data_output *output, oc_frame_callback callback,
+                                                  void *user_data);
+
+/** Frames delivered to this output so far (0 for an invalid handle). */
+uint64_t oc_video_data_output_delivered_frames(const oc_video_data_output *output);
+
+/** Frame properties; 0 for an invalid frame (which sets the last error). \threadsafety Any thread. */
+uint32_t oc_frame_pixel_format(const oc_frame *frame);
+uint32_t oc_frame_width(const oc_frame *frame);
+uint32_t oc_frame_height(const oc_frame *frame);
+uint64_t oc_frame_sequence(const oc_frame *frame);
+/** CLOCK_MONOTONIC nanoseconds of the capture. */
+uint64_t oc_frame_timestamp_ns(const oc_frame *frame);
+uint32_t oc_frame_plane_count(const oc_frame *frame);
+
+/**
+ * Plane `plane`'s bytes: returns the data (NULL for an invalid frame or plane)
+ * and its size and stride in bytes through the optional outputs.
+ * \ownership The bytes belong to the frame: valid during the callback, or until
+ *            oc_frame_release() for a retained frame.
+ */
+const uint8_t *oc_frame_plane_data(const oc_frame *frame, uint32_t plane, size_t *size, uint32_t *stride);
+
+/**
+ * Keep a frame beyond its callback: returns a frame the caller owns (its bytes
+ * copied out of the camera's buffer, which goes back to the camera) or NULL.
+ * \ownership Release with oc_frame_release().
+ * \threadsafety Any thread.
+ */
+oc_frame *oc_frame_retain(const oc_frame *frame);
+
+/** Release a retained frame. NULL is ignored. */
+void oc_frame_release(oc_frame *frame);
+
 #ifdef __cplusplus
 }
 #endif

@@ -58,7 +58,7 @@ private let unknownStatusName = CString("OC_ERROR_UNKNOWN")
     do {
         let hub = try DeviceHub.system(appID: String(cString: appID), pipewireRemote: remote,
                                        stateDirectory: stateDirectory, timeoutMilliseconds: timeout)
-        let box = ContextBox(hub: hub)
+        let box = ContextBox(hub: hub, pipewireRemote: remote)
         box.handle = HandleTable.register(box)
         out.pointee = box.handle
         return oc_status(OC_OK)

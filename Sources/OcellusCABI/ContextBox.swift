@@ -6,9 +6,12 @@ final class ContextBox {
     let hub: DeviceHub
     let appID: CString
     let stateDirectory: CString
+    /// The explicit PipeWire remote, for the capture streams of its sessions.
+    let pipewireRemote: String?
     var handle: OpaquePointer!
 
-    init(hub: DeviceHub) {
+    init(hub: DeviceHub, pipewireRemote: String?) {
+        self.pipewireRemote = pipewireRemote
         self.hub = hub
         appID = CString(hub.appID)
         stateDirectory = CString(hub.stateDirectory)

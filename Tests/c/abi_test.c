@@ -542,6 +542,98 @@ static int test_discovery_session(void)
     return 0;
 }
 
+struct frame_log {
+    pthread_mutex_t lock;
+    volatile int frames, bad_content, events_started, events_stopped;
+    oc_frame *kept;          /* a retained frame */
+    const oc_frame *seen;    /* a frame pointer, stale after its callback */
+};
+
+static void on_frame(oc_video_data_output *output, const oc_frame *frame, void *user_data)
+{
+    struct frame_log *log = user_data;
+    size_t size = 0;
+    uint32_t stride = 0;
+    const uint8_t *luma = oc_frame_plane_data(frame, 0, &size, &stride);
+    (void)output;
+    /* The virtual camera's ramp: Y at x is 16 + 219x/width, except under a moving bright bar. */
+    int x = 320, y = luma ? luma[100 * stride + x * 2] : 0;
+    if (!luma || size != 640 * 480 * 2 || stride != 1280 || oc_frame_width(frame) != 640 ||
+        oc_frame_plane_count(frame) != 1 || (y != 16 + 219 * x / 640 && y != 235))
+        log->bad_content++;
+    pthread_mutex_lock(&log->lock);
+    if (!log->kept) log->kept = oc_frame_retain(frame);
+    log->seen = frame;
+    log->frames++;
+    pthread_mutex_unlock(&log->lock);
+}
+
+static void on_session_event(oc_capture_session *session, oc_session_event event, oc_status error,
+                             const char *message, void *user_data)
+{
+    struct frame_log *log = user_data;
+    (void)session; (void)error; (void)message;
+    if (event == OC_SESSION_EVENT_STARTED) log->events_started++;
+    if (event == OC_SESSION_EVENT_STOPPED) log->events_stopped++;
+}
+
+static int test_capture_session_delivers_frames(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    oc_device_list *list = NULL;
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    oc_device *camera = find(list, "usb-1d6b:0110-VCAM-0000"), *mic = find(list, "pipewire-vmic0");
+    oc_capture_session *session = NULL;
+    oc_video_data_output *output = NULL;
+    CHECK(oc_capture_session_create(ctx, &session) == OC_OK);
+    CHECK(oc_video_data_output_create(&output) == OC_OK);
+    CHECK(oc_capture_session_start_running(session) == OC_ERROR_WRONG_STATE);   /* no input yet */
+    CHECK(oc_capture_session_set_input(session, mic) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_video_data_output_set_format(output, 0, 640, 0) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_video_data_output_set_format(output, 0x56595559 /* YUYV */, 640, 480) == OC_OK);
+
+    struct frame_log log;
+    memset(&log, 0, sizeof log);
+    pthread_mutex_init(&log.lock, NULL);
+    CHECK(oc_video_data_output_set_frame_callback(output, on_frame, &log) == OC_OK);
+    oc_callback_id id;
+    CHECK(oc_capture_session_add_event_callback(session, on_session_event, &log, &id) == OC_OK);
+    CHECK(oc_capture_session_set_input(session, camera) == OC_OK);
+    CHECK(oc_capture_session_can_add_output(session, output));
+    CHECK(oc_capture_session_add_output(session, output) == OC_OK);
+    CHECK(oc_capture_session_add_output(session, output) == OC_ERROR_WRONG_STATE);
+    CHECK(oc_capture_session_start_running(session) == OC_OK);
+    CHECK(oc_capture_session_is_running(session));
+    double deadline = now_ms() + 10000;
+    while (log.frames < 10 && now_ms() < deadline) usleep(1000);
+    CHECK(oc_capture_session_stop_running(session) == OC_OK);
+    CHECK(log.frames >= 10 && log.bad_content == 0);
+    CHECK(oc_video_data_output_delivered_frames(output) == (uint64_t)log.frames);
+
+    /* A retained frame outlives the stream; a frame pointer from a callback does not. */
+    size_t size = 0;
+    CHECK(log.kept && oc_frame_plane_data(log.kept, 0, &size, NULL) != NULL && size == 640 * 480 * 2);
+    CHECK(oc_frame_plane_data(log.kept, 1, NULL, NULL) == NULL);
+    CHECK(oc_frame_width(log.seen) == 0 && strstr(oc_last_error_message(), "no longer valid") != NULL);
+    oc_frame_release(log.kept);
+    CHECK(oc_frame_width(log.kept) == 0);
+
+    deadline = now_ms() + 5000;
+    while (log.events_stopped < 1 && now_ms() < deadline) usleep(1000);
+    CHECK(log.events_started == 1 && log.events_stopped == 1);
+    CHECK(oc_capture_session_remove_callback(session, id) == OC_OK);
+    CHECK(oc_capture_session_remove_output(session, output) == OC_OK);
+    CHECK(oc_capture_session_remove_output(session, output) == OC_ERROR_NOT_FOUND);
+    oc_capture_session_destroy(session);
+    CHECK(oc_capture_session_start_running(session) == OC_ERROR_INVALID_HANDLE);
+    oc_video_data_output_destroy(output);
+    CHECK(oc_video_data_output_set_frame_callback(output, NULL, NULL) == OC_ERROR_INVALID_HANDLE);
+    oc_device_list_free(list);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
 static int test_unreachable_remote_fails_fast(void)
 {
     oc_context_options options;
@@ -593,6 +685,7 @@ int main(void)
     run("state directory resolution", test_state_directory_resolution);
     run("camera selection", test_camera_selection);
     run("discovery session", test_discovery_session);
+    run("capture session delivers frames", test_capture_session_delivers_frames);
     run("unreachable remote fails fast", test_unreachable_remote_fails_fast);
     run("last error is per thread", test_last_error_is_per_thread);
     printf("%d passed, %d failed\n", passed, failed);

@@ -13,8 +13,15 @@ public final class VideoDataOutput: @unchecked Sendable {
     /// Frames closer together than this rate allows are skipped for this output.
     public var maximumFrameRate: FrameRate?
     /// Called on the session's stream thread with views valid during the call.
-    public var frameHandler: ((CameraFrame) -> Void)?
+    /// Replacing it waits for a call in flight (so not from inside the handler).
+    public var frameHandler: ((CameraFrame) -> Void)? {
+        get { delivery.withLock { handler } }
+        set { delivery.withLock { handler = newValue } }
+    }
 
+    private var handler: ((CameraFrame) -> Void)?
+    /// Held while the handler runs, so that replacing it waits for the call in flight.
+    private let delivery = ConditionLock()
     private let lock = ConditionLock()
     private var lastDelivery: UInt64 = 0
     private var delivered: UInt64 = 0
@@ -38,7 +45,7 @@ public final class VideoDataOutput: @unchecked Sendable {
             }
             guard due else { return }
         }
-        frameHandler?(frame)
+        delivery.withLock { handler?(frame) }
         lock.withLock { delivered += 1 }
     }
 }

@@ -1,0 +1,283 @@
+// Capture sessions, video data outputs and frames in the C ABI (SPEC §4).
+import COcellus
+import OcellusCore
+import OcellusSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class SessionBox {
+    let session: CaptureSession
+    let context: ContextBox
+    var handle: OpaquePointer!
+    init(session: CaptureSession, context: ContextBox) {
+        self.session = session
+        self.context = context
+    }
+    static func lookup(_ handle: OpaquePointer?) -> SessionBox? {
+        HandleTable.lookup(handle, as: SessionBox.self, what: "capture session")
+    }
+}
+
+/// A frame handle: the view of the frame being delivered (valid during the callback),
+/// or a retained copy that owns its bytes.
+final class FrameBox {
+    var frame: CameraFrame?
+    private let storage: [UnsafeMutableRawBufferPointer]
+    var handle: OpaquePointer!
+
+    /// The per-output view, reused for every frame (no allocation per frame).
+    init() { storage = [] }
+
+    /// A copy of `frame` that outlives the camera's buffer.
+    init(copying frame: CameraFrame) {
+        storage = (0..<frame.planeCount).map { index in
+            let source = frame.plane(index)!.bytes
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, source.count), alignment: 64)
+            if let base = source.baseAddress { copy.baseAddress!.copyMemory(from: base, byteCount: source.count) }
+            return UnsafeMutableRawBufferPointer(rebasing: copy[0..<source.count])
+        }
+        let planes = storage.enumerated().map { index, bytes in
+            FramePlane(bytes: UnsafeRawBufferPointer(bytes), stride: frame.plane(index)!.stride)
+        }
+        self.frame = CameraFrame(pixelFormat: frame.pixelFormat, width: frame.width, height: frame.height,
+                                 sequence: frame.sequence, timestampNanoseconds: frame.timestampNanoseconds,
+                                 isCorrupt: frame.isCorrupt, planes: planes[0], planes.count > 1 ? planes[1] : nil,
+                                 planes.count > 2 ? planes[2] : nil)
+    }
+
+    deinit { storage.forEach { $0.deallocate() } }
+
+    static func lookup(_ handle: OpaquePointer?) -> (FrameBox, CameraFrame)? {
+        guard let box = HandleTable.lookup(handle, as: FrameBox.self, what: "frame") else { return nil }
+        guard let frame = box.frame else {
+            LastError.set("the frame is no longer valid: its callback returned (retain frames to keep them)")
+            return nil
+        }
+        return (box, frame)
+    }
+}
+
+final class OutputBox {
+    let output = VideoDataOutput()
+    let view = FrameBox()
+    weak var session: SessionBox?
+    var handle: OpaquePointer!
+
+    init() { view.handle = HandleTable.register(view) }
+
+    static func lookup(_ handle: OpaquePointer?) -> OutputBox? {
+        HandleTable.lookup(handle, as: OutputBox.self, what: "video data output")
+    }
+}
+
+private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(OcellusError) -> Void) -> oc_status {
+    guard let box = SessionBox.lookup(handle) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    do {
+        try body(box)
+        return oc_status(OC_OK)
+    } catch {
+        return LastError.fail(error)
+    }
+}
+
+@c @implementation public func oc_capture_session_create(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_capture_session_create: out is NULL") }
+    out.pointee = nil
+    guard let context = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    let box = SessionBox(session: CaptureSession(opener: SystemStreamOpener(pipewireRemote: context.pipewireRemote)),
+                         context: context)
+    box.handle = HandleTable.register(box)
+    out.pointee = box.handle
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_capture_session_destroy(_ session: OpaquePointer?) {
+    guard let box = SessionBox.lookup(session) else { return }
+    do {
+        try box.session.stopRunning()
+    } catch {
+        _ = LastError.fail(error)
+        return
+    }
+    HandleTable.unregister(box.handle)
+    box.session.events.stop()
+}
+
+@c @implementation public func oc_capture_session_begin_configuration(_ session: OpaquePointer?) -> oc_status {
+    sessionCall(session) { (box: SessionBox) throws(OcellusError) in box.session.beginConfiguration() }
+}
+
+@c @implementation public func oc_capture_session_commit_configuration(_ session: OpaquePointer?) -> oc_status {
+    sessionCall(session) { (box: SessionBox) throws(OcellusError) in try box.session.commitConfiguration() }
+}
+
+@c @implementation public func oc_capture_session_set_input(_ session: OpaquePointer?, _ camera: OpaquePointer?) -> oc_status {
+    guard let device = DeviceBox.lookup(camera)?.device else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return sessionCall(session) { (box: SessionBox) throws(OcellusError) in try box.session.addInput(device) }
+}
+
+@c @implementation public func oc_capture_session_add_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
+    guard let outputBox = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return sessionCall(session) { (box: SessionBox) throws(OcellusError) in
+        guard outputBox.session == nil else { throw OcellusError(.wrongState, "the output already belongs to a session") }
+        try box.session.addOutput(outputBox.output)
+        outputBox.session = box
+    }
+}
+
+@c @implementation public func oc_capture_session_remove_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
+    guard let outputBox = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return sessionCall(session) { (box: SessionBox) throws(OcellusError) in
+        guard outputBox.session === box else { throw OcellusError(.notFound, "the output is not in this session") }
+        try box.session.removeOutput(outputBox.output)
+        outputBox.session = nil
+    }
+}
+
+@c @implementation public func oc_capture_session_can_add_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> Bool {
+    guard let box = SessionBox.lookup(session), let outputBox = OutputBox.lookup(output) else { return false }
+    return outputBox.session == nil && box.session.canAddOutput(outputBox.output)
+}
+
+@c @implementation public func oc_capture_session_start_running(_ session: OpaquePointer?) -> oc_status {
+    sessionCall(session) { (box: SessionBox) throws(OcellusError) in try box.session.startRunning() }
+}
+
+@c @implementation public func oc_capture_session_stop_running(_ session: OpaquePointer?) -> oc_status {
+    sessionCall(session) { (box: SessionBox) throws(OcellusError) in try box.session.stopRunning() }
+}
+
+@c @implementation public func oc_capture_session_is_running(_ session: OpaquePointer?) -> Bool {
+    SessionBox.lookup(session)?.session.isRunning ?? false
+}
+
+@c @implementation public func oc_capture_session_add_event_callback(_ session: OpaquePointer?, _ callback: oc_session_event_callback?,
+                                                                     _ userData: UnsafeMutableRawPointer?,
+                                                                     _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
+    outID?.pointee = 0
+    guard let box = SessionBox.lookup(session) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard let callback else { return LastError.fail(.invalidArgument, "oc_capture_session_add_event_callback: callback is NULL") }
+    let handle = box.handle
+    let userDataBits = UInt(bitPattern: userData)
+    outID?.pointee = box.session.events.addObserver { event in
+        let (kind, error): (oc_session_event, OcellusError?) = switch event {
+        case .started: (OC_SESSION_EVENT_STARTED, nil)
+        case .stopped: (OC_SESSION_EVENT_STOPPED, nil)
+        case .runtimeError(let error): (OC_SESSION_EVENT_RUNTIME_ERROR, error)
+        case .interrupted(let error): (OC_SESSION_EVENT_INTERRUPTED, error)
+        }
+        (error?.message ?? "").withCString { message in
+            callback(handle, kind, error?.code.rawValue ?? 0, message, UnsafeMutableRawPointer(bitPattern: userDataBits))
+        }
+    }
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_capture_session_remove_callback(_ session: OpaquePointer?, _ id: oc_callback_id) -> oc_status {
+    guard let box = SessionBox.lookup(session) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard box.session.events.removeObserver(id) else {
+        return LastError.fail(.notFound, "oc_capture_session_remove_callback: no callback is registered with ID \(id)")
+    }
+    return oc_status(OC_OK)
+}
+
+// MARK: Outputs
+
+@c @implementation public func oc_video_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_video_data_output_create: out is NULL") }
+    let box = OutputBox()
+    box.handle = HandleTable.register(box)
+    out.pointee = box.handle
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_video_data_output_destroy(_ output: OpaquePointer?) {
+    guard let box = OutputBox.lookup(output) else { return }
+    if let session = box.session { try? session.session.removeOutput(box.output) }
+    box.output.frameHandler = nil
+    HandleTable.unregister(box.view.handle)
+    HandleTable.unregister(box.handle)
+}
+
+@c @implementation public func oc_video_data_output_set_format(_ output: OpaquePointer?, _ pixelFormat: UInt32,
+                                                               _ width: UInt32, _ height: UInt32) -> oc_status {
+    guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard (width == 0) == (height == 0) else {
+        return LastError.fail(.invalidArgument, "oc_video_data_output_set_format: give both width and height, or neither")
+    }
+    box.output.pixelFormat = pixelFormat == 0 ? nil : FourCC(rawValue: pixelFormat)
+    (box.output.width, box.output.height) = width == 0 ? (nil, nil) : (width, height)
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_video_data_output_set_max_frame_rate(_ output: OpaquePointer?, _ rate: oc_fraction) -> oc_status {
+    guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    box.output.maximumFrameRate = rate.numerator == 0 ? nil : FrameRate(rate.numerator, rate.denominator)
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_video_data_output_set_frame_callback(_ output: OpaquePointer?, _ callback: oc_frame_callback?,
+                                                                      _ userData: UnsafeMutableRawPointer?) -> oc_status {
+    guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard let callback else {
+        box.output.frameHandler = nil
+        return oc_status(OC_OK)
+    }
+    let (outputHandle, view) = (box.handle, box.view)
+    let userDataBits = UInt(bitPattern: userData)
+    box.output.frameHandler = { frame in
+        view.frame = frame
+        callback(outputHandle, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits))
+        view.frame = nil
+    }
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_video_data_output_delivered_frames(_ output: OpaquePointer?) -> UInt64 {
+    OutputBox.lookup(output)?.output.deliveredFrames ?? 0
+}
+
+// MARK: Frames
+
+@c @implementation public func oc_frame_pixel_format(_ frame: OpaquePointer?) -> UInt32 {
+    FrameBox.lookup(frame)?.1.pixelFormat.rawValue ?? 0
+}
+
+@c @implementation public func oc_frame_width(_ frame: OpaquePointer?) -> UInt32 { FrameBox.lookup(frame)?.1.width ?? 0 }
+
+@c @implementation public func oc_frame_height(_ frame: OpaquePointer?) -> UInt32 { FrameBox.lookup(frame)?.1.height ?? 0 }
+
+@c @implementation public func oc_frame_sequence(_ frame: OpaquePointer?) -> UInt64 { FrameBox.lookup(frame)?.1.sequence ?? 0 }
+
+@c @implementation public func oc_frame_timestamp_ns(_ frame: OpaquePointer?) -> UInt64 {
+    FrameBox.lookup(frame)?.1.timestampNanoseconds ?? 0
+}
+
+@c @implementation public func oc_frame_plane_count(_ frame: OpaquePointer?) -> UInt32 {
+    UInt32(FrameBox.lookup(frame)?.1.planeCount ?? 0)
+}
+
+@c @implementation public func oc_frame_plane_data(_ frame: OpaquePointer?, _ plane: UInt32, _ size: UnsafeMutablePointer<Int>?,
+                                                   _ stride: UnsafeMutablePointer<UInt32>?) -> UnsafePointer<UInt8>? {
+    guard let (_, current) = FrameBox.lookup(frame) else { return nil }
+    guard let data = current.plane(Int(plane)) else {
+        LastError.set("oc_frame_plane_data: the frame has \(current.planeCount) planes, not \(plane + 1)")
+        return nil
+    }
+    size?.pointee = data.bytes.count
+    stride?.pointee = UInt32(data.stride)
+    return data.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+}
+
+@c @implementation public func oc_frame_retain(_ frame: OpaquePointer?) -> OpaquePointer? {
+    guard let (_, current) = FrameBox.lookup(frame) else { return nil }
+    let copy = FrameBox(copying: current)
+    copy.handle = HandleTable.register(copy)
+    return copy.handle
+}
+
+@c @implementation public func oc_frame_release(_ frame: OpaquePointer?) {
+    guard frame != nil, let box = HandleTable.lookup(frame, as: FrameBox.self, what: "frame") else { return }
+    HandleTable.unregister(box.handle)
+}
