@@ -431,6 +431,11 @@ class Context:
         """Why a backend is not running (e.g. no PipeWire daemon: the context then uses V4L2 alone), or None."""
         return self._copy_text(_lib.oc_context_copy_backend_problem, int(backend))
 
+    def capture_session(self) -> "CaptureSession":
+        """A new capture session on this context's cameras."""
+        from .capture import CaptureSession
+        return CaptureSession(self)
+
     def discovery_session(self, device_types=(), media_type: MediaType = MediaType.ANY,
                           position: Position = Position.UNSPECIFIED) -> "DiscoverySession":
         """A live view of the devices of the given types (all when empty), media and position."""
@@ -499,3 +504,8 @@ class DiscoverySession:
 
     def __exit__(self, *exc):
         self.close()
+
+
+from .capture import CaptureSession, Frame, RetainedFrame, SessionEvent, VideoDataOutput  # noqa: E402
+
+__all__ += ["CaptureSession", "VideoDataOutput", "Frame", "RetainedFrame", "SessionEvent"]

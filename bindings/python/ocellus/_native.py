@@ -52,6 +52,8 @@ class ControlInfo(ctypes.Structure):
     ]
 
 
+FRAME_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+SESSION_EVENT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
 HOTPLUG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 PREFERRED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 DISCONNECTED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
@@ -117,6 +119,35 @@ def declare(lib, errcheck_status):
         "oc_device_get_format": ([vp, sz, ctypes.POINTER(FormatInfo)], c_status),
         "oc_context_add_hotplug_callback": ([vp, HOTPLUG_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
         "oc_context_remove_callback": ([vp, c_callback_id], c_status),
+        "oc_capture_session_create": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_capture_session_destroy": ([vp], None),
+        "oc_capture_session_begin_configuration": ([vp], c_status),
+        "oc_capture_session_commit_configuration": ([vp], c_status),
+        "oc_capture_session_set_input": ([vp, vp], c_status),
+        "oc_capture_session_add_output": ([vp, vp], c_status),
+        "oc_capture_session_remove_output": ([vp, vp], c_status),
+        "oc_capture_session_can_add_output": ([vp, vp], ctypes.c_bool),
+        "oc_capture_session_start_running": ([vp], c_status),
+        "oc_capture_session_stop_running": ([vp], c_status),
+        "oc_capture_session_is_running": ([vp], ctypes.c_bool),
+        "oc_capture_session_add_event_callback": ([vp, SESSION_EVENT_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_capture_session_remove_callback": ([vp, c_callback_id], c_status),
+        "oc_video_data_output_create": ([ctypes.POINTER(vp)], c_status),
+        "oc_video_data_output_destroy": ([vp], None),
+        "oc_video_data_output_set_format": ([vp, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32], c_status),
+        "oc_video_data_output_set_max_frame_rate": ([vp, Fraction], c_status),
+        "oc_video_data_output_set_frame_callback": ([vp, FRAME_CALLBACK, vp], c_status),
+        "oc_video_data_output_delivered_frames": ([vp], ctypes.c_uint64),
+        "oc_frame_pixel_format": ([vp], ctypes.c_uint32),
+        "oc_frame_width": ([vp], ctypes.c_uint32),
+        "oc_frame_height": ([vp], ctypes.c_uint32),
+        "oc_frame_sequence": ([vp], ctypes.c_uint64),
+        "oc_frame_timestamp_ns": ([vp], ctypes.c_uint64),
+        "oc_frame_plane_count": ([vp], ctypes.c_uint32),
+        "oc_frame_plane_data": ([vp, ctypes.c_uint32, ctypes.POINTER(sz), ctypes.POINTER(ctypes.c_uint32)],
+                                ctypes.POINTER(ctypes.c_uint8)),
+        "oc_frame_retain": ([vp], vp),
+        "oc_frame_release": ([vp], None),
         "oc_device_copy_controls": ([vp, ctypes.POINTER(vp)], c_status),
         "oc_control_list_count": ([vp], sz),
         "oc_control_list_get": ([vp, sz, ctypes.POINTER(ControlInfo)], c_status),

@@ -1,0 +1,216 @@
+"""Capture sessions and video data outputs (SPEC §4) for Python.
+
+Frames reach the callback as `Frame` objects whose `planes` are NumPy arrays
+viewing the camera's buffer without a copy: valid only during the callback.
+`frame.retain()` returns a `RetainedFrame` that owns a copy and stays valid.
+"""
+
+import ctypes
+import enum
+import weakref
+from fractions import Fraction
+from typing import Callable, List, Optional
+
+from . import _native
+from . import _lib, _report_callback_exception, _text, _fourcc, Device, Registration
+
+__all__ = ["CaptureSession", "VideoDataOutput", "Frame", "RetainedFrame", "SessionEvent"]
+
+
+def _code(fourcc: str) -> int:
+    padded = (fourcc + "    ")[:4].encode("ascii")
+    return padded[0] | padded[1] << 8 | padded[2] << 16 | padded[3] << 24
+
+
+class SessionEvent(enum.IntEnum):
+    STARTED = 0
+    STOPPED = 1
+    RUNTIME_ERROR = 2
+    INTERRUPTED = 3
+
+
+class Frame:
+    """A frame during its callback: properties and NumPy views of its planes."""
+
+    def __init__(self, handle: int):
+        self._handle = handle
+
+    @property
+    def width(self) -> int:
+        return _lib.oc_frame_width(self._handle)
+
+    @property
+    def height(self) -> int:
+        return _lib.oc_frame_height(self._handle)
+
+    @property
+    def pixel_format(self) -> str:
+        return _fourcc(_lib.oc_frame_pixel_format(self._handle))
+
+    @property
+    def sequence(self) -> int:
+        return _lib.oc_frame_sequence(self._handle)
+
+    @property
+    def timestamp_ns(self) -> int:
+        """CLOCK_MONOTONIC nanoseconds of the capture."""
+        return _lib.oc_frame_timestamp_ns(self._handle)
+
+    @property
+    def planes(self):
+        """One uint8 array per plane, shaped (rows, stride): no copy."""
+        import numpy as np
+
+        result = []
+        for index in range(_lib.oc_frame_plane_count(self._handle)):
+            size, stride = ctypes.c_size_t(), ctypes.c_uint32()
+            data = _lib.oc_frame_plane_data(self._handle, index, ctypes.byref(size), ctypes.byref(stride))
+            if not data:
+                raise ValueError(_text(_lib.oc_last_error_message()))
+            flat = np.ctypeslib.as_array(data, shape=(size.value,))
+            rows = size.value // stride.value if stride.value else 1
+            result.append(flat[: rows * stride.value].reshape(rows, stride.value) if stride.value else flat)
+        return result
+
+    def retain(self) -> "RetainedFrame":
+        """A copy of this frame that stays valid after the callback."""
+        handle = _lib.oc_frame_retain(self._handle)
+        if not handle:
+            raise ValueError(_text(_lib.oc_last_error_message()))
+        return RetainedFrame(handle)
+
+
+class RetainedFrame(Frame):
+    """A frame kept beyond its callback; its memory is released with the object."""
+
+    def __init__(self, handle: int):
+        super().__init__(handle)
+        self._finalizer = weakref.finalize(self, _lib.oc_frame_release, handle)
+
+
+class VideoDataOutput:
+    """Frames for one consumer. `pixel_format` ("YUYV", "NV12", "MJPG", …), `width`/`height`
+    and `max_frame_rate` pin what it receives; None means the camera's own."""
+
+    def __init__(self, pixel_format: Optional[str] = None, width: Optional[int] = None,
+                 height: Optional[int] = None, max_frame_rate: Optional[Fraction] = None):
+        handle = ctypes.c_void_p()
+        _lib.oc_video_data_output_create(ctypes.byref(handle))
+        self._handle = handle.value
+        self._finalizer = weakref.finalize(self, _lib.oc_video_data_output_destroy, self._handle)
+        self._trampoline = None
+        _lib.oc_video_data_output_set_format(self._handle, _code(pixel_format) if pixel_format else 0,
+                                             width or 0, height or 0)
+        if max_frame_rate is not None:
+            rate = Fraction(max_frame_rate)
+            _lib.oc_video_data_output_set_max_frame_rate(self._handle, _native.Fraction(rate.numerator, rate.denominator))
+
+    def set_frame_callback(self, callback: Optional[Callable[[Frame], None]]) -> None:
+        """Calls `callback(frame)` on the stream thread for each frame; None clears it."""
+        if callback is None:
+            _lib.oc_video_data_output_set_frame_callback(self._handle, _native.FRAME_CALLBACK(), None)
+            self._trampoline = None
+            return
+
+        def trampoline(_output, frame, _user_data):
+            try:
+                callback(Frame(frame))
+            except BaseException:  # noqa: B036 - nothing may unwind into C
+                _report_callback_exception(callback)
+
+        new = _native.FRAME_CALLBACK(trampoline)
+        _lib.oc_video_data_output_set_frame_callback(self._handle, new, None)
+        self._trampoline = new
+
+    @property
+    def delivered_frames(self) -> int:
+        return _lib.oc_video_data_output_delivered_frames(self._handle)
+
+    def close(self) -> None:
+        self._finalizer()
+
+
+class CaptureSession:
+    """A camera, outputs and one stream feeding them. Use `running()` as a context manager
+    or `start_running()`/`stop_running()` (not from a frame callback)."""
+
+    def __init__(self, context):
+        handle = ctypes.c_void_p()
+        _lib.oc_capture_session_create(context._handle_checked(), ctypes.byref(handle))
+        self._context = context
+        self._handle = handle.value
+        self._outputs = []
+        self._callbacks = {}
+        self._finalizer = weakref.finalize(self, _lib.oc_capture_session_destroy, self._handle)
+
+    def set_input(self, camera: Device) -> None:
+        _lib.oc_capture_session_set_input(self._handle, camera._handle)
+
+    def add_output(self, output: VideoDataOutput) -> None:
+        _lib.oc_capture_session_add_output(self._handle, output._handle)
+        self._outputs.append(output)
+
+    def remove_output(self, output: VideoDataOutput) -> None:
+        _lib.oc_capture_session_remove_output(self._handle, output._handle)
+        self._outputs.remove(output)
+
+    def can_add_output(self, output: VideoDataOutput) -> bool:
+        return bool(_lib.oc_capture_session_can_add_output(self._handle, output._handle))
+
+    def begin_configuration(self) -> None:
+        _lib.oc_capture_session_begin_configuration(self._handle)
+
+    def commit_configuration(self) -> None:
+        _lib.oc_capture_session_commit_configuration(self._handle)
+
+    def start_running(self) -> None:
+        _lib.oc_capture_session_start_running(self._handle)
+
+    def stop_running(self) -> None:
+        _lib.oc_capture_session_stop_running(self._handle)
+
+    @property
+    def is_running(self) -> bool:
+        return bool(_lib.oc_capture_session_is_running(self._handle))
+
+    def running(self):
+        """`with session.running():` starts the stream and stops it on exit."""
+        session = self
+
+        class _Running:
+            def __enter__(self):
+                session.start_running()
+                return session
+
+            def __exit__(self, *exc):
+                session.stop_running()
+
+        return _Running()
+
+    def add_event_callback(self, callback: Callable[[SessionEvent, Optional[str]], None]) -> int:
+        """Calls `callback(event, message)` for STARTED, STOPPED, RUNTIME_ERROR, INTERRUPTED; returns an ID."""
+
+        def trampoline(_session, event, _status, message, _user_data):
+            try:
+                callback(SessionEvent(event), _text(message) or None)
+            except BaseException:  # noqa: B036
+                _report_callback_exception(callback)
+
+        c_trampoline = _native.SESSION_EVENT_CALLBACK(trampoline)
+        callback_id = _native.c_callback_id()
+        _lib.oc_capture_session_add_event_callback(self._handle, c_trampoline, None, ctypes.byref(callback_id))
+        self._callbacks[callback_id.value] = c_trampoline
+        return callback_id.value
+
+    def remove_event_callback(self, callback_id: int) -> None:
+        _lib.oc_capture_session_remove_callback(self._handle, callback_id)
+        self._callbacks.pop(callback_id, None)
+
+    def close(self) -> None:
+        self._finalizer()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,113 @@
+"""Capture sessions from Python on the real daemon: NumPy views of the virtual camera's pattern."""
+
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import ocellus
+from ocellus import SessionEvent, VideoDataOutput
+
+VCAM0 = "usb-1d6b:0110-VCAM-0000"
+
+
+@pytest.fixture
+def context():
+    with ocellus.Context("org.ocellus.test.capture") as ctx:
+        yield ctx
+
+
+def camera(ctx, unique_id=VCAM0):
+    return next(d for d in ctx.devices() if d.unique_id == unique_id)
+
+
+def ramp(width):
+    return 16 + np.arange(width) * 219 // width
+
+
+def test_nv12_frames_as_numpy_views(context):
+    session = context.capture_session()
+    output = VideoDataOutput("NV12", 640, 480)
+    seen, done, problems = [], threading.Event(), []
+
+    def on_frame(frame):
+        luma, chroma = frame.planes
+        assert luma.shape == (480, 640) and chroma.shape == (240, 640)
+        row = luma[100].astype(int)
+        off = np.count_nonzero((np.abs(row - ramp(640)) > 1) & (row != 235))
+        if off or not np.all(chroma[10, 0::2].astype(int) + chroma[10, 1::2] == 256):
+            problems.append(frame.sequence)
+        if len(seen) == 0:
+            seen.append(frame.retain())
+        else:
+            seen.append(frame.sequence)
+        if len(seen) >= 10:
+            done.set()
+
+    output.set_frame_callback(on_frame)
+    session.set_input(camera(context))
+    session.add_output(output)
+    with session.running():
+        assert done.wait(10)
+    assert problems == []
+    kept = seen[0]
+    assert (kept.width, kept.height, kept.pixel_format) == (640, 480, "NV12")
+    assert kept.planes[0].shape == (480, 640)   # still readable after the stream stopped
+    assert output.delivered_frames >= 10
+    session.close()
+
+
+def test_events_and_runtime_error_when_the_camera_goes(context, cameras):
+    cameras.add("pycap")
+    device = next(d for d in context.devices() if d.unique_id == "pipewire-pycap")
+    session = context.capture_session()
+    events, gone = [], threading.Event()
+    session.add_event_callback(lambda event, message: (events.append((event, message)),
+                                                       event is SessionEvent.RUNTIME_ERROR and gone.set()))
+    output = VideoDataOutput()
+    first = threading.Event()
+    output.set_frame_callback(lambda frame: first.set())
+    session.set_input(device)
+    session.add_output(output)
+    session.start_running()
+    assert first.wait(10)
+    cameras.remove("pycap")
+    assert gone.wait(10)
+    assert not session.is_running
+    assert events[0] == (SessionEvent.STARTED, None)
+    assert events[1][0] is SessionEvent.RUNTIME_ERROR and "disconnected" in events[1][1]
+    session.close()
+
+
+def test_bad_configuration_is_refused(context):
+    session = context.capture_session()
+    with pytest.raises(ocellus.WrongState, match="no input"):
+        session.start_running()
+    session.set_input(camera(context))
+    assert not session.can_add_output(VideoDataOutput("Y41P"))
+    with pytest.raises(ocellus.InvalidArgument, match="offers no"):
+        session.add_output(VideoDataOutput("NV12", 123, 45))
+    session.begin_configuration()
+    session.add_output(VideoDataOutput("YUYV"))
+    session.add_output(VideoDataOutput("NV12"))
+    with pytest.raises(ocellus.InvalidArgument, match="different pixel formats"):
+        session.commit_configuration()
+    session.close()
+
+
+def test_exception_in_frame_callback_is_reported(context, monkeypatch):
+    reported = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda args: reported.append(args.exc_value))
+    session = context.capture_session()
+    output = VideoDataOutput("YUYV", 640, 480)
+    output.set_frame_callback(lambda frame: 1 / 0)
+    session.set_input(camera(context))
+    session.add_output(output)
+    with session.running():
+        deadline = time.monotonic() + 10
+        while not reported and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert reported and isinstance(reported[0], ZeroDivisionError)
+    session.close()
