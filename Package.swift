@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "COcellus", path: "include"),
         .systemLibrary(name: "CLibPipeWire", path: "Sources/CLibPipeWire", pkgConfig: "libpipewire-0.3",
                        providers: [.apt(["libpipewire-0.3-dev"])]),
+        .systemLibrary(name: "CLibYUV", path: "Sources/CLibYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
 
@@ -39,8 +40,12 @@ let package = Package(
         .target(name: "OcellusV4L2", dependencies: ["OcellusCore", "OcellusUSB", "CV4L2"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
+        // Pixel conversion and scaling (libyuv) and JPEG decoding (libjpeg-turbo) for outputs.
+        .target(name: "OcellusMedia", dependencies: ["OcellusCore", "CLibYUV", "CTurboJPEG"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+
         // The system's backends assembled into a hub: what the C ABI and the CLI open.
-        .target(name: "OcellusSystem", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusV4L2"],
+        .target(name: "OcellusSystem", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusV4L2", "OcellusMedia"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // A PipeWire producer that behaves like a UVC camera: for test beds, demos and app developers.
@@ -65,6 +70,8 @@ let package = Package(
         .executableTarget(name: "OcellusBench", dependencies: ["OcellusCore", "OcellusPipeWire", "CPipeWire", "CLibPipeWire"],
                           swiftSettings: [.swiftLanguageMode(.v5)]),
 
+        .testTarget(name: "OcellusMediaTests", dependencies: ["OcellusCore", "OcellusMedia", "CTurboJPEG"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "OcellusCoreTests", dependencies: ["OcellusCore"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "OcellusPipeWireTests", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusSystem"],

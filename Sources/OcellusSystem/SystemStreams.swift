@@ -1,4 +1,5 @@
 import OcellusCore
+import OcellusMedia
 import OcellusPipeWire
 import OcellusV4L2
 
@@ -24,5 +25,12 @@ public struct SystemStreamOpener: CameraStreamOpening {
             }
             return try V4L2CameraStream(devicePath: path, format: format, frameRate: frameRate, handler: handler)
         }
+    }
+}
+
+extension CaptureSession {
+    /// A session over the system's backends, converting and scaling with libyuv and libjpeg-turbo.
+    public static func system(pipewireRemote: String? = nil) -> CaptureSession {
+        CaptureSession(opener: SystemStreamOpener(pipewireRemote: pipewireRemote), conversion: MediaConversion())
     }
 }

@@ -62,7 +62,7 @@ struct CaptureSessionTests {
     @Test func yuyvPassthroughDeliversThePattern() throws {
         let hub = try hub()
         defer { hub.close() }
-        let session = CaptureSession(opener: SystemStreamOpener())
+        let session = CaptureSession.system()
         let output = VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480)
         let frames = Frames()
         output.frameHandler = { frame in
@@ -85,7 +85,7 @@ struct CaptureSessionTests {
     @Test func nv12PassthroughHasTwoPlanes() throws {
         let hub = try hub()
         defer { hub.close() }
-        let session = CaptureSession(opener: SystemStreamOpener())
+        let session = CaptureSession.system()
         let output = VideoDataOutput(pixelFormat: .nv12, width: 1280, height: 720)
         let frames = Frames()
         output.frameHandler = { frame in
@@ -109,7 +109,7 @@ struct CaptureSessionTests {
     @Test func mjpegPassthroughKeepsTheCamerasJPEG() throws {
         let hub = try hub()
         defer { hub.close() }
-        let session = CaptureSession(opener: SystemStreamOpener())
+        let session = CaptureSession.system()
         let output = VideoDataOutput(pixelFormat: .mjpeg, width: 640, height: 480)
         let frames = Frames()
         output.frameHandler = { frame in
@@ -130,7 +130,7 @@ struct CaptureSessionTests {
         let hub = try hub()
         defer { hub.close() }
         let device = try camera(hub, "pipewire-capkill")
-        let session = CaptureSession(opener: SystemStreamOpener())
+        let session = CaptureSession.system()
         let frames = Frames()
         let output = VideoDataOutput()
         output.frameHandler = { frames.record(nil, sequence: $0.sequence) }
@@ -151,7 +151,7 @@ struct CaptureSessionTests {
     @Test func aFailedCommitLeavesTheRunningConfigurationAlone() throws {
         let hub = try hub()
         defer { hub.close() }
-        let session = CaptureSession(opener: SystemStreamOpener())
+        let session = CaptureSession.system()
         let frames = Frames()
         let first = VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480)
         first.frameHandler = { frames.record(nil, sequence: $0.sequence) }
@@ -160,8 +160,8 @@ struct CaptureSessionTests {
         try session.startRunning()
         #expect(frames.wait { frames.count >= 3 })
         session.beginConfiguration()
-        try session.addOutput(VideoDataOutput(pixelFormat: .nv12))
-        #expect { try session.commitConfiguration() } throws: { ($0 as? OcellusError)?.message.contains("different pixel formats") == true }
+        try session.addOutput(VideoDataOutput(pixelFormat: .nv12, width: 1000, height: 1000))   // no such aspect
+        #expect { try session.commitConfiguration() } throws: { ($0 as? OcellusError)?.message.contains("aspect ratio") == true }
         #expect(session.outputs.count == 1 && session.activeFormat?.pixelFormat == .yuyv)
         let before = frames.count
         #expect(frames.wait { frames.count >= before + 3 })   // still streaming
@@ -171,10 +171,68 @@ struct CaptureSessionTests {
         #expect(throws: OcellusError.self) { try session.commitConfiguration() }   // no begin
     }
 
+    @Test func twoOutputsOfDifferentFormatsAndSizesFromOneStream() throws {
+        let hub = try hub()
+        defer { hub.close() }
+        let session = CaptureSession.system()
+        let full = VideoDataOutput(pixelFormat: .nv12, width: 1280, height: 720)
+        let preview = VideoDataOutput(pixelFormat: .bgra, width: 320, height: 180)
+        let fullFrames = Frames(), previewFrames = Frames()
+        full.frameHandler = { frame in
+            let luma = frame.plane(0)!
+            let row = UnsafeRawBufferPointer(rebasing: luma.bytes[luma.stride * 50..<luma.stride * 51])
+            let uv = UnsafeRawBufferPointer(rebasing: frame.plane(1)!.bytes[0..<frame.plane(1)!.stride])
+            fullFrames.record(Self.checkRamp(luma: { row[$0] }, chroma: { (uv[$0 * 2], uv[$0 * 2 + 1]) }, width: 1280),
+                              sequence: frame.sequence)
+        }
+        preview.frameHandler = { frame in
+            let plane = frame.plane(0)!
+            let ok = frame.width == 320 && frame.height == 180 && plane.stride == 1280 && plane.bytes.count == 320 * 180 * 4
+                && plane.bytes[3] == 255
+            previewFrames.record(ok ? nil : "preview layout", sequence: frame.sequence)
+        }
+        try session.addInput(try camera(hub))
+        session.beginConfiguration()
+        try session.addOutput(full)
+        try session.addOutput(preview)
+        try session.commitConfiguration()
+        try session.startRunning()
+        // The stream serves the larger output natively (NV12 1280x720); the preview is converted.
+        #expect(session.activeFormat.map { ($0.pixelFormat, $0.width) } ?? (.yuyv, 0) == (.nv12, 1280))
+        #expect(fullFrames.wait { fullFrames.count >= 10 } && previewFrames.wait { previewFrames.count >= 10 })
+        try session.stopRunning()
+        #expect(fullFrames.checked.isEmpty && previewFrames.checked.isEmpty, "\(fullFrames.checked.prefix(2)) \(previewFrames.checked.prefix(2))")
+    }
+
+    @Test func mjpegCameraConvertedToNV12KeepsThePattern() throws {
+        let plug = try TestBedCamera(name: "capmjpg", arguments: ["--formats", "MJPG"])
+        _ = plug
+        let hub = try hub()
+        defer { hub.close() }
+        let session = CaptureSession.system()
+        let output = VideoDataOutput(pixelFormat: .nv12, width: 640, height: 480)
+        let frames = Frames()
+        output.frameHandler = { frame in
+            let luma = frame.plane(0)!
+            let row = UnsafeRawBufferPointer(rebasing: luma.bytes[luma.stride * 200..<luma.stride * 201])
+            // JPEG round trip: the ramp survives within a few levels (full range now: values are as drawn).
+            var off = 0
+            for x in stride(from: 8, to: 600, by: 16) where abs(Int(row[x]) - (16 + x * 219 / 640)) > 6 && row[x] < 220 { off += 1 }
+            frames.record(frame.isFullRange && off < 4 ? nil : "off ramp \(off) full \(frame.isFullRange)", sequence: frame.sequence)
+        }
+        try session.addInput(try camera(hub, "pipewire-capmjpg"))
+        try session.addOutput(output)
+        try session.startRunning()
+        #expect(session.activeFormat?.pixelFormat == .mjpeg)
+        #expect(frames.wait { frames.count >= 5 })
+        try session.stopRunning()
+        #expect(frames.checked.isEmpty, "\(frames.checked.prefix(3))")
+    }
+
     @Test func startAndStopManyTimesLeavesNoDescriptorsBehind() throws {
         let hub = try hub()
         defer { hub.close() }
-        let session = CaptureSession(opener: SystemStreamOpener())
+        let session = CaptureSession.system()
         try session.addInput(try camera(hub))
         try session.addOutput(VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480))
         func descriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }

@@ -18,19 +18,23 @@ public struct CameraFrame: Sendable {
     /// CLOCK_MONOTONIC nanoseconds.
     public let timestampNanoseconds: UInt64
     public let isCorrupt: Bool
+    /// Full range (0–255, as JPEG) or limited (16–235, as YUV cameras send).
+    public let isFullRange: Bool
     public let planeCount: Int
     private let plane0: FramePlane
     private let plane1: FramePlane?
     private let plane2: FramePlane?
 
     public init(pixelFormat: FourCC, width: UInt32, height: UInt32, sequence: UInt64, timestampNanoseconds: UInt64,
-                isCorrupt: Bool = false, planes first: FramePlane, _ second: FramePlane? = nil, _ third: FramePlane? = nil) {
+                isCorrupt: Bool = false, isFullRange: Bool = false,
+                planes first: FramePlane, _ second: FramePlane? = nil, _ third: FramePlane? = nil) {
         self.pixelFormat = pixelFormat
         self.width = width
         self.height = height
         self.sequence = sequence
         self.timestampNanoseconds = timestampNanoseconds
         self.isCorrupt = isCorrupt
+        self.isFullRange = isFullRange
         plane0 = first
         plane1 = second
         plane2 = third
@@ -85,4 +89,16 @@ public protocol CameraStream: AnyObject, Sendable {
 public protocol CameraStreamOpening: Sendable {
     func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
                     handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream
+}
+
+/// Turns frames of one format and size into another for an output.
+public protocol FrameConverting: AnyObject {
+    /// The converted frame (valid until the next call), or nil when the source cannot be decoded.
+    func convert(_ frame: CameraFrame) -> CameraFrame?
+}
+
+/// What conversions a session may use (implemented with libyuv/libjpeg-turbo in OcellusMedia).
+public protocol FrameConversion: Sendable {
+    func canConvert(from source: FourCC, to target: FourCC) -> Bool
+    func makeConverter(to target: FourCC, width: UInt32, height: UInt32) -> any FrameConverting
 }

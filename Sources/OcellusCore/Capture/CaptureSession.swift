@@ -25,6 +25,9 @@ public final class VideoDataOutput: @unchecked Sendable {
     private let lock = ConditionLock()
     private var lastDelivery: UInt64 = 0
     private var delivered: UInt64 = 0
+    private var undecodable: UInt64 = 0
+    /// Set by the session when the stream's format or size is not the output's.
+    var converter: (any FrameConverting)?
 
     public init(pixelFormat: FourCC? = nil, width: UInt32? = nil, height: UInt32? = nil) {
         self.pixelFormat = pixelFormat
@@ -33,6 +36,8 @@ public final class VideoDataOutput: @unchecked Sendable {
     }
 
     public var deliveredFrames: UInt64 { lock.withLock { delivered } }
+    /// Frames dropped because they could not be decoded (corrupt MJPEG).
+    public var corruptFrames: UInt64 { lock.withLock { undecodable } }
 
     func deliver(_ frame: CameraFrame) {
         if let limit = maximumFrameRate, limit.numerator > 0 {
@@ -45,7 +50,17 @@ public final class VideoDataOutput: @unchecked Sendable {
             }
             guard due else { return }
         }
-        delivery.withLock { handler?(frame) }
+        let ready: CameraFrame
+        if let converter {
+            guard let converted = converter.convert(frame) else {
+                lock.withLock { undecodable += 1 }
+                return
+            }
+            ready = converted
+        } else {
+            ready = frame
+        }
+        delivery.withLock { handler?(ready) }
         lock.withLock { delivered += 1 }
     }
 }
@@ -72,6 +87,7 @@ public final class CaptureSession: @unchecked Sendable {
     /// Session events, on a library thread of their own.
     public let events = EventThread<Event>()
     private let opener: any CameraStreamOpening
+    private let conversion: (any FrameConversion)?
     private let lock = ConditionLock()
     private var committed = Configuration()
     private var pending: Configuration?
@@ -79,8 +95,10 @@ public final class CaptureSession: @unchecked Sendable {
     private var running = false
     private var streamThread: pthread_t?
 
-    public init(opener: any CameraStreamOpening) {
+    /// Without `conversion`, outputs receive the camera's own formats only.
+    public init(opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil) {
         self.opener = opener
+        self.conversion = conversion
     }
 
     deinit { try? stopRunning() }
@@ -121,7 +139,7 @@ public final class CaptureSession: @unchecked Sendable {
     public func canAddOutput(_ output: VideoDataOutput) -> Bool {
         var proposed = lock.withLock { pending ?? committed }
         proposed.outputs.append(output)
-        return (try? Self.chooseFormat(for: proposed)) != nil
+        return (try? chooseFormat(for: proposed)) != nil
     }
 
     public func addOutput(_ output: VideoDataOutput) throws(OcellusError) {
@@ -146,56 +164,87 @@ public final class CaptureSession: @unchecked Sendable {
         if let immediate { try apply(immediate) }
     }
 
-    /// The camera format serving every output without conversion: all pinned pixel
-    /// formats and sizes must agree; among the candidates, the largest at ≥ 30 fps,
-    /// else the largest.
-    static func chooseFormat(for configuration: Configuration) throws(OcellusError) -> (VideoFormat, FrameRate)? {
+    /// The camera format that serves every output at least cost: fewest outputs
+    /// needing conversion, raw before MJPEG (no decoding), then the smallest size
+    /// covering every pinned size — or, with none pinned, the largest at ≥ 30 fps —
+    /// and the rate every output asks for.
+    func chooseFormat(for configuration: Configuration) throws(OcellusError) -> (VideoFormat, FrameRate)? {
         guard let input = configuration.input else { return nil }
-        let wantedFormats = Set(configuration.outputs.compactMap(\.pixelFormat))
-        let wantedSizes = Set(configuration.outputs.compactMap { output in
-            output.width.flatMap { width in output.height.map { "\(width)x\($0)" } }
-        })
-        guard wantedFormats.count <= 1 else {
-            throw OcellusError(.invalidArgument,
-                "outputs ask for different pixel formats (\(wantedFormats.map(\.description).sorted().joined(separator: ", "))); converting between formats is not available yet")
+        let outputs = configuration.outputs
+        let wantedRate = outputs.compactMap(\.maximumFrameRate).max()
+        func size(_ output: VideoDataOutput) -> (UInt32, UInt32)? {
+            output.width.flatMap { width in output.height.map { (width, $0) } }
         }
-        guard wantedSizes.count <= 1 else {
-            throw OcellusError(.invalidArgument, "outputs ask for different sizes (\(wantedSizes.sorted().joined(separator: ", "))); scaling is not available yet")
+        func serves(_ format: VideoFormat, _ output: VideoDataOutput) -> Bool {
+            if let wanted = output.pixelFormat, wanted != format.pixelFormat,
+               conversion?.canConvert(from: format.pixelFormat, to: wanted) != true { return false }
+            guard let (width, height) = size(output), width != format.width || height != format.height else { return true }
+            // Scaling keeps the aspect ratio: "aspect must match the active format".
+            return conversion != nil && width <= format.width && height <= format.height
+                && UInt64(width) * UInt64(format.height) == UInt64(height) * UInt64(format.width)
+        }
+        func conversions(_ format: VideoFormat) -> Int {
+            outputs.filter { output in
+                (output.pixelFormat.map { $0 != format.pixelFormat } ?? false)
+                    || (size(output).map { $0 != (format.width, format.height) } ?? false)
+            }.count
         }
         let candidates = input.formats.filter { format in
-            (wantedFormats.first.map { $0 == format.pixelFormat } ?? true)
-                && (wantedSizes.first.map { $0 == "\(format.width)x\(format.height)" } ?? true)
+            outputs.allSatisfy { serves(format, $0) } && (wantedRate.map { (format.maxFrameRate ?? FrameRate(0)) >= $0 } ?? true)
         }
+        let pinsSize = outputs.contains { size($0) != nil }
         func area(_ format: VideoFormat) -> UInt64 { UInt64(format.width) * UInt64(format.height) }
-        let fast = candidates.filter { ($0.maxFrameRate ?? FrameRate(0)) >= FrameRate(30) }
-        guard let chosen = (fast.isEmpty ? candidates : fast).max(by: { area($0) < area($1) }),
-              let rate = chosen.maxFrameRate else {
-            throw OcellusError(.invalidArgument,
-                "\(input.uniqueID) offers no \(wantedFormats.first?.description ?? "format") at \(wantedSizes.first ?? "any size") (see its formats)")
+        func fast(_ format: VideoFormat) -> Bool { (format.maxFrameRate ?? FrameRate(0)) >= FrameRate(30) }
+        let best = candidates.min { a, b in
+            if conversions(a) != conversions(b) { return conversions(a) < conversions(b) }
+            if (a.pixelFormat == .mjpeg) != (b.pixelFormat == .mjpeg) { return b.pixelFormat == .mjpeg }
+            if !pinsSize && fast(a) != fast(b) { return fast(a) }
+            if area(a) != area(b) { return pinsSize ? area(a) < area(b) : area(a) > area(b) }
+            return (a.maxFrameRate ?? FrameRate(0)) > (b.maxFrameRate ?? FrameRate(0))
         }
-        let wantedRate = configuration.outputs.compactMap(\.maximumFrameRate).max()
+        guard let chosen = best, let rate = chosen.maxFrameRate else {
+            let wants = outputs.map { output in
+                "\(output.pixelFormat?.description ?? "any format") at \(size(output).map { "\($0.0)x\($0.1)" } ?? "any size")"
+            }
+            throw OcellusError(.invalidArgument,
+                "\(input.uniqueID) offers no format that serves every output (\(wants.joined(separator: "; "))"
+                + (wantedRate.map { " at \($0.framesPerSecond) fps" } ?? "") + ")"
+                + (conversion == nil ? "; this session converts nothing" : "; a size must keep a format's aspect ratio"))
+        }
         return (chosen, wantedRate.map { min($0, rate) } ?? rate)
     }
 
+    /// Gives each output a converter when the stream's format or size is not what it asked for.
+    private func prepareConverters(_ outputs: [VideoDataOutput], for format: VideoFormat) {
+        for output in outputs {
+            let target = output.pixelFormat ?? format.pixelFormat
+            let (width, height) = (output.width ?? format.width, output.height ?? format.height)
+            let same = target == format.pixelFormat && width == format.width && height == format.height
+            output.converter = same ? nil : conversion?.makeConverter(to: target, width: width, height: height)
+        }
+    }
+
     private func apply(_ proposed: Configuration) throws(OcellusError) {
-        let choice = try Self.chooseFormat(for: proposed)
+        let choice = try chooseFormat(for: proposed)
         let (wasRunning, previous, oldStream) = lock.withLock { (running, committed, stream) }
         guard wasRunning else {
             lock.withLock { committed = proposed }
             return
         }
         let sameStream = choice.map { $0.0 } == oldStream?.format && proposed.input === previous.input
-        if sameStream {
+        if sameStream, let format = choice?.0 {
+            prepareConverters(proposed.outputs, for: format)
             lock.withLock { committed = proposed }
             return
         }
         oldStream?.stop()   // a V4L2 camera serves one stream at a time
+        lock.withLock { committed = proposed }
         do {
             try startStream(proposed, choice)
-            lock.withLock { committed = proposed }
         } catch {
             // Put the previous configuration back as it ran.
-            try? startStream(previous, try? Self.chooseFormat(for: previous))
+            lock.withLock { committed = previous }
+            try? startStream(previous, try? chooseFormat(for: previous))
             throw error
         }
     }
@@ -209,7 +258,7 @@ public final class CaptureSession: @unchecked Sendable {
         guard !isRunning else { return }
         guard configuration.input != nil else { throw OcellusError(.wrongState, "the session has no input camera") }
         do {
-            try startStream(configuration, try Self.chooseFormat(for: configuration))
+            try startStream(configuration, try chooseFormat(for: configuration))
         } catch {
             if error.code == .busy { events.post(.interrupted(error)) }
             throw error
@@ -239,12 +288,16 @@ public final class CaptureSession: @unchecked Sendable {
             lock.withLock { (stream, running) = (nil, false) }
             return
         }
-        let outputs = configuration.outputs
+        prepareConverters(configuration.outputs, for: format)
         let opened = try opener.openStream(for: input, format: format, frameRate: rate) { [weak self] event in
             guard let self else { return }
             switch event {
             case .frame(let frame):
-                self.lock.withLock { if self.streamThread == nil { self.streamThread = pthread_self() } }
+                // The committed outputs of the moment: a commit may change them while the stream runs.
+                let outputs = self.lock.withLock { () -> [VideoDataOutput] in
+                    if self.streamThread == nil { self.streamThread = pthread_self() }
+                    return self.committed.outputs
+                }
                 for output in outputs { output.deliver(frame) }
             case .failed(let error):
                 self.lock.withLock { (self.running, self.streamThread) = (false, nil) }

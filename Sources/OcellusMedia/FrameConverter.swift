@@ -1,0 +1,236 @@
+import CLibYUV
+import CTurboJPEG
+import OcellusCore
+
+/// Converts and scales camera frames for one output with libyuv, decoding MJPEG
+/// with libjpeg-turbo. Every buffer is allocated on first use (and on a size
+/// change) and reused, so steady-state conversion allocates nothing. YUYV/UYVY
+/// at the same size go straight to NV12, I420 or BGRA; everything else passes
+/// through I420, scaled when the sizes differ.
+public final class FrameConverter: FrameConverting {
+    public let target: FourCC
+    public let width: UInt32
+    public let height: UInt32
+    /// MJPEG frames that could not be decoded (dropped, never delivered).
+    public private(set) var corruptFrames: UInt64 = 0
+
+    private var destination = Buffer()
+    private var sourcePlanar = Planar()
+    private var scaledPlanar = Planar()
+    private var jpegPlanes = Planar()   // 4:2:2 JPEGs decode here before I420
+    private var decompressor: tjhandle?
+
+    public static let sources: Set<FourCC> = [.yuyv, .uyvy, .nv12, .i420, .mjpeg]
+    public static let targets: Set<FourCC> = [.nv12, .i420, .yuyv, .bgra]
+
+    public static func canConvert(from source: FourCC, to target: FourCC) -> Bool {
+        source == target || (sources.contains(source) && targets.contains(target))
+    }
+
+    public init(target: FourCC, width: UInt32, height: UInt32) {
+        self.target = target
+        self.width = width
+        self.height = height
+    }
+
+    deinit {
+        destination.free()
+        sourcePlanar.free()
+        scaledPlanar.free()
+        jpegPlanes.free()
+        if let decompressor { tjDestroy(decompressor) }
+    }
+
+    /// The converted frame (views into this converter's buffer, valid until the next
+    /// call), or nil when the source cannot be decoded.
+    public func convert(_ frame: CameraFrame) -> CameraFrame? {
+        let (w, h) = (Int(width), Int(height))
+        let layout = Self.layout(of: target, width: w, height: h)
+        destination.ensure(layout.total)
+        let out = destination.base!
+        let sameSize = frame.width == width && frame.height == height
+        guard let source = frame.plane(0), let src = source.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        let srcStride = Int32(source.stride)
+        var fullRange = frame.isFullRange
+
+        // Fast paths: packed 4:2:2 at the same size, one libyuv call.
+        if sameSize && (frame.pixelFormat == .yuyv || frame.pixelFormat == .uyvy) && target != .yuyv {
+            let yuyv = frame.pixelFormat == .yuyv
+            let (y, u, v) = (out, out + layout.offsets.1, out + layout.offsets.2)
+            switch target {
+            case .nv12:
+                _ = yuyv ? YUY2ToNV12(src, srcStride, y, Int32(w), u, Int32(w), Int32(w), Int32(h))
+                         : UYVYToNV12(src, srcStride, y, Int32(w), u, Int32(w), Int32(w), Int32(h))
+            case .i420:
+                _ = yuyv ? YUY2ToI420(src, srcStride, y, Int32(w), u, Int32(w / 2), v, Int32(w / 2), Int32(w), Int32(h))
+                         : UYVYToI420(src, srcStride, y, Int32(w), u, Int32(w / 2), v, Int32(w / 2), Int32(w), Int32(h))
+            default:
+                _ = yuyv ? YUY2ToARGB(src, srcStride, out, Int32(w * 4), Int32(w), Int32(h))
+                         : UYVYToARGB(src, srcStride, out, Int32(w * 4), Int32(w), Int32(h))
+            }
+            return makeFrame(frame, layout: layout, fullRange: false)
+        }
+
+        // Everything else: the source as I420 at its own size…
+        let (sw, sh) = (Int(frame.width), Int(frame.height))
+        sourcePlanar.ensure(width: sw, height: sh)
+        let planar = sourcePlanar
+        switch frame.pixelFormat {
+        case .yuyv:
+            YUY2ToI420(src, srcStride, planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh))
+        case .uyvy:
+            UYVYToI420(src, srcStride, planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh))
+        case .nv12:
+            guard let uv = frame.plane(1) else { return nil }
+            NV12ToI420(src, srcStride, uv.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(uv.stride),
+                       planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh))
+        case .i420:
+            guard let u = frame.plane(1), let v = frame.plane(2) else { return nil }
+            I420Copy(src, srcStride, u.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(u.stride),
+                     v.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(v.stride),
+                     planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh))
+        case .mjpeg:
+            guard decodeJPEG(source.bytes, width: sw, height: sh) else {
+                corruptFrames += 1
+                return nil
+            }
+            fullRange = true
+        default:
+            return nil
+        }
+        // …scaled when the output is smaller (or larger)…
+        var image = planar
+        if !sameSize {
+            scaledPlanar.ensure(width: w, height: h)
+            I420Scale(planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh),
+                      scaledPlanar.y, scaledPlanar.yStride, scaledPlanar.u, scaledPlanar.cStride,
+                      scaledPlanar.v, scaledPlanar.cStride, Int32(w), Int32(h), kFilterBilinear)
+            image = scaledPlanar
+        }
+        // …then into the target.
+        switch target {
+        case .nv12:
+            I420ToNV12(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride,
+                       out, Int32(w), out + layout.offsets.1, Int32(w), Int32(w), Int32(h))
+        case .i420:
+            I420Copy(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride,
+                     out, Int32(w), out + layout.offsets.1, Int32(w / 2), out + layout.offsets.2, Int32(w / 2), Int32(w), Int32(h))
+        case .yuyv:
+            I420ToYUY2(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 2), Int32(w), Int32(h))
+        default:
+            I420ToARGB(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 4), Int32(w), Int32(h))
+        }
+        return makeFrame(frame, layout: layout, fullRange: fullRange)
+    }
+
+    /// Decodes a JPEG into `sourcePlanar` (I420); false for a corrupt or unexpected JPEG.
+    private func decodeJPEG(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int) -> Bool {
+        if decompressor == nil { decompressor = tjInitDecompress() }
+        guard let decompressor, let jpeg = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+        var (jpegWidth, jpegHeight, subsampling, colorspace): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+        guard tjDecompressHeader3(decompressor, jpeg, UInt(bytes.count), &jpegWidth, &jpegHeight, &subsampling, &colorspace) == 0,
+              Int(jpegWidth) == width, Int(jpegHeight) == height else { return false }
+        let planar = sourcePlanar
+        switch subsampling {
+        case Int32(TJSAMP_420.rawValue):
+            var planes: [UnsafeMutablePointer<UInt8>?] = [planar.y, planar.u, planar.v]
+            var strides: [Int32] = [planar.yStride, planar.cStride, planar.cStride]
+            return tjDecompressToYUVPlanes(decompressor, jpeg, UInt(bytes.count), &planes, jpegWidth, &strides, jpegHeight, 0) == 0
+        case Int32(TJSAMP_422.rawValue):
+            // UVC cameras mostly send 4:2:2: decode at full chroma height, then halve it.
+            jpegPlanes.ensure(width: width, height: height * 2)
+            var planes: [UnsafeMutablePointer<UInt8>?] = [jpegPlanes.y, jpegPlanes.u, jpegPlanes.v]
+            var strides: [Int32] = [jpegPlanes.yStride, jpegPlanes.cStride, jpegPlanes.cStride]
+            guard tjDecompressToYUVPlanes(decompressor, jpeg, UInt(bytes.count), &planes, jpegWidth, &strides, jpegHeight, 0) == 0 else {
+                return false
+            }
+            I422ToI420(jpegPlanes.y, jpegPlanes.yStride, jpegPlanes.u, jpegPlanes.cStride, jpegPlanes.v, jpegPlanes.cStride,
+                       planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(width), Int32(height))
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func makeFrame(_ source: CameraFrame, layout: Layout, fullRange: Bool) -> CameraFrame {
+        let base = UnsafeRawPointer(destination.base!)
+        func plane(_ offset: Int, _ size: Int, _ stride: Int) -> FramePlane {
+            FramePlane(bytes: UnsafeRawBufferPointer(start: base + offset, count: size), stride: stride)
+        }
+        let (w, h) = (Int(width), Int(height))
+        let planes: (FramePlane, FramePlane?, FramePlane?) = switch target {
+        case .nv12: (plane(0, w * h, w), plane(layout.offsets.1, w * h / 2, w), nil)
+        case .i420: (plane(0, w * h, w), plane(layout.offsets.1, w * h / 4, w / 2), plane(layout.offsets.2, w * h / 4, w / 2))
+        case .yuyv: (plane(0, w * h * 2, w * 2), nil, nil)
+        default: (plane(0, w * h * 4, w * 4), nil, nil)
+        }
+        return CameraFrame(pixelFormat: target, width: width, height: height, sequence: source.sequence,
+                           timestampNanoseconds: source.timestampNanoseconds, isCorrupt: source.isCorrupt,
+                           isFullRange: fullRange, planes: planes.0, planes.1, planes.2)
+    }
+
+    struct Layout {
+        let total: Int
+        let offsets: (Int, Int, Int)
+    }
+
+    static func layout(of format: FourCC, width w: Int, height h: Int) -> Layout {
+        switch format {
+        case .nv12: Layout(total: w * h * 3 / 2, offsets: (0, w * h, 0))
+        case .i420: Layout(total: w * h * 3 / 2, offsets: (0, w * h, w * h + w * h / 4))
+        case .yuyv: Layout(total: w * h * 2, offsets: (0, 0, 0))
+        default: Layout(total: w * h * 4, offsets: (0, 0, 0))
+        }
+    }
+}
+
+/// A reusable byte buffer, grown when needed.
+struct Buffer {
+    private(set) var base: UnsafeMutablePointer<UInt8>?
+    private var capacity = 0
+
+    mutating func ensure(_ size: Int) {
+        guard size > capacity else { return }
+        base?.deallocate()
+        base = .allocate(capacity: size)
+        capacity = size
+    }
+
+    func free() { base?.deallocate() }
+}
+
+/// Reusable I420 planes.
+struct Planar {
+    private var buffer = Buffer()
+    private(set) var y: UnsafeMutablePointer<UInt8>!
+    private(set) var u: UnsafeMutablePointer<UInt8>!
+    private(set) var v: UnsafeMutablePointer<UInt8>!
+    private(set) var yStride: Int32 = 0
+    private(set) var cStride: Int32 = 0
+    private var size = (0, 0)
+
+    mutating func ensure(width: Int, height: Int) {
+        guard size != (width, height) else { return }
+        let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
+        buffer.ensure(width * height + 2 * chromaWidth * chromaHeight)
+        y = buffer.base
+        u = y + width * height
+        v = u + chromaWidth * chromaHeight
+        (yStride, cStride, size) = (Int32(width), Int32(chromaWidth), (width, height))
+    }
+
+    func free() { buffer.free() }
+}
+
+/// The conversions libyuv and libjpeg-turbo give capture sessions.
+public struct MediaConversion: FrameConversion {
+    public init() {}
+
+    public func canConvert(from source: FourCC, to target: FourCC) -> Bool {
+        FrameConverter.canConvert(from: source, to: target)
+    }
+
+    public func makeConverter(to target: FourCC, width: UInt32, height: UInt32) -> any FrameConverting {
+        FrameConverter(target: target, width: width, height: height)
+    }
+}

@@ -1,0 +1,106 @@
+import CTurboJPEG
+import OcellusCore
+import Testing
+@testable import OcellusMedia
+
+/// Conversions checked on pixel content: frames drawn with known values go
+/// through libyuv / libjpeg-turbo and come out as they must.
+@Suite struct FrameConverterTests {
+    /// A YUYV frame with Y = x mod 220 + 16, U = 100, V = 150.
+    func yuyvFrame(width: Int, height: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: width * height * 2)
+        for y in 0..<height {
+            for x in stride(from: 0, to: width, by: 2) {
+                let i = (y * width + x) * 2
+                bytes[i] = UInt8(x % 220 + 16); bytes[i + 1] = 100; bytes[i + 2] = UInt8((x + 1) % 220 + 16); bytes[i + 3] = 150
+            }
+        }
+        return bytes
+    }
+
+    func frame(_ bytes: [UInt8], _ format: FourCC, _ width: Int, _ height: Int, stride: Int) -> ([UInt8], CameraFrame) {
+        let view = bytes.withUnsafeBytes { $0 }   // the caller keeps `bytes` alive
+        let planes = CameraFrame.planes(of: format, height: UInt32(height), stride: stride, in: view)
+        return (bytes, CameraFrame(pixelFormat: format, width: UInt32(width), height: UInt32(height), sequence: 7,
+                                   timestampNanoseconds: 99, planes: planes.0, planes.1, planes.2))
+    }
+
+    @Test func yuyvToNV12KeepsLumaAndAveragesChroma() throws {
+        let source = yuyvFrame(width: 64, height: 32)
+        let (_, input) = frame(source, .yuyv, 64, 32, stride: 128)
+        let converter = FrameConverter(target: .nv12, width: 64, height: 32)   // owns the output buffer
+        let output = try #require(withExtendedLifetime(source) { converter.convert(input) })
+        let luma = try #require(output.plane(0)), chroma = try #require(output.plane(1))
+        #expect(luma.stride == 64 && chroma.bytes.count == 64 * 16)
+        #expect((0..<64).allSatisfy { luma.bytes[5 * 64 + $0] == UInt8($0 % 220 + 16) })
+        #expect(chroma.bytes[0] == 100 && chroma.bytes[1] == 150 && !output.isFullRange)
+        #expect(output.sequence == 7 && output.timestampNanoseconds == 99)
+    }
+
+    @Test func yuyvToBGRAIsGreyForNeutralChroma() throws {
+        var source = [UInt8](repeating: 0, count: 16 * 4 * 2)
+        for i in stride(from: 0, to: source.count, by: 4) { source[i] = 126; source[i + 1] = 128; source[i + 2] = 126; source[i + 3] = 128 }
+        let (_, input) = frame(source, .yuyv, 16, 4, stride: 32)
+        let converter = FrameConverter(target: .bgra, width: 16, height: 4)   // owns the output buffer
+        let output = try #require(withExtendedLifetime(source) { converter.convert(input) })
+        let pixel = output.plane(0)!.bytes
+        #expect(abs(Int(pixel[0]) - Int(pixel[1])) <= 1 && abs(Int(pixel[1]) - Int(pixel[2])) <= 1 && pixel[3] == 255, "\(Array(pixel.prefix(4)))")
+    }
+
+    @Test func scalingDownKeepsTheRamp() throws {
+        let source = yuyvFrame(width: 640, height: 360)
+        let (_, input) = frame(source, .yuyv, 640, 360, stride: 1280)
+        let converter = FrameConverter(target: .i420, width: 160, height: 90)   // owns the output buffer
+        let output = try #require(withExtendedLifetime(source) { converter.convert(input) })
+        #expect(output.planeCount == 3 && output.plane(0)!.bytes.count == 160 * 90)
+        // Every 4th source column survives, ±2 for the filter.
+        let luma = output.plane(0)!.bytes
+        #expect((0..<50).allSatisfy { abs(Int(luma[45 * 160 + $0]) - (($0 * 4 + 1) % 220 + 16)) <= 3 })
+    }
+
+    func jpeg(width: Int, height: Int, subsampling: TJSAMP, luma: UInt8) throws -> [UInt8] {
+        let compressor = try #require(tjInitCompress())
+        defer { tjDestroy(compressor) }
+        var pixels = [UInt8](repeating: luma, count: width * height * 3)   // grey RGB
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let result = pixels.withUnsafeMutableBufferPointer {
+            tjCompress2(compressor, $0.baseAddress, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue),
+                        &output, &size, Int32(subsampling.rawValue), 95, 0)
+        }
+        #expect(result == 0)
+        defer { tjFree(output) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+    }
+
+    @Test(arguments: [TJSAMP_420, TJSAMP_422])
+    func mjpegToNV12IsFullRange(subsampling: TJSAMP) throws {
+        let bytes = try jpeg(width: 64, height: 48, subsampling: subsampling, luma: 200)
+        let (_, input) = frame(bytes, .mjpeg, 64, 48, stride: 0)
+        let converter = FrameConverter(target: .nv12, width: 64, height: 48)
+        let output = try #require(withExtendedLifetime(bytes) { converter.convert(input) })
+        #expect(output.isFullRange)
+        let luma = output.plane(0)!.bytes, chroma = output.plane(1)!.bytes
+        #expect(abs(Int(luma[100]) - 200) <= 2)                       // full-range grey keeps its value
+        #expect(abs(Int(chroma[10]) - 128) <= 2 && abs(Int(chroma[11]) - 128) <= 2)
+    }
+
+    @Test func corruptMJPEGIsDroppedAndCounted() throws {
+        var bytes = try jpeg(width: 64, height: 48, subsampling: TJSAMP_420, luma: 90)
+        bytes.replaceSubrange(2..<40, with: repeatElement(0x00, count: 38))   // header destroyed
+        let (_, input) = frame(bytes, .mjpeg, 64, 48, stride: 0)
+        let converter = FrameConverter(target: .nv12, width: 64, height: 48)
+        #expect(withExtendedLifetime(bytes) { converter.convert(input) } == nil)
+        let truncated = Array(try jpeg(width: 64, height: 48, subsampling: TJSAMP_420, luma: 90).prefix(10))
+        let (_, cut) = frame(truncated, .mjpeg, 64, 48, stride: 0)
+        #expect(withExtendedLifetime(truncated) { converter.convert(cut) } == nil)
+        #expect(converter.corruptFrames == 2)
+    }
+
+    @Test func supportedConversions() {
+        #expect(FrameConverter.canConvert(from: .mjpeg, to: .bgra))
+        #expect(FrameConverter.canConvert(from: .uyvy, to: .nv12))
+        #expect(!FrameConverter.canConvert(from: .h264, to: .nv12))
+        #expect(!FrameConverter.canConvert(from: .nv12, to: .mjpeg))
+    }
+}
