@@ -365,6 +365,14 @@ oc_backend oc_device_get_backend(const oc_device *device);
 bool oc_device_is_connected(const oc_device *device);
 
 /**
+ * Whether several applications can stream this device at once (SPEC §4
+ * multitasking): true through PipeWire, false for raw V4L2, which is exclusive.
+ * False (and the last error set) for an invalid handle.
+ * \threadsafety Safe from any thread.
+ */
+bool oc_device_supports_multitasking(const oc_device *device);
+
+/**
  * USB identity when known: vendor and product ID, else 0 (also for an invalid
  * handle, which sets the last error).
  * \threadsafety Safe from any thread.

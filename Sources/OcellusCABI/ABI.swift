@@ -156,6 +156,10 @@ private func lookupList(_ list: OpaquePointer?) -> DeviceListBox? {
     DeviceBox.lookup(device)?.device.isConnected ?? false
 }
 
+@c @implementation public func oc_device_supports_multitasking(_ device: OpaquePointer?) -> Bool {
+    DeviceBox.lookup(device)?.device.supportsMultitasking ?? false
+}
+
 @c @implementation public func oc_device_vendor_id(_ device: OpaquePointer?) -> UInt16 {
     DeviceBox.lookup(device)?.device.vendorID ?? 0
 }

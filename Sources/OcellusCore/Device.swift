@@ -46,6 +46,10 @@ public final class Device: Sendable {
 
     public var isConnected: Bool { connected.load(ordering: .acquiring) }
 
+    /// SPEC §4 multitasking: whether several applications can stream this device at
+    /// once — through PipeWire yes, raw V4L2 is exclusive.
+    public var supportsMultitasking: Bool { backend == .pipewire }
+
     /// Marks the instance gone. Returns true only for the call that changed it.
     @discardableResult
     public func markDisconnected() -> Bool {

@@ -223,6 +223,11 @@ class Device:
         """False, for good, once the device has gone away."""
         return bool(_lib.oc_device_is_connected(self._handle))
 
+    @property
+    def supports_multitasking(self) -> bool:
+        """Whether several applications can stream it at once (PipeWire: yes; raw V4L2: no)."""
+        return bool(_lib.oc_device_supports_multitasking(self._handle))
+
     def property(self, key: str) -> Optional[str]:
         """A backend property such as "device.bus-path" or "object.serial", or None."""
         return _text(_lib.oc_device_get_property(self._handle, key.encode()))

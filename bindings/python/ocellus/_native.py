@@ -112,6 +112,7 @@ def declare(lib, errcheck_status):
         "oc_device_get_backend": ([vp], ctypes.c_int),
         "oc_device_is_connected": ([vp], ctypes.c_bool),
         "oc_device_vendor_id": ([vp], ctypes.c_uint16),
+        "oc_device_supports_multitasking": ([vp], ctypes.c_bool),
         "oc_device_product_id": ([vp], ctypes.c_uint16),
         "oc_device_serial_number": ([vp], cp),
         "oc_device_get_property": ([vp, cp], cp),

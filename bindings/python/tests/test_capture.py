@@ -114,3 +114,37 @@ def test_exception_in_frame_callback_is_reported(context, monkeypatch):
             time.sleep(0.01)
     assert reported and isinstance(reported[0], ZeroDivisionError)
     session.close()
+
+
+STREAMER = """
+import sys, threading, ocellus
+with ocellus.Context("org.ocellus.test.multitask") as ctx:
+    camera = next(d for d in ctx.devices() if d.unique_id == sys.argv[1])
+    assert camera.supports_multitasking
+    session = ctx.capture_session()
+    output = ocellus.VideoDataOutput("YUYV", 640, 480)
+    got = threading.Event()
+    count = [0]
+    def on_frame(frame):
+        count[0] += 1
+        if count[0] >= 15:
+            got.set()
+    output.set_frame_callback(on_frame)
+    session.set_input(camera)
+    session.add_output(output)
+    print("started", flush=True)
+    with session.running():
+        assert got.wait(20)
+    print("frames", count[0], flush=True)
+"""
+
+
+def test_two_processes_stream_one_virtual_camera_at_once():
+    import os
+    import subprocess
+    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(__file__), ".."))
+    processes = [subprocess.Popen([sys.executable, "-c", STREAMER, VCAM0], env=env, stdout=subprocess.PIPE, text=True)
+                 for _ in range(2)]
+    outputs = [p.communicate(timeout=60)[0] for p in processes]
+    assert [p.returncode for p in processes] == [0, 0], outputs
+    assert all("frames" in out for out in outputs)

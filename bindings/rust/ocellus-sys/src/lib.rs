@@ -168,6 +168,7 @@ extern "C" {
     pub fn oc_device_get_position(device: *const oc_device) -> oc_device_position;
     pub fn oc_device_get_backend(device: *const oc_device) -> oc_backend;
     pub fn oc_device_is_connected(device: *const oc_device) -> bool;
+    pub fn oc_device_supports_multitasking(device: *const oc_device) -> bool;
     pub fn oc_device_vendor_id(device: *const oc_device) -> u16;
     pub fn oc_device_product_id(device: *const oc_device) -> u16;
     pub fn oc_device_serial_number(device: *const oc_device) -> *const c_char;

@@ -230,6 +230,11 @@ impl Device {
         unsafe { ffi::oc_device_is_connected(self.ptr()) }
     }
 
+    /// Whether several applications can stream it at once (PipeWire: yes; raw V4L2: no).
+    pub fn supports_multitasking(&self) -> bool {
+        unsafe { ffi::oc_device_supports_multitasking(self.ptr()) }
+    }
+
     pub fn vendor_id(&self) -> Option<u16> {
         Some(unsafe { ffi::oc_device_vendor_id(self.ptr()) }).filter(|id| *id != 0)
     }
