@@ -922,6 +922,26 @@ oc_status oc_video_data_output_set_frame_callback(oc_video_data_output *output, 
 /** Frames delivered to this output so far (0 for an invalid handle). */
 uint64_t oc_video_data_output_delivered_frames(const oc_video_data_output *output);
 
+/** Why an output dropped a frame. */
+typedef enum oc_drop_reason {
+    /** It arrived more than three frame intervals after capture (a slow consumer). */
+    OC_DROP_LATE = 0,
+    /** The camera dropped it while this output's callback held the stream up. */
+    OC_DROP_OUT_OF_BUFFERS = 1,
+    /** The source skipped it (a gap in sequence numbers not caused by this output). */
+    OC_DROP_DISCONTINUITY = 2,
+    /** It could not be decoded (corrupt MJPEG). */
+    OC_DROP_CORRUPT = 3
+} oc_drop_reason;
+
+/**
+ * Frames this output dropped for `reason`. Frames are never queued without
+ * bound: a slow callback makes frames late or the camera run out of buffers, and
+ * both are counted here instead.
+ * \returns the count; 0 for an invalid handle or reason. \threadsafety Any thread.
+ */
+uint64_t oc_video_data_output_dropped_frames(const oc_video_data_output *output, oc_drop_reason reason);
+
 /** Frame properties; 0 for an invalid frame (which sets the last error). \threadsafety Any thread. */
 uint32_t oc_frame_pixel_format(const oc_frame *frame);
 uint32_t oc_frame_width(const oc_frame *frame);

@@ -237,6 +237,15 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     OutputBox.lookup(output)?.output.deliveredFrames ?? 0
 }
 
+@c @implementation public func oc_video_data_output_dropped_frames(_ output: OpaquePointer?, _ reason: oc_drop_reason) -> UInt64 {
+    guard let box = OutputBox.lookup(output) else { return 0 }
+    guard let kind = VideoDataOutput.DropReason(rawValue: Int32(bitPattern: reason.rawValue)) else {
+        LastError.set("oc_video_data_output_dropped_frames: unknown reason \(reason.rawValue)")
+        return 0
+    }
+    return box.output.droppedFrames(kind)
+}
+
 // MARK: Frames
 
 @c @implementation public func oc_frame_pixel_format(_ frame: OpaquePointer?) -> UInt32 {

@@ -2,10 +2,20 @@
 import Glibc
 #endif
 
-/// Frames of a capture session for one consumer (SPEC §4). In this release an
-/// output receives the camera's own format (zero-copy); it may pin a pixel format
-/// and size, which the session then asks the camera for, and cap its rate.
+/// Frames of a capture session for one consumer (SPEC §4): the camera's format
+/// (zero-copy) or a pinned pixel format and size (converted), at a capped rate.
+///
+/// Frames are never queued in Ocellus: each is handed over on the stream thread
+/// while the camera's buffer is held, so the queue is bounded by the backend's few
+/// buffers. A frame that arrives too old (more than three frame intervals, as when
+/// a handler was slow) is dropped as late; gaps in the sequence are counted as
+/// out of buffers when this output's handler held the stream up, else as
+/// discontinuities at the source.
 public final class VideoDataOutput: @unchecked Sendable {
+    public enum DropReason: Int32, Sendable, CaseIterable {
+        case late = 0, outOfBuffers = 1, discontinuity = 2, corrupt = 3
+    }
+
     /// nil: whatever the camera runs with.
     public var pixelFormat: FourCC?
     public var width: UInt32?
@@ -25,7 +35,11 @@ public final class VideoDataOutput: @unchecked Sendable {
     private let lock = ConditionLock()
     private var lastDelivery: UInt64 = 0
     private var delivered: UInt64 = 0
-    private var undecodable: UInt64 = 0
+    private var drops: [UInt64] = [0, 0, 0, 0]
+    private var lastSequence: UInt64?
+    private var lastHandlerNanoseconds: UInt64 = 0
+    /// The stream's frame interval, set by the session (for lateness).
+    var frameInterval: UInt64 = 33_333_333
     /// Set by the session when the stream's format or size is not the output's.
     var converter: (any FrameConverting)?
 
@@ -36,10 +50,21 @@ public final class VideoDataOutput: @unchecked Sendable {
     }
 
     public var deliveredFrames: UInt64 { lock.withLock { delivered } }
-    /// Frames dropped because they could not be decoded (corrupt MJPEG).
-    public var corruptFrames: UInt64 { lock.withLock { undecodable } }
+    /// Frames dropped for `reason` so far.
+    public func droppedFrames(_ reason: DropReason) -> UInt64 { lock.withLock { drops[Int(reason.rawValue)] } }
 
     func deliver(_ frame: CameraFrame) {
+        let arrival = monotonicNanoseconds()
+        let tooOld = arrival > frame.timestampNanoseconds && arrival - frame.timestampNanoseconds > 3 * frameInterval
+        lock.withLock {
+            if let last = lastSequence, frame.sequence > last + 1 {
+                let missing = frame.sequence - last - 1
+                drops[Int((lastHandlerNanoseconds > frameInterval ? DropReason.outOfBuffers : .discontinuity).rawValue)] += missing
+            }
+            lastSequence = frame.sequence
+            if tooOld { drops[Int(DropReason.late.rawValue)] += 1 }
+        }
+        guard !tooOld else { return }
         if let limit = maximumFrameRate, limit.numerator > 0 {
             // 10% slack so that a stream at exactly the limit is not thinned by jitter.
             let interval = UInt64(Double(limit.denominator) / Double(limit.numerator) * 0.9e9)
@@ -53,15 +78,20 @@ public final class VideoDataOutput: @unchecked Sendable {
         let ready: CameraFrame
         if let converter {
             guard let converted = converter.convert(frame) else {
-                lock.withLock { undecodable += 1 }
+                lock.withLock { drops[Int(DropReason.corrupt.rawValue)] += 1 }
                 return
             }
             ready = converted
         } else {
             ready = frame
         }
+        let started = monotonicNanoseconds()
         delivery.withLock { handler?(ready) }
-        lock.withLock { delivered += 1 }
+        let spent = monotonicNanoseconds() - started
+        lock.withLock {
+            delivered += 1
+            lastHandlerNanoseconds = spent
+        }
     }
 }
 
@@ -216,7 +246,9 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// Gives each output a converter when the stream's format or size is not what it asked for.
     private func prepareConverters(_ outputs: [VideoDataOutput], for format: VideoFormat) {
+        let rate = format.maxFrameRate ?? FrameRate(30)
         for output in outputs {
+            output.frameInterval = UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))
             let target = output.pixelFormat ?? format.pixelFormat
             let (width, height) = (output.width ?? format.width, output.height ?? format.height)
             let same = target == format.pixelFormat && width == format.width && height == format.height

@@ -139,6 +139,7 @@ def declare(lib, errcheck_status):
         "oc_video_data_output_set_max_frame_rate": ([vp, Fraction], c_status),
         "oc_video_data_output_set_frame_callback": ([vp, FRAME_CALLBACK, vp], c_status),
         "oc_video_data_output_delivered_frames": ([vp], ctypes.c_uint64),
+        "oc_video_data_output_dropped_frames": ([vp, ctypes.c_int], ctypes.c_uint64),
         "oc_frame_pixel_format": ([vp], ctypes.c_uint32),
         "oc_frame_width": ([vp], ctypes.c_uint32),
         "oc_frame_height": ([vp], ctypes.c_uint32),

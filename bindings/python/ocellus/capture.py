@@ -126,6 +126,12 @@ class VideoDataOutput:
     def delivered_frames(self) -> int:
         return _lib.oc_video_data_output_delivered_frames(self._handle)
 
+    @property
+    def dropped_frames(self) -> dict:
+        """Frames dropped so far, by reason: "late", "out_of_buffers", "discontinuity", "corrupt"."""
+        reasons = ("late", "out_of_buffers", "discontinuity", "corrupt")
+        return {name: _lib.oc_video_data_output_dropped_frames(self._handle, index) for index, name in enumerate(reasons)}
+
     def close(self) -> None:
         self._finalizer()
 

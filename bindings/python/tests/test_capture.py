@@ -148,3 +148,24 @@ def test_two_processes_stream_one_virtual_camera_at_once():
     outputs = [p.communicate(timeout=60)[0] for p in processes]
     assert [p.returncode for p in processes] == [0, 0], outputs
     assert all("frames" in out for out in outputs)
+
+
+def test_a_slow_consumer_gets_drops_counted_not_queued(context):
+    session = context.capture_session()
+    output = VideoDataOutput("YUYV", 640, 480)
+    calls = []
+
+    def slow(frame):
+        calls.append(frame.sequence)
+        time.sleep(0.2)   # six frame intervals at 30 fps
+
+    output.set_frame_callback(slow)
+    session.set_input(camera(context))
+    session.add_output(output)
+    with session.running():
+        time.sleep(2)
+    dropped = output.dropped_frames
+    assert output.delivered_frames == len(calls) <= 12   # never more than the camera could be served
+    assert dropped["late"] + dropped["out_of_buffers"] > 0, dropped
+    assert dropped["corrupt"] == 0
+    session.close()
