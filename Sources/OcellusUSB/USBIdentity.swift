@@ -62,6 +62,9 @@ public struct USBIdentity: Equatable, Sendable {
         facts.usbPort = port
         facts.removable = removable
         facts.bus = facts.bus ?? "usb"
+        facts.properties["device.usb.port"] = port
+        if let speedMbps { facts.properties["device.speed.mbps"] = String(speedMbps) }
+        if let manufacturer { facts.properties["device.vendor.name"] = facts.properties["device.vendor.name"] ?? manufacturer }
     }
 }
 

@@ -167,20 +167,15 @@ public struct V4L2Discovery {
             facts.bus = directory.contains("/platform/") ? "platform" : nil
             facts.firmwarePath = firmwarePath(directory)
         }
-        facts.properties = [
+        facts.properties.merge([
             "api.v4l2.path": "/dev/" + primary.name,
             "api.v4l2.nodes": nodes.map { "/dev/" + $0.name }.joined(separator: " "),
             "api.v4l2.cap.driver": primary.driver,
             "api.v4l2.cap.card": primary.card,
             "api.v4l2.cap.bus_info": primary.busInfo,
-        ]
+        ]) { _, new in new }
         if let rotation = nodes.lazy.compactMap(\.sensorRotation).first {
             facts.properties["api.v4l2.sensor_rotation"] = String(rotation)
-        }
-        if let usb {
-            facts.properties["device.usb.port"] = usb.port
-            if let speed = usb.speedMbps { facts.properties["device.speed.mbps"] = String(speed) }
-            if let manufacturer = usb.manufacturer { facts.properties["device.vendor.name"] = manufacturer }
         }
         return facts
     }

@@ -219,8 +219,21 @@ public final class CaptureSession: @unchecked Sendable {
                     || (size(output).map { $0 != (format.width, format.height) } ?? false)
             }.count
         }
-        let candidates = input.formats.filter { format in
+        func streamRate(_ format: VideoFormat) -> FrameRate {
+            let top = format.maxFrameRate ?? FrameRate(30)
+            return wantedRate.map { min($0, top) } ?? top
+        }
+        let served = input.formats.filter { format in
             outputs.allSatisfy { serves(format, $0) } && (wantedRate.map { (format.maxFrameRate ?? FrameRate(0)) >= $0 } ?? true)
+        }
+        // Formats that would not fit the USB bus are out (MJPEG then wins where raw would not fit).
+        let candidates = served.filter { (HardwareCost.usbLoad(of: input, format: $0, rate: streamRate($0)) ?? 0) <= 1.0 }
+        if candidates.isEmpty, let cheapest = served.min(by: {
+            HardwareCost.bytesPerSecond($0, rate: streamRate($0)) < HardwareCost.bytesPerSecond($1, rate: streamRate($1))
+        }), let load = HardwareCost.usbLoad(of: input, format: cheapest, rate: streamRate(cheapest)) {
+            let needed = HardwareCost.bytesPerSecond(cheapest, rate: streamRate(cheapest)) / 1e6
+            throw OcellusError(.noResources,
+                "not enough USB bandwidth: \(cheapest.pixelFormat) \(cheapest.width)x\(cheapest.height) at \(streamRate(cheapest).framesPerSecond) fps needs about \(Int(needed.rounded())) MB/s, \(Int((load * 100).rounded()))% of what \(input.uniqueID)'s USB port can carry; lower the size or rate")
         }
         let pinsSize = outputs.contains { size($0) != nil }
         func area(_ format: VideoFormat) -> UInt64 { UInt64(format.width) * UInt64(format.height) }
@@ -232,7 +245,7 @@ public final class CaptureSession: @unchecked Sendable {
             if area(a) != area(b) { return pinsSize ? area(a) < area(b) : area(a) > area(b) }
             return (a.maxFrameRate ?? FrameRate(0)) > (b.maxFrameRate ?? FrameRate(0))
         }
-        guard let chosen = best, let rate = chosen.maxFrameRate else {
+        guard let chosen = best, chosen.maxFrameRate != nil else {
             let wants = outputs.map { output in
                 "\(output.pixelFormat?.description ?? "any format") at \(size(output).map { "\($0.0)x\($0.1)" } ?? "any size")"
             }
@@ -241,7 +254,7 @@ public final class CaptureSession: @unchecked Sendable {
                 + (wantedRate.map { " at \($0.framesPerSecond) fps" } ?? "") + ")"
                 + (conversion == nil ? "; this session converts nothing" : "; a size must keep a format's aspect ratio"))
         }
-        return (chosen, wantedRate.map { min($0, rate) } ?? rate)
+        return (chosen, streamRate(chosen))
     }
 
     /// Gives each output a converter when the stream's format or size is not what it asked for.

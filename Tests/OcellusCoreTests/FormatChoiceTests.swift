@@ -1,0 +1,68 @@
+import Testing
+@testable import OcellusCore
+
+/// How a session picks the camera format for its outputs, and the USB budget (SPEC §4).
+@Suite struct FormatChoiceTests {
+    struct NoStreams: CameraStreamOpening {
+        func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
+                        handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+            throw OcellusError(.other, "not used")
+        }
+    }
+
+    /// Claims every conversion: the choice, not the pixels, is under test here.
+    struct AnyConversion: FrameConversion {
+        func canConvert(from source: FourCC, to target: FourCC) -> Bool { true }
+        func makeConverter(to target: FourCC, width: UInt32, height: UInt32) -> any FrameConverting { fatalError("not used") }
+    }
+
+    func webcam(speedMbps: String) -> Device {
+        let rates = [FrameRate(30), FrameRate(15)]
+        let formats = [FourCC.yuyv, .mjpeg].flatMap { pixelFormat in
+            [(640, 480), (1280, 720), (1920, 1080)].map {
+                VideoFormat(pixelFormat: pixelFormat, width: UInt32($0.0), height: UInt32($0.1), frameRates: rates)
+            }
+        }
+        return Device(uniqueID: "usb-046d:082d-X", name: "C920", type: .externalCamera, position: .unspecified,
+                      backend: .v4l2, backendKey: "k", formats: formats, vendorID: 0x046d, productID: 0x082d,
+                      serialNumber: "X", pluggedMicroseconds: nil, properties: ["device.speed.mbps": speedMbps])
+    }
+
+    func choose(_ device: Device, _ outputs: [VideoDataOutput]) throws -> (VideoFormat, FrameRate)? {
+        var configuration = CaptureSession.Configuration()
+        configuration.input = device
+        configuration.outputs = outputs
+        return try CaptureSession(opener: NoStreams(), conversion: AnyConversion()).chooseFormat(for: configuration)
+    }
+
+    @Test func rawIsPreferredWhenItFitsTheBus() throws {
+        let choice = try #require(try choose(webcam(speedMbps: "480"), [VideoDataOutput(pixelFormat: .nv12, width: 640, height: 480)]))
+        #expect(choice.0.pixelFormat == .yuyv && choice.0.width == 640 && choice.1 == FrameRate(30))   // 18 MB/s of 24.5
+    }
+
+    @Test func mjpegIsChosenWhenRawWouldNotFit() throws {
+        let choice = try #require(try choose(webcam(speedMbps: "480"), [VideoDataOutput(pixelFormat: .nv12, width: 1920, height: 1080)]))
+        #expect(choice.0.pixelFormat == .mjpeg && choice.0.width == 1920)   // raw 1080p30 needs 124 MB/s
+    }
+
+    @Test func aNativeMatchWinsOverConversion() throws {
+        let choice = try #require(try choose(webcam(speedMbps: "5000"), [VideoDataOutput(pixelFormat: .mjpeg, width: 1280, height: 720)]))
+        #expect(choice.0.pixelFormat == .mjpeg && choice.0.width == 1280)
+    }
+
+    @Test func smallPreviewsDoNotPullTheLargestFormat() throws {
+        let choice = try #require(try choose(webcam(speedMbps: "5000"), [VideoDataOutput(pixelFormat: .bgra, width: 320, height: 240)]))
+        #expect(choice.0.width == 640 && choice.0.pixelFormat == .yuyv)
+    }
+
+    @Test func overBudgetIsRefusedWithTheNumbers() throws {
+        #expect {
+            _ = try choose(webcam(speedMbps: "12"), [VideoDataOutput(pixelFormat: .nv12, width: 1920, height: 1080)])
+        } throws: { error in
+            let error = error as? OcellusError
+            return error?.code == .noResources && error?.message.contains("not enough USB bandwidth") == true
+        }
+        #expect(HardwareCost.usbBudget(speedMbps: 480) == 24_576_000)
+        #expect(HardwareCost.bytesPerSecond(VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: []), rate: FrameRate(30)) == 18_432_000)
+    }
+}
