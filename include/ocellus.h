@@ -836,6 +836,38 @@ oc_status oc_capture_session_remove_output(oc_capture_session *session, oc_video
  */
 bool oc_capture_session_can_add_output(oc_capture_session *session, oc_video_data_output *output);
 
+/** SPEC §4 session presets: what the stream aims for when no output pins a size. */
+typedef enum oc_session_preset {
+    /** The largest size at 30 fps or more (the default). */
+    OC_SESSION_PRESET_HIGH = 0,
+    /** About 640x480. */
+    OC_SESSION_PRESET_MEDIUM = 1,
+    /** The smallest size. */
+    OC_SESSION_PRESET_LOW = 2,
+    /** The largest size at any rate, for stills. */
+    OC_SESSION_PRESET_PHOTO = 3,
+    OC_SESSION_PRESET_640X480 = 4,
+    OC_SESSION_PRESET_1280X720 = 5,
+    OC_SESSION_PRESET_1920X1080 = 6,
+    OC_SESSION_PRESET_3840X2160 = 7,
+    /** Leave the choice to the outputs (as HIGH until devices have an active format). */
+    OC_SESSION_PRESET_INPUT_PRIORITY = 8
+} oc_session_preset;
+
+/**
+ * Whether `camera` can run `preset` (the fixed sizes need that size).
+ * False, with the last error set, for an invalid handle. \threadsafety Any thread.
+ */
+bool oc_device_supports_preset(const oc_device *camera, oc_session_preset preset);
+
+/**
+ * Set the session's preset (like other changes, batched inside a configuration).
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT for an
+ *          unknown preset or one the input does not support.
+ * \threadsafety Any thread except a frame callback of the session.
+ */
+oc_status oc_capture_session_set_preset(oc_capture_session *session, oc_session_preset preset);
+
 /**
  * Start the camera stream; returns once frames flow. Blocking.
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE without an input

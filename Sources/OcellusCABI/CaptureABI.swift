@@ -139,6 +139,19 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     return outputBox.session == nil && box.session.canAddOutput(outputBox.output)
 }
 
+@c @implementation public func oc_device_supports_preset(_ camera: OpaquePointer?, _ preset: oc_session_preset) -> Bool {
+    guard let device = DeviceBox.lookup(camera)?.device,
+          let kind = CaptureSession.Preset(rawValue: Int32(bitPattern: preset.rawValue)) else { return false }
+    return CaptureSession.device(device, supports: kind)
+}
+
+@c @implementation public func oc_capture_session_set_preset(_ session: OpaquePointer?, _ preset: oc_session_preset) -> oc_status {
+    guard let kind = CaptureSession.Preset(rawValue: Int32(bitPattern: preset.rawValue)) else {
+        return LastError.fail(.invalidArgument, "oc_capture_session_set_preset: unknown preset \(preset.rawValue)")
+    }
+    return sessionCall(session) { (box: SessionBox) throws(OcellusError) in try box.session.setPreset(kind) }
+}
+
 @c @implementation public func oc_capture_session_start_running(_ session: OpaquePointer?) -> oc_status {
     sessionCall(session) { (box: SessionBox) throws(OcellusError) in try box.session.startRunning() }
 }

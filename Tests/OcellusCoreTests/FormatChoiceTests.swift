@@ -66,3 +66,25 @@ import Testing
         #expect(HardwareCost.bytesPerSecond(VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: []), rate: FrameRate(30)) == 18_432_000)
     }
 }
+
+extension FormatChoiceTests {
+    func chooseWithPreset(_ preset: CaptureSession.Preset, outputs: [VideoDataOutput] = [VideoDataOutput()]) throws -> VideoFormat? {
+        var configuration = CaptureSession.Configuration()
+        configuration.input = webcam(speedMbps: "5000")
+        configuration.outputs = outputs
+        configuration.preset = preset
+        return try CaptureSession(opener: NoStreams(), conversion: AnyConversion()).chooseFormat(for: configuration)?.0
+    }
+
+    @Test func presetsPickTheStreamSize() throws {
+        #expect(try chooseWithPreset(.high)?.width == 1920)
+        #expect(try chooseWithPreset(.photo)?.width == 1920)
+        #expect(try chooseWithPreset(.medium)?.width == 640)
+        #expect(try chooseWithPreset(.low)?.width == 640)
+        #expect(try chooseWithPreset(.hd1280x720)?.width == 1280)
+        // A pinned output size overrides the preset.
+        #expect(try chooseWithPreset(.hd1920x1080, outputs: [VideoDataOutput(width: 1280, height: 720)])?.width == 1280)
+        #expect(CaptureSession.device(webcam(speedMbps: "480"), supports: .hd1920x1080))
+        #expect(!CaptureSession.device(webcam(speedMbps: "480"), supports: .uhd3840x2160))
+    }
+}

@@ -109,9 +109,33 @@ public final class CaptureSession: @unchecked Sendable {
         case interrupted(OcellusError)
     }
 
+    /// SPEC §4 presets: what the stream aims for when no output pins a size.
+    public enum Preset: Int32, Sendable, CaseIterable {
+        case high = 0, medium, low, photo, vga640x480, hd1280x720, hd1920x1080, uhd3840x2160, inputPriority
+
+        /// The exact size the preset needs, if any.
+        public var size: (width: UInt32, height: UInt32)? {
+            switch self {
+            case .vga640x480: (640, 480)
+            case .hd1280x720: (1280, 720)
+            case .hd1920x1080: (1920, 1080)
+            case .uhd3840x2160: (3840, 2160)
+            default: nil
+            }
+        }
+    }
+
+    /// Whether a camera has what `preset` needs (the fixed sizes need that size).
+    public static func device(_ device: Device, supports preset: Preset) -> Bool {
+        guard device.type.isCamera, !device.formats.isEmpty else { return false }
+        guard let size = preset.size else { return true }
+        return device.formats.contains { $0.width == size.width && $0.height == size.height }
+    }
+
     struct Configuration {
         var input: Device?
         var outputs: [VideoDataOutput] = []
+        var preset = Preset.high
     }
 
     /// Session events, on a library thread of their own.
@@ -164,6 +188,15 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     public func removeInput() throws(OcellusError) { try change { $0.input = nil } }
+
+    public var preset: Preset { lock.withLock { (pending ?? committed).preset } }
+
+    public func setPreset(_ preset: Preset) throws(OcellusError) {
+        if let input = self.input, !Self.device(input, supports: preset) {
+            throw OcellusError(.invalidArgument, "\(input.uniqueID) does not support the \(preset) preset")
+        }
+        try change { $0.preset = preset }
+    }
 
     /// Whether the output could join: its pinned format must be one the input offers.
     public func canAddOutput(_ output: VideoDataOutput) -> Bool {
@@ -238,11 +271,25 @@ public final class CaptureSession: @unchecked Sendable {
         let pinsSize = outputs.contains { size($0) != nil }
         func area(_ format: VideoFormat) -> UInt64 { UInt64(format.width) * UInt64(format.height) }
         func fast(_ format: VideoFormat) -> Bool { (format.maxFrameRate ?? FrameRate(0)) >= FrameRate(30) }
-        let best = candidates.min { a, b in
+        // Without a pinned size the preset decides: a fixed size, the largest (photo),
+        // the largest at ≥ 30 fps (high, input priority), about VGA (medium), the smallest (low).
+        let preset = configuration.preset
+        let presetSized = pinsSize ? candidates : candidates.filter { format in
+            preset.size.map { $0 == (format.width, format.height) } ?? true
+        }
+        func presetRank(_ format: VideoFormat) -> Int64 {
+            switch preset {
+            case .photo: -Int64(area(format))
+            case .medium: abs(Int64(area(format)) - 640 * 480)
+            case .low: Int64(area(format))
+            default: (fast(format) ? 0 : 1 << 40) - Int64(area(format))
+            }
+        }
+        let best = presetSized.min { a, b in
             if conversions(a) != conversions(b) { return conversions(a) < conversions(b) }
             if (a.pixelFormat == .mjpeg) != (b.pixelFormat == .mjpeg) { return b.pixelFormat == .mjpeg }
-            if !pinsSize && fast(a) != fast(b) { return fast(a) }
-            if area(a) != area(b) { return pinsSize ? area(a) < area(b) : area(a) > area(b) }
+            if pinsSize && area(a) != area(b) { return area(a) < area(b) }
+            if !pinsSize && presetRank(a) != presetRank(b) { return presetRank(a) < presetRank(b) }
             return (a.maxFrameRate ?? FrameRate(0)) > (b.maxFrameRate ?? FrameRate(0))
         }
         guard let chosen = best, chosen.maxFrameRate != nil else {

@@ -511,6 +511,7 @@ class DiscoverySession:
         self.close()
 
 
-from .capture import CaptureSession, Frame, RetainedFrame, SessionEvent, VideoDataOutput  # noqa: E402
+from .capture import (CaptureSession, Frame, Preset, RetainedFrame, SessionEvent, VideoDataOutput,  # noqa: E402
+                      device_supports_preset)
 
-__all__ += ["CaptureSession", "VideoDataOutput", "Frame", "RetainedFrame", "SessionEvent"]
+__all__ += ["CaptureSession", "VideoDataOutput", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]

@@ -129,6 +129,8 @@ def declare(lib, errcheck_status):
         "oc_capture_session_remove_output": ([vp, vp], c_status),
         "oc_capture_session_can_add_output": ([vp, vp], ctypes.c_bool),
         "oc_capture_session_start_running": ([vp], c_status),
+        "oc_capture_session_set_preset": ([vp, ctypes.c_int], c_status),
+        "oc_device_supports_preset": ([vp, ctypes.c_int], ctypes.c_bool),
         "oc_capture_session_stop_running": ([vp], c_status),
         "oc_capture_session_is_running": ([vp], ctypes.c_bool),
         "oc_capture_session_add_event_callback": ([vp, SESSION_EVENT_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),

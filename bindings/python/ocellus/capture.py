@@ -14,12 +14,30 @@ from typing import Callable, List, Optional
 from . import _native
 from . import _lib, _report_callback_exception, _text, _fourcc, Device, Registration
 
-__all__ = ["CaptureSession", "VideoDataOutput", "Frame", "RetainedFrame", "SessionEvent"]
+__all__ = ["CaptureSession", "VideoDataOutput", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
 
 
 def _code(fourcc: str) -> int:
     padded = (fourcc + "    ")[:4].encode("ascii")
     return padded[0] | padded[1] << 8 | padded[2] << 16 | padded[3] << 24
+
+
+class Preset(enum.IntEnum):
+    """What the stream aims for when no output pins a size."""
+
+    HIGH = 0
+    MEDIUM = 1
+    LOW = 2
+    PHOTO = 3
+    VGA_640X480 = 4
+    HD_1280X720 = 5
+    HD_1920X1080 = 6
+    UHD_3840X2160 = 7
+    INPUT_PRIORITY = 8
+
+
+def device_supports_preset(device: Device, preset: Preset) -> bool:
+    return bool(_lib.oc_device_supports_preset(device._handle, int(preset)))
 
 
 class SessionEvent(enum.IntEnum):
@@ -151,6 +169,9 @@ class CaptureSession:
 
     def set_input(self, camera: Device) -> None:
         _lib.oc_capture_session_set_input(self._handle, camera._handle)
+
+    def set_preset(self, preset: "Preset") -> None:
+        _lib.oc_capture_session_set_preset(self._handle, int(preset))
 
     def add_output(self, output: VideoDataOutput) -> None:
         _lib.oc_capture_session_add_output(self._handle, output._handle)

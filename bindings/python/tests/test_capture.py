@@ -169,3 +169,22 @@ def test_a_slow_consumer_gets_drops_counted_not_queued(context):
     assert dropped["late"] + dropped["out_of_buffers"] > 0, dropped
     assert dropped["corrupt"] == 0
     session.close()
+
+
+def test_presets_choose_the_stream_size(context):
+    cam = camera(context)
+    assert ocellus.device_supports_preset(cam, ocellus.Preset.HD_1280X720)
+    assert not ocellus.device_supports_preset(cam, ocellus.Preset.UHD_3840X2160)
+    session = context.capture_session()
+    session.set_input(cam)
+    with pytest.raises(ocellus.InvalidArgument, match="does not support"):
+        session.set_preset(ocellus.Preset.UHD_3840X2160)
+    session.set_preset(ocellus.Preset.HD_1280X720)
+    output = VideoDataOutput()   # no pinned size: the preset decides
+    sizes, done = [], threading.Event()
+    output.set_frame_callback(lambda frame: (sizes.append((frame.width, frame.height)), done.set()))
+    session.add_output(output)
+    with session.running():
+        assert done.wait(10)
+    assert sizes[0] == (1280, 720)
+    session.close()
