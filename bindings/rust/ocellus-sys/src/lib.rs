@@ -105,6 +105,37 @@ pub struct oc_control_info {
 }
 
 #[repr(C)]
+pub struct oc_capture_session {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct oc_video_data_output {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct oc_frame {
+    _private: [u8; 0],
+}
+
+pub type oc_session_event = u32;
+pub const OC_SESSION_EVENT_STARTED: oc_session_event = 0;
+pub const OC_SESSION_EVENT_STOPPED: oc_session_event = 1;
+pub const OC_SESSION_EVENT_RUNTIME_ERROR: oc_session_event = 2;
+pub const OC_SESSION_EVENT_INTERRUPTED: oc_session_event = 3;
+
+pub type oc_frame_callback =
+    Option<unsafe extern "C" fn(output: *mut oc_video_data_output, frame: *const oc_frame, user_data: *mut c_void)>;
+pub type oc_session_event_callback = Option<
+    unsafe extern "C" fn(
+        session: *mut oc_capture_session,
+        event: oc_session_event,
+        error: oc_status,
+        message: *const c_char,
+        user_data: *mut c_void,
+    ),
+>;
+
+#[repr(C)]
 pub struct oc_discovery_session {
     _private: [u8; 0],
 }
@@ -221,6 +252,42 @@ extern "C" {
         user_data: *mut c_void,
     ) -> oc_status;
     pub fn oc_discovery_session_destroy(session: *mut oc_discovery_session);
+
+    pub fn oc_capture_session_create(ctx: *mut oc_context, out: *mut *mut oc_capture_session) -> oc_status;
+    pub fn oc_capture_session_destroy(session: *mut oc_capture_session);
+    pub fn oc_capture_session_begin_configuration(session: *mut oc_capture_session) -> oc_status;
+    pub fn oc_capture_session_commit_configuration(session: *mut oc_capture_session) -> oc_status;
+    pub fn oc_capture_session_set_input(session: *mut oc_capture_session, camera: *mut oc_device) -> oc_status;
+    pub fn oc_capture_session_add_output(session: *mut oc_capture_session, output: *mut oc_video_data_output) -> oc_status;
+    pub fn oc_capture_session_remove_output(session: *mut oc_capture_session, output: *mut oc_video_data_output) -> oc_status;
+    pub fn oc_capture_session_start_running(session: *mut oc_capture_session) -> oc_status;
+    pub fn oc_capture_session_stop_running(session: *mut oc_capture_session) -> oc_status;
+    pub fn oc_capture_session_is_running(session: *const oc_capture_session) -> bool;
+    pub fn oc_capture_session_add_event_callback(
+        session: *mut oc_capture_session,
+        callback: oc_session_event_callback,
+        user_data: *mut c_void,
+        out_id: *mut oc_callback_id,
+    ) -> oc_status;
+    pub fn oc_capture_session_remove_callback(session: *mut oc_capture_session, id: oc_callback_id) -> oc_status;
+    pub fn oc_video_data_output_create(out: *mut *mut oc_video_data_output) -> oc_status;
+    pub fn oc_video_data_output_destroy(output: *mut oc_video_data_output);
+    pub fn oc_video_data_output_set_format(output: *mut oc_video_data_output, pixel_format: u32, width: u32, height: u32) -> oc_status;
+    pub fn oc_video_data_output_set_frame_callback(
+        output: *mut oc_video_data_output,
+        callback: oc_frame_callback,
+        user_data: *mut c_void,
+    ) -> oc_status;
+    pub fn oc_video_data_output_delivered_frames(output: *const oc_video_data_output) -> u64;
+    pub fn oc_frame_pixel_format(frame: *const oc_frame) -> u32;
+    pub fn oc_frame_width(frame: *const oc_frame) -> u32;
+    pub fn oc_frame_height(frame: *const oc_frame) -> u32;
+    pub fn oc_frame_sequence(frame: *const oc_frame) -> u64;
+    pub fn oc_frame_timestamp_ns(frame: *const oc_frame) -> u64;
+    pub fn oc_frame_plane_count(frame: *const oc_frame) -> u32;
+    pub fn oc_frame_plane_data(frame: *const oc_frame, plane: u32, size: *mut usize, stride: *mut u32) -> *const u8;
+    pub fn oc_frame_retain(frame: *const oc_frame) -> *mut oc_frame;
+    pub fn oc_frame_release(frame: *mut oc_frame);
 
     pub fn oc_context_copy_associated_microphone(
         ctx: *mut oc_context,

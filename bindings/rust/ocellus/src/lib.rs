@@ -14,6 +14,9 @@
 
 pub use ocellus_sys as ffi;
 
+mod capture;
+pub use capture::{CaptureSession, Frame, RetainedFrame, VideoDataOutput};
+
 use std::ffi::{CStr, CString};
 use std::fmt;
 use std::os::raw::{c_char, c_void};
@@ -53,7 +56,7 @@ impl std::error::Error for Error {}
 
 pub type Result<T> = std::result::Result<T, Error>;
 
-fn text(raw: *const c_char) -> Option<String> {
+pub(crate) fn text(raw: *const c_char) -> Option<String> {
     if raw.is_null() {
         None
     } else {
@@ -78,7 +81,7 @@ fn last_error(status: i32) -> Error {
     Error { kind, status, message }
 }
 
-fn check(status: i32) -> Result<()> {
+pub(crate) fn check(status: i32) -> Result<()> {
     if status < 0 {
         Err(last_error(status))
     } else {
@@ -172,7 +175,7 @@ pub struct Control {
 
 /// A camera or microphone: one reference to the library's device, released on drop.
 pub struct Device {
-    raw: NonNull<ffi::oc_device>,
+    pub(crate) raw: NonNull<ffi::oc_device>,
 }
 
 // The library's devices are immutable but for an atomic `connected` flag.
@@ -398,7 +401,7 @@ type PreferredClosure = Box<dyn FnMut(PreferredCamera, Option<&Device>) + Send +
 
 /// A connection to the system's cameras for one application; destroyed on drop.
 pub struct Context {
-    raw: NonNull<ffi::oc_context>,
+    pub(crate) raw: NonNull<ffi::oc_context>,
 }
 
 unsafe impl Send for Context {}

@@ -1,0 +1,178 @@
+//! Capture sessions, video data outputs and frames (SPEC §4).
+use crate::{check, ffi, text, Context, Device, Result};
+use std::os::raw::{c_char, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::{self, NonNull};
+
+/// A frame: a view valid during the callback (`Frame<'_>`), or a retained copy (`RetainedFrame`).
+pub struct Frame<'a> {
+    raw: *const ffi::oc_frame,
+    _callback: std::marker::PhantomData<&'a ()>,
+}
+
+impl Frame<'_> {
+    pub fn width(&self) -> u32 {
+        unsafe { ffi::oc_frame_width(self.raw) }
+    }
+    pub fn height(&self) -> u32 {
+        unsafe { ffi::oc_frame_height(self.raw) }
+    }
+    pub fn pixel_format(&self) -> String {
+        let mut fourcc = [0 as c_char; 5];
+        unsafe { ffi::oc_fourcc_string(ffi::oc_frame_pixel_format(self.raw), fourcc.as_mut_ptr()) };
+        text(fourcc.as_ptr()).unwrap_or_default()
+    }
+    pub fn sequence(&self) -> u64 {
+        unsafe { ffi::oc_frame_sequence(self.raw) }
+    }
+    /// CLOCK_MONOTONIC nanoseconds of the capture.
+    pub fn timestamp_ns(&self) -> u64 {
+        unsafe { ffi::oc_frame_timestamp_ns(self.raw) }
+    }
+    pub fn plane_count(&self) -> u32 {
+        unsafe { ffi::oc_frame_plane_count(self.raw) }
+    }
+    /// Plane `index` as bytes and its stride, without a copy.
+    pub fn plane(&self, index: u32) -> Option<(&[u8], u32)> {
+        let (mut size, mut stride) = (0usize, 0u32);
+        let data = unsafe { ffi::oc_frame_plane_data(self.raw, index, &mut size, &mut stride) };
+        if data.is_null() {
+            None
+        } else {
+            Some((unsafe { std::slice::from_raw_parts(data, size) }, stride))
+        }
+    }
+    /// A copy that stays valid after the callback.
+    pub fn retain(&self) -> Option<RetainedFrame> {
+        NonNull::new(unsafe { ffi::oc_frame_retain(self.raw) }).map(|raw| RetainedFrame { raw })
+    }
+}
+
+/// A frame kept beyond its callback; released on drop.
+pub struct RetainedFrame {
+    raw: NonNull<ffi::oc_frame>,
+}
+
+unsafe impl Send for RetainedFrame {}
+
+impl RetainedFrame {
+    pub fn frame(&self) -> Frame<'_> {
+        Frame { raw: self.raw.as_ptr(), _callback: std::marker::PhantomData }
+    }
+}
+
+impl Drop for RetainedFrame {
+    fn drop(&mut self) {
+        unsafe { ffi::oc_frame_release(self.raw.as_ptr()) }
+    }
+}
+
+type FrameClosure = Box<dyn FnMut(&Frame<'_>) + Send + 'static>;
+
+/// Frames for one consumer; destroyed on drop (after leaving its session).
+pub struct VideoDataOutput {
+    raw: NonNull<ffi::oc_video_data_output>,
+    callback: Option<Box<FrameClosure>>,
+}
+
+unsafe impl Send for VideoDataOutput {}
+
+impl VideoDataOutput {
+    /// `pixel_format` a fourcc such as "NV12" (None: the camera's); `size` (None: the camera's).
+    pub fn new(pixel_format: Option<&str>, size: Option<(u32, u32)>) -> Result<VideoDataOutput> {
+        let mut raw = ptr::null_mut();
+        check(unsafe { ffi::oc_video_data_output_create(&mut raw) })?;
+        let output = VideoDataOutput { raw: NonNull::new(raw).expect("output handle"), callback: None };
+        let code = pixel_format.map_or(0, |name| {
+            let bytes: Vec<u8> = name.bytes().chain(std::iter::repeat(b' ')).take(4).collect();
+            u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+        });
+        let (width, height) = size.unwrap_or((0, 0));
+        check(unsafe { ffi::oc_video_data_output_set_format(output.raw.as_ptr(), code, width, height) })?;
+        Ok(output)
+    }
+
+    /// Calls `callback` on the stream thread for each frame (panics are contained).
+    pub fn set_frame_callback<F>(&mut self, callback: F) -> Result<()>
+    where
+        F: FnMut(&Frame<'_>) + Send + 'static,
+    {
+        let mut boxed: Box<FrameClosure> = Box::new(Box::new(callback));
+        let user_data = &mut *boxed as *mut FrameClosure as *mut c_void;
+        // The library waits for a call in flight before replacing, so the old box can go after.
+        check(unsafe { ffi::oc_video_data_output_set_frame_callback(self.raw.as_ptr(), Some(frame_trampoline), user_data) })?;
+        self.callback = Some(boxed);
+        Ok(())
+    }
+
+    pub fn delivered_frames(&self) -> u64 {
+        unsafe { ffi::oc_video_data_output_delivered_frames(self.raw.as_ptr()) }
+    }
+}
+
+impl Drop for VideoDataOutput {
+    fn drop(&mut self) {
+        unsafe { ffi::oc_video_data_output_destroy(self.raw.as_ptr()) }
+    }
+}
+
+unsafe extern "C" fn frame_trampoline(_output: *mut ffi::oc_video_data_output, frame: *const ffi::oc_frame, user_data: *mut c_void) {
+    let callback = &mut *(user_data as *mut FrameClosure);
+    let view = Frame { raw: frame, _callback: std::marker::PhantomData };
+    if catch_unwind(AssertUnwindSafe(|| callback(&view))).is_err() {
+        eprintln!("ocellus: a frame callback panicked; the panic was contained");
+    }
+}
+
+/// An input camera, outputs and one stream feeding them; stopped and destroyed on drop.
+pub struct CaptureSession<'ctx> {
+    raw: NonNull<ffi::oc_capture_session>,
+    _context: &'ctx Context,
+}
+
+unsafe impl Send for CaptureSession<'_> {}
+
+impl Context {
+    /// A new capture session on this context's cameras.
+    pub fn capture_session(&self) -> Result<CaptureSession<'_>> {
+        let mut raw = ptr::null_mut();
+        check(unsafe { ffi::oc_capture_session_create(self.raw.as_ptr(), &mut raw) })?;
+        Ok(CaptureSession { raw: NonNull::new(raw).expect("session handle"), _context: self })
+    }
+}
+
+impl CaptureSession<'_> {
+    pub fn set_input(&self, camera: &Device) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_set_input(self.raw.as_ptr(), camera.raw.as_ptr()) })
+    }
+    /// Adds an output; keep the `VideoDataOutput` alive while the session uses it.
+    pub fn add_output(&self, output: &VideoDataOutput) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_add_output(self.raw.as_ptr(), output.raw.as_ptr()) })
+    }
+    pub fn remove_output(&self, output: &VideoDataOutput) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_remove_output(self.raw.as_ptr(), output.raw.as_ptr()) })
+    }
+    pub fn begin_configuration(&self) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_begin_configuration(self.raw.as_ptr()) })
+    }
+    pub fn commit_configuration(&self) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_commit_configuration(self.raw.as_ptr()) })
+    }
+    /// Starts the stream; returns once frames flow. Not from a frame callback.
+    pub fn start_running(&self) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_start_running(self.raw.as_ptr()) })
+    }
+    /// Stops the stream; returns after the last frame callback. Not from a frame callback.
+    pub fn stop_running(&self) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_stop_running(self.raw.as_ptr()) })
+    }
+    pub fn is_running(&self) -> bool {
+        unsafe { ffi::oc_capture_session_is_running(self.raw.as_ptr()) }
+    }
+}
+
+impl Drop for CaptureSession<'_> {
+    fn drop(&mut self) {
+        unsafe { ffi::oc_capture_session_destroy(self.raw.as_ptr()) }
+    }
+}

@@ -1,0 +1,35 @@
+//! Capture from Rust on the real daemon (scripts/testbed.sh: vcam0 draws a luma ramp).
+use ocellus::{Context, ContextOptions, ErrorKind, VideoDataOutput};
+use std::sync::mpsc;
+use std::time::Duration;
+
+#[test]
+fn frames_reach_a_closure_and_can_be_retained() {
+    let ctx = Context::new("org.ocellus.test.rust.capture", &ContextOptions::default()).unwrap();
+    let camera = ctx.devices().unwrap().into_iter().find(|d| d.unique_id() == "usb-1d6b:0110-VCAM-0000").unwrap();
+    assert!(camera.supports_multitasking());
+    let session = ctx.capture_session().unwrap();
+    assert_eq!(session.start_running().unwrap_err().kind, ErrorKind::WrongState);   // no input yet
+    let mut output = VideoDataOutput::new(Some("NV12"), Some((320, 240))).unwrap();   // converted and scaled
+    let (sender, frames) = mpsc::channel();
+    output
+        .set_frame_callback(move |frame| {
+            let (luma, stride) = frame.plane(0).unwrap();
+            let ramp_ok = (0..300).step_by(10).all(|x| {
+                let value = luma[100 * stride as usize + x] as i32;
+                (value - (16 + x as i32 * 219 / 320)).abs() <= 3 || value >= 230
+            });
+            let _ = sender.send((frame.width(), frame.height(), frame.pixel_format(), frame.plane_count(), ramp_ok, frame.retain()));
+        })
+        .unwrap();
+    session.set_input(&camera).unwrap();
+    session.add_output(&output).unwrap();
+    session.start_running().unwrap();
+    let (width, height, format, planes, ramp_ok, retained) = frames.recv_timeout(Duration::from_secs(10)).unwrap();
+    session.stop_running().unwrap();
+    assert_eq!((width, height, format.as_str(), planes), (320, 240, "NV12", 2));
+    assert!(ramp_ok);
+    let kept = retained.unwrap();
+    assert_eq!(kept.frame().plane(0).unwrap().0.len(), 320 * 240);
+    assert!(output.delivered_frames() >= 1);
+}
