@@ -29,6 +29,12 @@ LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/header_only" >/dev/null || true; echo "ok
 export OCELLUS_TESTBED_SCRIPT="$ROOT/scripts/testbed.sh"
 LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/abi_test" | tee "$PREFIX/abi.log" || true
 read -r p _ f _ < <(tail -1 "$PREFIX/abi.log")
-p=$((p + 4 - fail)); f=$((f + fail))
+
+# No heap allocation per frame in steady state, counted by a preloaded malloc wrapper.
+cc -O2 -shared -fPIC -o "$PREFIX/malloc_counter.so" "$HERE/malloc_counter.c" -ldl
+cc $CFLAGS $(pkg-config --cflags ocellus) -o "$PREFIX/steady_state" "$HERE/steady_state.c" $(pkg-config --libs ocellus) -ldl
+LD_PRELOAD="$PREFIX/malloc_counter.so" LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/steady_state" | tee "$PREFIX/steady.log" || true
+read -r sp _ sf _ < <(tail -1 "$PREFIX/steady.log")
+p=$((p + ${sp:-0} + 4 - fail)); f=$((f + ${sf:-1} + fail))
 echo "$p passed, $f failed"
 [ "$f" = 0 ]
