@@ -1,0 +1,155 @@
+/* capture_bench: instructions per delivered 1080p frame (callgrind) and latency,
+ * for a capture session through the C ABI, next to the bare library calls on the
+ * same frame. Run by bench/capture.sh inside the PipeWire test bed.
+ *
+ *   capture_bench session UNIQUE_ID FOURCC_OUT FRAMES   measured window of FRAMES frames
+ *   capture_bench bare-yuyv FRAMES                      YUY2ToNV12 on a 1080p frame
+ *   capture_bench bare-mjpeg FRAMES                     turbojpeg decode + I420ToNV12, 1080p
+ *   capture_bench latency UNIQUE_ID FOURCC_OUT FRAMES   latency and time to first frame (no valgrind)
+ *
+ * Under callgrind (--instr-atstart=no) only the measured window is counted. */
+#define _DEFAULT_SOURCE
+#include <ocellus.h>
+
+#include <libyuv/convert_from.h>
+#include <libyuv/planar_functions.h>
+#include <turbojpeg.h>
+#include <valgrind/callgrind.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define W 1920
+#define H 1080
+#define WARMUP 10
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t fourcc(const char *s) { return (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24; }
+
+struct run { int frames, window; volatile int done; uint64_t *latency; uint64_t first; };
+
+static void on_frame(oc_video_data_output *output, const oc_frame *frame, void *user_data)
+{
+    struct run *r = user_data;
+    size_t size;
+    (void)output;
+    const uint8_t *data = oc_frame_plane_data(frame, 0, &size, NULL);
+    volatile uint8_t sink = data[size / 2];   /* an app touches its frames */
+    (void)sink;
+    if (r->latency) {
+        if (!r->first) r->first = now_ns();
+        if (r->frames < r->window) r->latency[r->frames] = now_ns() - oc_frame_timestamp_ns(frame);
+    } else if (r->frames == WARMUP) {
+        CALLGRIND_ZERO_STATS;
+        CALLGRIND_START_INSTRUMENTATION;
+    } else if (r->frames == WARMUP + r->window) {
+        CALLGRIND_STOP_INSTRUMENTATION;
+        CALLGRIND_DUMP_STATS_AT("window");
+    }
+    if (++r->frames > (r->latency ? r->window - 1 : WARMUP + r->window)) r->done = 1;
+}
+
+static int compare(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int session(const char *unique_id, const char *out, int window, int latency)
+{
+    oc_context *ctx = NULL;
+    oc_device_list *list = NULL;
+    oc_context_options options;
+    oc_context_options_init(&options);
+    options.timeout_ms = 60000;   /* valgrind is slow */
+    if (oc_context_create("org.ocellus.bench", &options, &ctx) || oc_context_copy_devices(ctx, &list)) {
+        fprintf(stderr, "capture_bench: %s\n", oc_last_error_message());
+        return 1;
+    }
+    oc_device *camera = NULL;
+    for (size_t i = 0; i < oc_device_list_count(list); i++)
+        if (!strcmp(oc_device_unique_id(oc_device_list_get(list, i)), unique_id)) camera = oc_device_list_get(list, i);
+    struct run r = { 0, window, 0, latency ? calloc((size_t)window, sizeof(uint64_t)) : NULL, 0 };
+    oc_capture_session *s = NULL;
+    oc_video_data_output *o = NULL;
+    uint64_t start = now_ns();
+    if (!camera || oc_capture_session_create(ctx, &s) || oc_video_data_output_create(&o) ||
+        oc_video_data_output_set_format(o, fourcc(out), W, H) || oc_video_data_output_set_frame_callback(o, on_frame, &r) ||
+        oc_capture_session_set_input(s, camera) || oc_capture_session_add_output(s, o) ||
+        oc_capture_session_start_running(s)) {
+        fprintf(stderr, "capture_bench: %s\n", oc_last_error_message());
+        return 1;
+    }
+    while (!r.done) usleep(10000);
+    oc_capture_session_stop_running(s);
+    if (latency) {
+        qsort(r.latency, (size_t)window, sizeof(uint64_t), compare);
+        printf("latency_median_ms %.2f\nlatency_p99_ms %.2f\nfirst_frame_ms %.1f\n", r.latency[window / 2] / 1e6,
+               r.latency[window * 99 / 100] / 1e6, (r.first - start) / 1e6);
+    }
+    uint64_t dropped = 0;
+    for (int reason = 0; reason < 4; reason++) dropped += oc_video_data_output_dropped_frames(o, (oc_drop_reason)reason);
+    printf("frames %d dropped %llu\n", r.frames, (unsigned long long)dropped);
+    oc_capture_session_destroy(s);
+    oc_video_data_output_destroy(o);
+    oc_device_list_free(list);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
+static int bare_yuyv(int window)
+{
+    uint8_t *src = malloc(W * H * 2), *y = malloc(W * H), *uv = malloc(W * H / 2);
+    for (int i = 0; i < W * H * 2; i++) src[i] = (uint8_t)(i * 7);
+    CALLGRIND_ZERO_STATS;
+    CALLGRIND_START_INSTRUMENTATION;
+    for (int i = 0; i < window; i++) YUY2ToNV12(src, W * 2, y, W, uv, W, W, H);
+    CALLGRIND_STOP_INSTRUMENTATION;
+    CALLGRIND_DUMP_STATS_AT("window");
+    printf("frames %d\n", window);
+    return 0;
+}
+
+static int bare_mjpeg(int window)
+{
+    /* A 1080p JPEG of the same kind the virtual camera sends (4:2:0 from a ramp). */
+    uint8_t *planes = malloc(W * H * 3 / 2), *jpeg = NULL, *y = malloc(W * H), *u = malloc(W * H / 4),
+            *v = malloc(W * H / 4), *ny = malloc(W * H), *nuv = malloc(W * H / 2);
+    for (int i = 0; i < W * H; i++) planes[i] = (uint8_t)(16 + (i % W) * 219 / W);
+    memset(planes + W * H, 128, W * H / 2);
+    unsigned long size = 0;
+    tjhandle c = tjInitCompress(), d = tjInitDecompress();
+    tjCompressFromYUV(c, planes, W, 1, H, TJSAMP_420, &jpeg, &size, 85, 0);
+    unsigned char *dst[3] = { y, u, v };
+    int strides[3] = { W, W / 2, W / 2 };
+    CALLGRIND_ZERO_STATS;
+    CALLGRIND_START_INSTRUMENTATION;
+    for (int i = 0; i < window; i++) {
+        tjDecompressToYUVPlanes(d, jpeg, size, dst, W, strides, H, 0);
+        I420ToNV12(y, W, u, W / 2, v, W / 2, ny, W, nuv, W, W, H);
+    }
+    CALLGRIND_STOP_INSTRUMENTATION;
+    CALLGRIND_DUMP_STATS_AT("window");
+    printf("frames %d\n", window);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 5 && !strcmp(argv[1], "session")) return session(argv[2], argv[3], atoi(argv[4]), 0);
+    if (argc >= 5 && !strcmp(argv[1], "latency")) return session(argv[2], argv[3], atoi(argv[4]), 1);
+    if (argc >= 3 && !strcmp(argv[1], "bare-yuyv")) return bare_yuyv(atoi(argv[2]));
+    if (argc >= 3 && !strcmp(argv[1], "bare-mjpeg")) return bare_mjpeg(atoi(argv[2]));
+    fprintf(stderr, "usage: see the top of capture_bench.c\n");
+    return 2;
+}
