@@ -16,6 +16,7 @@
 #include <turbojpeg.h>
 #include <valgrind/callgrind.h>
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,14 @@ static uint64_t now_ns(void)
 
 static uint32_t fourcc(const char *s) { return (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24; }
 
-struct run { int frames, window; volatile int done; uint64_t *latency; uint64_t first; };
+struct run {
+    int frames, window;
+    uint64_t *latency, first;
+    /* The main thread sleeps on this until the run is done: a polling loop would be counted too. */
+    pthread_mutex_t lock;
+    pthread_cond_t finished;
+    int done;
+};
 
 static void on_frame(oc_video_data_output *output, const oc_frame *frame, void *user_data)
 {
@@ -56,7 +64,12 @@ static void on_frame(oc_video_data_output *output, const oc_frame *frame, void *
         CALLGRIND_STOP_INSTRUMENTATION;
         CALLGRIND_DUMP_STATS_AT("window");
     }
-    if (++r->frames > (r->latency ? r->window - 1 : WARMUP + r->window)) r->done = 1;
+    if (++r->frames > (r->latency ? r->window - 1 : WARMUP + r->window)) {
+        pthread_mutex_lock(&r->lock);
+        r->done = 1;
+        pthread_cond_signal(&r->finished);
+        pthread_mutex_unlock(&r->lock);
+    }
 }
 
 static int compare(const void *a, const void *b)
@@ -79,7 +92,8 @@ static int session(const char *unique_id, const char *out, int window, int laten
     oc_device *camera = NULL;
     for (size_t i = 0; i < oc_device_list_count(list); i++)
         if (!strcmp(oc_device_unique_id(oc_device_list_get(list, i)), unique_id)) camera = oc_device_list_get(list, i);
-    struct run r = { 0, window, 0, latency ? calloc((size_t)window, sizeof(uint64_t)) : NULL, 0 };
+    struct run r = { 0, window, latency ? calloc((size_t)window, sizeof(uint64_t)) : NULL, 0,
+                     PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
     oc_capture_session *s = NULL;
     oc_video_data_output *o = NULL;
     uint64_t start = now_ns();
@@ -90,7 +104,9 @@ static int session(const char *unique_id, const char *out, int window, int laten
         fprintf(stderr, "capture_bench: %s\n", oc_last_error_message());
         return 1;
     }
-    while (!r.done) usleep(10000);
+    pthread_mutex_lock(&r.lock);
+    while (!r.done) pthread_cond_wait(&r.finished, &r.lock);
+    pthread_mutex_unlock(&r.lock);
     oc_capture_session_stop_running(s);
     if (latency) {
         qsort(r.latency, (size_t)window, sizeof(uint64_t), compare);

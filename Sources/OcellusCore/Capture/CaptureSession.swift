@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,10 +33,12 @@ public final class VideoDataOutput: @unchecked Sendable {
     private var handler: ((CameraFrame) -> Void)?
     /// Held while the handler runs, so that replacing it waits for the call in flight.
     private let delivery = ConditionLock()
-    private let lock = ConditionLock()
+    /// Counters other threads read; the stream thread is their only writer.
+    private let delivered = Atomic<UInt64>(0)
+    private let lateDrops = Atomic<UInt64>(0), bufferDrops = Atomic<UInt64>(0)
+    private let discontinuityDrops = Atomic<UInt64>(0), corruptDrops = Atomic<UInt64>(0)
+    // Touched only by the stream thread, in `deliver`.
     private var lastDelivery: UInt64 = 0
-    private var delivered: UInt64 = 0
-    private var drops: [UInt64] = [0, 0, 0, 0]
     private var lastSequence: UInt64?
     private var lastHandlerNanoseconds: UInt64 = 0
     /// The stream's frame interval, set by the session (for lateness).
@@ -49,49 +52,57 @@ public final class VideoDataOutput: @unchecked Sendable {
         self.height = height
     }
 
-    public var deliveredFrames: UInt64 { lock.withLock { delivered } }
-    /// Frames dropped for `reason` so far.
-    public func droppedFrames(_ reason: DropReason) -> UInt64 { lock.withLock { drops[Int(reason.rawValue)] } }
+    public var deliveredFrames: UInt64 { delivered.load(ordering: .relaxed) }
 
+    /// Frames dropped for `reason` so far.
+    public func droppedFrames(_ reason: DropReason) -> UInt64 {
+        switch reason {
+        case .late: lateDrops.load(ordering: .relaxed)
+        case .outOfBuffers: bufferDrops.load(ordering: .relaxed)
+        case .discontinuity: discontinuityDrops.load(ordering: .relaxed)
+        case .corrupt: corruptDrops.load(ordering: .relaxed)
+        }
+    }
+
+    private func count(_ reason: DropReason, _ amount: UInt64 = 1) {
+        switch reason {
+        case .late: lateDrops.wrappingAdd(amount, ordering: .relaxed)
+        case .outOfBuffers: bufferDrops.wrappingAdd(amount, ordering: .relaxed)
+        case .discontinuity: discontinuityDrops.wrappingAdd(amount, ordering: .relaxed)
+        case .corrupt: corruptDrops.wrappingAdd(amount, ordering: .relaxed)
+        }
+    }
+
+    /// Called on the stream thread only.
     func deliver(_ frame: CameraFrame) {
         let arrival = monotonicNanoseconds()
-        let tooOld = arrival > frame.timestampNanoseconds && arrival - frame.timestampNanoseconds > 3 * frameInterval
-        lock.withLock {
-            if let last = lastSequence, frame.sequence > last + 1 {
-                let missing = frame.sequence - last - 1
-                drops[Int((lastHandlerNanoseconds > frameInterval ? DropReason.outOfBuffers : .discontinuity).rawValue)] += missing
-            }
-            lastSequence = frame.sequence
-            if tooOld { drops[Int(DropReason.late.rawValue)] += 1 }
+        if let last = lastSequence, frame.sequence > last + 1 {
+            count(lastHandlerNanoseconds > frameInterval ? .outOfBuffers : .discontinuity, frame.sequence - last - 1)
         }
-        guard !tooOld else { return }
+        lastSequence = frame.sequence
+        if arrival > frame.timestampNanoseconds && arrival - frame.timestampNanoseconds > 3 * frameInterval {
+            count(.late)
+            return
+        }
         if let limit = maximumFrameRate, limit.numerator > 0 {
             // 10% slack so that a stream at exactly the limit is not thinned by jitter.
             let interval = UInt64(Double(limit.denominator) / Double(limit.numerator) * 0.9e9)
-            let due = lock.withLock { () -> Bool in
-                guard lastDelivery == 0 || frame.timestampNanoseconds >= lastDelivery + interval else { return false }
-                lastDelivery = frame.timestampNanoseconds
-                return true
-            }
-            guard due else { return }
+            guard lastDelivery == 0 || frame.timestampNanoseconds >= lastDelivery + interval else { return }
+            lastDelivery = frame.timestampNanoseconds
         }
         let ready: CameraFrame
         if let converter {
             guard let converted = converter.convert(frame) else {
-                lock.withLock { drops[Int(DropReason.corrupt.rawValue)] += 1 }
+                count(.corrupt)
                 return
             }
             ready = converted
         } else {
             ready = frame
         }
-        let started = monotonicNanoseconds()
         delivery.withLock { handler?(ready) }
-        let spent = monotonicNanoseconds() - started
-        lock.withLock {
-            delivered += 1
-            lastHandlerNanoseconds = spent
-        }
+        lastHandlerNanoseconds = monotonicNanoseconds() - arrival
+        delivered.wrappingAdd(1, ordering: .relaxed)
     }
 }
 
