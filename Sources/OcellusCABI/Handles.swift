@@ -8,17 +8,20 @@ import Glibc
 /// Every live C handle, so that a NULL, destroyed or foreign pointer is answered
 /// with OC_ERROR_INVALID_HANDLE instead of a crash. Handles are the addresses
 /// of retained Swift objects; an address leaves the table before the object is freed.
+/// Looked up on every call (frame accessors included), so the table is a small
+/// open-addressing hash of pointer bits rather than a SipHash dictionary, and the
+/// type check compares class identities instead of a dynamic cast.
 enum HandleTable {
-    private static let live = Mutex<[UnsafeMutableRawPointer: AnyObject]>([:])
+    private static let live = Mutex(PointerTable())
 
     static func register(_ object: AnyObject) -> OpaquePointer {
         let pointer = Unmanaged.passUnretained(object).toOpaque()
-        live.withLock { $0[pointer] = object }
+        live.withLock { $0.insert(UInt(bitPattern: pointer), object) }
         return OpaquePointer(pointer)
     }
 
     static func unregister(_ handle: OpaquePointer) {
-        _ = live.withLock { $0.removeValue(forKey: UnsafeMutableRawPointer(handle)) }
+        live.withLock { $0.remove(UInt(bitPattern: UnsafeMutableRawPointer(handle))) }
     }
 
     /// The object behind `handle` if it is live and of type `T`; otherwise records an error.
@@ -27,12 +30,65 @@ enum HandleTable {
             LastError.set("\(what) is NULL")
             return nil
         }
-        let object = live.withLock { $0[UnsafeMutableRawPointer(handle)] }
-        guard let typed = object as? T else {
+        let object = live.withLock { $0.find(UInt(bitPattern: UnsafeMutableRawPointer(handle))) }
+        guard let object, ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(T.self) else {
             LastError.set("\(what) is not a valid handle (destroyed, released, or not an Ocellus \(what))")
             return nil
         }
-        return typed
+        return unsafeDowncast(object, to: T.self)
+    }
+}
+
+/// Linear-probing table from pointer bits to objects. 0 marks a free slot, 1 a
+/// removed one (object addresses are never 0 or 1).
+struct PointerTable {
+    private var keys = [UInt](repeating: 0, count: 64)
+    private var values = [AnyObject?](repeating: nil, count: 64)
+    private var used = 0   // live and removed slots
+
+    private func slot(_ key: UInt) -> Int {
+        // Fibonacci hashing of the address (its low 4 bits are alignment).
+        Int(truncatingIfNeeded: (key >> 4) &* 0x9E37_79B9_7F4A_7C15) & (keys.count - 1)
+    }
+
+    func find(_ key: UInt) -> AnyObject? {
+        var index = slot(key)
+        while keys[index] != 0 {
+            if keys[index] == key { return values[index] }
+            index = (index + 1) & (keys.count - 1)
+        }
+        return nil
+    }
+
+    mutating func insert(_ key: UInt, _ value: AnyObject) {
+        if (used + 1) * 2 > keys.count { rehash() }
+        var index = slot(key)
+        while keys[index] > 1 && keys[index] != key { index = (index + 1) & (keys.count - 1) }
+        if keys[index] == 0 { used += 1 }
+        (keys[index], values[index]) = (key, value)
+    }
+
+    mutating func remove(_ key: UInt) {
+        var index = slot(key)
+        while keys[index] != 0 {
+            if keys[index] == key {
+                (keys[index], values[index]) = (1, nil)
+                return
+            }
+            index = (index + 1) & (keys.count - 1)
+        }
+    }
+
+    /// Drops removed slots; sized for a quarter load, so it grows only with live handles.
+    private mutating func rehash() {
+        let old = zip(keys, values).filter { $0.0 > 1 }
+        let size = max(64, old.count * 4)
+        var bits = 1
+        while bits < size { bits <<= 1 }
+        keys = [UInt](repeating: 0, count: bits)
+        values = [AnyObject?](repeating: nil, count: bits)
+        used = 0
+        for (key, value) in old { insert(key, value!) }
     }
 }
 
