@@ -32,15 +32,19 @@ final class CameraSelection: @unchecked Sendable {
             state = SelectionState(firstRun: now)
             firstRun = true
         case .corrupt(let reason, let movedTo):
+            // Like a first run: an empty history, the present cameras recorded, a fresh file written.
             state = SelectionState(firstRun: now)
+            firstRun = true
             problem = "the selection file \(store.path) was corrupt (\(reason)); "
                 + (movedTo.map { "it was moved to \($0) and " } ?? "")
                 + "selection starts with an empty history"
         }
+        let known = state.firstSeen.count
         for device in present where device.type.isCamera {
             cameras[ObjectIdentifier(device)] = candidate(for: device, firstSightAt: firstRun ? state.firstRun : now)
         }
-        persist()
+        // Write only what is new: the first run, or cameras seen for the first time.
+        if firstRun || state.firstSeen.count != known { persist() }
         (userPreferred, systemPreferred) = compute()
         watcher = FileWatcher(directory: directory, fileName: store.path.split(separator: "/").last.map(String.init) ?? "") {
             [weak self] in self?.reload()
