@@ -872,7 +872,9 @@ oc_status oc_capture_session_set_preset(oc_capture_session *session, oc_session_
  * Start the camera stream; returns once frames flow. Blocking.
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE without an input
  *          or from a frame callback; OC_ERROR_BUSY when the camera is in use by
- *          another client (an INTERRUPTED event follows); OC_ERROR_DISCONNECTED;
+ *          another client (an INTERRUPTED event follows, the session retries
+ *          every 250 ms and posts INTERRUPTION_ENDED and STARTED once the camera
+ *          is free, until oc_capture_session_stop_running()); OC_ERROR_DISCONNECTED;
  *          OC_ERROR_TIMEOUT when format negotiation stalls.
  * \threadsafety Any thread except a frame callback of the session.
  */
@@ -893,8 +895,10 @@ typedef enum oc_session_event {
     OC_SESSION_EVENT_STOPPED = 1,
     /** The stream ended on its own (camera disconnected, daemon gone, driver error). */
     OC_SESSION_EVENT_RUNTIME_ERROR = 2,
-    /** The camera is in use by another client. */
-    OC_SESSION_EVENT_INTERRUPTED = 3
+    /** The camera is in use by another client; the session keeps trying to start. */
+    OC_SESSION_EVENT_INTERRUPTED = 3,
+    /** The camera became free and the session started (STARTED follows). */
+    OC_SESSION_EVENT_INTERRUPTION_ENDED = 4
 } oc_session_event;
 
 /**

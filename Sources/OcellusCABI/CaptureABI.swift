@@ -178,6 +178,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
         case .stopped: (OC_SESSION_EVENT_STOPPED, nil)
         case .runtimeError(let error): (OC_SESSION_EVENT_RUNTIME_ERROR, error)
         case .interrupted(let error): (OC_SESSION_EVENT_INTERRUPTED, error)
+        case .interruptionEnded: (OC_SESSION_EVENT_INTERRUPTION_ENDED, nil)
         }
         (error?.message ?? "").withCString { message in
             callback(handle, kind, error?.code.rawValue ?? 0, message, UnsafeMutableRawPointer(bitPattern: userDataBits))

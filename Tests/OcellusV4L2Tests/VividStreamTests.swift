@@ -139,3 +139,43 @@ extension VividStreamTests {
         }
     }
 }
+
+extension VividStreamTests {
+    /// Another client holds the camera: the session is interrupted, then starts by itself once it is free.
+    @Test func sessionIsInterruptedWhileAnotherClientStreamsAndStartsWhenItStops() throws {
+        let hub = try DeviceHub(appID: "org.ocellus.test.vivid.busy", backends: [V4L2Backend()], timeoutMilliseconds: 0,
+                                stateDirectory: NSTemporaryDirectory() + "ocellus-vivid-busy")
+        defer { hub.close() }
+        let camera = try #require(hub.devices().first { $0.uniqueID == "v4l2-platform:vivid-000" })
+        let other = V4L2Stream(devicePath: try vividNode())
+        _ = try other.start(pixelFormat: .yuyv, width: 320, height: 180, frameRate: FrameRate(30)) { _ in }
+        let collector = Collector()
+        let events = Pinned<[String]>([])
+        let session = CaptureSession(opener: VividSessionOpener())
+        _ = session.events.addObserver { event in
+            collector.lock.withLock {
+                events.pointer.pointee.append("\(event)")
+                collector.lock.broadcast()
+            }
+        }
+        let output = VideoDataOutput(pixelFormat: .yuyv, width: 320, height: 180)
+        output.frameHandler = { frame in
+            collector.lock.withLock { collector.frames.append((UInt32(frame.sequence), 0, 0, false)); collector.lock.broadcast() }
+        }
+        try session.addInput(camera)
+        try session.addOutput(output)
+        #expect { try session.startRunning() } throws: { ($0 as? OcellusError)?.code == .busy }
+        #expect(collector.wait { events.pointer.pointee.contains { $0.hasPrefix("interrupted") } })
+        other.stop()
+        #expect(collector.wait { events.pointer.pointee.contains("interruptionEnded") && collector.frames.count >= 3 })
+        #expect(session.isRunning)
+        try session.stopRunning()
+    }
+
+    struct VividSessionOpener: CameraStreamOpening {
+        func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
+                        handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+            try V4L2CameraStream(devicePath: device.properties["api.v4l2.path"]!, format: format, frameRate: frameRate, handler: handler)
+        }
+    }
+}

@@ -116,8 +116,10 @@ public final class CaptureSession: @unchecked Sendable {
         case stopped
         /// The stream ended on its own (camera disconnected, daemon gone, driver error); the session stopped.
         case runtimeError(OcellusError)
-        /// The camera is in use by another client.
+        /// The camera is in use by another client; the session keeps trying.
         case interrupted(OcellusError)
+        /// The camera became free and the session started (`started` follows).
+        case interruptionEnded
     }
 
     /// SPEC §4 presets: what the stream aims for when no output pins a size.
@@ -159,6 +161,9 @@ public final class CaptureSession: @unchecked Sendable {
     private var stream: (any CameraStream)?
     private var running = false
     private var streamThread: pthread_t?
+    /// While interrupted, a thread retries the start until the camera is free or the app stops.
+    private var retryThread: pthread_t?
+    private var retryCancelled = false
 
     /// Without `conversion`, outputs receive the camera's own formats only.
     public init(opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil) {
@@ -363,15 +368,58 @@ public final class CaptureSession: @unchecked Sendable {
         do {
             try startStream(configuration, try chooseFormat(for: configuration))
         } catch {
-            if error.code == .busy { events.post(.interrupted(error)) }
+            if error.code == .busy {
+                events.post(.interrupted(error))
+                retryWhileInterrupted()
+            }
             throw error
         }
         events.post(.started)
     }
 
+    /// Retries every 250 ms until the camera is free (→ interruptionEnded, started),
+    /// another error (→ runtimeError), or `stopRunning`.
+    private func retryWhileInterrupted() {
+        lock.withLock {
+            guard retryThread == nil else { return }
+            retryCancelled = false
+            retryThread = startThread { [weak self] in
+                while let self {
+                    let cancelled = self.lock.withLock { () -> Bool in
+                        if !self.retryCancelled { self.lock.wait(untilMonotonicNanoseconds: monotonicNanoseconds() + 250_000_000) }
+                        return self.retryCancelled
+                    }
+                    if cancelled { return }
+                    let configuration = self.lock.withLock { self.committed }
+                    do throws(OcellusError) {
+                        try self.startStream(configuration, try self.chooseFormat(for: configuration))
+                        self.events.post(.interruptionEnded)
+                        self.events.post(.started)
+                        return
+                    } catch {
+                        if error.code == .busy { continue }
+                        self.events.post(.runtimeError(error))
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    private func cancelRetry() {
+        let thread: pthread_t? = lock.withLock {
+            retryCancelled = true
+            lock.broadcast()
+            defer { retryThread = nil }
+            return retryThread
+        }
+        if let thread { pthread_join(thread, nil) }
+    }
+
     /// Stops the stream; returns after the last frame handler call. Not from a frame handler.
     public func stopRunning() throws(OcellusError) {
         try refuseOnStreamThread("stopRunning")
+        cancelRetry()
         let current: (any CameraStream)? = lock.withLock {
             defer { (stream, running) = (nil, false) }
             return running ? stream : nil

@@ -45,6 +45,7 @@ class SessionEvent(enum.IntEnum):
     STOPPED = 1
     RUNTIME_ERROR = 2
     INTERRUPTED = 3
+    INTERRUPTION_ENDED = 4
 
 
 class Frame:

@@ -188,3 +188,24 @@ def test_presets_choose_the_stream_size(context):
         assert done.wait(10)
     assert sizes[0] == (1280, 720)
     session.close()
+
+
+def test_daemon_going_away_is_a_runtime_error(private_daemon):
+    with ocellus.Context("org.ocellus.test.capture", pipewire_remote=private_daemon.remote) as ctx:
+        (cam,) = [d for d in ctx.devices() if d.type is not ocellus.DeviceType.MICROPHONE]
+        session = ctx.capture_session()
+        errors, first = [], threading.Event()
+        gone = threading.Event()
+        session.add_event_callback(lambda event, message: event is SessionEvent.RUNTIME_ERROR
+                                   and (errors.append(message), gone.set()))
+        output = VideoDataOutput()
+        output.set_frame_callback(lambda frame: first.set())
+        session.set_input(cam)
+        session.add_output(output)
+        session.start_running()
+        assert first.wait(10)
+        private_daemon.kill_daemon()
+        assert gone.wait(10)
+        assert not session.is_running
+        assert "went away" in errors[0] or "disconnected" in errors[0]
+        session.close()

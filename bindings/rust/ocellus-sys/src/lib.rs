@@ -122,6 +122,7 @@ pub const OC_SESSION_EVENT_STARTED: oc_session_event = 0;
 pub const OC_SESSION_EVENT_STOPPED: oc_session_event = 1;
 pub const OC_SESSION_EVENT_RUNTIME_ERROR: oc_session_event = 2;
 pub const OC_SESSION_EVENT_INTERRUPTED: oc_session_event = 3;
+pub const OC_SESSION_EVENT_INTERRUPTION_ENDED: oc_session_event = 4;
 
 pub type oc_frame_callback =
     Option<unsafe extern "C" fn(output: *mut oc_video_data_output, frame: *const oc_frame, user_data: *mut c_void)>;
