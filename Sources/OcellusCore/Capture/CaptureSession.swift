@@ -162,8 +162,7 @@ public final class CaptureSession: @unchecked Sendable {
     private var running = false
     private var streamThread: pthread_t?
     /// While interrupted, a thread retries the start until the camera is free or the app stops.
-    private var retryThread: pthread_t?
-    private var retryCancelled = false
+    private let retry = RetryState()
 
     /// Without `conversion`, outputs receive the camera's own formats only.
     public init(opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil) {
@@ -378,48 +377,73 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     /// Retries every 250 ms until the camera is free (→ interruptionEnded, started),
-    /// another error (→ runtimeError), or `stopRunning`.
+    /// another error (→ runtimeError), `stopRunning`, or the session's end. The
+    /// thread holds the session only weakly, between attempts.
     private func retryWhileInterrupted() {
-        lock.withLock {
-            guard retryThread == nil else { return }
-            retryCancelled = false
-            retryThread = startThread { [weak self] in
-                while let self {
-                    let cancelled = self.lock.withLock { () -> Bool in
-                        if !self.retryCancelled { self.lock.wait(untilMonotonicNanoseconds: monotonicNanoseconds() + 250_000_000) }
-                        return self.retryCancelled
-                    }
-                    if cancelled { return }
-                    let configuration = self.lock.withLock { self.committed }
-                    do throws(OcellusError) {
-                        try self.startStream(configuration, try self.chooseFormat(for: configuration))
-                        self.events.post(.interruptionEnded)
-                        self.events.post(.started)
-                        return
-                    } catch {
-                        if error.code == .busy { continue }
-                        self.events.post(.runtimeError(error))
-                        return
-                    }
-                }
+        guard retry.begin() else { return }
+        let thread = startThread { [weak self, retry] in
+            defer { retry.finish() }
+            while retry.waitForNextAttempt() {
+                guard let session = self else { return }
+                guard session.attemptStart() else { return }
             }
         }
+        pthread_detach(thread)
     }
 
-    private func cancelRetry() {
-        let thread: pthread_t? = lock.withLock {
-            retryCancelled = true
-            lock.broadcast()
-            defer { retryThread = nil }
-            return retryThread
+    /// One retry; returns whether to try again.
+    private func attemptStart() -> Bool {
+        let configuration = lock.withLock { committed }
+        do throws(OcellusError) {
+            try startStream(configuration, try chooseFormat(for: configuration))
+        } catch {
+            if error.code == .busy { return true }
+            events.post(.runtimeError(error))
+            return false
         }
-        if let thread { pthread_join(thread, nil) }
+        events.post(.interruptionEnded)
+        events.post(.started)
+        return false
+    }
+
+    /// The retry thread's state, shared so that it can outlive the session.
+    final class RetryState: @unchecked Sendable {
+        private let lock = ConditionLock()
+        private var running = false
+        private var cancelled = false
+
+        func begin() -> Bool {
+            lock.withLock {
+                guard !running else { return false }
+                (running, cancelled) = (true, false)
+                return true
+            }
+        }
+
+        /// Waits 250 ms; false once cancelled.
+        func waitForNextAttempt() -> Bool {
+            lock.withLock {
+                if !cancelled { lock.wait(untilMonotonicNanoseconds: monotonicNanoseconds() + 250_000_000) }
+                return !cancelled
+            }
+        }
+
+        func finish() { lock.withLock { running = false; lock.broadcast() } }
+
+        /// Stops the retries and waits for an attempt in progress.
+        func cancel() {
+            lock.withLock {
+                cancelled = true
+                lock.broadcast()
+                while running { lock.wait() }
+            }
+        }
     }
 
     /// Stops the stream; returns after the last frame handler call. Not from a frame handler.
     public func stopRunning() throws(OcellusError) {
         try refuseOnStreamThread("stopRunning")
-        cancelRetry()
+        retry.cancel()
         let current: (any CameraStream)? = lock.withLock {
             defer { (stream, running) = (nil, false) }
             return running ? stream : nil
