@@ -240,8 +240,13 @@ private func lookupList(_ list: OpaquePointer?) -> DeviceListBox? {
 
 @c @implementation public func oc_context_remove_callback(_ ctx: OpaquePointer?, _ id: oc_callback_id) -> oc_status {
     guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    guard box.hub.events.removeObserver(id) else {
-        return LastError.fail(.notFound, "oc_context_remove_callback: no callback is registered with ID \(id)")
+    return removeObserver(id, from: box.hub.events, function: "oc_context_remove_callback")
+}
+
+/// Unregisters callback `id` (waiting for a call in flight), or says it is unknown.
+func removeObserver<Event>(_ id: oc_callback_id, from events: EventThread<Event>, function: String) -> oc_status {
+    guard events.removeObserver(id) else {
+        return LastError.fail(.notFound, "\(function): no callback is registered with ID \(id)")
     }
     return oc_status(OC_OK)
 }

@@ -189,10 +189,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 
 @c @implementation public func oc_capture_session_remove_callback(_ session: OpaquePointer?, _ id: oc_callback_id) -> oc_status {
     guard let box = SessionBox.lookup(session) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    guard box.session.events.removeObserver(id) else {
-        return LastError.fail(.notFound, "oc_capture_session_remove_callback: no callback is registered with ID \(id)")
-    }
-    return oc_status(OC_OK)
+    return removeObserver(id, from: box.session.events, function: "oc_capture_session_remove_callback")
 }
 
 // MARK: Outputs

@@ -124,6 +124,15 @@ func watch(_ options: GlobalOptions, json: Bool) -> Never {
     exit(0)
 }
 
+/// The connected device with `uniqueID`, or a one-line error and exit.
+func connectedDevice(_ hub: DeviceHub, _ uniqueID: String) -> Device {
+    guard let device = hub.devices().first(where: { $0.uniqueID == uniqueID }) else {
+        hub.close()
+        fail("no connected device has the unique ID \(uniqueID) (see ocellus list)")
+    }
+    return device
+}
+
 func preferred(_ options: GlobalOptions, json: Bool) {
     let hub = openHub(options)
     defer { hub.close() }
@@ -140,10 +149,7 @@ func preferred(_ options: GlobalOptions, json: Bool) {
 func prefer(_ options: GlobalOptions, uniqueID: String) {
     let hub = openHub(options)
     defer { hub.close() }
-    guard let device = hub.devices().first(where: { $0.uniqueID == uniqueID }) else {
-        hub.close()
-        fail("no connected device has the unique ID \(uniqueID) (see ocellus list)")
-    }
+    let device = connectedDevice(hub, uniqueID)
     do {
         try hub.setUserPreferredCamera(device)
     } catch {
@@ -156,10 +162,7 @@ func prefer(_ options: GlobalOptions, uniqueID: String) {
 func controls(_ options: GlobalOptions, uniqueID: String, json: Bool, settings: [String]) {
     let hub = openHub(options)
     defer { hub.close() }
-    guard let device = hub.devices().first(where: { $0.uniqueID == uniqueID }) else {
-        hub.close()
-        fail("no connected device has the unique ID \(uniqueID) (see ocellus list)")
-    }
+    let device = connectedDevice(hub, uniqueID)
     do {
         let controller = try DeviceControls.controller(for: device)
         for setting in settings {
@@ -189,10 +192,7 @@ func controls(_ options: GlobalOptions, uniqueID: String, json: Bool, settings: 
 func stream(_ options: GlobalOptions, uniqueID: String, format: String?, size: (width: UInt32, height: UInt32)?,
             rate: (numerator: UInt32, denominator: UInt32)?, frames: Int, json: Bool) -> Never {
     let hub = openHub(options)
-    guard let device = hub.devices().first(where: { $0.uniqueID == uniqueID }) else {
-        hub.close()
-        fail("no connected device has the unique ID \(uniqueID) (see ocellus list)")
-    }
+    let device = connectedDevice(hub, uniqueID)
     guard let path = device.properties["api.v4l2.path"] else {
         hub.close()
         fail("\(uniqueID) has no V4L2 node to stream from")

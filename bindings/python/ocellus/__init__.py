@@ -293,6 +293,19 @@ def _report_callback_exception(callback):
                                              err_msg="Exception ignored in Ocellus callback", object=callback))
 
 
+class _Closable:
+    """`close()` runs the object's finalizer once; usable as a context manager."""
+
+    def close(self) -> None:
+        self._finalizer()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 class Registration:
     """A registered callback; `remove()` (or leaving a `with` block) unregisters it and
     returns only after a call in flight has finished."""
@@ -461,7 +474,7 @@ class Context:
         self.close()
 
 
-class DiscoverySession:
+class DiscoverySession(_Closable):
     """A live, filtered view of a context's devices (see `Context.discovery_session`)."""
 
     def __init__(self, context: Context, device_types, media_type: MediaType, position: Position):
@@ -500,15 +513,6 @@ class DiscoverySession:
         new = _native.DISCOVERY_CALLBACK(trampoline)
         _lib.oc_discovery_session_set_callback(self._handle, new, None)
         self._trampoline = new
-
-    def close(self) -> None:
-        self._finalizer()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 from .capture import (CaptureSession, Frame, Preset, RetainedFrame, SessionEvent, VideoDataOutput,  # noqa: E402

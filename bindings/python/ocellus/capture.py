@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Callable, List, Optional
 
 from . import _native
-from . import _lib, _report_callback_exception, _text, _fourcc, Device, Registration
+from . import _Closable, _lib, _report_callback_exception, _text, _fourcc, Device
 
 __all__ = ["CaptureSession", "VideoDataOutput", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
 
@@ -107,7 +107,7 @@ class RetainedFrame(Frame):
         self._finalizer = weakref.finalize(self, _lib.oc_frame_release, handle)
 
 
-class VideoDataOutput:
+class VideoDataOutput(_Closable):
     """Frames for one consumer. `pixel_format` ("YUYV", "NV12", "MJPG", …), `width`/`height`
     and `max_frame_rate` pin what it receives; None means the camera's own."""
 
@@ -151,11 +151,8 @@ class VideoDataOutput:
         reasons = ("late", "out_of_buffers", "discontinuity", "corrupt")
         return {name: _lib.oc_video_data_output_dropped_frames(self._handle, index) for index, name in enumerate(reasons)}
 
-    def close(self) -> None:
-        self._finalizer()
 
-
-class CaptureSession:
+class CaptureSession(_Closable):
     """A camera, outputs and one stream feeding them. Use `running()` as a context manager
     or `start_running()`/`stop_running()` (not from a frame callback)."""
 
@@ -233,12 +230,3 @@ class CaptureSession:
     def remove_event_callback(self, callback_id: int) -> None:
         _lib.oc_capture_session_remove_callback(self._handle, callback_id)
         self._callbacks.pop(callback_id, None)
-
-    def close(self) -> None:
-        self._finalizer()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
