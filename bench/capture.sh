@@ -43,8 +43,9 @@ gst() {
 		! video/x-raw,format=YUY2,width=1920,height=1080 ! fakesink
 }
 if command -v gst-launch-1.0 >/dev/null && gst-inspect-1.0 pipewiresrc >/dev/null 2>&1; then
-	short=$(gst 10); long=$(gst $((10 + FRAMES)))
-	gstreamer=$(per_frame "$((long - short))" "$FRAMES")
+	# Two whole runs differing only in frame count: their difference is the per-frame cost (more frames, less noise).
+	short=$(gst 10); long=$(gst $((10 + 3 * FRAMES)))
+	gstreamer=$(per_frame "$((long - short))" "$((3 * FRAMES))")
 else
 	gstreamer=""
 fi

@@ -10,8 +10,8 @@ import Glibc
 /// while the camera's buffer is held, so the queue is bounded by the backend's few
 /// buffers. A frame that arrives too old (more than three frame intervals, as when
 /// a handler was slow) is dropped as late; gaps in the sequence are counted as
-/// out of buffers when this output's handler held the stream up, else as
-/// discontinuities at the source.
+/// out of buffers when deliveries were further apart than a frame interval (this
+/// output held the stream up), else as discontinuities at the source.
 public final class VideoDataOutput: @unchecked Sendable {
     public enum DropReason: Int32, Sendable, CaseIterable {
         case late = 0, outOfBuffers = 1, discontinuity = 2, corrupt = 3
@@ -40,7 +40,7 @@ public final class VideoDataOutput: @unchecked Sendable {
     // Touched only by the stream thread, in `deliver`.
     private var lastDelivery: UInt64 = 0
     private var lastSequence: UInt64?
-    private var lastHandlerNanoseconds: UInt64 = 0
+    private var lastArrival: UInt64 = 0
     /// The stream's frame interval, set by the session (for lateness).
     var frameInterval: UInt64 = 33_333_333
     /// Set by the session when the stream's format or size is not the output's.
@@ -76,10 +76,13 @@ public final class VideoDataOutput: @unchecked Sendable {
     /// Called on the stream thread only.
     func deliver(_ frame: CameraFrame) {
         let arrival = monotonicNanoseconds()
+        // Frames missing after a gap between deliveries longer than a frame interval were
+        // lost while this output held the stream up; otherwise the source skipped them.
         if let last = lastSequence, frame.sequence > last + 1 {
-            count(lastHandlerNanoseconds > frameInterval ? .outOfBuffers : .discontinuity, frame.sequence - last - 1)
+            let heldUp = arrival - lastArrival > frameInterval + frameInterval / 2
+            count(heldUp ? .outOfBuffers : .discontinuity, frame.sequence - last - 1)
         }
-        lastSequence = frame.sequence
+        (lastSequence, lastArrival) = (frame.sequence, arrival)
         if arrival > frame.timestampNanoseconds && arrival - frame.timestampNanoseconds > 3 * frameInterval {
             count(.late)
             return
@@ -101,7 +104,6 @@ public final class VideoDataOutput: @unchecked Sendable {
             ready = frame
         }
         delivery.withLock { handler?(ready) }
-        lastHandlerNanoseconds = monotonicNanoseconds() - arrival
         delivered.wrappingAdd(1, ordering: .relaxed)
     }
 }
@@ -464,8 +466,9 @@ public final class CaptureSession: @unchecked Sendable {
             return
         }
         prepareConverters(configuration.outputs, for: format)
-        let opened = try opener.openStream(for: input, format: format, frameRate: rate) { [weak self] event in
-            guard let self else { return }
+        // Unowned: the session outlives its stream (deinit and stop join the stream thread
+        // before the session's memory goes), and a weak load per frame costs a side-table trip.
+        let opened = try opener.openStream(for: input, format: format, frameRate: rate) { [unowned(unsafe) self] event in
             switch event {
             case .frame(let frame):
                 // The committed outputs of the moment: a commit may change them while the stream runs.
