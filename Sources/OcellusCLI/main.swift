@@ -17,6 +17,11 @@ commands:
   prefer UNIQUE_ID          make a connected camera the app's user preferred camera
   controls UNIQUE_ID [--json] [--set name=value]...
                             a camera's controls, or change them
+  rotation UNIQUE_ID [--host-orientation normal|left-up|bottom-up|right-up]
+           [--interface-orientation 0|90|180|270|follow] [--mirrored|--unmirrored] [--json]
+                            the camera's preview and capture angles (SPEC §3)
+  mount-rotation UNIQUE_ID 0|90|180|270
+                            set and keep an external camera's mounting correction
   stream UNIQUE_ID [--format FOURCC] [--size WxH] [--fps N] [--frames N] [--json]
                             stream from a V4L2 camera and report each frame (a diagnostic)
   version                   library version
@@ -253,6 +258,58 @@ func stream(_ options: GlobalOptions, uniqueID: String, format: String?, size: (
     exit(0)
 }
 
+func rotation(_ options: GlobalOptions, uniqueID: String, host: String?, interface: String?, mirrored: Bool?, json: Bool) {
+    let hub = openHub(options)
+    defer { hub.close() }
+    let device = connectedDevice(hub, uniqueID)
+    let hostAngles = ["normal": 0, "left-up": 90, "bottom-up": 180, "right-up": 270]
+    do throws(OcellusError) {
+        let coordinator = try RotationCoordinator(
+            device: device, mountingCorrection: MountingCorrections(directory: hub.stateDirectory).correction(for: uniqueID),
+            previewMirrored: mirrored ?? RotationCoordinator.mirrorsByDefault(device))
+        if let host {
+            guard let degrees = hostAngles[host] else {
+                throw OcellusError(.invalidArgument, "unknown host orientation '\(host)' (normal, left-up, bottom-up, right-up)")
+            }
+            try coordinator.setHostOrientation(degrees)
+        } else {
+            fputs("ocellus: note: the accelerometer (iio-sensor-proxy) is not read yet; assuming the natural orientation\n", stderr)
+        }
+        switch interface {
+        case nil, "follow": try coordinator.setInterfaceOrientation(.followsDevice)
+        case let text?:
+            guard let degrees = Int(text) else { throw OcellusError(.invalidArgument, "bad interface orientation '\(text)' (0, 90, 180, 270 or follow)") }
+            try coordinator.setInterfaceOrientation(.fixed(degrees))
+        }
+        let angles = coordinator.angles
+        if json {
+            emit(JSON.object([("preview_angle", .int(Int64(angles.preview))), ("capture_angle", .int(Int64(angles.capture))),
+                              ("mirrored", .bool(coordinator.previewMirrored))]).text)
+        } else {
+            emit("preview \(angles.preview)°, capture \(angles.capture)°, \(coordinator.previewMirrored ? "mirrored" : "not mirrored")")
+        }
+    } catch {
+        hub.close()
+        fail(error.message)
+    }
+}
+
+func mountRotation(_ options: GlobalOptions, uniqueID: String, degrees: String) {
+    let hub = openHub(options)
+    defer { hub.close() }
+    let device = connectedDevice(hub, uniqueID)
+    do throws(OcellusError) {
+        guard let value = Int(degrees) else { throw OcellusError(.invalidArgument, "bad angle '\(degrees)' (0, 90, 180 or 270)") }
+        guard RotationCoordinator.kind(of: device) == .external else {
+            throw OcellusError(.invalidArgument, "\(uniqueID) moves with the host; only external cameras take a mounting correction")
+        }
+        try MountingCorrections(directory: hub.stateDirectory).setCorrection(value, for: uniqueID)
+    } catch {
+        hub.close()
+        fail(error.message)
+    }
+}
+
 func parseSize(_ text: String) throws -> (width: UInt32, height: UInt32) {
     let parts = text.split(separator: "x")
     guard parts.count == 2, let width = UInt32(parts[0]), let height = UInt32(parts[1]), width > 0, height > 0 else {
@@ -359,6 +416,20 @@ func main() {
             let settings = try arguments.values("--set")
             try arguments.finish()
             controls(options, uniqueID: uniqueID, json: json, settings: settings)
+        case "rotation":
+            guard let uniqueID = arguments.positional() else { throw UsageError(message: "rotation needs a unique ID") }
+            let json = arguments.flag("--json")
+            let host = try arguments.value("--host-orientation")
+            let interface = try arguments.value("--interface-orientation")
+            let mirrored: Bool? = arguments.flag("--mirrored") ? true : arguments.flag("--unmirrored") ? false : nil
+            try arguments.finish()
+            rotation(options, uniqueID: uniqueID, host: host, interface: interface, mirrored: mirrored, json: json)
+        case "mount-rotation":
+            guard let uniqueID = arguments.positional(), let degrees = arguments.positional() else {
+                throw UsageError(message: "mount-rotation needs a unique ID and an angle")
+            }
+            try arguments.finish()
+            mountRotation(options, uniqueID: uniqueID, degrees: degrees)
         case "stream":
             guard let uniqueID = arguments.positional() else { throw UsageError(message: "stream needs a unique ID") }
             let json = arguments.flag("--json")

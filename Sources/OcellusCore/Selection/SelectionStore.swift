@@ -2,16 +2,14 @@
 import Glibc
 #endif
 
-/// The per-app selection file: `<state dir>/<app id>.selection`, 0600, written
-/// atomically (temp file, fsync, rename, fsync of the directory) under an
-/// exclusive `flock` on `<app id>.lock`, which serialises processes of the same
-/// app. Every update re-reads the file under the lock, so concurrent processes
-/// merge instead of overwriting each other.
+/// The per-app selection file: `<state dir>/<app id>.selection`, kept with
+/// `StateFile`'s guarantees (0600, atomic replacement, a lock shared by the app's
+/// processes). Every update re-reads the file under the lock, so concurrent
+/// processes merge instead of overwriting each other.
 public final class SelectionStore: @unchecked Sendable {
-    public let directory: String
-    public let path: String
-    private let lockPath: String
-    private var temporaryCounter = 0
+    public var directory: String { file.directory }
+    public var path: String { file.path }
+    private let file: StateFile
 
     public enum LoadResult {
         case missing
@@ -21,29 +19,14 @@ public final class SelectionStore: @unchecked Sendable {
     }
 
     public init(directory: String, appID: String) {
-        self.directory = directory
-        path = directory + "/" + appID + ".selection"
-        lockPath = directory + "/" + appID + ".lock"
+        file = StateFile(directory: directory, name: appID + ".selection", lockName: appID + ".lock")
     }
 
-    /// Creates the directory (and parents) with mode 0700 when missing.
-    public func prepareDirectory() throws(OcellusError) {
-        var current = directory.hasPrefix("/") ? "" : "."
-        for component in directory.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o700) != 0 && errno != EEXIST {
-                throw OcellusError(.other, "cannot create the state directory \(current): \(String(cString: strerror(errno)))")
-            }
-        }
-        var info = stat()
-        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw OcellusError(.other, "the state directory \(directory) is not a directory")
-        }
-    }
+    public func prepareDirectory() throws(OcellusError) { try file.prepareDirectory() }
 
     /// Reads the file; a corrupt one is moved aside so that nothing readable is ever overwritten.
     public func load(bootID: String) -> LoadResult {
-        withLock { locked in
+        file.withLock { locked in
             guard let text = readFile(path) else { return .missing }
             do {
                 return .loaded(try SelectionState.parse(text, currentBootID: bootID))
@@ -61,9 +44,9 @@ public final class SelectionStore: @unchecked Sendable {
     public func update(bootID: String, fallback: SelectionState,
                        _ change: (inout SelectionState) -> Void) throws(OcellusError) -> SelectionState {
         try prepareDirectory()
-        let outcome: Result<SelectionState, OcellusError> = withLock { locked in
+        let outcome: Result<SelectionState, OcellusError> = file.withLock { locked in
             guard locked else {
-                return .failure(OcellusError(.other, "cannot lock \(lockPath): \(String(cString: strerror(errno)))"))
+                return .failure(OcellusError(.other, "cannot lock \(file.lockPath): \(String(cString: strerror(errno)))"))
             }
             var state = fallback
             if let text = readFile(path) {
@@ -74,44 +57,9 @@ public final class SelectionStore: @unchecked Sendable {
                 }
             }
             change(&state)
-            return writeAtomically(state.serialized(bootID: bootID)).map { state }
+            return file.writeAtomically(state.serialized(bootID: bootID)).map { state }
         }
         return try outcome.get()
-    }
-
-    private func withLock<T>(_ body: (Bool) -> T) -> T {
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return body(false) }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
-        defer { flock(fd, LOCK_UN) }
-        return body(true)
-    }
-
-    private func writeAtomically(_ text: String) -> Result<Void, OcellusError> {
-        temporaryCounter += 1
-        let temporary = "\(path).tmp-\(getpid())-\(temporaryCounter)"
-        func failure(_ what: String) -> Result<Void, OcellusError> {
-            let message = "cannot \(what) \(temporary): \(String(cString: strerror(errno)))"
-            unlink(temporary)
-            return .failure(OcellusError(.other, message))
-        }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return failure("create") }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { close(fd); return failure("write") }
-            written += count
-        }
-        guard fsync(fd) == 0 else { close(fd); return failure("sync") }
-        close(fd)
-        guard rename(temporary, path) == 0 else { return failure("rename") }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 { fsync(directoryFD); close(directoryFD) }
-        return .success(())
     }
 }
 
