@@ -1006,6 +1006,86 @@ oc_frame *oc_frame_retain(const oc_frame *frame);
 /** Release a retained frame. NULL is ignored. */
 void oc_frame_release(oc_frame *frame);
 
+/* ------------------------------------------------------------------------ */
+/* Rotation coordinator (SPEC §3)                                             */
+/* ------------------------------------------------------------------------ */
+
+/** Preview and capture angles for one camera. */
+typedef struct oc_rotation_coordinator oc_rotation_coordinator;
+
+/** oc_rotation_coordinator_set_interface_orientation(): a UI that rotates with the device. */
+enum { OC_INTERFACE_FOLLOWS_DEVICE = -1 };
+
+/**
+ * Create a coordinator for `camera`: its kind (built-in front, built-in back,
+ * external) from its type and position, its sensor mounting S from the driver
+ * (V4L2 or libcamera rotation, converted to clockwise), and for an external
+ * camera the mounting correction M kept in the context's state directory.
+ * Until told otherwise the host is in its natural orientation (H = 0) and the
+ * UI follows the device.
+ *
+ * \param mirrored 1 or 0 to say whether the app's preview is mirrored; -1 for
+ *                 the default (mirrored for front and external cameras, not for
+ *                 back cameras and HDMI capture devices).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (a
+ *          microphone, a bad `mirrored`, NULL out).
+ * \ownership Destroy with oc_rotation_coordinator_destroy().
+ * \threadsafety Any thread.
+ */
+oc_status oc_rotation_coordinator_create(oc_context *ctx, oc_device *camera, int mirrored,
+                                         oc_rotation_coordinator **out);
+
+/** Destroy a coordinator (unregistering its callbacks). NULL is ignored. */
+void oc_rotation_coordinator_destroy(oc_rotation_coordinator *coordinator);
+
+/**
+ * The clockwise angles (0, 90, 180, 270): rotate stored images by `capture` to
+ * make them upright (photo EXIF, movie track matrix); rotate the preview layer
+ * by `preview`, then mirror it if the preview is mirrored. Either output may be NULL.
+ * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread.
+ */
+oc_status oc_rotation_coordinator_get_angles(const oc_rotation_coordinator *coordinator,
+                                             int32_t *preview, int32_t *capture);
+
+/** Whether the coordinator computes for a mirrored preview. */
+bool oc_rotation_coordinator_is_mirrored(const oc_rotation_coordinator *coordinator);
+
+/**
+ * Set the host orientation H in clockwise degrees (iio-sensor-proxy's normal,
+ * left-up, bottom-up, right-up are 0, 90, 180, 270).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a multiple of 90).
+ */
+oc_status oc_rotation_coordinator_set_host_orientation(oc_rotation_coordinator *coordinator, int32_t degrees);
+
+/**
+ * Set the interface orientation I: the host orientation the UI is laid out for,
+ * or OC_INTERFACE_FOLLOWS_DEVICE.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.
+ */
+oc_status oc_rotation_coordinator_set_interface_orientation(oc_rotation_coordinator *coordinator, int32_t degrees);
+
+/**
+ * Set and keep (by unique ID, in the state directory) an external camera's
+ * mounting correction M. For a camera that moves with the host this is refused.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (not a
+ *          multiple of 90, or not an external camera); OC_ERROR_OTHER when the
+ *          state cannot be written (the value still applies to this coordinator).
+ */
+oc_status oc_rotation_coordinator_set_mounting_correction(oc_rotation_coordinator *coordinator, int32_t degrees);
+
+/** Called with the new angles whenever either changes; on a library thread. */
+typedef void (*oc_rotation_callback)(oc_rotation_coordinator *coordinator, int32_t preview, int32_t capture,
+                                     void *user_data);
+
+/**
+ * Observe angle changes; unregister with oc_rotation_coordinator_remove_callback()
+ * (which waits for a call in flight).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL callback).
+ */
+oc_status oc_rotation_coordinator_add_callback(oc_rotation_coordinator *coordinator, oc_rotation_callback callback,
+                                               void *user_data, oc_callback_id *out_id);
+oc_status oc_rotation_coordinator_remove_callback(oc_rotation_coordinator *coordinator, oc_callback_id id);
+
 #ifdef __cplusplus
 }
 #endif

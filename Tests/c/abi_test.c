@@ -634,6 +634,38 @@ static int test_capture_session_delivers_frames(void)
     return 0;
 }
 
+static int test_rotation_coordinator(void)
+{
+    char state[] = "/tmp/ocellus-c-rotation-XXXXXX";
+    CHECK(mkdtemp(state) != NULL);
+    oc_context_options options;
+    oc_context_options_init(&options);
+    options.state_directory = state;
+    oc_context *ctx = NULL;
+    CHECK(oc_context_create("org.ocellus.test.c.rotation", &options, &ctx) == OC_OK);
+    oc_device_list *list = NULL;
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    oc_device *camera = find(list, "usb-1d6b:0110-VCAM-0000"), *mic = find(list, "pipewire-vmic0");
+    oc_rotation_coordinator *coordinator = NULL;
+    CHECK(oc_rotation_coordinator_create(ctx, mic, -1, &coordinator) == OC_ERROR_INVALID_ARGUMENT && coordinator == NULL);
+    CHECK(oc_rotation_coordinator_create(ctx, camera, 7, &coordinator) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_rotation_coordinator_create(ctx, camera, -1, &coordinator) == OC_OK);
+    CHECK(oc_rotation_coordinator_is_mirrored(coordinator));   /* external cameras mirror by default */
+    CHECK(oc_rotation_coordinator_set_interface_orientation(coordinator, 0) == OC_OK);
+    CHECK(oc_rotation_coordinator_set_host_orientation(coordinator, 270) == OC_OK);
+    int32_t preview = -1, capture = -1;
+    CHECK(oc_rotation_coordinator_get_angles(coordinator, &preview, &capture) == OC_OK);
+    CHECK(capture == 0 && preview == 270);   /* the camera did not move: only the preview turns */
+    CHECK(oc_rotation_coordinator_set_host_orientation(coordinator, 45) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_rotation_coordinator_set_mounting_correction(coordinator, 90) == OC_OK);
+    CHECK(oc_rotation_coordinator_get_angles(coordinator, NULL, &capture) == OC_OK && capture == 90);
+    oc_rotation_coordinator_destroy(coordinator);
+    CHECK(oc_rotation_coordinator_get_angles(coordinator, &preview, &capture) == OC_ERROR_INVALID_HANDLE);
+    oc_device_list_free(list);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
 static int test_unreachable_remote_fails_fast(void)
 {
     oc_context_options options;
@@ -686,6 +718,7 @@ int main(void)
     run("camera selection", test_camera_selection);
     run("discovery session", test_discovery_session);
     run("capture session delivers frames", test_capture_session_delivers_frames);
+    run("rotation coordinator", test_rotation_coordinator);
     run("unreachable remote fails fast", test_unreachable_remote_fails_fast);
     run("last error is per thread", test_last_error_is_per_thread);
     printf("%d passed, %d failed\n", passed, failed);

@@ -52,6 +52,7 @@ class ControlInfo(ctypes.Structure):
     ]
 
 
+ROTATION_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
 FRAME_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 SESSION_EVENT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
 HOTPLUG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
@@ -120,6 +121,15 @@ def declare(lib, errcheck_status):
         "oc_device_get_format": ([vp, sz, ctypes.POINTER(FormatInfo)], c_status),
         "oc_context_add_hotplug_callback": ([vp, HOTPLUG_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
         "oc_context_remove_callback": ([vp, c_callback_id], c_status),
+        "oc_rotation_coordinator_create": ([vp, vp, ctypes.c_int, ctypes.POINTER(vp)], c_status),
+        "oc_rotation_coordinator_destroy": ([vp], None),
+        "oc_rotation_coordinator_get_angles": ([vp, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int32)], c_status),
+        "oc_rotation_coordinator_is_mirrored": ([vp], ctypes.c_bool),
+        "oc_rotation_coordinator_set_host_orientation": ([vp, ctypes.c_int32], c_status),
+        "oc_rotation_coordinator_set_interface_orientation": ([vp, ctypes.c_int32], c_status),
+        "oc_rotation_coordinator_set_mounting_correction": ([vp, ctypes.c_int32], c_status),
+        "oc_rotation_coordinator_add_callback": ([vp, ROTATION_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_rotation_coordinator_remove_callback": ([vp, c_callback_id], c_status),
         "oc_capture_session_create": ([vp, ctypes.POINTER(vp)], c_status),
         "oc_capture_session_destroy": ([vp], None),
         "oc_capture_session_begin_configuration": ([vp], c_status),

@@ -4,6 +4,8 @@ import json
 import os
 import subprocess
 
+import pytest
+
 CLI = os.environ.get("OCELLUS_CLI", "ocellus")
 VCAM0 = "usb-1d6b:0110-VCAM-0000"
 
@@ -45,3 +47,27 @@ def test_bad_input_is_refused(tmp_path):
                         (["rotation", "usb-dead:beef-X"], "no connected device")):
         result = cli(tmp_path, *args, check=False)
         assert result.returncode == 1 and words in result.stderr, (args, result.stderr)
+
+
+def test_coordinator_from_python(tmp_path):
+    import threading
+    import ocellus
+    with ocellus.Context("org.ocellus.test.rotation", state_directory=str(tmp_path)) as ctx:
+        camera = next(d for d in ctx.devices() if d.unique_id == VCAM0)
+        with ctx.rotation_coordinator(camera) as coordinator:
+            assert coordinator.mirrored and coordinator.angles == (0, 0)
+            seen, changed = [], threading.Event()
+            coordinator.add_callback(lambda preview, capture: (seen.append((preview, capture)), changed.set()))
+            coordinator.set_interface_orientation(0)
+            coordinator.set_host_orientation(90)          # an external camera: only the preview turns
+            assert changed.wait(5) and seen == [(90, 0)] and coordinator.angles == (90, 0)
+            coordinator.set_mounting_correction(270)
+            assert coordinator.angles == (0, 270)
+            with pytest.raises(ocellus.InvalidArgument, match="multiple of 90"):
+                coordinator.set_host_orientation(45)
+        # The correction was kept for the camera: a new coordinator starts with it.
+        with ctx.rotation_coordinator(camera, mirrored=False) as again:
+            assert again.angles == (270, 270) and not again.mirrored
+        microphone = next(d for d in ctx.devices() if d.type is ocellus.DeviceType.MICROPHONE)
+        with pytest.raises(ocellus.InvalidArgument, match="not a camera"):
+            ctx.rotation_coordinator(microphone)
