@@ -52,6 +52,11 @@ let package = Package(
         .target(name: "OcellusMedia", dependencies: ["OcellusCore", "CLibYUV", "CTurboJPEG"],
                 swiftSettings: framePathSettings),
 
+        // The host's orientation from iio-sensor-proxy over D-Bus (sd-bus from libsystemd).
+        .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "CSDBus", dependencies: ["CSystemd"]),
+        .target(name: "OcellusSensors", dependencies: ["OcellusCore", "CSDBus"], swiftSettings: [.swiftLanguageMode(.v5)]),
+
         // The system's backends assembled into a hub: what the C ABI and the CLI open.
         .target(name: "OcellusSystem", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusV4L2", "OcellusMedia"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
@@ -70,7 +75,7 @@ let package = Package(
                 ]),
 
         .executableTarget(name: "OcellusCLI",
-                          dependencies: ["OcellusCore", "OcellusSystem", "OcellusV4L2", "OcellusVirtualCamera"],
+                          dependencies: ["OcellusCore", "OcellusSystem", "OcellusV4L2", "OcellusSensors", "OcellusVirtualCamera"],
                           swiftSettings: [.swiftLanguageMode(.v5)],
                           linkerSettings: staticSwiftRuntime),
 

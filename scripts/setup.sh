@@ -7,6 +7,8 @@ PACKAGES=(
 	build-essential pkg-config binutils
 	pipewire pipewire-bin wireplumber libpipewire-0.3-dev libspa-0.2-dev   # backend + test bed
 	libturbojpeg0-dev libyuv-dev                                           # JPEG and pixel conversion
+	libsystemd-dev                                                         # sd-bus: iio-sensor-proxy
+	dbus-daemon python3-dbus python3-gi                                    # stand-in sensor proxy (tests)
 	python3 python3-pytest python3-numpy                                   # Python bindings
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod v4l-utils   # vivid VM (V4L2 tests)
 	libv4l-0                                                               # optional libv4l2 switch

@@ -1,5 +1,6 @@
 // `ocellus`: list and watch cameras and microphones, publish a virtual camera.
 import OcellusCore
+import OcellusSensors
 import OcellusSystem
 import OcellusV4L2
 import OcellusVirtualCamera
@@ -19,7 +20,9 @@ commands:
                             a camera's controls, or change them
   rotation UNIQUE_ID [--host-orientation normal|left-up|bottom-up|right-up]
            [--interface-orientation 0|90|180|270|follow] [--mirrored|--unmirrored] [--json]
-                            the camera's preview and capture angles (SPEC §3)
+           [--watch] [--sensor-bus ADDRESS]
+                            the camera's preview and capture angles (SPEC §3); without
+                            --host-orientation, from iio-sensor-proxy (system bus, or ADDRESS)
   mount-rotation UNIQUE_ID 0|90|180|270
                             set and keep an external camera's mounting correction
   stream UNIQUE_ID [--format FOURCC] [--size WxH] [--fps N] [--frames N] [--json]
@@ -258,11 +261,13 @@ func stream(_ options: GlobalOptions, uniqueID: String, format: String?, size: (
     exit(0)
 }
 
-func rotation(_ options: GlobalOptions, uniqueID: String, host: String?, interface: String?, mirrored: Bool?, json: Bool) {
+func rotation(_ options: GlobalOptions, uniqueID: String, host: String?, interface: String?, mirrored: Bool?, json: Bool,
+              sensorBus: String?, watch: Bool) {
     let hub = openHub(options)
     defer { hub.close() }
     let device = connectedDevice(hub, uniqueID)
     let hostAngles = ["normal": 0, "left-up": 90, "bottom-up": 180, "right-up": 270]
+    var sensor: SensorProxyOrientation?
     do throws(OcellusError) {
         let coordinator = try RotationCoordinator(
             device: device, mountingCorrection: MountingCorrections(directory: hub.stateDirectory).correction(for: uniqueID),
@@ -273,7 +278,13 @@ func rotation(_ options: GlobalOptions, uniqueID: String, host: String?, interfa
             }
             try coordinator.setHostOrientation(degrees)
         } else {
-            fputs("ocellus: note: the accelerometer (iio-sensor-proxy) is not read yet; assuming the natural orientation\n", stderr)
+            do {
+                sensor = try SensorProxyOrientation(busAddress: sensorBus) { degrees in try? coordinator.setHostOrientation(degrees) }
+                try coordinator.setHostOrientation(sensor!.orientation)
+            } catch {
+                // SPEC §3: with neither a sensor nor an app-given orientation, H = 0.
+                fputs("ocellus: note: \(error.message); assuming the natural orientation\n", stderr)
+            }
         }
         switch interface {
         case nil, "follow": try coordinator.setInterfaceOrientation(.followsDevice)
@@ -281,13 +292,25 @@ func rotation(_ options: GlobalOptions, uniqueID: String, host: String?, interfa
             guard let degrees = Int(text) else { throw OcellusError(.invalidArgument, "bad interface orientation '\(text)' (0, 90, 180, 270 or follow)") }
             try coordinator.setInterfaceOrientation(.fixed(degrees))
         }
-        let angles = coordinator.angles
-        if json {
-            emit(JSON.object([("preview_angle", .int(Int64(angles.preview))), ("capture_angle", .int(Int64(angles.capture))),
-                              ("mirrored", .bool(coordinator.previewMirrored))]).text)
-        } else {
-            emit("preview \(angles.preview)°, capture \(angles.capture)°, \(coordinator.previewMirrored ? "mirrored" : "not mirrored")")
+        func show(_ angles: RotationCoordinator.Angles) {
+            if json {
+                emit(JSON.object([("preview_angle", .int(Int64(angles.preview))), ("capture_angle", .int(Int64(angles.capture))),
+                                  ("mirrored", .bool(coordinator.previewMirrored))]).text)
+            } else {
+                emit("preview \(angles.preview)°, capture \(angles.capture)°, \(coordinator.previewMirrored ? "mirrored" : "not mirrored")")
+            }
         }
+        show(coordinator.angles)
+        if watch {
+            var signals = blockTerminationSignals()
+            _ = coordinator.changes.addObserver(show)
+            var received: Int32 = 0
+            sigwait(&signals, &received)
+            sensor?.stop()
+            hub.close()
+            exit(0)
+        }
+        sensor?.stop()
     } catch {
         hub.close()
         fail(error.message)
@@ -422,8 +445,11 @@ func main() {
             let host = try arguments.value("--host-orientation")
             let interface = try arguments.value("--interface-orientation")
             let mirrored: Bool? = arguments.flag("--mirrored") ? true : arguments.flag("--unmirrored") ? false : nil
+            let watch = arguments.flag("--watch")
+            let sensorBus = try arguments.value("--sensor-bus") ?? environmentVariable("OCELLUS_SENSOR_BUS")
             try arguments.finish()
-            rotation(options, uniqueID: uniqueID, host: host, interface: interface, mirrored: mirrored, json: json)
+            rotation(options, uniqueID: uniqueID, host: host, interface: interface, mirrored: mirrored, json: json,
+                     sensorBus: sensorBus, watch: watch)
         case "mount-rotation":
             guard let uniqueID = arguments.positional(), let degrees = arguments.positional() else {
                 throw UsageError(message: "mount-rotation needs a unique ID and an angle")

@@ -71,3 +71,61 @@ def test_coordinator_from_python(tmp_path):
         microphone = next(d for d in ctx.devices() if d.type is ocellus.DeviceType.MICROPHONE)
         with pytest.raises(ocellus.InvalidArgument, match="not a camera"):
             ctx.rotation_coordinator(microphone)
+
+
+@pytest.fixture
+def private_bus(tmp_path):
+    """A private dbus-daemon for the stand-in sensor proxy."""
+    config = tmp_path / "bus.conf"
+    config.write_text(f"""<busconfig><type>session</type><listen>unix:path={tmp_path}/bus</listen>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+</busconfig>""")
+    daemon = subprocess.Popen(["dbus-daemon", "--config-file", str(config), "--print-address", "--nofork"],
+                              stdout=subprocess.PIPE, text=True)
+    address = daemon.stdout.readline().strip()
+    yield address
+    daemon.terminate()
+    daemon.wait(5)
+
+
+def start_proxy(address):
+    proxy = subprocess.Popen(["/usr/bin/python3", os.path.join(os.path.dirname(__file__), "fake_sensor_proxy.py")],
+                             env=dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address),
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proxy.stdout.readline().strip() == "ready"
+    return proxy
+
+
+def test_host_orientation_follows_the_sensor_proxy(tmp_path, private_bus):
+    proxy = start_proxy(private_bus)
+    proxy.stdin.write("orientation left-up\n")
+    proxy.stdin.flush()
+    import time
+    time.sleep(0.2)
+    # An external camera: capture stays 0, the preview of a UI fixed at 0 turns with the host.
+    assert rotation(tmp_path, VCAM0, "--sensor-bus", private_bus, "--interface-orientation", "0") == \
+        {"preview_angle": 90, "capture_angle": 0, "mirrored": True}
+    watcher = subprocess.Popen([CLI, "--state-dir", str(tmp_path), "rotation", VCAM0, "--sensor-bus", private_bus,
+                                "--interface-orientation", "0", "--json", "--watch"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(watcher.stdout.readline())["preview_angle"] == 90
+        for value, preview in (("bottom-up", 180), ("undefined", None), ("right-up", 270)):
+            proxy.stdin.write(f"orientation {value}\n")
+            proxy.stdin.flush()
+            if preview is not None:   # "undefined" keeps the last value: no line
+                assert json.loads(watcher.stdout.readline())["preview_angle"] == preview
+        proxy.stdin.write("quit\n")   # the proxy vanishes: the last value stays, nothing breaks
+        proxy.stdin.flush()
+        assert proxy.wait(10) == 0
+        assert watcher.poll() is None
+    finally:
+        watcher.terminate()
+        assert watcher.wait(10) == 0
+        proxy.kill()
+
+
+def test_without_a_sensor_proxy_the_host_is_upright(tmp_path, private_bus):
+    result = cli(tmp_path, "rotation", VCAM0, "--sensor-bus", private_bus, "--json")
+    assert json.loads(result.stdout) == {"preview_angle": 0, "capture_angle": 0, "mirrored": True}
+    assert "iio-sensor-proxy does not answer" in result.stderr
