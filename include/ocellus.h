@@ -937,6 +937,32 @@ void oc_video_data_output_destroy(oc_video_data_output *output);
 oc_status oc_video_data_output_set_format(oc_video_data_output *output, uint32_t pixel_format,
                                           uint32_t width, uint32_t height);
 
+/**
+ * Whether the output's pixels can be turned by `degrees` (right angles; an MJPEG
+ * output cannot be turned). False for an invalid handle. \threadsafety Any thread.
+ */
+bool oc_video_data_output_is_rotation_angle_supported(const oc_video_data_output *output, int32_t degrees);
+
+/**
+ * Turn the output's pixels clockwise by `degrees` (0, 90, 180, 270; SPEC §3
+ * connection angle): width and height swap for quarter turns. Every frame is
+ * then converted with libyuv, which costs CPU: rotating the display layer by
+ * the rotation coordinator's preview angle is free, and photo and movie outputs
+ * record the angle as metadata. Takes effect at the next commit or start.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a
+ *          right angle, or an MJPEG output).
+ */
+oc_status oc_video_data_output_set_rotation_angle(oc_video_data_output *output, int32_t degrees);
+
+/**
+ * Flip the output's pixels about the vertical axis (after rotation): 1 on, 0 off,
+ * -1 the default (off: the camera's pixels, zero-copy; the SPEC's mirroring
+ * defaults apply to the preview — see oc_rotation_coordinator_is_mirrored()).
+ * Takes effect at the next commit or start.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.
+ */
+oc_status oc_video_data_output_set_mirrored(oc_video_data_output *output, int mirrored);
+
 /** Cap the output's frame rate (0/0: no cap). \returns OC_OK or OC_ERROR_INVALID_HANDLE. */
 oc_status oc_video_data_output_set_max_frame_rate(oc_video_data_output *output, oc_fraction rate);
 

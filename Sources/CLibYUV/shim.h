@@ -4,3 +4,4 @@
 #include <libyuv/convert_from.h>
 #include <libyuv/planar_functions.h>
 #include <libyuv/scale.h>
+#include <libyuv/rotate.h>

@@ -216,8 +216,33 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     guard (width == 0) == (height == 0) else {
         return LastError.fail(.invalidArgument, "oc_video_data_output_set_format: give both width and height, or neither")
     }
-    box.output.pixelFormat = pixelFormat == 0 ? nil : FourCC(rawValue: pixelFormat)
+    // 'I420' is the common name of V4L2's 'YU12'.
+    let requested = FourCC(rawValue: pixelFormat)
+    box.output.pixelFormat = pixelFormat == 0 ? nil : requested == FourCC("I420") ? .i420 : requested
     (box.output.width, box.output.height) = width == 0 ? (nil, nil) : (width, height)
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_video_data_output_is_rotation_angle_supported(_ output: OpaquePointer?, _ degrees: Int32) -> Bool {
+    OutputBox.lookup(output)?.output.isVideoRotationAngleSupported(Int(degrees)) ?? false
+}
+
+@c @implementation public func oc_video_data_output_set_rotation_angle(_ output: OpaquePointer?, _ degrees: Int32) -> oc_status {
+    guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    do {
+        try box.output.setVideoRotationAngle(Int(degrees))
+        return oc_status(OC_OK)
+    } catch {
+        return LastError.fail(error)
+    }
+}
+
+@c @implementation public func oc_video_data_output_set_mirrored(_ output: OpaquePointer?, _ mirrored: Int32) -> oc_status {
+    guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard (-1...1).contains(mirrored) else {
+        return LastError.fail(.invalidArgument, "oc_video_data_output_set_mirrored: mirrored must be 1, 0 or -1, not \(mirrored)")
+    }
+    box.output.isVideoMirrored = mirrored < 0 ? nil : mirrored == 1
     return oc_status(OC_OK)
 }
 

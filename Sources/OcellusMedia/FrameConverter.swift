@@ -2,15 +2,20 @@ import CLibYUV
 import CTurboJPEG
 import OcellusCore
 
-/// Converts and scales camera frames for one output with libyuv, decoding MJPEG
-/// with libjpeg-turbo. Every buffer is allocated on first use (and on a size
+/// Converts, scales, rotates (clockwise, by right angles) and mirrors camera frames
+/// for one output with libyuv, decoding MJPEG with libjpeg-turbo. Every buffer is allocated on first use (and on a size
 /// change) and reused, so steady-state conversion allocates nothing. YUYV/UYVY
 /// at the same size go straight to NV12, I420 or BGRA; everything else passes
 /// through I420, scaled when the sizes differ.
 public final class FrameConverter: FrameConverting {
     public let target: FourCC
+    /// The delivered size (after rotation).
     public let width: UInt32
     public let height: UInt32
+    /// Clockwise degrees applied to the pixels: 0, 90, 180 or 270.
+    public let rotation: Int
+    /// Flipped about the vertical axis (after rotation).
+    public let mirrored: Bool
     /// MJPEG frames that could not be decoded (dropped, never delivered).
     public private(set) var corruptFrames: UInt64 = 0
 
@@ -18,6 +23,8 @@ public final class FrameConverter: FrameConverting {
     private var sourcePlanar = Planar()
     private var scaledPlanar = Planar()
     private var jpegPlanes = Planar()   // 4:2:2 JPEGs decode here before I420
+    private var rotatedPlanar = Planar()
+    private var mirroredPlanar = Planar()
     private var decompressor: tjhandle?
 
     public static let sources: Set<FourCC> = [.yuyv, .uyvy, .nv12, .i420, .mjpeg]
@@ -27,10 +34,12 @@ public final class FrameConverter: FrameConverting {
         source == target || (sources.contains(source) && targets.contains(target))
     }
 
-    public init(target: FourCC, width: UInt32, height: UInt32) {
+    public init(target: FourCC, width: UInt32, height: UInt32, rotation: Int = 0, mirrored: Bool = false) {
         self.target = target
         self.width = width
         self.height = height
+        self.rotation = ((rotation % 360) + 360) % 360
+        self.mirrored = mirrored
     }
 
     deinit {
@@ -38,6 +47,8 @@ public final class FrameConverter: FrameConverting {
         sourcePlanar.free()
         scaledPlanar.free()
         jpegPlanes.free()
+        rotatedPlanar.free()
+        mirroredPlanar.free()
         if let decompressor { tjDestroy(decompressor) }
     }
 
@@ -48,13 +59,17 @@ public final class FrameConverter: FrameConverting {
         let layout = Self.layout(of: target, width: w, height: h)
         destination.ensure(layout.total)
         let out = destination.base!
-        let sameSize = frame.width == width && frame.height == height
+        // The image before rotation: width and height swap for quarter turns.
+        let quarterTurn = rotation == 90 || rotation == 270
+        let (preWidth, preHeight) = quarterTurn ? (height, width) : (width, height)
+        let sameSize = frame.width == preWidth && frame.height == preHeight
+        let reorients = rotation != 0 || mirrored
         guard let source = frame.plane(0), let src = source.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         let srcStride = Int32(source.stride)
         var fullRange = frame.isFullRange
 
         // Fast paths: packed 4:2:2 at the same size, one libyuv call.
-        if sameSize && (frame.pixelFormat == .yuyv || frame.pixelFormat == .uyvy) && target != .yuyv {
+        if sameSize && !reorients && (frame.pixelFormat == .yuyv || frame.pixelFormat == .uyvy) && target != .yuyv {
             let yuyv = frame.pixelFormat == .yuyv
             let (y, u, v) = (out, out + layout.offsets.1, out + layout.offsets.2)
             switch target {
@@ -100,12 +115,28 @@ public final class FrameConverter: FrameConverting {
         }
         // …scaled when the output is smaller (or larger)…
         var image = planar
+        let (pw, ph) = (Int(preWidth), Int(preHeight))
         if !sameSize {
-            scaledPlanar.ensure(width: w, height: h)
+            scaledPlanar.ensure(width: pw, height: ph)
             I420Scale(planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh),
                       scaledPlanar.y, scaledPlanar.yStride, scaledPlanar.u, scaledPlanar.cStride,
-                      scaledPlanar.v, scaledPlanar.cStride, Int32(w), Int32(h), kFilterBilinear)
+                      scaledPlanar.v, scaledPlanar.cStride, Int32(pw), Int32(ph), kFilterBilinear)
             image = scaledPlanar
+        }
+        // …turned and mirrored when the output asks (costly: the display layer can do it for free)…
+        if rotation != 0 {
+            rotatedPlanar.ensure(width: w, height: h)
+            I420Rotate(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride,
+                       rotatedPlanar.y, rotatedPlanar.yStride, rotatedPlanar.u, rotatedPlanar.cStride,
+                       rotatedPlanar.v, rotatedPlanar.cStride, Int32(pw), Int32(ph), RotationMode(rawValue: UInt32(rotation)))
+            image = rotatedPlanar
+        }
+        if mirrored {
+            mirroredPlanar.ensure(width: w, height: h)
+            I420Mirror(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride,
+                       mirroredPlanar.y, mirroredPlanar.yStride, mirroredPlanar.u, mirroredPlanar.cStride,
+                       mirroredPlanar.v, mirroredPlanar.cStride, Int32(w), Int32(h))
+            image = mirroredPlanar
         }
         // …then into the target.
         switch target {
@@ -230,7 +261,7 @@ public struct MediaConversion: FrameConversion {
         FrameConverter.canConvert(from: source, to: target)
     }
 
-    public func makeConverter(to target: FourCC, width: UInt32, height: UInt32) -> any FrameConverting {
-        FrameConverter(target: target, width: width, height: height)
+    public func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool) -> any FrameConverting {
+        FrameConverter(target: target, width: width, height: height, rotation: rotation, mirrored: mirrored)
     }
 }

@@ -13,7 +13,9 @@ import Testing
     /// Claims every conversion: the choice, not the pixels, is under test here.
     struct AnyConversion: FrameConversion {
         func canConvert(from source: FourCC, to target: FourCC) -> Bool { true }
-        func makeConverter(to target: FourCC, width: UInt32, height: UInt32) -> any FrameConverting { fatalError("not used") }
+        func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool) -> any FrameConverting {
+            fatalError("not used")
+        }
     }
 
     func webcam(speedMbps: String) -> Device {

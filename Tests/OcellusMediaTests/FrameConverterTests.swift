@@ -104,3 +104,34 @@ import Testing
         #expect(!FrameConverter.canConvert(from: .nv12, to: .mjpeg))
     }
 }
+
+extension FrameConverterTests {
+    /// A YUYV frame whose luma is 16 + x·4 (a ramp along x), converted with a turn and a flip.
+    func turned(_ rotation: Int, mirrored: Bool) throws -> (CameraFrame, FrameConverter, [UInt8]) {
+        var source = [UInt8](repeating: 128, count: 32 * 16 * 2)
+        for y in 0..<16 { for x in 0..<32 { source[(y * 32 + x) * 2] = UInt8(16 + x * 4) } }
+        let (_, input) = frame(source, .yuyv, 32, 16, stride: 64)
+        let quarter = rotation % 180 != 0
+        let converter = FrameConverter(target: .i420, width: quarter ? 16 : 32, height: quarter ? 32 : 16,
+                                       rotation: rotation, mirrored: mirrored)
+        let output = try #require(withExtendedLifetime(source) { converter.convert(input) })
+        return (output, converter, source)
+    }
+
+    @Test func quarterTurnClockwiseMovesTheRampDown() throws {
+        let (output, converter, _) = try turned(90, mirrored: false)
+        let luma = output.plane(0)!
+        #expect((output.width, output.height) == (16, 32))
+        // A clockwise quarter turn sends column x to row x: the ramp now runs down the rows.
+        #expect((0..<32).allSatisfy { row in luma.bytes[row * luma.stride + 5] == UInt8(16 + row * 4) })
+        withExtendedLifetime(converter) {}
+    }
+
+    @Test func halfTurnAndMirrorCancelHorizontally() throws {
+        let (turned, keep1, _) = try turned(180, mirrored: false)
+        #expect(turned.plane(0)!.bytes[0] == UInt8(16 + 31 * 4))          // the ramp reversed
+        let (both, keep2, _) = try self.turned(180, mirrored: true)
+        #expect(both.plane(0)!.bytes[0] == 16 && both.plane(0)!.bytes[31] == UInt8(16 + 31 * 4))   // flipped back
+        withExtendedLifetime((keep1, keep2)) {}
+    }
+}

@@ -100,5 +100,6 @@ public protocol FrameConverting: AnyObject {
 /// What conversions a session may use (implemented with libyuv/libjpeg-turbo in OcellusMedia).
 public protocol FrameConversion: Sendable {
     func canConvert(from source: FourCC, to target: FourCC) -> Bool
-    func makeConverter(to target: FourCC, width: UInt32, height: UInt32) -> any FrameConverting
+    /// `width`×`height` is the delivered size, after a `rotation` (clockwise, by right angles) and mirroring.
+    func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool) -> any FrameConverting
 }

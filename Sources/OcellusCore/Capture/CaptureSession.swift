@@ -23,6 +23,29 @@ public final class VideoDataOutput: @unchecked Sendable {
     public var height: UInt32?
     /// Frames closer together than this rate allows are skipped for this output.
     public var maximumFrameRate: FrameRate?
+    /// Clockwise degrees the output's pixels are turned (SPEC §3 connection angle). Costly
+    /// (every frame is converted): rotating the display layer by the coordinator's preview
+    /// angle is free. Takes effect at the next commit or start.
+    public private(set) var videoRotationAngle = 0
+    /// Whether the output's pixels are flipped about the vertical axis (after rotation).
+    /// nil, the default, delivers the camera's pixels unflipped, keeping the zero-copy
+    /// path: the SPEC §4 mirroring defaults (front and external cameras mirror) are for
+    /// the preview, which flips for free (`RotationCoordinator.mirrorsByDefault`).
+    public var isVideoMirrored: Bool?
+
+    /// Right angles can be applied to every pixel format but MJPEG passthrough (compressed).
+    public func isVideoRotationAngleSupported(_ degrees: Int) -> Bool {
+        degrees % 90 == 0 && (degrees % 360 == 0 || pixelFormat != .mjpeg)
+    }
+
+    public func setVideoRotationAngle(_ degrees: Int) throws(OcellusError) {
+        guard isVideoRotationAngleSupported(degrees) else {
+            throw OcellusError(.invalidArgument, degrees % 90 != 0
+                ? "rotation must be a multiple of 90 degrees, not \(degrees)"
+                : "an MJPEG output cannot be rotated (it is the camera's compressed data)")
+        }
+        videoRotationAngle = ((degrees % 360) + 360) % 360
+    }
     /// Called on the session's stream thread with views valid during the call.
     /// Replacing it waits for a call in flight (so not from inside the handler).
     public var frameHandler: ((CameraFrame) -> Void)? {
@@ -321,15 +344,21 @@ public final class CaptureSession: @unchecked Sendable {
         return (chosen, streamRate(chosen))
     }
 
-    /// Gives each output a converter when the stream's format or size is not what it asked for.
-    private func prepareConverters(_ outputs: [VideoDataOutput], for format: VideoFormat) {
+    /// Gives each output a converter when the stream's format or size is not what it
+    /// asked for, or its pixels must be turned or mirrored.
+    private func prepareConverters(_ outputs: [VideoDataOutput], for format: VideoFormat, input: Device?) {
         let rate = format.maxFrameRate ?? FrameRate(30)
         for output in outputs {
             output.frameInterval = UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))
             let target = output.pixelFormat ?? format.pixelFormat
             let (width, height) = (output.width ?? format.width, output.height ?? format.height)
-            let same = target == format.pixelFormat && width == format.width && height == format.height
-            output.converter = same ? nil : conversion?.makeConverter(to: target, width: width, height: height)
+            let rotation = output.videoRotationAngle
+            let mirrored = output.isVideoMirrored ?? false
+            let same = target == format.pixelFormat && width == format.width && height == format.height && rotation == 0 && !mirrored
+            let quarterTurn = rotation == 90 || rotation == 270
+            output.converter = same ? nil : conversion?.makeConverter(
+                to: target, width: quarterTurn ? height : width, height: quarterTurn ? width : height,
+                rotation: rotation, mirrored: mirrored)
         }
     }
 
@@ -342,7 +371,7 @@ public final class CaptureSession: @unchecked Sendable {
         }
         let sameStream = choice.map { $0.0 } == oldStream?.format && proposed.input === previous.input
         if sameStream, let format = choice?.0 {
-            prepareConverters(proposed.outputs, for: format)
+            prepareConverters(proposed.outputs, for: format, input: proposed.input)
             lock.withLock { committed = proposed }
             return
         }
@@ -465,7 +494,7 @@ public final class CaptureSession: @unchecked Sendable {
             lock.withLock { (stream, running) = (nil, false) }
             return
         }
-        prepareConverters(configuration.outputs, for: format)
+        prepareConverters(configuration.outputs, for: format, input: input)
         // Unowned: the session outlives its stream (deinit and stop join the stream thread
         // before the session's memory goes), and a weak load per frame costs a side-table trip.
         let opened = try opener.openStream(for: input, format: format, frameRate: rate) { [unowned(unsafe) self] event in

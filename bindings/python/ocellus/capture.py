@@ -124,6 +124,17 @@ class VideoDataOutput(_Closable):
             rate = Fraction(max_frame_rate)
             _lib.oc_video_data_output_set_max_frame_rate(self._handle, _native.Fraction(rate.numerator, rate.denominator))
 
+    def is_rotation_angle_supported(self, degrees: int) -> bool:
+        return bool(_lib.oc_video_data_output_is_rotation_angle_supported(self._handle, degrees))
+
+    def set_rotation_angle(self, degrees: int) -> None:
+        """Turn the pixels clockwise (costly; prefer rotating the display layer)."""
+        _lib.oc_video_data_output_set_rotation_angle(self._handle, degrees)
+
+    def set_mirrored(self, mirrored: Optional[bool]) -> None:
+        """Flip the pixels (None: the default, unflipped)."""
+        _lib.oc_video_data_output_set_mirrored(self._handle, -1 if mirrored is None else int(mirrored))
+
     def set_frame_callback(self, callback: Optional[Callable[[Frame], None]]) -> None:
         """Calls `callback(frame)` on the stream thread for each frame; None clears it."""
         if callback is None:
