@@ -137,6 +137,14 @@ pub type oc_session_event_callback = Option<
 >;
 
 #[repr(C)]
+pub struct oc_rotation_coordinator {
+    _private: [u8; 0],
+}
+pub const OC_INTERFACE_FOLLOWS_DEVICE: i32 = -1;
+pub type oc_rotation_callback =
+    Option<unsafe extern "C" fn(coordinator: *mut oc_rotation_coordinator, preview: i32, capture: i32, user_data: *mut c_void)>;
+
+#[repr(C)]
 pub struct oc_discovery_session {
     _private: [u8; 0],
 }
@@ -254,6 +262,20 @@ extern "C" {
     ) -> oc_status;
     pub fn oc_discovery_session_destroy(session: *mut oc_discovery_session);
 
+    pub fn oc_rotation_coordinator_create(
+        ctx: *mut oc_context,
+        camera: *mut oc_device,
+        mirrored: i32,
+        out: *mut *mut oc_rotation_coordinator,
+    ) -> oc_status;
+    pub fn oc_rotation_coordinator_destroy(coordinator: *mut oc_rotation_coordinator);
+    pub fn oc_rotation_coordinator_get_angles(coordinator: *const oc_rotation_coordinator, preview: *mut i32, capture: *mut i32) -> oc_status;
+    pub fn oc_rotation_coordinator_is_mirrored(coordinator: *const oc_rotation_coordinator) -> bool;
+    pub fn oc_rotation_coordinator_set_host_orientation(coordinator: *mut oc_rotation_coordinator, degrees: i32) -> oc_status;
+    pub fn oc_rotation_coordinator_set_interface_orientation(coordinator: *mut oc_rotation_coordinator, degrees: i32) -> oc_status;
+    pub fn oc_rotation_coordinator_set_mounting_correction(coordinator: *mut oc_rotation_coordinator, degrees: i32) -> oc_status;
+    pub fn oc_video_data_output_set_rotation_angle(output: *mut oc_video_data_output, degrees: i32) -> oc_status;
+    pub fn oc_video_data_output_set_mirrored(output: *mut oc_video_data_output, mirrored: i32) -> oc_status;
     pub fn oc_capture_session_create(ctx: *mut oc_context, out: *mut *mut oc_capture_session) -> oc_status;
     pub fn oc_capture_session_destroy(session: *mut oc_capture_session);
     pub fn oc_capture_session_begin_configuration(session: *mut oc_capture_session) -> oc_status;

@@ -15,7 +15,7 @@
 pub use ocellus_sys as ffi;
 
 mod capture;
-pub use capture::{CaptureSession, Frame, RetainedFrame, VideoDataOutput};
+pub use capture::{CaptureSession, Frame, RetainedFrame, RotationCoordinator, VideoDataOutput};
 
 use std::ffi::{CStr, CString};
 use std::fmt;
