@@ -66,7 +66,7 @@ let package = Package(
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The C ABI: the only member of libocellus.so.
-        .target(name: "OcellusCABI", dependencies: ["COcellus", "OcellusCore", "OcellusSystem"],
+        .target(name: "OcellusCABI", dependencies: ["COcellus", "OcellusCore", "OcellusSystem", "OcellusSensors"],
                 exclude: ["exports.map"],
                 swiftSettings: framePathSettings,
                 linkerSettings: staticSwiftRuntime + [

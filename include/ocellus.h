@@ -1084,6 +1084,18 @@ bool oc_rotation_coordinator_is_mirrored(const oc_rotation_coordinator *coordina
 oc_status oc_rotation_coordinator_set_host_orientation(oc_rotation_coordinator *coordinator, int32_t degrees);
 
 /**
+ * Follow the host's accelerometer: read H from iio-sensor-proxy
+ * (`net.hadess.SensorProxy`) on the D-Bus at `bus_address` (NULL: the system
+ * bus) and keep it current; "undefined" keeps the last value, and if the proxy
+ * leaves the bus the last value stays.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_BACKEND_UNAVAILABLE when no
+ *          sensor proxy answers (set H with
+ *          oc_rotation_coordinator_set_host_orientation() instead).
+ * \threadsafety Any thread.
+ */
+oc_status oc_rotation_coordinator_follow_host_sensor(oc_rotation_coordinator *coordinator, const char *bus_address);
+
+/**
  * Set the interface orientation I: the host orientation the UI is laid out for,
  * or OC_INTERFACE_FOLLOWS_DEVICE.
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.

@@ -1,11 +1,14 @@
 // The rotation coordinator in the C ABI (SPEC §3).
 import COcellus
 import OcellusCore
+import OcellusSensors
 
 final class CoordinatorBox {
     let coordinator: RotationCoordinator
     let device: Device
     let corrections: MountingCorrections
+    /// The accelerometer feeding H, when followed.
+    var sensor: SensorProxyOrientation?
     var handle: OpaquePointer!
 
     init(coordinator: RotationCoordinator, device: Device, corrections: MountingCorrections) {
@@ -55,7 +58,21 @@ private func coordinatorCall(_ handle: OpaquePointer?, _ body: (CoordinatorBox) 
 @c @implementation public func oc_rotation_coordinator_destroy(_ coordinator: OpaquePointer?) {
     guard let box = CoordinatorBox.lookup(coordinator) else { return }
     HandleTable.unregister(box.handle)
+    box.sensor?.stop()
     box.coordinator.changes.stop()
+}
+
+@c @implementation public func oc_rotation_coordinator_follow_host_sensor(_ coordinator: OpaquePointer?,
+                                                                         _ busAddress: UnsafePointer<CChar>?) -> oc_status {
+    coordinatorCall(coordinator) { (box: CoordinatorBox) throws(OcellusError) in
+        let target = box.coordinator
+        let sensor = try SensorProxyOrientation(busAddress: busAddress.map { String(cString: $0) }) { degrees in
+            try? target.setHostOrientation(degrees)
+        }
+        try target.setHostOrientation(sensor.orientation)
+        box.sensor?.stop()
+        box.sensor = sensor
+    }
 }
 
 @c @implementation public func oc_rotation_coordinator_get_angles(_ coordinator: OpaquePointer?, _ preview: UnsafeMutablePointer<Int32>?,

@@ -135,3 +135,17 @@ extension FrameConverterTests {
         withExtendedLifetime((keep1, keep2)) {}
     }
 }
+
+extension FrameConverterTests {
+    @Test func nv12OutputTurnsToo() throws {
+        var source = [UInt8](repeating: 128, count: 32 * 16 * 2)
+        for y in 0..<16 { for x in 0..<32 { source[(y * 32 + x) * 2] = UInt8(16 + x * 4) } }
+        let (_, input) = frame(source, .yuyv, 32, 16, stride: 64)
+        let converter = FrameConverter(target: .nv12, width: 16, height: 32, rotation: 270)
+        let output = try #require(withExtendedLifetime(source) { converter.convert(input) })
+        let luma = output.plane(0)!
+        // Counter-clockwise quarter turn: column x lands on row 31 - x.
+        #expect(output.planeCount == 2 && (0..<32).allSatisfy { row in luma.bytes[row * luma.stride] == UInt8(16 + (31 - row) * 4) })
+        #expect(output.plane(1)!.bytes.allSatisfy { $0 == 128 })
+    }
+}

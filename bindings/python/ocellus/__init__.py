@@ -552,6 +552,11 @@ class RotationCoordinator(_Closable):
     def set_host_orientation(self, degrees: int) -> None:
         _lib.oc_rotation_coordinator_set_host_orientation(self._handle, degrees)
 
+    def follow_host_sensor(self, bus_address: Optional[str] = None) -> None:
+        """Read H from iio-sensor-proxy (the system bus, or `bus_address`) and keep it current;
+        raises BackendUnavailable when no proxy answers."""
+        _lib.oc_rotation_coordinator_follow_host_sensor(self._handle, bus_address.encode() if bus_address else None)
+
     def set_interface_orientation(self, degrees: Optional[int]) -> None:
         _lib.oc_rotation_coordinator_set_interface_orientation(self._handle, -1 if degrees is None else degrees)
 

@@ -126,6 +126,7 @@ def declare(lib, errcheck_status):
         "oc_rotation_coordinator_get_angles": ([vp, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int32)], c_status),
         "oc_rotation_coordinator_is_mirrored": ([vp], ctypes.c_bool),
         "oc_rotation_coordinator_set_host_orientation": ([vp, ctypes.c_int32], c_status),
+        "oc_rotation_coordinator_follow_host_sensor": ([vp, cp], c_status),
         "oc_rotation_coordinator_set_interface_orientation": ([vp, ctypes.c_int32], c_status),
         "oc_rotation_coordinator_set_mounting_correction": ([vp, ctypes.c_int32], c_status),
         "oc_rotation_coordinator_add_callback": ([vp, ROTATION_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),

@@ -129,3 +129,24 @@ def test_without_a_sensor_proxy_the_host_is_upright(tmp_path, private_bus):
     result = cli(tmp_path, "rotation", VCAM0, "--sensor-bus", private_bus, "--json")
     assert json.loads(result.stdout) == {"preview_angle": 0, "capture_angle": 0, "mirrored": True}
     assert "iio-sensor-proxy does not answer" in result.stderr
+
+
+def test_coordinator_follows_the_sensor_proxy_from_python(tmp_path, private_bus):
+    import threading
+    import ocellus
+    with ocellus.Context("org.ocellus.test.rotation", state_directory=str(tmp_path)) as ctx:
+        camera = next(d for d in ctx.devices() if d.unique_id == VCAM0)
+        with ctx.rotation_coordinator(camera) as coordinator:
+            with pytest.raises(ocellus.BackendUnavailable, match="does not answer"):
+                coordinator.follow_host_sensor(private_bus)          # no proxy yet
+            proxy = start_proxy(private_bus)
+            try:
+                coordinator.set_interface_orientation(0)
+                coordinator.follow_host_sensor(private_bus)
+                changed = threading.Event()
+                coordinator.add_callback(lambda preview, capture: changed.set())
+                proxy.stdin.write("orientation bottom-up\n")
+                proxy.stdin.flush()
+                assert changed.wait(10) and coordinator.angles == (180, 0)
+            finally:
+                proxy.kill()
