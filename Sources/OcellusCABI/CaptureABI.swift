@@ -72,13 +72,7 @@ final class OutputBox {
 }
 
 private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(OcellusError) -> Void) -> oc_status {
-    guard let box = SessionBox.lookup(handle) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    do {
-        try body(box)
-        return oc_status(OC_OK)
-    } catch {
-        return LastError.fail(error)
-    }
+    abiCall(SessionBox.lookup(handle), body)
 }
 
 @c @implementation public func oc_capture_session_create(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
@@ -228,13 +222,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 }
 
 @c @implementation public func oc_video_data_output_set_rotation_angle(_ output: OpaquePointer?, _ degrees: Int32) -> oc_status {
-    guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    do {
-        try box.output.setVideoRotationAngle(Int(degrees))
-        return oc_status(OC_OK)
-    } catch {
-        return LastError.fail(error)
-    }
+    abiCall(OutputBox.lookup(output)) { (box: OutputBox) throws(OcellusError) in try box.output.setVideoRotationAngle(Int(degrees)) }
 }
 
 @c @implementation public func oc_video_data_output_set_mirrored(_ output: OpaquePointer?, _ mirrored: Int32) -> oc_status {

@@ -21,13 +21,7 @@ final class ControlListBox {
 }
 
 private func withController(_ device: OpaquePointer?, _ body: (any CameraControlling) throws(OcellusError) -> Void) -> oc_status {
-    guard let box = DeviceBox.lookup(device) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    do {
-        try body(try DeviceControls.controller(for: box.device))
-        return oc_status(OC_OK)
-    } catch {
-        return LastError.fail(error)
-    }
+    abiCall(DeviceBox.lookup(device)) { (box: DeviceBox) throws(OcellusError) in try body(try DeviceControls.controller(for: box.device)) }
 }
 
 @c @implementation public func oc_device_copy_controls(_ device: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {

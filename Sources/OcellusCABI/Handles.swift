@@ -92,6 +92,18 @@ struct PointerTable {
     }
 }
 
+/// The shape of most C entry points: a looked-up handle (nil has already set the
+/// last error) and a body whose error becomes the status and message.
+func abiCall<Box>(_ box: Box?, _ body: (Box) throws(OcellusError) -> Void) -> oc_status {
+    guard let box else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    do {
+        try body(box)
+        return oc_status(OC_OK)
+    } catch {
+        return LastError.fail(error)
+    }
+}
+
 /// A C string owned by Swift for as long as its owner lives.
 final class CString {
     let pointer: UnsafeMutablePointer<CChar>

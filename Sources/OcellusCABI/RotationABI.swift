@@ -23,13 +23,7 @@ final class CoordinatorBox {
 }
 
 private func coordinatorCall(_ handle: OpaquePointer?, _ body: (CoordinatorBox) throws(OcellusError) -> Void) -> oc_status {
-    guard let box = CoordinatorBox.lookup(handle) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    do {
-        try body(box)
-        return oc_status(OC_OK)
-    } catch {
-        return LastError.fail(error)
-    }
+    abiCall(CoordinatorBox.lookup(handle), body)
 }
 
 @c @implementation public func oc_rotation_coordinator_create(_ ctx: OpaquePointer?, _ camera: OpaquePointer?, _ mirrored: Int32,
