@@ -80,6 +80,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     out.pointee = nil
     guard let context = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     let box = SessionBox(session: .system(pipewireRemote: context.pipewireRemote), context: context)
+    box.session.onStreamingStarted = { [weak hub = context.hub] device in hub?.noteStreaming(with: device) }
     box.handle = HandleTable.register(box)
     out.pointee = box.handle
     return oc_status(OC_OK)

@@ -195,6 +195,10 @@ public final class CaptureSession: @unchecked Sendable {
         self.conversion = conversion
     }
 
+    /// Told which camera the session started streaming from (SPEC §2: the user
+    /// preferred camera falls back to the camera most recently streamed).
+    public var onStreamingStarted: ((Device) -> Void)?
+
     deinit { try? stopRunning() }
 
     public var isRunning: Bool { lock.withLock { running } }
@@ -513,5 +517,6 @@ public final class CaptureSession: @unchecked Sendable {
             }
         }
         lock.withLock { (stream, running, streamThread) = (opened, true, nil) }
+        onStreamingStarted?(input)
     }
 }

@@ -266,3 +266,19 @@ def test_watch_prints_preferred_camera_changes(state, front):
     finally:
         watcher.terminate()
         watcher.wait(5)
+
+
+def test_streaming_is_the_fallback_after_the_history(state, front):
+    import ocellus
+    with ocellus.Context("org.ocellus.test.streamed", state_directory=str(state)) as ctx:
+        assert ctx.user_preferred_camera.unique_id == front   # no history: the default order
+        session = ctx.capture_session()
+        vcam1 = next(d for d in ctx.devices() if d.unique_id == VCAM1)
+        output = ocellus.VideoDataOutput()
+        session.set_input(vcam1)
+        session.add_output(output)
+        with session.running():
+            pass
+        session.close()
+    # A restart: still no choice, so the camera last streamed from comes first.
+    assert preferred(state, app="org.ocellus.test.streamed") == (VCAM1, VCAM1)
