@@ -26,7 +26,7 @@ commands:
   mount-rotation UNIQUE_ID 0|90|180|270
                             set and keep an external camera's mounting correction
   stream UNIQUE_ID [--format FOURCC] [--size WxH] [--fps N] [--frames N] [--json]
-                            stream from a V4L2 camera and report each frame (a diagnostic)
+                            capture from a camera and report each frame (either backend)
   version                   library version
   virtual-camera [options]  publish a test-pattern camera into PipeWire until interrupted
       --name N --desc D --formats YUY2,NV12,MJPG --sizes 640x480,1280x720 --fps 30,15
@@ -197,61 +197,56 @@ func controls(_ options: GlobalOptions, uniqueID: String, json: Bool, settings: 
     }
 }
 
+/// Streams through a capture session (either backend) and reports each frame.
 func stream(_ options: GlobalOptions, uniqueID: String, format: String?, size: (width: UInt32, height: UInt32)?,
             rate: (numerator: UInt32, denominator: UInt32)?, frames: Int, json: Bool) -> Never {
+    var signals = blockTerminationSignals()
     let hub = openHub(options)
     let device = connectedDevice(hub, uniqueID)
-    guard let path = device.properties["api.v4l2.path"] else {
-        hub.close()
-        fail("\(uniqueID) has no V4L2 node to stream from")
-    }
-    let candidates = device.formats.filter { candidate in
-        (format.map { FourCC($0) == candidate.pixelFormat } ?? true)
-            && (size.map { $0.width == candidate.width && $0.height == candidate.height } ?? true)
-    }
-    guard let chosen = candidates.first else {
-        hub.close()
-        fail("\(uniqueID) offers no such format (see ocellus list --json)")
-    }
-    let frameRate = rate.map { FrameRate($0.numerator, $0.denominator) } ?? chosen.maxFrameRate ?? FrameRate(30)
-    var signals = blockTerminationSignals()
-    let streamer = V4L2Stream(devicePath: path)
+    let session = CaptureSession.system(pipewireRemote: options.remote)
+    let output = VideoDataOutput(pixelFormat: format.map { $0 == "I420" ? .i420 : FourCC($0) },
+                                 width: size?.width, height: size?.height)
+    output.maximumFrameRate = rate.map { FrameRate($0.numerator, $0.denominator) }
     let state = ConditionLock()
-    var received = 0, lastSequence: UInt32?, gaps = 0, failure: String?
-    do {
-        let active = try streamer.start(pixelFormat: chosen.pixelFormat, width: chosen.width, height: chosen.height,
-                                        frameRate: frameRate) { event in
-            switch event {
-            case .frame(let frame):
-                let count: Int = state.withLock {
-                    if let last = lastSequence, frame.sequence != last &+ 1 { gaps += Int(frame.sequence &- last &- 1) }
-                    lastSequence = frame.sequence
-                    received += 1
-                    return received
-                }
-                if json {
-                    emit(JSON.object([("event", .string("frame")), ("sequence", .int(Int64(frame.sequence))),
-                                      ("timestamp_ns", .int(Int64(frame.timestampNanoseconds))),
-                                      ("bytes", .int(Int64(frame.bytes.count))), ("corrupt", .bool(frame.isCorrupt))]).text)
-                }
-                if frames > 0 && count == frames { kill(getpid(), SIGUSR1) }
-            case .failed(let error):
-                state.withLock { failure = error.message }
-                kill(getpid(), SIGUSR1)
-            }
+    var received = 0, failure: String?
+    output.frameHandler = { frame in
+        // Exactly `frames` frames are reported, even if a few more arrive before the stream stops.
+        let counted: Int? = state.withLock {
+            guard frames == 0 || received < frames else { return nil }
+            received += 1
+            return received
         }
-        if !json {
-            emit("streaming \(active.pixelFormat) \(active.width)x\(active.height) at \(JSON.number(active.frameRate.framesPerSecond).text) fps from \(path)")
+        guard let count = counted else { return }
+        if json {
+            let bytes = (0..<frame.planeCount).reduce(0) { $0 + (frame.plane($1)?.bytes.count ?? 0) }
+            emit(JSON.object([("event", .string("frame")), ("sequence", .int(Int64(frame.sequence))),
+                              ("timestamp_ns", .int(Int64(frame.timestampNanoseconds))),
+                              ("bytes", .int(Int64(bytes))), ("corrupt", .bool(frame.isCorrupt))]).text)
         }
+        if frames > 0 && count == frames { kill(getpid(), SIGUSR1) }
+    }
+    _ = session.events.addObserver { event in
+        guard case .runtimeError(let error) = event else { return }
+        state.withLock { failure = error.message }
+        kill(getpid(), SIGUSR1)
+    }
+    do throws(OcellusError) {
+        try session.addInput(device)
+        try session.addOutput(output)
+        try session.startRunning()
     } catch {
         hub.close()
         fail(error.message)
     }
+    if !json, let active = session.activeFormat {
+        emit("streaming \(active.pixelFormat) \(active.width)x\(active.height) at \(JSON.number((active.maxFrameRate ?? FrameRate(0)).framesPerSecond).text) fps from \(device.name)")
+    }
     var signalNumber: Int32 = 0
     sigwait(&signals, &signalNumber)
-    streamer.stop()
+    try? session.stopRunning()
     hub.close()
-    let (total, dropped, problem) = state.withLock { (received, gaps, failure) }
+    let dropped = VideoDataOutput.DropReason.allCases.reduce(UInt64(0)) { $0 + output.droppedFrames($1) }
+    let (total, problem) = state.withLock { (received, failure) }
     if json {
         emit(JSON.object([("event", .string("summary")), ("frames", .int(Int64(total))), ("dropped", .int(Int64(dropped)))]).text)
     } else {

@@ -110,11 +110,16 @@ public final class VideoDataOutput: @unchecked Sendable {
             count(.late)
             return
         }
+        // Thinned only when the stream runs faster than the cap (a stream at the cap is never
+        // thinned by jitter), on a schedule a quarter interval lenient.
         if let limit = maximumFrameRate, limit.numerator > 0 {
-            // 10% slack so that a stream at exactly the limit is not thinned by jitter.
-            let interval = UInt64(Double(limit.denominator) / Double(limit.numerator) * 0.9e9)
-            guard lastDelivery == 0 || frame.timestampNanoseconds >= lastDelivery + interval else { return }
-            lastDelivery = frame.timestampNanoseconds
+            let interval = UInt64(1e9 * Double(limit.denominator) / Double(limit.numerator))
+            if frameInterval < interval - interval / 10 {
+                guard lastDelivery == 0 || frame.timestampNanoseconds + interval / 4 >= lastDelivery + interval else { return }
+                // The next slot, or a fresh start after a long pause.
+                let resync = lastDelivery == 0 || frame.timestampNanoseconds >= lastDelivery + 2 * interval
+                lastDelivery = resync ? frame.timestampNanoseconds : lastDelivery + interval
+            }
         }
         let ready: CameraFrame
         if let converter {
