@@ -1,7 +1,8 @@
 #!/bin/bash
-# The main job: set up, build, list the cameras and microphones, and name the
-# camera Ocellus would pick. With no PipeWire daemon or no camera reachable, it
-# starts a private PipeWire with a virtual camera first.
+# The main job: set up, build, list the cameras and microphones, pick the
+# system preferred camera and capture 30 frames from it. With no PipeWire
+# daemon or no camera reachable, it starts a private PipeWire with a virtual
+# camera first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -12,15 +13,18 @@ CLI=build/bin/ocellus
 show() {
 	"$CLI" list
 	echo
-	"$CLI" list --json | /usr/bin/python3 -c '
+	"$CLI" preferred
+	local camera
+	camera=$("$CLI" preferred --json | /usr/bin/python3 -c '
 import json, sys
-devices = json.load(sys.stdin)
-cameras = [d for d in devices if d["type"] != "microphone"]
-if cameras:
-    first = cameras[0]
-    print("default camera: %s (%s, %s)" % (first["name"], first["unique_id"], first["type"]))
-else:
-    print("no camera found")'
+chosen = json.load(sys.stdin)["system_preferred"]
+print(chosen["unique_id"] if chosen else "")')
+	if [ -z "$camera" ]; then
+		echo "no camera found"
+		return 1
+	fi
+	echo
+	"$CLI" stream "$camera" --frames 30
 }
 
 if "$CLI" list --json 2>/dev/null | grep -q '"type": "[a-z_]*camera"'; then
