@@ -88,10 +88,8 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
         if let core { pw_core_disconnect(core) }
         core = nil
         pw_thread_loop_unlock(loop)
-        pw_thread_loop_stop(loop)
-        if let context { pw_context_destroy(context) }
+        PipeWireLibrary.shutDown(loop: loop, context: context)
         context = nil
-        pw_thread_loop_destroy(loop)
         self.loop = nil
     }
 
@@ -241,6 +239,23 @@ enum PipeWireTypes {
 enum PipeWireLibrary {
     private static let initialized: Void = { pw_init(nil, nil) }()
     static func initializeOnce() { _ = initialized }
+
+    /// Stops a thread loop and frees it with its context (call with the loop unlocked).
+    /// On the loop's own thread — its owner released inside one of its callbacks — the
+    /// thread cannot join itself, and freeing the context there would unload code it is
+    /// still running: a helper thread finishes once the callback has returned.
+    static func shutDown(loop: OpaquePointer, context: OpaquePointer?) {
+        let teardown = {
+            pw_thread_loop_stop(loop)
+            if let context { pw_context_destroy(context) }
+            pw_thread_loop_destroy(loop)
+        }
+        if pw_thread_loop_in_thread(loop) {
+            pthread_detach(startThread(teardown))
+        } else {
+            teardown()
+        }
+    }
 }
 
 /// A `spa_hook` at a stable address, removable once.

@@ -68,10 +68,8 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
         }
         core = nil
         pw_thread_loop_unlock(loop)
-        pw_thread_loop_stop(loop)
-        if let context { pw_context_destroy(context) }
+        PipeWireLibrary.shutDown(loop: loop, context: context)
         context = nil
-        pw_thread_loop_destroy(loop)
         self.loop = nil
     }
 

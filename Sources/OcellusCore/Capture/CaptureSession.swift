@@ -484,13 +484,14 @@ public final class CaptureSession: @unchecked Sendable {
     public func stopRunning() throws(OcellusError) {
         try refuseOnStreamThread("stopRunning")
         retry.cancel()
-        let current: (any CameraStream)? = lock.withLock {
+        let (current, wasRunning): ((any CameraStream)?, Bool) = lock.withLock {
             defer { (stream, running) = (nil, false) }
-            return running ? stream : nil
+            return (stream, running)
         }
-        guard let current else { return }
-        current.stop()
-        events.post(.stopped)
+        // A stream that failed is stopped here too, on this thread: its last release
+        // must not fall to its own thread, which cannot join itself.
+        current?.stop()
+        if wasRunning { events.post(.stopped) }
     }
 
     private func refuseOnStreamThread(_ name: String) throws(OcellusError) {
