@@ -1,0 +1,73 @@
+import Testing
+import Foundation
+@testable import OcellusCore
+
+/// Who stops a camera stream that failed by itself (SPEC §4 runtime errors). A backend's
+/// stream cannot tear itself down from its own thread, so the session must stop it on the
+/// caller's thread. The stream here is a test double that records its stop calls: the
+/// session's bookkeeping, not a backend, is under test (the PipeWire and vivid suites
+/// run the same path with real cameras).
+@Suite struct StreamLifetimeTests {
+    final class RecordingStream: CameraStream, @unchecked Sendable {
+        let format: VideoFormat
+        let handler: (CameraStreamEvent) -> Void
+        private let lock = NSLock()
+        private var stopThreads: [pthread_t] = []
+
+        init(format: VideoFormat, handler: @escaping (CameraStreamEvent) -> Void) {
+            self.format = format
+            self.handler = handler
+        }
+
+        func stop() { lock.withLock { stopThreads.append(pthread_self()) } }
+        var stops: [pthread_t] { lock.withLock { stopThreads } }
+    }
+
+    final class RecordingOpener: CameraStreamOpening, @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) weak var opened: RecordingStream?
+
+        func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
+                        handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+            let stream = RecordingStream(format: format, handler: handler)
+            lock.withLock { opened = stream }
+            return stream
+        }
+    }
+
+    let camera = Device(uniqueID: "usb-046d:082d-X", name: "C920", type: .externalCamera, position: .unspecified,
+                        backend: .v4l2, backendKey: "k",
+                        formats: [VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30)])],
+                        vendorID: 0x046d, productID: 0x082d, serialNumber: "X", pluggedMicroseconds: nil, properties: [:])
+
+    @Test func aStreamThatFailedIsStoppedOnTheCallersThread() throws {
+        let opener = RecordingOpener()
+        let session = CaptureSession(opener: opener)
+        try session.addInput(camera)
+        try session.addOutput(VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480))
+        try session.startRunning()
+        let stream = try #require(opener.opened)
+
+        // The camera goes away: the stream reports it from its own thread.
+        let failing = Thread { stream.handler(.failed(OcellusError(.disconnected, "the camera was disconnected"))) }
+        failing.start()
+        while session.isRunning { usleep(1000) }
+        #expect(stream.stops.isEmpty)
+
+        try session.stopRunning()
+        #expect(stream.stops.count == 1)
+        #expect(stream.stops.allSatisfy { pthread_equal($0, pthread_self()) != 0 })
+    }
+
+    @Test func stoppingAStoppedSessionStopsNothing() throws {
+        let opener = RecordingOpener()
+        let session = CaptureSession(opener: opener)
+        try session.addInput(camera)
+        try session.addOutput(VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480))
+        try session.startRunning()
+        let stream = try #require(opener.opened)
+        try session.stopRunning()
+        try session.stopRunning()
+        #expect(stream.stops.count == 1)
+    }
+}
