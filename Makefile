@@ -41,7 +41,9 @@ install: build
 test: test-swift test-c test-python test-rust test-vivid
 
 test-swift: build
-	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- $(SWIFT) test
+	rm -f $(BUILD)/swift-tests*.xml
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- $(SWIFT) test --xunit-output $(abspath $(BUILD))/swift-tests.xml; \
+	status=$$?; $(PYTHON) scripts/xunit-summary.py $(BUILD)/swift-tests.xml $(BUILD)/swift-tests-swift-testing.xml && exit $$status
 
 test-c: build
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- Tests/c/run.sh $(abspath $(BUILD))

@@ -24,19 +24,15 @@ suite() {   # NAME MAKE_TARGET COUNT_FUNCTION
 	[ "$status" = 0 ] || broken+=("$name")
 }
 
-count_swift() {   # Swift Testing + XCTest summary lines
-	awk '/Test run with [0-9]+ tests? .*passed/ { for (i = 1; i <= NF; i++) if ($i == "with") p += $(i + 1) }
-	     /Test run with [0-9]+ tests? .*failed/ { for (i = 1; i <= NF; i++) if ($i == "with") t = $(i + 1) }
-	     /with [0-9]+ issues?/ { for (i = 1; i <= NF; i++) if ($i == "with" && $(i + 2) ~ /^issue/) f += $(i + 1) }
-	     END { if (t) p = t - f; print p + 0, f + 0 }' "$1"
+count_plain() {   # the last "N passed, N failed" line (make's own error line may follow it)
+	grep -E '^[0-9]+ passed, [0-9]+ failed$' "$1" | tail -1 | awk '{ p = $1; f = $3 } END { print p + 0, f + 0 }'
 }
-count_plain() { tail -1 "$1" | awk '/passed, .* failed/ { print $1, $3; exit } { print 0, 0 }'; }
 count_pytest() {
 	tail -1 "$1" | awk '{ for (i = 2; i <= NF; i++) { if ($i ~ /^passed/) p = $(i - 1); if ($i ~ /^failed/ || $i ~ /^errors?/) f += $(i - 1) } } END { print p + 0, f + 0 }'
 }
 count_cargo() { awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$1"; }
 
-suite swift test-swift count_swift
+suite swift test-swift count_plain
 suite c test-c count_plain
 suite python test-python count_pytest
 suite rust test-rust count_cargo
