@@ -43,6 +43,13 @@ public final class V4L2Stream: @unchecked Sendable {
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private var thread: pthread_t?
     private var wakeRead: Int32 = -1, wakeWrite: Int32 = -1
+    private var stoppedFromHandler = Flag()
+
+    /// Set on the streaming thread by `stop()` from the handler, read by the same thread.
+    private final class Flag: @unchecked Sendable {
+        private(set) var isSet = false
+        func set() { isSet = true }
+    }
 
     public init(devicePath: String, system: any V4L2System = defaultV4L2System()) {
         node = String(devicePath.split(separator: "/").last ?? "")
@@ -72,12 +79,20 @@ public final class V4L2Stream: @unchecked Sendable {
     }
 
     /// Stops streaming and frees the buffers; returns after the handler's last call.
+    /// From the handler itself (the thread cannot join itself), the handler is not
+    /// called again and the thread frees the buffers when the handler returns.
     public func stop() {
         if let running = thread {
+            thread = nil
+            if pthread_equal(running, pthread_self()) != 0 {
+                stoppedFromHandler.set()
+                pthread_detach(running)
+                (fd, buffers, wakeRead, wakeWrite) = (-1, [], -1, -1)   // the thread's now
+                return
+            }
             var byte: UInt8 = 1
             _ = write(wakeWrite, &byte, 1)
             pthread_join(running, nil)
-            thread = nil
         }
         release()
     }
@@ -132,16 +147,18 @@ public final class V4L2Stream: @unchecked Sendable {
     }
 
     private func release() {
+        Self.release(fd: fd, buffers: buffers, wake: [wakeRead, wakeWrite], system: system)
+        (fd, buffers, wakeRead, wakeWrite) = (-1, [], -1, -1)
+    }
+
+    private static func release(fd: Int32, buffers: [UnsafeMutableRawBufferPointer], wake: [Int32], system: any V4L2System) {
         if fd >= 0 {
             var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             _ = system.ioctl(fd, CV4L2_VIDIOC_STREAMOFF, &type)
         }
         for buffer in buffers { system.unmap(buffer.baseAddress!, length: buffer.count) }
-        buffers.removeAll()
         if fd >= 0 { system.close(fd) }
-        fd = -1
-        for pipeFD in [wakeRead, wakeWrite] where pipeFD >= 0 { close(pipeFD) }
-        (wakeRead, wakeWrite) = (-1, -1)
+        for pipeFD in wake where pipeFD >= 0 { close(pipeFD) }
     }
 
     // MARK: The streaming thread
@@ -151,7 +168,13 @@ public final class V4L2Stream: @unchecked Sendable {
         _ = pipe(&pipeFDs)
         (wakeRead, wakeWrite) = (pipeFDs[0], pipeFDs[1])
         let (fd, wake, system, buffers, node) = (self.fd, wakeRead, self.system, self.buffers, self.node)
+        let wakeFDs = [wakeRead, wakeWrite]
+        let stoppedFromHandler = Flag()
+        self.stoppedFromHandler = stoppedFromHandler
         thread = OcellusCore.startThread {
+            defer {
+                if stoppedFromHandler.isSet { V4L2Stream.release(fd: fd, buffers: buffers, wake: wakeFDs, system: system) }
+            }
             var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
             var buffer = v4l2_buffer()
             while true {
@@ -173,6 +196,7 @@ public final class V4L2Stream: @unchecked Sendable {
                 handler(.frame(Frame(format: format, bytes: UnsafeRawBufferPointer(rebasing: memory[0..<Int(buffer.bytesused)]),
                                      sequence: buffer.sequence, timestampNanoseconds: timestamp,
                                      isCorrupt: buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0)))
+                if stoppedFromHandler.isSet { return }
                 let requeued = system.ioctl(fd, CV4L2_VIDIOC_QBUF, &buffer)
                 if requeued != 0 {
                     handler(.failed(V4L2Stream.streamingError(requeued, node: node)))

@@ -82,6 +82,27 @@ struct VividStreamTests {
         stream.stop()
     }
 
+    @Test func stopFromTheFrameHandlerEndsTheStreamAndLeavesNoDescriptorOpen() throws {
+        let node = try vividNode()
+        let before = openDescriptors()
+        let stream = V4L2Stream(devicePath: node)
+        let collector = Collector()
+        _ = try stream.start(pixelFormat: .yuyv, width: 320, height: 180, frameRate: FrameRate(30)) { event in
+            collector.handle(event)
+            if case .frame = event { stream.stop() }
+        }
+        #expect(collector.wait { !collector.frames.isEmpty })
+        // The streaming thread frees the buffers and descriptors itself once the handler returns.
+        for _ in 0..<200 where openDescriptors() != before { usleep(10_000) }
+        #expect(openDescriptors() == before)
+        usleep(200_000)
+        #expect(collector.lock.withLock { collector.frames.count } == 1)
+        #expect(collector.failure == nil)
+        let again = V4L2Stream(devicePath: node)   // the camera is free again
+        _ = try again.start(pixelFormat: .yuyv, width: 320, height: 180, frameRate: FrameRate(30)) { _ in }
+        again.stop()
+    }
+
     @Test func unplugWhileStreamingIsADisconnectAndLeavesNoDescriptorOpen() throws {
         let node = try vividNode()
         let before = openDescriptors()
