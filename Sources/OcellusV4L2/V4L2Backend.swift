@@ -34,9 +34,7 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
         // Kernel uevents first; inotify on /dev as well, for containers whose network
         // namespace gets no uevents. A rescan is idempotent, so hearing both is harmless.
         if hotplug {
-            let listener = UEventListener { [weak self] subsystem in
-                if subsystem == "video4linux" { self?.rescan() }
-            }
+            let listener = UEventListener(subsystem: "video4linux") { [weak self] in self?.rescan() }
             let deviceWatcher = FileWatcher(directory: "/dev", matching: { $0.hasPrefix("video") }) { [weak self] in
                 self?.rescan()
             }
@@ -74,15 +72,24 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
 }
 
 /// Kernel uevents (the messages udevd would otherwise consume) on a netlink
-/// socket, delivered as their SUBSYSTEM to `onEvent` on a library thread.
+/// socket: `onChange` runs on a library thread after a burst of events that
+/// includes one of `subsystem`, or after the kernel dropped events because the
+/// socket was full (so the caller rescans rather than missing an unplug).
 final class UEventListener: @unchecked Sendable {
     private let socketFD: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private var thread: pthread_t?
 
-    init?(onEvent: @escaping (String) -> Void) {
+    init?(subsystem wanted: String, onChange: @escaping () -> Void) {
         socketFD = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), NETLINK_KOBJECT_UEVENT)
+        // A driver unbinding sends dozens of events at once; room for them (the
+        // FORCE variant works as root, beyond the system's rmem_max).
+        var receiveBuffer: Int32 = 1 << 20
+        let size = socklen_t(MemoryLayout<Int32>.size)
+        if setsockopt(socketFD, SOL_SOCKET, SO_RCVBUFFORCE, &receiveBuffer, size) != 0 {
+            _ = setsockopt(socketFD, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, size)
+        }
         var pipeFDs: [Int32] = [-1, -1]
         _ = pipe(&pipeFDs)
         (wakeRead, wakeWrite) = (pipeFDs[0], pipeFDs[1])
@@ -106,9 +113,19 @@ final class UEventListener: @unchecked Sendable {
                 guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { return }
                 if descriptors[1].revents != 0 { return }
                 guard descriptors[0].revents != 0 else { continue }
-                let count = buffer.withUnsafeMutableBytes { recv(socketFD, $0.baseAddress, $0.count, 0) }
-                guard count > 0, let subsystem = UEventListener.subsystem(of: buffer[0..<count]) else { continue }
-                onEvent(subsystem)
+                // Drain the burst, then report once.
+                var changed = false
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { recv(socketFD, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                    if count > 0 {
+                        if UEventListener.subsystem(of: buffer[0..<count]) == wanted { changed = true }
+                    } else if count < 0 && errno == ENOBUFS {
+                        changed = true   // events were lost: only a rescan can tell what changed
+                    } else if !(count < 0 && errno == EINTR) {
+                        break
+                    }
+                }
+                if changed { onChange() }
             }
         }
     }
