@@ -40,13 +40,18 @@ import Foundation
                         formats: [VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30)])],
                         vendorID: 0x046d, productID: 0x082d, serialNumber: "X", pluggedMicroseconds: nil, properties: [:])
 
-    @Test func aStreamThatFailedIsStoppedOnTheCallersThread() throws {
+    /// A session streaming from `camera` through a recording stream.
+    func runningSession() throws -> (CaptureSession, RecordingStream) {
         let opener = RecordingOpener()
         let session = CaptureSession(opener: opener)
         try session.addInput(camera)
         try session.addOutput(VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480))
         try session.startRunning()
-        let stream = try #require(opener.opened)
+        return (session, try #require(opener.opened))
+    }
+
+    @Test func aStreamThatFailedIsStoppedOnTheCallersThread() throws {
+        let (session, stream) = try runningSession()
 
         // The camera goes away: the stream reports it from its own thread.
         let failing = Thread { stream.handler(.failed(OcellusError(.disconnected, "the camera was disconnected"))) }
@@ -60,12 +65,7 @@ import Foundation
     }
 
     @Test func stoppingAStoppedSessionStopsNothing() throws {
-        let opener = RecordingOpener()
-        let session = CaptureSession(opener: opener)
-        try session.addInput(camera)
-        try session.addOutput(VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480))
-        try session.startRunning()
-        let stream = try #require(opener.opened)
+        let (session, stream) = try runningSession()
         try session.stopRunning()
         try session.stopRunning()
         #expect(stream.stops.count == 1)
