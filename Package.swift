@@ -65,8 +65,11 @@ let package = Package(
         .target(name: "OcellusVirtualCamera", dependencies: ["OcellusCore", "CPipeWire", "CLibPipeWire", "CTurboJPEG"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
+        // The frame a C ABI callback is delivering on this thread (Swift has no thread-locals).
+        .target(name: "CThreadFrame"),
+
         // The C ABI: the only member of libocellus.so.
-        .target(name: "OcellusCABI", dependencies: ["COcellus", "OcellusCore", "OcellusSystem", "OcellusSensors"],
+        .target(name: "OcellusCABI", dependencies: ["COcellus", "CThreadFrame", "OcellusCore", "OcellusSystem", "OcellusSensors"],
                 exclude: ["exports.map"],
                 swiftSettings: framePathSettings,
                 linkerSettings: staticSwiftRuntime + [

@@ -1011,6 +1011,8 @@ uint32_t oc_frame_height(const oc_frame *frame);
 uint64_t oc_frame_sequence(const oc_frame *frame);
 /** CLOCK_MONOTONIC nanoseconds of the capture. */
 uint64_t oc_frame_timestamp_ns(const oc_frame *frame);
+/** True for full-range samples (0–255, as decoded JPEG), false for limited range (16–235, as YUV cameras send). */
+bool oc_frame_is_full_range(const oc_frame *frame);
 uint32_t oc_frame_plane_count(const oc_frame *frame);
 
 /**

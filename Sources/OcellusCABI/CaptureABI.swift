@@ -1,5 +1,6 @@
 // Capture sessions, video data outputs and frames in the C ABI (SPEC §4).
 import COcellus
+import CThreadFrame
 import OcellusCore
 import OcellusSystem
 #if canImport(Glibc)
@@ -22,12 +23,14 @@ final class SessionBox {
 /// A frame handle: the view of the frame being delivered (valid during the callback),
 /// or a retained copy that owns its bytes.
 final class FrameBox {
-    var frame: CameraFrame?
+    /// The frame the callback is running for (view boxes only; points into the delivering stack frame).
+    private var delivering: UnsafePointer<CameraFrame>?
+    private let retained: CameraFrame?
     private let storage: [UnsafeMutableRawBufferPointer]
     var handle: OpaquePointer!
 
     /// The per-output view, reused for every frame (no allocation per frame).
-    init() { storage = [] }
+    init() { (retained, storage) = (nil, []) }
 
     /// A copy of `frame` that outlives the camera's buffer.
     init(copying frame: CameraFrame) {
@@ -40,21 +43,37 @@ final class FrameBox {
         let planes = storage.enumerated().map { index, bytes in
             FramePlane(bytes: UnsafeRawBufferPointer(bytes), stride: frame.plane(index)!.stride)
         }
-        self.frame = CameraFrame(pixelFormat: frame.pixelFormat, width: frame.width, height: frame.height,
-                                 sequence: frame.sequence, timestampNanoseconds: frame.timestampNanoseconds,
-                                 isCorrupt: frame.isCorrupt, planes: planes[0], planes.count > 1 ? planes[1] : nil,
-                                 planes.count > 2 ? planes[2] : nil)
+        retained = CameraFrame(pixelFormat: frame.pixelFormat, width: frame.width, height: frame.height,
+                               sequence: frame.sequence, timestampNanoseconds: frame.timestampNanoseconds,
+                               isCorrupt: frame.isCorrupt, isFullRange: frame.isFullRange,
+                               planes: planes[0], planes.count > 1 ? planes[1] : nil, planes.count > 2 ? planes[2] : nil)
     }
 
     deinit { storage.forEach { $0.deallocate() } }
 
-    static func lookup(_ handle: OpaquePointer?) -> (FrameBox, CameraFrame)? {
+    /// Runs the C callback with this view showing `frame`. The thread's delivering
+    /// record lets accessors on this thread skip the handle table.
+    func deliver(_ frame: CameraFrame, _ callback: () -> Void) {
+        withUnsafePointer(to: frame) { pointer in
+            delivering = pointer
+            ocabi_set_delivering(UnsafeRawPointer(handle), pointer)
+            callback()
+            ocabi_set_delivering(nil, nil)
+            delivering = nil
+        }
+    }
+
+    /// The frame behind `handle`, or nil with the last error set.
+    static func lookup(_ handle: OpaquePointer?) -> CameraFrame? {
+        if let handle, let current = ocabi_delivering(UnsafeRawPointer(handle)) {
+            return current.assumingMemoryBound(to: CameraFrame.self).pointee
+        }
         guard let box = HandleTable.lookup(handle, as: FrameBox.self, what: "frame") else { return nil }
-        guard let frame = box.frame else {
+        guard let frame = box.retained ?? box.delivering?.pointee else {
             LastError.set("the frame is no longer valid: its callback returned (retain frames to keep them)")
             return nil
         }
-        return (box, frame)
+        return frame
     }
 }
 
@@ -251,9 +270,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     let (outputHandle, view) = (box.handle, box.view)
     let userDataBits = UInt(bitPattern: userData)
     box.output.frameHandler = { frame in
-        view.frame = frame
-        callback(outputHandle, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits))
-        view.frame = nil
+        view.deliver(frame) { callback(outputHandle, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
     }
     return oc_status(OC_OK)
 }
@@ -274,26 +291,30 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 // MARK: Frames
 
 @c @implementation public func oc_frame_pixel_format(_ frame: OpaquePointer?) -> UInt32 {
-    FrameBox.lookup(frame)?.1.pixelFormat.rawValue ?? 0
+    FrameBox.lookup(frame)?.pixelFormat.rawValue ?? 0
 }
 
-@c @implementation public func oc_frame_width(_ frame: OpaquePointer?) -> UInt32 { FrameBox.lookup(frame)?.1.width ?? 0 }
+@c @implementation public func oc_frame_width(_ frame: OpaquePointer?) -> UInt32 { FrameBox.lookup(frame)?.width ?? 0 }
 
-@c @implementation public func oc_frame_height(_ frame: OpaquePointer?) -> UInt32 { FrameBox.lookup(frame)?.1.height ?? 0 }
+@c @implementation public func oc_frame_height(_ frame: OpaquePointer?) -> UInt32 { FrameBox.lookup(frame)?.height ?? 0 }
 
-@c @implementation public func oc_frame_sequence(_ frame: OpaquePointer?) -> UInt64 { FrameBox.lookup(frame)?.1.sequence ?? 0 }
+@c @implementation public func oc_frame_sequence(_ frame: OpaquePointer?) -> UInt64 { FrameBox.lookup(frame)?.sequence ?? 0 }
 
 @c @implementation public func oc_frame_timestamp_ns(_ frame: OpaquePointer?) -> UInt64 {
-    FrameBox.lookup(frame)?.1.timestampNanoseconds ?? 0
+    FrameBox.lookup(frame)?.timestampNanoseconds ?? 0
+}
+
+@c @implementation public func oc_frame_is_full_range(_ frame: OpaquePointer?) -> Bool {
+    FrameBox.lookup(frame)?.isFullRange ?? false
 }
 
 @c @implementation public func oc_frame_plane_count(_ frame: OpaquePointer?) -> UInt32 {
-    UInt32(FrameBox.lookup(frame)?.1.planeCount ?? 0)
+    UInt32(FrameBox.lookup(frame)?.planeCount ?? 0)
 }
 
 @c @implementation public func oc_frame_plane_data(_ frame: OpaquePointer?, _ plane: UInt32, _ size: UnsafeMutablePointer<Int>?,
                                                    _ stride: UnsafeMutablePointer<UInt32>?) -> UnsafePointer<UInt8>? {
-    guard let (_, current) = FrameBox.lookup(frame) else { return nil }
+    guard let current = FrameBox.lookup(frame) else { return nil }
     guard let data = current.plane(Int(plane)) else {
         LastError.set("oc_frame_plane_data: the frame has \(current.planeCount) planes, not \(plane + 1)")
         return nil
@@ -304,7 +325,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 }
 
 @c @implementation public func oc_frame_retain(_ frame: OpaquePointer?) -> OpaquePointer? {
-    guard let (_, current) = FrameBox.lookup(frame) else { return nil }
+    guard let current = FrameBox.lookup(frame) else { return nil }
     let copy = FrameBox(copying: current)
     copy.handle = HandleTable.register(copy)
     return copy.handle

@@ -559,7 +559,7 @@ static void on_frame(oc_video_data_output *output, const oc_frame *frame, void *
     /* The virtual camera's ramp: Y at x is 16 + 219x/width, except under a moving bright bar. */
     int x = 320, y = luma ? luma[100 * stride + x * 2] : 0;
     if (!luma || size != 640 * 480 * 2 || stride != 1280 || oc_frame_width(frame) != 640 ||
-        oc_frame_plane_count(frame) != 1 || (y != 16 + 219 * x / 640 && y != 235))
+        oc_frame_plane_count(frame) != 1 || oc_frame_is_full_range(frame) || (y != 16 + 219 * x / 640 && y != 235))
         log->bad_content++;
     pthread_mutex_lock(&log->lock);
     if (!log->kept) log->kept = oc_frame_retain(frame);
@@ -615,6 +615,7 @@ static int test_capture_session_delivers_frames(void)
     size_t size = 0;
     CHECK(log.kept && oc_frame_plane_data(log.kept, 0, &size, NULL) != NULL && size == 640 * 480 * 2);
     CHECK(oc_frame_plane_data(log.kept, 1, NULL, NULL) == NULL);
+    CHECK(oc_frame_width(log.kept) == 640 && !oc_frame_is_full_range(log.kept));
     CHECK(oc_frame_width(log.seen) == 0 && strstr(oc_last_error_message(), "no longer valid") != NULL);
     oc_frame_release(log.kept);
     CHECK(oc_frame_width(log.kept) == 0);

@@ -186,7 +186,15 @@ public final class CaptureSession: @unchecked Sendable {
     private let opener: any CameraStreamOpening
     private let conversion: (any FrameConversion)?
     private let lock = ConditionLock()
-    private var committed = Configuration()
+    private var committed = Configuration() {
+        didSet { commits.add(1, ordering: .releasing) }
+    }
+    /// Counts commits, so the stream thread re-reads the outputs only after one
+    /// instead of taking the lock for every frame.
+    private let commits = Atomic<UInt64>(0)
+    /// The stream thread's copy of the committed outputs, and the commit it is from.
+    private var streamOutputs: [VideoDataOutput] = []
+    private var streamOutputsCommit = UInt64.max
     private var pending: Configuration?
     private var stream: (any CameraStream)?
     private var running = false
@@ -491,6 +499,7 @@ public final class CaptureSession: @unchecked Sendable {
         // A stream that failed is stopped here too, on this thread: its last release
         // must not fall to its own thread, which cannot join itself.
         current?.stop()
+        lock.withLock { (streamOutputs, streamOutputsCommit) = ([], .max) }   // the stream thread is gone
         if wasRunning { events.post(.stopped) }
     }
 
@@ -505,24 +514,27 @@ public final class CaptureSession: @unchecked Sendable {
             return
         }
         prepareConverters(configuration.outputs, for: format, input: input)
+        lock.withLock { (streamThread, streamOutputsCommit) = (nil, .max) }   // the first frame records both
         // Unowned: the session outlives its stream (deinit and stop join the stream thread
         // before the session's memory goes), and a weak load per frame costs a side-table trip.
         let opened = try opener.openStream(for: input, format: format, frameRate: rate) { [unowned(unsafe) self] event in
             switch event {
             case .frame(let frame):
                 // The committed outputs of the moment: a commit may change them while the stream runs.
-                let outputs = self.lock.withLock { () -> [VideoDataOutput] in
-                    if self.streamThread == nil { self.streamThread = pthread_self() }
-                    return self.committed.outputs
+                if self.commits.load(ordering: .acquiring) != self.streamOutputsCommit {
+                    self.lock.withLock {
+                        self.streamThread = pthread_self()
+                        (self.streamOutputs, self.streamOutputsCommit) = (self.committed.outputs, self.commits.load(ordering: .relaxed))
+                    }
                 }
-                for output in outputs { output.deliver(frame) }
+                for output in self.streamOutputs { output.deliver(frame) }
             case .failed(let error):
                 self.lock.withLock { (self.running, self.streamThread) = (false, nil) }
                 self.events.post(.runtimeError(error))
                 self.events.post(.stopped)
             }
         }
-        lock.withLock { (stream, running, streamThread) = (opened, true, nil) }
+        lock.withLock { (stream, running) = (opened, true) }
         onStreamingStarted?(input)
     }
 }

@@ -161,6 +161,7 @@ def declare(lib, errcheck_status):
         "oc_frame_height": ([vp], ctypes.c_uint32),
         "oc_frame_sequence": ([vp], ctypes.c_uint64),
         "oc_frame_timestamp_ns": ([vp], ctypes.c_uint64),
+        "oc_frame_is_full_range": ([vp], ctypes.c_bool),
         "oc_frame_plane_count": ([vp], ctypes.c_uint32),
         "oc_frame_plane_data": ([vp, ctypes.c_uint32, ctypes.POINTER(sz), ctypes.POINTER(ctypes.c_uint32)],
                                 ctypes.POINTER(ctypes.c_uint8)),

@@ -76,6 +76,11 @@ class Frame:
         return _lib.oc_frame_timestamp_ns(self._handle)
 
     @property
+    def full_range(self) -> bool:
+        """True for full-range samples (0-255, decoded JPEG), False for limited (16-235)."""
+        return _lib.oc_frame_is_full_range(self._handle)
+
+    @property
     def planes(self):
         """One uint8 array per plane, shaped (rows, stride): no copy."""
         import numpy as np

@@ -54,9 +54,33 @@ def test_nv12_frames_as_numpy_views(context):
     assert problems == []
     kept = seen[0]
     assert (kept.width, kept.height, kept.pixel_format) == (640, 480, "NV12")
+    assert not kept.full_range   # YUV from the camera: limited range
     assert kept.planes[0].shape == (480, 640)   # still readable after the stream stopped
     assert output.delivered_frames >= 10
     session.close()
+
+
+def test_mjpeg_camera_gives_full_range_nv12(context, cameras):
+    cameras.add("pyjpeg", "--formats", "MJPG", "--sizes", "640x480")
+    session = context.capture_session()
+    output = VideoDataOutput("NV12", 640, 480)
+    seen, done = [], threading.Event()
+
+    def on_frame(frame):
+        luma = frame.planes[0]
+        seen.append((frame.full_range, int(luma[100, 320])))
+        done.set()
+
+    output.set_frame_callback(on_frame)
+    session.set_input(camera(context, "pipewire-pyjpeg"))
+    session.add_output(output)
+    with session.running():
+        assert done.wait(10)
+    session.close()
+    full_range, y = seen[0]
+    # The virtual camera compresses its ramp's samples as they are (125 at x = 320); decoded
+    # JPEG is labelled full range, as JPEG defines it.
+    assert full_range and abs(y - 125) <= 4
 
 
 def test_events_and_runtime_error_when_the_camera_goes(context, cameras):

@@ -307,6 +307,7 @@ extern "C" {
     pub fn oc_frame_height(frame: *const oc_frame) -> u32;
     pub fn oc_frame_sequence(frame: *const oc_frame) -> u64;
     pub fn oc_frame_timestamp_ns(frame: *const oc_frame) -> u64;
+    pub fn oc_frame_is_full_range(frame: *const oc_frame) -> bool;
     pub fn oc_frame_plane_count(frame: *const oc_frame) -> u32;
     pub fn oc_frame_plane_data(frame: *const oc_frame, plane: u32, size: *mut usize, stride: *mut u32) -> *const u8;
     pub fn oc_frame_retain(frame: *const oc_frame) -> *mut oc_frame;

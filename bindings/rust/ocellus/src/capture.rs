@@ -29,6 +29,10 @@ impl Frame<'_> {
     pub fn timestamp_ns(&self) -> u64 {
         unsafe { ffi::oc_frame_timestamp_ns(self.raw) }
     }
+    /// True for full-range samples (0–255, decoded JPEG), false for limited range (16–235).
+    pub fn is_full_range(&self) -> bool {
+        unsafe { ffi::oc_frame_is_full_range(self.raw) }
+    }
     pub fn plane_count(&self) -> u32 {
         unsafe { ffi::oc_frame_plane_count(self.raw) }
     }
