@@ -29,6 +29,7 @@ let package = Package(
         .systemLibrary(name: "CLibPipeWire", path: "Sources/CLibPipeWire", pkgConfig: "libpipewire-0.3",
                        providers: [.apt(["libpipewire-0.3-dev"])]),
         .systemLibrary(name: "CLibYUV", path: "Sources/CLibYUV", providers: [.apt(["libyuv-dev"])]),
+        .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
 
@@ -49,7 +50,7 @@ let package = Package(
                 swiftSettings: framePathSettings),
 
         // Pixel conversion and scaling (libyuv) and JPEG decoding (libjpeg-turbo) for outputs.
-        .target(name: "OcellusMedia", dependencies: ["OcellusCore", "CLibYUV", "CTurboJPEG"],
+        .target(name: "OcellusMedia", dependencies: ["OcellusCore", "CLibYUV", "CTurboJPEG", "CLibExif"],
                 swiftSettings: framePathSettings),
 
         // The host's orientation from iio-sensor-proxy over D-Bus (sd-bus from libsystemd).
@@ -69,7 +70,7 @@ let package = Package(
         .target(name: "CThreadFrame"),
 
         // The C ABI: the only member of libocellus.so.
-        .target(name: "OcellusCABI", dependencies: ["COcellus", "CThreadFrame", "OcellusCore", "OcellusSystem", "OcellusSensors"],
+        .target(name: "OcellusCABI", dependencies: ["COcellus", "CThreadFrame", "OcellusCore", "OcellusMedia", "OcellusSystem", "OcellusSensors"],
                 exclude: ["exports.map"],
                 swiftSettings: framePathSettings,
                 linkerSettings: staticSwiftRuntime + [
@@ -78,7 +79,7 @@ let package = Package(
                 ]),
 
         .executableTarget(name: "OcellusCLI",
-                          dependencies: ["OcellusCore", "OcellusSystem", "OcellusV4L2", "OcellusSensors", "OcellusVirtualCamera"],
+                          dependencies: ["OcellusCore", "OcellusSystem", "OcellusV4L2", "OcellusMedia", "OcellusSensors", "OcellusVirtualCamera"],
                           swiftSettings: [.swiftLanguageMode(.v5)],
                           linkerSettings: staticSwiftRuntime),
 
@@ -86,7 +87,7 @@ let package = Package(
         .executableTarget(name: "OcellusBench", dependencies: ["OcellusCore", "OcellusPipeWire", "CPipeWire", "CLibPipeWire"],
                           swiftSettings: [.swiftLanguageMode(.v5)]),
 
-        .testTarget(name: "OcellusMediaTests", dependencies: ["OcellusCore", "OcellusMedia", "CTurboJPEG"],
+        .testTarget(name: "OcellusMediaTests", dependencies: ["OcellusCore", "OcellusMedia", "CTurboJPEG", "CLibExif"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "OcellusCoreTests", dependencies: ["OcellusCore"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),

@@ -69,6 +69,8 @@ enum {
     OC_ERROR_BUSY = -8,
     /** The device went away. */
     OC_ERROR_DISCONNECTED = -9,
+    /** Reading or writing a file failed (unwritable path, disk full), or data was corrupt. */
+    OC_ERROR_IO = -10,
     /** Anything else; the message says what. */
     OC_ERROR_OTHER = -99
 };
@@ -1033,6 +1035,98 @@ oc_frame *oc_frame_retain(const oc_frame *frame);
 
 /** Release a retained frame. NULL is ignored. */
 void oc_frame_release(oc_frame *frame);
+
+/* ------------------------------------------------------------------------ */
+/* Photo output (SPEC §4)                                                     */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Stills from a running session as JPEG with EXIF (Orientation from the
+ * output's rotation angle, DateTimeOriginal, Make/Model from the camera). From
+ * an MJPEG camera the camera's JPEG is kept and only the EXIF segment is put
+ * in; raw frames are encoded with libjpeg-turbo. Encoding runs on the output's
+ * own thread: the stream and other outputs do not wait for it.
+ */
+typedef struct oc_photo_output oc_photo_output;
+
+/** A finished photo, valid during the photo callback. */
+typedef struct oc_photo {
+    /** The JPEG bytes (owned by the library; copy them to keep them). */
+    const uint8_t *data;
+    size_t size;
+    uint32_t width;
+    uint32_t height;
+    /** The EXIF Orientation written (1–8; 1 when the rotation was applied to the pixels). */
+    uint16_t orientation;
+    uint64_t sequence;
+    /** CLOCK_MONOTONIC nanoseconds of the frame's capture. */
+    uint64_t timestamp_ns;
+    /** The file written, or NULL when no path was asked for. */
+    const char *path;
+} oc_photo;
+
+/** How to take one photo. Zero-initialise, then set struct_size = sizeof(oc_photo_settings). */
+typedef struct oc_photo_settings {
+    uint32_t struct_size;
+    /** Turn the pixels by the rotation angle instead of writing it as EXIF Orientation. */
+    bool apply_rotation_to_pixels;
+    /** libjpeg-turbo quality 1–100 for encoded photos; 0 for the default (92). */
+    int32_t quality;
+    /** When not NULL, the JPEG is also written to this file (whole or not at all). */
+    const char *path;
+} oc_photo_settings;
+
+/**
+ * Called once per request: `status` OC_OK with `photo`, or an error (`photo` NULL)
+ * and a message, e.g. OC_ERROR_IO when the file could not be written or
+ * OC_ERROR_WRONG_STATE when the session stopped first. Runs on the output's thread.
+ */
+typedef void (*oc_photo_callback)(oc_photo_output *output, oc_status status, const oc_photo *photo,
+                                  const char *message, void *user_data);
+
+/**
+ * Create a photo output.
+ * \ownership The caller destroys it with oc_photo_output_destroy().
+ */
+oc_status oc_photo_output_create(oc_photo_output **out);
+
+/**
+ * Destroy a photo output, leaving its session first; requests still waiting get
+ * their callback with an error before this returns. NULL is ignored.
+ * \threadsafety Any thread but the output's own callbacks.
+ */
+void oc_photo_output_destroy(oc_photo_output *output);
+
+/**
+ * Add the photo output to the session (like oc_capture_session_add_output()).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session).
+ */
+oc_status oc_capture_session_add_photo_output(oc_capture_session *session, oc_photo_output *output);
+/** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (not in this session). */
+oc_status oc_capture_session_remove_photo_output(oc_capture_session *session, oc_photo_output *output);
+
+/**
+ * The clockwise angle that turns the camera's pixels upright (the rotation
+ * coordinator's capture angle); written as EXIF Orientation. Any thread.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a right angle).
+ */
+oc_status oc_photo_output_set_rotation_angle(oc_photo_output *output, int32_t degrees);
+
+/** Mirror photos about the vertical axis (after rotation). \returns OC_OK or OC_ERROR_INVALID_HANDLE. */
+oc_status oc_photo_output_set_mirrored(oc_photo_output *output, bool mirrored);
+
+/**
+ * Request a photo from the next good frame (corrupt camera JPEGs are skipped).
+ * Requests made back to back get successive frames and are all answered, in order.
+ * `settings` may be NULL for the defaults; it is copied.
+ * \returns OC_OK (the callback will run), OC_ERROR_INVALID_HANDLE,
+ *          OC_ERROR_INVALID_ARGUMENT (NULL callback, quality out of range, bad
+ *          struct_size), OC_ERROR_WRONG_STATE (the session is not running or the
+ *          output is not in it).
+ * \threadsafety Any thread, including the photo callback.
+ */
+oc_status oc_photo_output_capture(oc_photo_output *output, const oc_photo_settings *settings,
+                                  oc_photo_callback callback, void *user_data);
 
 /* ------------------------------------------------------------------------ */
 /* Rotation coordinator (SPEC §3)                                             */

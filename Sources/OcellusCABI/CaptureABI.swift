@@ -25,31 +25,14 @@ final class SessionBox {
 final class FrameBox {
     /// The frame the callback is running for (view boxes only; points into the delivering stack frame).
     private var delivering: UnsafePointer<CameraFrame>?
-    private let retained: CameraFrame?
-    private let storage: [UnsafeMutableRawBufferPointer]
+    private let retained: RetainedFrame?
     var handle: OpaquePointer!
 
     /// The per-output view, reused for every frame (no allocation per frame).
-    init() { (retained, storage) = (nil, []) }
+    init() { retained = nil }
 
     /// A copy of `frame` that outlives the camera's buffer.
-    init(copying frame: CameraFrame) {
-        storage = (0..<frame.planeCount).map { index in
-            let source = frame.plane(index)!.bytes
-            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, source.count), alignment: 64)
-            if let base = source.baseAddress { copy.baseAddress!.copyMemory(from: base, byteCount: source.count) }
-            return UnsafeMutableRawBufferPointer(rebasing: copy[0..<source.count])
-        }
-        let planes = storage.enumerated().map { index, bytes in
-            FramePlane(bytes: UnsafeRawBufferPointer(bytes), stride: frame.plane(index)!.stride)
-        }
-        retained = CameraFrame(pixelFormat: frame.pixelFormat, width: frame.width, height: frame.height,
-                               sequence: frame.sequence, timestampNanoseconds: frame.timestampNanoseconds,
-                               isCorrupt: frame.isCorrupt, isFullRange: frame.isFullRange,
-                               planes: planes[0], planes.count > 1 ? planes[1] : nil, planes.count > 2 ? planes[2] : nil)
-    }
-
-    deinit { storage.forEach { $0.deallocate() } }
+    init(copying frame: CameraFrame) { retained = RetainedFrame(copying: frame) }
 
     /// Runs the C callback with this view showing `frame`. The thread's delivering
     /// record lets accessors on this thread skip the handle table.
@@ -69,7 +52,7 @@ final class FrameBox {
             return current.assumingMemoryBound(to: CameraFrame.self).pointee
         }
         guard let box = HandleTable.lookup(handle, as: FrameBox.self, what: "frame") else { return nil }
-        guard let frame = box.retained ?? box.delivering?.pointee else {
+        guard let frame = box.retained?.frame ?? box.delivering?.pointee else {
             LastError.set("the frame is no longer valid: its callback returned (retain frames to keep them)")
             return nil
         }

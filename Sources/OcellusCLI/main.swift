@@ -25,8 +25,11 @@ commands:
                             --host-orientation, from iio-sensor-proxy (system bus, or ADDRESS)
   mount-rotation UNIQUE_ID 0|90|180|270
                             set and keep an external camera's mounting correction
-  stream UNIQUE_ID [--format FOURCC] [--size WxH] [--fps N] [--frames N] [--json]
-                            capture from a camera and report each frame (either backend)
+  stream UNIQUE_ID [--format FOURCC] [--size WxH] [--fps N] [--frames N | --seconds S] [--json | --frame-events]
+                            capture from a camera: live stats, or one JSON summary (--json), or a
+                            JSON line per frame then the summary (--frame-events)
+  snap UNIQUE_ID -o FILE [--size WxH] [--rotate-pixels] [--json]
+                            a JPEG photo with EXIF orientation from the camera's capture angle
   version                   library version
   virtual-camera [options]  publish a test-pattern camera into PipeWire until interrupted
       --name N --desc D --formats YUY2,NV12,MJPG --sizes 640x480,1280x720 --fps 30,15
@@ -198,64 +201,6 @@ func controls(_ options: GlobalOptions, uniqueID: String, json: Bool, settings: 
 }
 
 /// Streams through a capture session (either backend) and reports each frame.
-func stream(_ options: GlobalOptions, uniqueID: String, format: String?, size: (width: UInt32, height: UInt32)?,
-            rate: (numerator: UInt32, denominator: UInt32)?, frames: Int, json: Bool) -> Never {
-    var signals = blockTerminationSignals()
-    let hub = openHub(options)
-    let device = connectedDevice(hub, uniqueID)
-    let session = CaptureSession.system(pipewireRemote: options.remote)
-    let output = VideoDataOutput(pixelFormat: format.map { $0 == "I420" ? .i420 : FourCC($0) },
-                                 width: size?.width, height: size?.height)
-    output.maximumFrameRate = rate.map { FrameRate($0.numerator, $0.denominator) }
-    let state = ConditionLock()
-    var received = 0, failure: String?
-    output.frameHandler = { frame in
-        // Exactly `frames` frames are reported, even if a few more arrive before the stream stops.
-        let counted: Int? = state.withLock {
-            guard frames == 0 || received < frames else { return nil }
-            received += 1
-            return received
-        }
-        guard let count = counted else { return }
-        if json {
-            let bytes = (0..<frame.planeCount).reduce(0) { $0 + (frame.plane($1)?.bytes.count ?? 0) }
-            emit(JSON.object([("event", .string("frame")), ("sequence", .int(Int64(frame.sequence))),
-                              ("timestamp_ns", .int(Int64(frame.timestampNanoseconds))),
-                              ("bytes", .int(Int64(bytes))), ("corrupt", .bool(frame.isCorrupt))]).text)
-        }
-        if frames > 0 && count == frames { kill(getpid(), SIGUSR1) }
-    }
-    _ = session.events.addObserver { event in
-        guard case .runtimeError(let error) = event else { return }
-        state.withLock { failure = error.message }
-        kill(getpid(), SIGUSR1)
-    }
-    do throws(OcellusError) {
-        try session.addInput(device)
-        try session.addOutput(output)
-        try session.startRunning()
-    } catch {
-        hub.close()
-        fail(error.message)
-    }
-    if !json, let active = session.activeFormat {
-        emit("streaming \(active.pixelFormat) \(active.width)x\(active.height) at \(JSON.number((active.maxFrameRate ?? FrameRate(0)).framesPerSecond).text) fps from \(device.name)")
-    }
-    var signalNumber: Int32 = 0
-    sigwait(&signals, &signalNumber)
-    try? session.stopRunning()
-    hub.close()
-    let dropped = VideoDataOutput.DropReason.allCases.reduce(UInt64(0)) { $0 + output.droppedFrames($1) }
-    let (total, problem) = state.withLock { (received, failure) }
-    if json {
-        emit(JSON.object([("event", .string("summary")), ("frames", .int(Int64(total))), ("dropped", .int(Int64(dropped)))]).text)
-    } else {
-        emit("\(total) frames, \(dropped) dropped")
-    }
-    if let problem { fail(problem) }
-    exit(0)
-}
-
 func rotation(_ options: GlobalOptions, uniqueID: String, host: String?, interface: String?, mirrored: Bool?, json: Bool,
               sensorBus: String?, watch: Bool) {
     let hub = openHub(options)
@@ -334,6 +279,11 @@ func parseSize(_ text: String) throws -> (width: UInt32, height: UInt32) {
         throw UsageError(message: "bad size '\(text)' (expected WIDTHxHEIGHT)")
     }
     return (width, height)
+}
+
+func parseSeconds(_ text: String) throws -> Double {
+    guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError(message: "bad duration '\(text)' (seconds)") }
+    return seconds
 }
 
 func parseRate(_ text: String) throws -> (numerator: UInt32, denominator: UInt32) {
@@ -453,16 +403,27 @@ func main() {
             mountRotation(options, uniqueID: uniqueID, degrees: degrees)
         case "stream":
             guard let uniqueID = arguments.positional() else { throw UsageError(message: "stream needs a unique ID") }
-            let json = arguments.flag("--json")
-            let format = try arguments.value("--format")
-            let size = try arguments.value("--size").map(parseSize)
-            let rate = try arguments.value("--fps").map(parseRate)
-            let frames = try arguments.value("--frames").map { text -> Int in
+            var settings = StreamOptions()
+            settings.json = arguments.flag("--json")
+            settings.frameEvents = arguments.flag("--frame-events")
+            settings.format = try arguments.value("--format")
+            settings.size = try arguments.value("--size").map(parseSize)
+            settings.rate = try arguments.value("--fps").map(parseRate)
+            settings.frames = try arguments.value("--frames").map { text -> Int in
                 guard let count = Int(text), count > 0 else { throw UsageError(message: "bad frame count '\(text)'") }
                 return count
             } ?? 0
+            settings.seconds = try arguments.value("--seconds").map(parseSeconds)
             try arguments.finish()
-            stream(options, uniqueID: uniqueID, format: format, size: size, rate: rate, frames: frames, json: json)
+            stream(options, uniqueID: uniqueID, settings)
+        case "snap":
+            guard let uniqueID = arguments.positional() else { throw UsageError(message: "snap needs a unique ID") }
+            guard let path = try arguments.value("-o") ?? arguments.value("--output") else { throw UsageError(message: "snap needs -o FILE") }
+            let size = try arguments.value("--size").map(parseSize)
+            let rotatePixels = arguments.flag("--rotate-pixels")
+            let json = arguments.flag("--json")
+            try arguments.finish()
+            snap(options, uniqueID: uniqueID, path: path, size: size, rotatePixels: rotatePixels, json: json)
         case "version":
             try arguments.finish()
             emit("ocellus \(OcellusVersion.string)")

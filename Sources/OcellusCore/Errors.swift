@@ -9,6 +9,7 @@ public enum ErrorCode: Int32, Sendable {
     case noResources = -7
     case busy = -8
     case disconnected = -9
+    case io = -10
     case other = -99
 }
 

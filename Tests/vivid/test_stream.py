@@ -21,22 +21,25 @@ def wait_for_frames(process, count):
 
 
 def test_streams_the_requested_number_of_frames_in_sequence():
-    process = stream("--frames", "30", "--json")
+    process = stream("--frames", "30", "--frame-events")
     out, err = process.communicate(timeout=60)
     assert process.returncode == 0, err
     lines = [json.loads(line) for line in out.splitlines()]
-    frames = [l for l in lines if l["event"] == "frame"]
+    frames = [l for l in lines if l.get("event") == "frame"]
     assert len(frames) == 30 and all(f["bytes"] == 320 * 180 * 2 for f in frames)
     # Under emulation a frame can arrive late and be dropped (counted): every gap in the
     # sequence must be a counted drop, never a silent loss.
     sequences = [f["sequence"] for f in frames]
     gaps = sum(b - a - 1 for a, b in zip(sequences, sequences[1:]))
     assert all(b > a for a, b in zip(sequences, sequences[1:]))
-    assert lines[-1] == {"event": "summary", "frames": 30, "dropped": gaps}
+    summary = lines[-1]
+    assert (summary["frames"], summary["dropped"], summary["pixel_format"]) == (30, gaps, "YUYV")
+    assert (summary["width"], summary["height"]) == (320, 180)
+    assert 0 < summary["fps"] < 40 and 0 <= summary["latency_ms"]["median"] <= summary["latency_ms"]["p99"]
 
 
 def test_a_second_process_is_told_the_camera_is_in_use():
-    first = stream("--json")
+    first = stream("--frame-events")
     try:
         wait_for_frames(first, 3)
         second = subprocess.run([CLI, "stream", CAMERA, "--frames", "1"], capture_output=True, text=True, timeout=60)
@@ -47,7 +50,7 @@ def test_a_second_process_is_told_the_camera_is_in_use():
 
 
 def test_unplug_while_streaming_ends_the_stream_with_a_disconnect():
-    process = stream("--json")
+    process = stream("--frame-events")
     try:
         wait_for_frames(process, 3)
         Path("/sys/bus/platform/drivers/vivid/unbind").write_text("vivid.0")
@@ -66,4 +69,5 @@ def test_the_libv4l2_switch_lists_and_streams_through_libv4l2():
     streamed = subprocess.run([CLI, "stream", CAMERA, "--format", "YUYV", "--size", "320x180", "--fps", "30",
                                "--frames", "10", "--json"], env=env, capture_output=True, text=True, timeout=60)
     assert streamed.returncode == 0, streamed.stderr
-    assert json.loads(streamed.stdout.splitlines()[-1]) == {"event": "summary", "frames": 10, "dropped": 0}
+    summary = json.loads(streamed.stdout)   # --json: exactly one object
+    assert (summary["frames"], summary["dropped"], summary["width"]) == (10, 0, 320)

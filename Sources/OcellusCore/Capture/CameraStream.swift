@@ -103,3 +103,28 @@ public protocol FrameConversion: Sendable {
     /// `width`×`height` is the delivered size, after a `rotation` (clockwise, by right angles) and mirroring.
     func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool) -> any FrameConverting
 }
+
+/// A copy of a frame that owns its bytes, for keeping a frame beyond its delivery
+/// (retained C frames, photos). Allocates: not for every frame.
+public final class RetainedFrame: @unchecked Sendable {
+    public let frame: CameraFrame
+    private let storage: [UnsafeMutableRawBufferPointer]
+
+    public init(copying source: CameraFrame) {
+        storage = (0..<source.planeCount).map { index in
+            let bytes = source.plane(index)!.bytes
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 64)
+            if let base = bytes.baseAddress { copy.baseAddress!.copyMemory(from: base, byteCount: bytes.count) }
+            return UnsafeMutableRawBufferPointer(rebasing: copy[0..<bytes.count])
+        }
+        let planes = storage.enumerated().map { index, bytes in
+            FramePlane(bytes: UnsafeRawBufferPointer(bytes), stride: source.plane(index)!.stride)
+        }
+        frame = CameraFrame(pixelFormat: source.pixelFormat, width: source.width, height: source.height,
+                            sequence: source.sequence, timestampNanoseconds: source.timestampNanoseconds,
+                            isCorrupt: source.isCorrupt, isFullRange: source.isFullRange,
+                            planes: planes[0], planes.count > 1 ? planes[1] : nil, planes.count > 2 ? planes[2] : nil)
+    }
+
+    deinit { storage.forEach { $0.deallocate() } }
+}

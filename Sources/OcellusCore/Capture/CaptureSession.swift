@@ -299,8 +299,10 @@ public final class CaptureSession: @unchecked Sendable {
             if let wanted = output.pixelFormat, wanted != format.pixelFormat,
                conversion?.canConvert(from: format.pixelFormat, to: wanted) != true { return false }
             guard let (width, height) = size(output), width != format.width || height != format.height else { return true }
-            // Scaling keeps the aspect ratio: "aspect must match the active format".
-            return conversion != nil && width <= format.width && height <= format.height
+            // Scaling keeps the aspect ratio: "aspect must match the active format"; compressed
+            // MJPEG cannot be scaled (an output taking the camera's format then needs that size).
+            return conversion != nil && (output.pixelFormat ?? format.pixelFormat) != .mjpeg
+                && width <= format.width && height <= format.height
                 && UInt64(width) * UInt64(format.height) == UInt64(height) * UInt64(format.width)
         }
         func conversions(_ format: VideoFormat) -> Int {

@@ -26,7 +26,7 @@ __all__ = [
     "Context", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
     "PreferredCamera", "MediaType", "DiscoverySession", "Control", "ControlType",
     "OcellusError", "InvalidArgument", "InvalidHandle", "BackendUnavailable", "NotFound", "WrongState",
-    "Timeout", "NoResources", "Busy", "Disconnected", "version",
+    "Timeout", "NoResources", "Busy", "Disconnected", "IOFailure", "version",
 ]
 
 
@@ -78,8 +78,13 @@ class Disconnected(OcellusError):
     status = -9
 
 
+class IOFailure(OcellusError):
+    """Reading or writing a file failed (unwritable path, disk full), or data was corrupt."""
+    status = -10
+
+
 _ERRORS = {cls.status: cls for cls in (InvalidArgument, InvalidHandle, BackendUnavailable, NotFound,
-                                       WrongState, Timeout, NoResources, Busy, Disconnected)}
+                                       WrongState, Timeout, NoResources, Busy, Disconnected, IOFailure)}
 
 
 def _check(status, function, arguments):
@@ -519,10 +524,11 @@ class DiscoverySession(_Closable):
         self._trampoline = new
 
 
-from .capture import (CaptureSession, Frame, Preset, RetainedFrame, SessionEvent, VideoDataOutput,  # noqa: E402
-                      device_supports_preset)
+from .capture import (CaptureSession, Frame, Photo, PhotoOutput, Preset, RetainedFrame, SessionEvent,  # noqa: E402
+                      VideoDataOutput, device_supports_preset)
 
-__all__ += ["CaptureSession", "VideoDataOutput", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
+__all__ += ["CaptureSession", "VideoDataOutput", "PhotoOutput", "Photo", "Frame", "RetainedFrame", "SessionEvent", "Preset",
+            "device_supports_preset"]
 
 
 class RotationCoordinator(_Closable):

@@ -52,6 +52,29 @@ class ControlInfo(ctypes.Structure):
     ]
 
 
+class Photo(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.POINTER(ctypes.c_uint8)),
+        ("size", ctypes.c_size_t),
+        ("width", ctypes.c_uint32),
+        ("height", ctypes.c_uint32),
+        ("orientation", ctypes.c_uint16),
+        ("sequence", ctypes.c_uint64),
+        ("timestamp_ns", ctypes.c_uint64),
+        ("path", ctypes.c_char_p),
+    ]
+
+
+class PhotoSettings(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("apply_rotation_to_pixels", ctypes.c_bool),
+        ("quality", ctypes.c_int32),
+        ("path", ctypes.c_char_p),
+    ]
+
+
+PHOTO_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(Photo), ctypes.c_char_p, ctypes.c_void_p)
 ROTATION_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
 FRAME_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 SESSION_EVENT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
@@ -137,6 +160,13 @@ def declare(lib, errcheck_status):
         "oc_capture_session_commit_configuration": ([vp], c_status),
         "oc_capture_session_set_input": ([vp, vp], c_status),
         "oc_capture_session_add_output": ([vp, vp], c_status),
+        "oc_photo_output_create": ([ctypes.POINTER(vp)], c_status),
+        "oc_photo_output_destroy": ([vp], None),
+        "oc_capture_session_add_photo_output": ([vp, vp], c_status),
+        "oc_capture_session_remove_photo_output": ([vp, vp], c_status),
+        "oc_photo_output_set_rotation_angle": ([vp, ctypes.c_int32], c_status),
+        "oc_photo_output_set_mirrored": ([vp, ctypes.c_bool], c_status),
+        "oc_photo_output_capture": ([vp, ctypes.POINTER(PhotoSettings), PHOTO_CALLBACK, vp], c_status),
         "oc_capture_session_remove_output": ([vp, vp], c_status),
         "oc_capture_session_can_add_output": ([vp, vp], ctypes.c_bool),
         "oc_capture_session_start_running": ([vp], c_status),

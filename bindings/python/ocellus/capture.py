@@ -7,14 +7,17 @@ viewing the camera's buffer without a copy: valid only during the callback.
 
 import ctypes
 import enum
+import threading
 import weakref
+from concurrent.futures import Future
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, List, Optional
 
 from . import _native
 from . import _Closable, _lib, _report_callback_exception, _text, _fourcc, Device
 
-__all__ = ["CaptureSession", "VideoDataOutput", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
+__all__ = ["CaptureSession", "VideoDataOutput", "PhotoOutput", "Photo", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
 
 
 def _code(fourcc: str) -> int:
@@ -168,6 +171,82 @@ class VideoDataOutput(_Closable):
         return {name: _lib.oc_video_data_output_dropped_frames(self._handle, index) for index, name in enumerate(reasons)}
 
 
+@dataclass(frozen=True)
+class Photo:
+    """A finished photo: JPEG bytes with EXIF."""
+
+    data: bytes
+    width: int
+    height: int
+    orientation: int
+    sequence: int
+    timestamp_ns: int
+    path: Optional[str]
+
+
+class PhotoOutput(_Closable):
+    """Stills from a running session: `capture()` returns a Future resolved with a `Photo`
+    (or failed with an OcellusError). JPEG encoding runs on the output's own thread."""
+
+    def __init__(self, rotation_angle: int = 0, mirrored: bool = False):
+        handle = ctypes.c_void_p()
+        _lib.oc_photo_output_create(ctypes.byref(handle))
+        self._handle = handle.value
+        # The callback closes over the pending futures only (not self), and the finalizer
+        # keeps it alive until destroy has answered every request.
+        self._pending, self._lock, self._next = {}, threading.Lock(), 0
+        self._trampoline = _native.PHOTO_CALLBACK(_photo_completion(self._pending, self._lock))
+        self._finalizer = weakref.finalize(self, _destroy_photo_output, self._handle, self._trampoline)
+        self.set_rotation_angle(rotation_angle)
+        self.set_mirrored(mirrored)
+
+    def set_rotation_angle(self, degrees: int) -> None:
+        """The capture angle (clockwise to upright), written as EXIF Orientation."""
+        _lib.oc_photo_output_set_rotation_angle(self._handle, degrees)
+
+    def set_mirrored(self, mirrored: bool) -> None:
+        _lib.oc_photo_output_set_mirrored(self._handle, mirrored)
+
+    def capture(self, path: Optional[str] = None, apply_rotation_to_pixels: bool = False, quality: int = 0) -> Future:
+        """Requests a photo from the next frame; with `path`, the JPEG is also written there."""
+        settings = _native.PhotoSettings(ctypes.sizeof(_native.PhotoSettings), apply_rotation_to_pixels, quality,
+                                         path.encode() if path else None)
+        future = Future()
+        with self._lock:
+            self._next += 1
+            token = self._next
+            self._pending[token] = future
+        try:
+            _lib.oc_photo_output_capture(self._handle, ctypes.byref(settings), self._trampoline, token)
+        except BaseException:
+            with self._lock:
+                self._pending.pop(token, None)
+            raise
+        return future
+
+
+
+def _destroy_photo_output(handle, _trampoline):
+    _lib.oc_photo_output_destroy(handle)
+
+
+def _photo_completion(pending, lock):
+    def done(_output, status, photo, message, token):
+        with lock:
+            future = pending.pop(token, None)
+        if future is None:
+            return
+        if status != 0:
+            from . import _ERRORS, OcellusError
+            future.set_exception(_ERRORS.get(status, OcellusError)(_text(message), status))
+            return
+        value = photo.contents
+        future.set_result(Photo(ctypes.string_at(value.data, value.size), value.width, value.height, value.orientation,
+                                value.sequence, value.timestamp_ns, _text(value.path) if value.path else None))
+
+    return done
+
+
 class CaptureSession(_Closable):
     """A camera, outputs and one stream feeding them. Use `running()` as a context manager
     or `start_running()`/`stop_running()` (not from a frame callback)."""
@@ -193,6 +272,14 @@ class CaptureSession(_Closable):
 
     def remove_output(self, output: VideoDataOutput) -> None:
         _lib.oc_capture_session_remove_output(self._handle, output._handle)
+        self._outputs.remove(output)
+
+    def add_photo_output(self, output: PhotoOutput) -> None:
+        _lib.oc_capture_session_add_photo_output(self._handle, output._handle)
+        self._outputs.append(output)
+
+    def remove_photo_output(self, output: PhotoOutput) -> None:
+        _lib.oc_capture_session_remove_photo_output(self._handle, output._handle)
         self._outputs.remove(output)
 
     def can_add_output(self, output: VideoDataOutput) -> bool:

@@ -264,3 +264,83 @@ def test_rotated_and_mirrored_output_pixels(context):
     expected = 16 + np.arange(640) * 219 // 640
     assert np.count_nonzero((np.abs(column - expected) > 2) & (column != 235)) < 40
     session.close()
+
+
+def strip_exif(jpeg):
+    """The JPEG without its APP1 Exif segment."""
+    position, kept = 2, jpeg[:2]
+    while jpeg[position] == 0xFF and 0xE0 <= jpeg[position + 1] <= 0xEF:
+        length = jpeg[position + 2] << 8 | jpeg[position + 3]
+        if jpeg[position + 1] != 0xE1:
+            kept += jpeg[position:position + 2 + length]
+        position += 2 + length
+    return kept + jpeg[position:]
+
+
+def exif_orientation(jpeg):
+    """EXIF Orientation read with Pillow-free parsing: the IFD0 entry 0x0112 (Intel byte order)."""
+    start = jpeg.index(b"Exif\x00\x00") + 6
+    tiff = jpeg[start:]
+    assert tiff[:2] == b"II"
+    ifd = int.from_bytes(tiff[4:8], "little")
+    for index in range(int.from_bytes(tiff[ifd:ifd + 2], "little")):
+        entry = tiff[ifd + 2 + 12 * index:ifd + 14 + 12 * index]
+        if int.from_bytes(entry[:2], "little") == 0x0112:
+            return int.from_bytes(entry[8:10], "little")
+    return None
+
+
+def test_photos_back_to_back_keep_the_cameras_jpeg(context, cameras, tmp_path):
+    cameras.add("pyphoto", "--formats", "MJPG", "--sizes", "640x480")
+    session = context.capture_session()
+    frames, lock = {}, threading.Lock()
+    mjpeg = VideoDataOutput("MJPG")
+
+    def keep(frame):
+        with lock:
+            frames[frame.sequence] = bytes(frame.planes[0].reshape(-1))
+
+    mjpeg.set_frame_callback(keep)
+    photo = ocellus.PhotoOutput(rotation_angle=90)
+    session.set_input(camera(context, "pipewire-pyphoto"))
+    session.add_output(mjpeg)
+    session.add_photo_output(photo)
+    with pytest.raises(ocellus.WrongState):
+        photo.capture()   # not running yet
+    with session.running():
+        requests = [photo.capture() for _ in range(3)] + [photo.capture(path=str(tmp_path / "p.jpg"))]
+        photos = [request.result(timeout=10) for request in requests]
+        turned = photo.capture(apply_rotation_to_pixels=True).result(timeout=10)
+    session.close()
+    sequences = [p.sequence for p in photos]
+    assert sequences == sorted(set(sequences)), "successive frames, in order"
+    for p in photos:
+        assert (p.width, p.height, p.orientation) == (640, 480, 6) and exif_orientation(p.data) == 6
+        assert strip_exif(p.data) == frames[p.sequence], "the camera's JPEG, only EXIF added"
+    assert photos[-1].path == str(tmp_path / "p.jpg") and (tmp_path / "p.jpg").read_bytes() == photos[-1].data
+    assert (turned.width, turned.height, turned.orientation) == (480, 640, 1) and exif_orientation(turned.data) == 1
+
+
+def test_photo_requests_fail_cleanly(context, tmp_path):
+    session = context.capture_session()
+    photo = ocellus.PhotoOutput()
+    with pytest.raises(ocellus.WrongState):
+        photo.capture()   # in no session
+    with pytest.raises(ocellus.InvalidArgument):
+        photo.set_rotation_angle(45)
+    session.set_input(camera(context))
+    session.add_photo_output(photo)
+    with pytest.raises(ocellus.WrongState):
+        session.add_photo_output(photo)
+    with session.running():
+        with pytest.raises(ocellus.InvalidArgument):
+            photo.capture(quality=101)
+        bad_path = photo.capture(path=str(tmp_path / "missing" / "p.jpg"))
+        with pytest.raises(ocellus.IOFailure, match="cannot write"):
+            bad_path.result(timeout=10)
+        assert photo.capture().result(timeout=10).data[:2] == b"\xff\xd8"   # the output still works
+    session.remove_photo_output(photo)
+    with pytest.raises(ocellus.NotFound):
+        session.remove_photo_output(photo)
+    photo.close()
+    session.close()

@@ -81,3 +81,45 @@ def test_virtual_camera_rejects_bad_arguments():
     for args in (["--formats", "NOPE"], ["--sizes", "12"], ["--fps", "0"], ["--prop", "novalue"]):
         result = run("virtual-camera", *args, check=False)
         assert result.returncode == 2 and result.stderr.startswith("ocellus: ")
+
+
+def test_stream_json_is_one_summary_object():
+    result = run("stream", "usb-1d6b:0110-VCAM-0000", "--format", "NV12", "--size", "320x240", "--frames", "15", "--json")
+    summary = json.loads(result.stdout)   # exactly one object: the whole of stdout
+    assert list(summary) == ["frames", "dropped", "fps", "pixel_format", "width", "height", "latency_ms"]
+    assert (summary["frames"], summary["pixel_format"], summary["width"], summary["height"]) == (15, "NV12", 320, 240)
+    assert 10 < summary["fps"] < 45 and summary["dropped"] >= 0
+    assert 0 <= summary["latency_ms"]["median"] <= summary["latency_ms"]["p99"] < 1000
+
+
+def test_stream_for_seconds_with_live_stats():
+    started = time.monotonic()
+    result = run("stream", "usb-1d6b:0110-VCAM-0000", "--seconds", "2.5")
+    assert 2.4 < time.monotonic() - started < 15
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("streaming YUYV 1920x1080")   # the high preset
+    assert any(" fps, " in line and "latency median" in line for line in lines[1:-1]), lines   # the live line
+    frames = int(lines[-1].split()[0])
+    assert 40 <= frames <= 90
+
+
+def test_snap_writes_a_jpeg_with_exif(tmp_path):
+    path = tmp_path / "photo.jpg"
+    summary = json.loads(run("snap", "usb-1d6b:0110-VCAM-0000", "-o", str(path), "--json").stdout)
+    assert list(summary) == ["path", "bytes", "width", "height", "duration", "orientation"]
+    data = path.read_bytes()
+    assert summary["path"] == str(path) and summary["bytes"] == len(data)
+    assert (summary["width"], summary["height"], summary["orientation"]) == (1920, 1080, 1)   # photo preset: the largest
+    assert data[:2] == b"\xff\xd8" and b"Exif\x00\x00" in data[:64]
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=width,height,codec_name", "-of", "json", str(path)],
+                           capture_output=True, text=True, check=True)
+    assert json.loads(probe.stdout)["streams"][0] == {"codec_name": "mjpeg", "width": 1920, "height": 1080}
+
+
+def test_snap_errors(tmp_path):
+    unwritable = run("snap", "usb-1d6b:0110-VCAM-0000", "-o", str(tmp_path / "missing" / "x.jpg"), check=False)
+    assert unwritable.returncode == 1 and "cannot write" in unwritable.stderr
+    assert not (tmp_path / "missing").exists()
+    unknown = run("snap", "no-such-camera", "-o", str(tmp_path / "x.jpg"), check=False)
+    assert unknown.returncode == 1 and "no connected device" in unknown.stderr
+    assert run("snap", "usb-1d6b:0110-VCAM-0000", check=False).returncode == 2   # no -o

@@ -35,6 +35,8 @@ pub enum ErrorKind {
     NoResources,
     Busy,
     Disconnected,
+    /// Reading or writing a file failed, or data was corrupt.
+    Io,
     Other,
 }
 
@@ -75,6 +77,7 @@ fn last_error(status: i32) -> Error {
         ffi::OC_ERROR_NO_RESOURCES => ErrorKind::NoResources,
         ffi::OC_ERROR_BUSY => ErrorKind::Busy,
         ffi::OC_ERROR_DISCONNECTED => ErrorKind::Disconnected,
+        ffi::OC_ERROR_IO => ErrorKind::Io,
         _ => ErrorKind::Other,
     };
     let message = text(unsafe { ffi::oc_last_error_message() }).unwrap_or_default();

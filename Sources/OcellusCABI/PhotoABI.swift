@@ -1,0 +1,92 @@
+// Photo outputs in the C ABI (SPEC §4).
+import COcellus
+import OcellusCore
+import OcellusMedia
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class PhotoBox {
+    let photo = PhotoOutput()
+    weak var session: SessionBox?
+    var handle: OpaquePointer!
+
+    static func lookup(_ handle: OpaquePointer?) -> PhotoBox? {
+        HandleTable.lookup(handle, as: PhotoBox.self, what: "photo output")
+    }
+}
+
+@c @implementation public func oc_photo_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_photo_output_create: out is NULL") }
+    let box = PhotoBox()
+    box.handle = HandleTable.register(box)
+    out.pointee = box.handle
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_photo_output_destroy(_ output: OpaquePointer?) {
+    guard let box = PhotoBox.lookup(output) else { return }
+    HandleTable.unregister(box.handle)
+    box.photo.close()
+}
+
+@c @implementation public func oc_capture_session_add_photo_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
+    guard let photoBox = PhotoBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        guard photoBox.session == nil else { throw OcellusError(.wrongState, "the photo output already belongs to a session") }
+        try photoBox.photo.attach(to: box.session)
+        photoBox.session = box
+    }
+}
+
+@c @implementation public func oc_capture_session_remove_photo_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
+    guard let photoBox = PhotoBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        guard photoBox.session === box else { throw OcellusError(.notFound, "the photo output is not in this session") }
+        try photoBox.photo.detach()
+        photoBox.session = nil
+    }
+}
+
+@c @implementation public func oc_photo_output_set_rotation_angle(_ output: OpaquePointer?, _ degrees: Int32) -> oc_status {
+    abiCall(PhotoBox.lookup(output)) { (box: PhotoBox) throws(OcellusError) in try box.photo.setVideoRotationAngle(Int(degrees)) }
+}
+
+@c @implementation public func oc_photo_output_set_mirrored(_ output: OpaquePointer?, _ mirrored: Bool) -> oc_status {
+    abiCall(PhotoBox.lookup(output)) { (box: PhotoBox) throws(OcellusError) in box.photo.isVideoMirrored = mirrored }
+}
+
+@c @implementation public func oc_photo_output_capture(_ output: OpaquePointer?, _ settings: UnsafePointer<oc_photo_settings>?,
+                                                       _ callback: oc_photo_callback?, _ userData: UnsafeMutableRawPointer?) -> oc_status {
+    abiCall(PhotoBox.lookup(output)) { (box: PhotoBox) throws(OcellusError) in
+        guard let callback else { throw OcellusError(.invalidArgument, "oc_photo_output_capture: callback is NULL") }
+        var chosen = PhotoSettings()
+        var path: String?
+        if let settings {
+            guard settings.pointee.struct_size >= UInt32(MemoryLayout<oc_photo_settings>.size) else {
+                throw OcellusError(.invalidArgument, "oc_photo_output_capture: settings.struct_size is \(settings.pointee.struct_size), expected \(MemoryLayout<oc_photo_settings>.size)")
+            }
+            chosen.appliesRotationToPixels = settings.pointee.apply_rotation_to_pixels
+            if settings.pointee.quality != 0 { chosen.quality = settings.pointee.quality }
+            path = settings.pointee.path.map { String(cString: $0) }
+        }
+        let (handle, userDataBits) = (box.handle, UInt(bitPattern: userData))
+        try box.photo.capturePhoto(chosen) { result in
+            let user = UnsafeMutableRawPointer(bitPattern: userDataBits)
+            do throws(OcellusError) {
+                let photo = try result.get()
+                if let path { try photo.write(toFile: path) }
+                photo.jpeg.withUnsafeBufferPointer { bytes in
+                    (path ?? "").withCString { cPath in
+                        var view = oc_photo(data: bytes.baseAddress, size: bytes.count, width: photo.width, height: photo.height,
+                                            orientation: photo.orientation, sequence: photo.sequence,
+                                            timestamp_ns: photo.timestampNanoseconds, path: path == nil ? nil : cPath)
+                        callback(handle, oc_status(OC_OK), &view, "", user)
+                    }
+                }
+            } catch {
+                error.message.withCString { callback(handle, error.code.rawValue, nil, $0, user) }
+            }
+        }
+    }
+}

@@ -1,0 +1,218 @@
+// `ocellus stream`, `ocellus snap` and `ocellus record`: capture sessions from the command line.
+import OcellusCore
+import OcellusMedia
+import OcellusSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A session on one camera with the CLI's signal handling: SIGINT/SIGTERM/SIGUSR1 end the wait.
+final class CLICapture {
+    let hub: DeviceHub
+    let device: Device
+    let session: CaptureSession
+    private var signals: sigset_t
+    private let state = ConditionLock()
+    private var failure: String?
+
+    init(_ options: GlobalOptions, uniqueID: String) {
+        signals = blockTerminationSignals()
+        hub = openHub(options)
+        device = connectedDevice(hub, uniqueID)
+        session = CaptureSession.system(pipewireRemote: options.remote)
+        _ = session.events.addObserver { [weak self] event in
+            guard case .runtimeError(let error) = event, let self else { return }
+            self.state.withLock { self.failure = error.message }
+            CLICapture.finish()
+        }
+    }
+
+    /// Ends `wait` from any thread.
+    static func finish() { kill(getpid(), SIGUSR1) }
+
+    func start(_ configure: (CaptureSession) throws(OcellusError) -> Void) {
+        do throws(OcellusError) {
+            try session.addInput(device)
+            try configure(session)
+            try session.startRunning()
+        } catch {
+            fail(error.message)
+        }
+    }
+
+    /// Waits for a termination signal, `finish()`, or `seconds`; `tick` runs about once a second.
+    func wait(seconds: Double?, tick: (() -> Void)? = nil) {
+        let deadline = seconds.map { monotonicNanoseconds() + UInt64($0 * 1e9) }
+        while true {
+            let now = monotonicNanoseconds()
+            if let deadline, now >= deadline { return }
+            let slice = min(deadline.map { $0 - now } ?? 1_000_000_000, 1_000_000_000)
+            var timeout = timespec(tv_sec: Int(slice / 1_000_000_000), tv_nsec: Int(slice % 1_000_000_000))
+            if sigtimedwait(&signals, nil, &timeout) > 0 { return }
+            tick?()
+        }
+    }
+
+    /// The runtime error that ended the session early, if one did.
+    var runtimeFailure: String? { state.withLock { failure } }
+
+    func fail(_ message: String) -> Never {
+        try? session.stopRunning()
+        hub.close()
+        OcellusCLI.fail(message)
+    }
+
+    func close() {
+        try? session.stopRunning()
+        hub.close()
+    }
+}
+
+/// Frames counted on the stream thread: arrival times and capture-to-callback latencies.
+final class StreamStatistics: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private let limit: Int
+    private var latencies: [UInt64] = []
+    private var first: UInt64 = 0, last: UInt64 = 0
+
+    init(limit: Int) {
+        self.limit = limit
+        latencies.reserveCapacity(limit > 0 ? limit : 4096)
+    }
+
+    /// The frame's number (1-based), or nil once `limit` frames were counted.
+    func record(_ frame: CameraFrame) -> Int? {
+        let arrival = monotonicNanoseconds()
+        return lock.withLock {
+            guard limit == 0 || latencies.count < limit else { return nil }
+            latencies.append(arrival > frame.timestampNanoseconds ? arrival - frame.timestampNanoseconds : 0)
+            if latencies.count == 1 { first = arrival }
+            last = arrival
+            return latencies.count
+        }
+    }
+
+    var count: Int { lock.withLock { latencies.count } }
+
+    /// Frames per second between the first and the last frame.
+    var framesPerSecond: Double {
+        lock.withLock { latencies.count > 1 && last > first ? Double(latencies.count - 1) * 1e9 / Double(last - first) : 0 }
+    }
+
+    /// Latency quantile in milliseconds (0.5 median, 0.99 p99).
+    func latency(_ quantile: Double) -> Double {
+        let sorted = lock.withLock { latencies.sorted() }
+        guard !sorted.isEmpty else { return 0 }
+        return Double(sorted[min(sorted.count - 1, Int((Double(sorted.count) * quantile).rounded(.down)))]) / 1e6
+    }
+}
+
+struct StreamOptions {
+    var format: String?
+    var size: (width: UInt32, height: UInt32)?
+    var rate: (numerator: UInt32, denominator: UInt32)?
+    var frames = 0
+    var seconds: Double?
+    var json = false
+    /// One JSON line per frame, then the summary object.
+    var frameEvents = false
+}
+
+func stream(_ options: GlobalOptions, uniqueID: String, _ settings: StreamOptions) -> Never {
+    let capture = CLICapture(options, uniqueID: uniqueID)
+    let output = VideoDataOutput(pixelFormat: settings.format.map { $0 == "I420" ? .i420 : FourCC($0) },
+                                 width: settings.size?.width, height: settings.size?.height)
+    output.maximumFrameRate = settings.rate.map { FrameRate($0.numerator, $0.denominator) }
+    let statistics = StreamStatistics(limit: settings.frames)
+    let (limit, frameEvents) = (settings.frames, settings.frameEvents)
+    output.frameHandler = { frame in
+        // Exactly `frames` frames are reported, even if a few more arrive before the stream stops.
+        guard let count = statistics.record(frame) else { return }
+        if frameEvents {
+            let bytes = (0..<frame.planeCount).reduce(0) { $0 + (frame.plane($1)?.bytes.count ?? 0) }
+            emit(JSON.object([("event", .string("frame")), ("sequence", .int(Int64(frame.sequence))),
+                              ("timestamp_ns", .int(Int64(frame.timestampNanoseconds))),
+                              ("bytes", .int(Int64(bytes))), ("corrupt", .bool(frame.isCorrupt))]).text)
+        }
+        if limit > 0 && count == limit { CLICapture.finish() }
+    }
+    capture.start { session throws(OcellusError) in try session.addOutput(output) }
+    let active = capture.session.activeFormat
+    let (pixelFormat, width, height) = (settings.format.map { $0 == "YU12" ? "I420" : $0 } ?? active.map { "\($0.pixelFormat)" } ?? "",
+                                        output.width ?? active?.width ?? 0, output.height ?? active?.height ?? 0)
+    let live = !settings.json && !settings.frameEvents
+    if live, let active {
+        emit("streaming \(active.pixelFormat) \(active.width)x\(active.height) at \(JSON.number((active.maxFrameRate ?? FrameRate(0)).framesPerSecond).text) fps from \(capture.device.name)")
+    }
+    func dropped() -> UInt64 { VideoDataOutput.DropReason.allCases.reduce(UInt64(0)) { $0 + output.droppedFrames($1) } }
+    capture.wait(seconds: settings.seconds, tick: live ? {
+        emit("\(statistics.count) frames, \(JSON.number(statistics.framesPerSecond).text) fps, \(dropped()) dropped, latency median \(JSON.number(statistics.latency(0.5)).text) ms")
+    } : nil)
+    let problem = capture.runtimeFailure
+    capture.close()
+    if settings.json || settings.frameEvents {
+        emit(JSON.object([("frames", .int(Int64(statistics.count))), ("dropped", .int(Int64(dropped()))),
+                          ("fps", .number(statistics.framesPerSecond)), ("pixel_format", .string(pixelFormat)),
+                          ("width", .int(Int64(width))), ("height", .int(Int64(height))),
+                          ("latency_ms", .object([("median", .number(statistics.latency(0.5))),
+                                                  ("p99", .number(statistics.latency(0.99)))]))]).text)
+    } else {
+        emit("\(statistics.count) frames, \(dropped()) dropped, \(JSON.number(statistics.framesPerSecond).text) fps, latency median \(JSON.number(statistics.latency(0.5)).text) ms, p99 \(JSON.number(statistics.latency(0.99)).text) ms")
+    }
+    if let problem { fail(problem) }
+    exit(0)
+}
+
+/// The capture angle (SPEC §3) for `device` with the host in its natural orientation
+/// and the camera's kept mounting correction: what a photo or movie records.
+func captureAngle(_ device: Device, stateDirectory: String) -> (angle: Int, mirrored: Bool) {
+    guard let coordinator = try? RotationCoordinator(
+        device: device, mountingCorrection: MountingCorrections(directory: stateDirectory).correction(for: device.uniqueID),
+        previewMirrored: false) else { return (0, false) }
+    return (coordinator.angles.capture, false)
+}
+
+func snap(_ options: GlobalOptions, uniqueID: String, path: String, size: (width: UInt32, height: UInt32)?,
+          rotatePixels: Bool, json: Bool) -> Never {
+    let capture = CLICapture(options, uniqueID: uniqueID)
+    let photoOutput = PhotoOutput()
+    photoOutput.videoOutput.width = size?.width
+    photoOutput.videoOutput.height = size?.height
+    photoOutput.videoRotationAngle = captureAngle(capture.device, stateDirectory: capture.hub.stateDirectory).angle
+    capture.start { session throws(OcellusError) in
+        if size == nil { try session.setPreset(.photo) }
+        try photoOutput.attach(to: session)
+    }
+    let done = ConditionLock()
+    var result: Result<Photo, OcellusError>?
+    var settings = PhotoSettings()
+    settings.appliesRotationToPixels = rotatePixels
+    do throws(OcellusError) {
+        try photoOutput.capturePhoto(settings) { outcome in
+            let written = outcome.flatMap { photo -> Result<Photo, OcellusError> in
+                Result { () throws(OcellusError) -> Photo in try photo.write(toFile: path); return photo }
+            }
+            done.withLock { result = written; done.broadcast() }
+            CLICapture.finish()
+        }
+    } catch {
+        capture.fail(error.message)
+    }
+    capture.wait(seconds: 15)
+    photoOutput.close()   // answers the request if the session ended first
+    let outcome = done.withLock { result }
+    capture.close()
+    switch outcome {
+    case .success(let photo)?:
+        if json {
+            emit(JSON.object([("path", .string(path)), ("bytes", .int(Int64(photo.jpeg.count))),
+                              ("width", .int(Int64(photo.width))), ("height", .int(Int64(photo.height))),
+                              ("duration", .number(0)), ("orientation", .int(Int64(photo.orientation)))]).text)
+        } else {
+            emit("\(path): \(photo.width)x\(photo.height) JPEG, \(photo.jpeg.count) bytes, EXIF orientation \(photo.orientation)")
+        }
+        exit(0)
+    case .failure(let error)?: fail(error.message)
+    case nil: fail("no photo within 15 s: \(capture.runtimeFailure ?? "the camera sent no usable frame")")
+    }
+}
