@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CLibPipeWire", path: "Sources/CLibPipeWire", pkgConfig: "libpipewire-0.3",
                        providers: [.apt(["libpipewire-0.3-dev"])]),
         .systemLibrary(name: "CLibYUV", path: "Sources/CLibYUV", providers: [.apt(["libyuv-dev"])]),
+        .systemLibrary(name: "CLibAV", path: "Sources/CLibAV", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
@@ -50,7 +52,7 @@ let package = Package(
                 swiftSettings: framePathSettings),
 
         // Pixel conversion and scaling (libyuv) and JPEG decoding (libjpeg-turbo) for outputs.
-        .target(name: "OcellusMedia", dependencies: ["OcellusCore", "CLibYUV", "CTurboJPEG", "CLibExif"],
+        .target(name: "OcellusMedia", dependencies: ["OcellusCore", "CLibYUV", "CTurboJPEG", "CLibExif", "CLibAV"],
                 swiftSettings: framePathSettings),
 
         // The host's orientation from iio-sensor-proxy over D-Bus (sd-bus from libsystemd).

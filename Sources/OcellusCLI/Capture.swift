@@ -216,3 +216,38 @@ func snap(_ options: GlobalOptions, uniqueID: String, path: String, size: (width
     case nil: fail("no photo within 15 s: \(capture.runtimeFailure ?? "the camera sent no usable frame")")
     }
 }
+
+func record(_ options: GlobalOptions, uniqueID: String, path: String, seconds: Double?, size: (width: UInt32, height: UInt32)?,
+            json: Bool) -> Never {
+    let capture = CLICapture(options, uniqueID: uniqueID)
+    let movie = MovieFileOutput()
+    movie.videoOutput.width = size?.width
+    movie.videoOutput.height = size?.height
+    try? movie.setVideoRotationAngle(captureAngle(capture.device, stateDirectory: capture.hub.stateDirectory).angle)
+    capture.start { session throws(OcellusError) in try movie.attach(to: session) }
+    let done = ConditionLock()
+    var result: RecordingResult?
+    do throws(OcellusError) {
+        try movie.startRecording(to: path) { finished in
+            done.withLock { result = finished; done.broadcast() }
+            CLICapture.finish()
+        }
+    } catch {
+        capture.fail(error.message)
+    }
+    if !json { emit("recording \(path) from \(capture.device.name); stop with Ctrl-C") }
+    capture.wait(seconds: seconds)
+    movie.close()   // finishes the file and waits for it
+    capture.close()
+    guard let finished = done.withLock({ result }) else { fail("the recording did not finish") }
+    let summary = finished.summary
+    if json {
+        emit(JSON.object([("path", .string(summary.path)), ("bytes", .int(summary.bytes)),
+                          ("width", .int(Int64(summary.width))), ("height", .int(Int64(summary.height))),
+                          ("duration", .number(summary.duration)), ("orientation", .int(Int64(summary.rotation)))]).text)
+    } else {
+        emit("\(summary.path): \(summary.videoCodec) \(summary.width)x\(summary.height), \(JSON.number(summary.duration).text) s, \(summary.frames) frames (\(summary.droppedFrames) dropped), \(summary.bytes) bytes, rotation \(summary.rotation)°")
+    }
+    if let error = finished.error { fail("\(error.message) (the file holds what was recorded until then)") }
+    exit(0)
+}

@@ -30,6 +30,9 @@ commands:
                             JSON line per frame then the summary (--frame-events)
   snap UNIQUE_ID -o FILE [--size WxH] [--rotate-pixels] [--json]
                             a JPEG photo with EXIF orientation from the camera's capture angle
+  record UNIQUE_ID -o FILE.mp4|FILE.mov [--seconds S] [--size WxH] [--json]
+                            a movie (fragmented: playable up to a crash), the capture angle in
+                            the track's display matrix; until S seconds or Ctrl-C
   version                   library version
   virtual-camera [options]  publish a test-pattern camera into PipeWire until interrupted
       --name N --desc D --formats YUY2,NV12,MJPG --sizes 640x480,1280x720 --fps 30,15
@@ -424,6 +427,14 @@ func main() {
             let json = arguments.flag("--json")
             try arguments.finish()
             snap(options, uniqueID: uniqueID, path: path, size: size, rotatePixels: rotatePixels, json: json)
+        case "record":
+            guard let uniqueID = arguments.positional() else { throw UsageError(message: "record needs a unique ID") }
+            guard let path = try arguments.value("-o") ?? arguments.value("--output") else { throw UsageError(message: "record needs -o FILE") }
+            let seconds = try arguments.value("--seconds").map(parseSeconds)
+            let size = try arguments.value("--size").map(parseSize)
+            let json = arguments.flag("--json")
+            try arguments.finish()
+            record(options, uniqueID: uniqueID, path: path, seconds: seconds, size: size, json: json)
         case "version":
             try arguments.finish()
             emit("ocellus \(OcellusVersion.string)")

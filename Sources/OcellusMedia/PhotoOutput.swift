@@ -37,8 +37,7 @@ public final class PhotoOutput: @unchecked Sendable {
     private var requests: [(PhotoSettings, Completion)] = []
     private var rotation = 0
     private var mirrored = false
-    private weak var session: CaptureSession?
-    private var sessionObserver: UInt64?
+    private let membership = SessionMembership()
     private var camera: Device?
     private let work = EventThread<() -> Void>()
 
@@ -72,27 +71,13 @@ public final class PhotoOutput: @unchecked Sendable {
 
     /// Joins `session`: its frames feed this output from the next commit.
     public func attach(to session: CaptureSession) throws(OcellusError) {
-        guard lock.withLock({ self.session == nil }) else {
-            throw OcellusError(.wrongState, "the photo output is already part of a session")
+        try membership.attach(videoOutput, to: session, what: "photo output") { [weak self] error in
+            self?.failAll(error.map { "no photo: \($0.message)" } ?? "the session stopped before a frame arrived for the photo")
         }
-        try session.addOutput(videoOutput)
-        let observer = session.events.addObserver { [weak self] event in
-            switch event {
-            case .stopped: self?.failAll("the session stopped before a frame arrived for the photo")
-            case .runtimeError(let error): self?.failAll("no photo: \(error.message)")
-            default: break
-            }
-        }
-        lock.withLock { (self.session, sessionObserver) = (session, observer) }
     }
 
     public func detach() throws(OcellusError) {
-        let (session, observer) = lock.withLock { (self.session, sessionObserver) }
-        guard let session else { return }
-        try session.removeOutput(videoOutput)
-        if let observer { _ = session.events.removeObserver(observer) }
-        lock.withLock { (self.session, sessionObserver) = (nil, nil) }
-        failAll("the photo output left its session")
+        if try membership.detach(videoOutput) { failAll("the photo output left its session") }
     }
 
     /// Leaves the session and answers every request still open (with an error if it
@@ -114,10 +99,10 @@ public final class PhotoOutput: @unchecked Sendable {
         guard (1...100).contains(settings.quality) else {
             throw OcellusError(.invalidArgument, "photo quality must be 1–100, not \(settings.quality)")
         }
-        try lock.withLock { () throws(OcellusError) in
-            guard let session, session.isRunning, session.outputs.contains(where: { $0 === videoOutput }) else {
-                throw OcellusError(.wrongState, "capture a photo while its session runs (add the photo output and start the session)")
-            }
+        guard let session = membership.runningSession(delivering: videoOutput) else {
+            throw OcellusError(.wrongState, "capture a photo while its session runs (add the photo output and start the session)")
+        }
+        lock.withLock {
             camera = session.input
             requests.append((settings, completion))
         }

@@ -1,0 +1,229 @@
+import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a finished recording holds. The file is playable whenever a summary exists,
+/// also when the recording ended with an error (up to that point).
+public struct RecordingSummary: Sendable {
+    public let path: String
+    public let bytes: Int64
+    public let width: UInt32
+    public let height: UInt32
+    /// Seconds of video.
+    public let duration: Double
+    public let frames: Int
+    /// Frames the writer could not keep up with (its queue was full).
+    public let droppedFrames: Int
+    /// The capture angle written into the track's display matrix.
+    public let rotation: Int
+    /// "mjpeg" (the camera's own), "libx264" or "mpeg4".
+    public let videoCodec: String
+}
+
+public struct RecordingResult: Sendable {
+    public let summary: RecordingSummary
+    /// Why the recording ended early (camera unplugged, disk full, …); nil when stopped as asked.
+    public let error: OcellusError?
+}
+
+/// SPEC §4 movie file output: records the session's camera into an MP4 or MOV file
+/// written by `MovieWriter` on a thread of its own. The stream thread only copies
+/// each frame into one of a few reused buffers; when the writer falls behind and
+/// all are taken, frames are dropped and counted, never queued without bound.
+/// Video data outputs keep their frames while recording.
+public final class MovieFileOutput: @unchecked Sendable {
+    public typealias Completion = @Sendable (RecordingResult) -> Void
+
+    /// What the session streams into: the camera's own format, so MJPEG is recorded as it came.
+    public let videoOutput = VideoDataOutput()
+    private let membership = SessionMembership()
+    private let lock = ConditionLock()
+    private var rotation = 0
+    private var recording: Recording?
+    private static let bufferCount = 6
+
+    public init() {
+        videoOutput.frameHandler = { [unowned(unsafe) self] frame in self.enqueue(frame) }
+    }
+
+    deinit {
+        videoOutput.frameHandler = nil
+        close()
+    }
+
+    /// Clockwise degrees from the camera's pixels to upright (the coordinator's capture
+    /// angle), written into the track's display matrix. Applies to the next recording.
+    public var videoRotationAngle: Int { lock.withLock { rotation } }
+
+    public func setVideoRotationAngle(_ degrees: Int) throws(OcellusError) {
+        guard degrees % 90 == 0 else { throw OcellusError(.invalidArgument, "rotation must be a multiple of 90 degrees, not \(degrees)") }
+        lock.withLock { rotation = ((degrees % 360) + 360) % 360 }
+    }
+
+    public func attach(to session: CaptureSession) throws(OcellusError) {
+        try membership.attach(videoOutput, to: session, what: "movie file output") { [weak self] error in
+            self?.end(error)
+        }
+    }
+
+    public func detach() throws(OcellusError) {
+        end(nil)
+        try membership.detach(videoOutput)
+    }
+
+    public var isRecording: Bool { lock.withLock { recording != nil } }
+
+    /// Seconds recorded so far in the current recording (0 when not recording).
+    public var recordedDuration: Double { lock.withLock { recording?.duration ?? 0 } }
+
+    /// Starts writing the session's frames to `path` (.mp4 or .mov; replaced if it exists).
+    /// Errors opening the file are thrown here; `completion` runs on the writer thread
+    /// once the file is finished, after `stopRecording`, the session stopping, or an error.
+    public func startRecording(to path: String, completion: @escaping Completion) throws(OcellusError) {
+        guard let session = membership.runningSession(delivering: videoOutput), let format = session.activeFormat else {
+            throw OcellusError(.wrongState, "record while the session runs (add the movie file output and start the session)")
+        }
+        try lock.withLock { () throws(OcellusError) in
+            guard recording == nil else { throw OcellusError(.wrongState, "already recording (to \(recording!.writer.path))") }
+            let video = MovieWriter.Video(pixelFormat: format.pixelFormat, width: format.width, height: format.height,
+                                          frameRate: format.maxFrameRate ?? FrameRate(30), rotation: rotation)
+            let writer = try MovieWriter(path: path, video: video)
+            let started = Recording(writer: writer, bufferCount: Self.bufferCount, completion: completion)
+            recording = started
+            _ = startThread { [self] in run(started) }
+        }
+    }
+
+    /// Ends the recording: frames already queued are written, then the file is finished
+    /// and the completion runs. Returns at once; a no-op when not recording.
+    public func stopRecording() { end(nil) }
+
+    /// Stops a recording and waits until its file is finished. Not from the completion.
+    public func close() {
+        let current = lock.withLock { recording }
+        end(nil)
+        current?.waitUntilFinished()
+    }
+
+    private func end(_ error: OcellusError?) {
+        lock.withLock {
+            guard let recording, !recording.stopping else { return }
+            recording.stopping = true
+            recording.error = recording.error ?? error
+            lock.broadcast()
+        }
+    }
+
+    /// On the stream thread: a copy of the frame into a free buffer, or a counted drop.
+    private func enqueue(_ frame: CameraFrame) {
+        guard let (recording, slot) = lock.withLock({ () -> (Recording, Int)? in
+            guard let recording, !recording.stopping else { return nil }
+            guard let slot = recording.free.popLast() else {
+                recording.dropped += 1
+                return nil
+            }
+            return (recording, slot)
+        }) else { return }
+        recording.buffers[slot].store(frame)   // this thread owns the buffer until it is queued
+        lock.withLock {
+            recording.ready.append(slot)
+            lock.broadcast()
+        }
+    }
+
+    /// The writer thread of one recording.
+    private func run(_ recording: Recording) {
+        while true {
+            let next: Int? = lock.withLock {
+                while recording.ready.isEmpty && !recording.stopping { lock.wait() }
+                return recording.ready.isEmpty ? nil : recording.ready.removeFirst()
+            }
+            guard let slot = next else { break }
+            do throws(OcellusError) {
+                try recording.writer.write(recording.buffers[slot].frame!)
+            } catch {
+                lock.withLock {
+                    recording.error = recording.error ?? error
+                    recording.stopping = true
+                    recording.ready.removeAll()
+                }
+            }
+            lock.withLock {
+                recording.free.append(slot)
+                recording.duration = recording.writer.duration
+            }
+        }
+        do throws(OcellusError) { try recording.writer.finish() } catch {
+            lock.withLock { recording.error = recording.error ?? error }
+        }
+        let writer = recording.writer
+        var info = stat()
+        let bytes = stat(writer.path, &info) == 0 ? Int64(info.st_size) : 0
+        let (error, dropped) = lock.withLock { () -> (OcellusError?, Int) in
+            if self.recording === recording { self.recording = nil }
+            return (recording.error, recording.dropped)
+        }
+        let summary = RecordingSummary(path: writer.path, bytes: bytes, width: writer.video.width, height: writer.video.height,
+                                       duration: writer.duration, frames: writer.framesWritten, droppedFrames: dropped,
+                                       rotation: writer.video.rotation, videoCodec: writer.videoCodecName)
+        recording.completion(RecordingResult(summary: summary, error: error))
+        recording.markFinished()
+    }
+}
+
+/// One recording's writer and buffers; guarded by the output's lock except where noted.
+private final class Recording: @unchecked Sendable {
+    let writer: MovieWriter   // the writer thread's alone
+    let buffers: [FrameBuffer]
+    var free: [Int]
+    var ready: [Int] = []
+    var stopping = false
+    var error: OcellusError?
+    var dropped = 0
+    var duration = 0.0
+    let completion: MovieFileOutput.Completion
+    private let done = ConditionLock()
+    private var finished = false
+
+    init(writer: MovieWriter, bufferCount: Int, completion: @escaping MovieFileOutput.Completion) {
+        self.writer = writer
+        self.completion = completion
+        buffers = (0..<bufferCount).map { _ in FrameBuffer() }
+        free = Array(0..<bufferCount)
+        ready.reserveCapacity(bufferCount)
+    }
+
+    func markFinished() { done.withLock { finished = true; done.broadcast() } }
+    func waitUntilFinished() { done.withLock { while !finished { done.wait() } } }
+}
+
+/// A reused copy of a frame: grows to the largest frame seen, then never allocates again.
+private final class FrameBuffer: @unchecked Sendable {
+    private var storage = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private(set) var frame: CameraFrame?
+
+    deinit { storage.deallocate() }
+
+    /// No allocation once the buffer is large enough (this runs for every recorded frame).
+    func store(_ source: CameraFrame) {
+        var total = 0
+        for index in 0..<source.planeCount { total += source.plane(index)!.bytes.count }
+        if storage.count < total {
+            storage.deallocate()
+            storage = UnsafeMutableRawBufferPointer.allocate(byteCount: total, alignment: 64)
+        }
+        var offset = 0
+        func copy(_ index: Int) -> FramePlane? {
+            guard let plane = source.plane(index) else { return nil }
+            let count = plane.bytes.count
+            if let base = plane.bytes.baseAddress { (storage.baseAddress! + offset).copyMemory(from: base, byteCount: count) }
+            defer { offset += count }
+            return FramePlane(bytes: UnsafeRawBufferPointer(rebasing: storage[offset..<offset + count]), stride: plane.stride)
+        }
+        let first = copy(0)!, second = copy(1), third = copy(2)
+        frame = CameraFrame(pixelFormat: source.pixelFormat, width: source.width, height: source.height, sequence: source.sequence,
+                            timestampNanoseconds: source.timestampNanoseconds, isCorrupt: source.isCorrupt,
+                            isFullRange: source.isFullRange, planes: first, second, third)
+    }
+}

@@ -1,0 +1,248 @@
+import CLibAV
+import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One movie file written with libavformat: fragmented MP4 or MOV (an empty moov,
+/// then a moof+mdat per key frame, at most a second apart, each flushed to disk)
+/// so that a crash, SIGKILL or unplug leaves a file that plays up to the last
+/// fragment. The capture angle goes into the track's display matrix, not into the
+/// pixels. MJPEG is written as it came; raw frames are encoded to H.264 (libx264),
+/// or MPEG-4 part 2 where libavcodec has no libx264.
+/// Not thread-safe: one writer thread calls it.
+final class MovieWriter {
+    struct Video {
+        var pixelFormat: FourCC
+        var width: UInt32
+        var height: UInt32
+        var frameRate: FrameRate
+        /// Clockwise degrees that turn the pixels upright.
+        var rotation: Int
+    }
+
+    let path: String
+    let video: Video
+    private(set) var videoCodecName = ""
+    private(set) var framesWritten = 0
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var videoStream: UnsafeMutablePointer<AVStream>?
+    private var encoder: UnsafeMutablePointer<AVCodecContext>?
+    private var converter: FrameConverter?
+    private var picture: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var firstTimestamp: UInt64?
+    private var lastPTS: Int64 = -1
+    private var lastTimestamp: UInt64 = 0
+    private var finished = false
+
+    /// libx264 and libavformat report every file at info level on stderr; an app that set
+    /// its own level keeps it.
+    private static let quietLibraryLog: Void = {
+        if av_log_get_level() == AV_LOG_INFO { av_log_set_level(AV_LOG_ERROR) }
+    }()
+
+    /// Milliseconds: fine enough for any camera rate, and valid for every encoder (MPEG-4 wants ≤ 65535).
+    private static let timeBase = AVRational(num: 1, den: 1000)
+
+    init(path: String, video: Video) throws(OcellusError) {
+        Self.quietLibraryLog
+        self.path = path
+        self.video = video
+        let suffix = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        guard ["mp4", "mov"].contains(suffix) else {
+            throw OcellusError(.invalidArgument, "\(path): movie files are .mp4 or .mov")
+        }
+        do throws(OcellusError) { try open(container: suffix) } catch {
+            close()
+            unlink(path)
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    private func open(container: String) throws(OcellusError) {
+        try check(avformat_alloc_output_context2(&format, nil, container, path), "cannot set up the \(container) container")
+        guard let format else { throw OcellusError(.noResources, "libavformat: no output context") }
+        let opened = avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE)
+        guard opened >= 0 else { throw OcellusError(.io, "cannot write \(path): \(Self.describe(opened))") }
+        guard let stream = avformat_new_stream(format, nil), let packet = av_packet_alloc() else {
+            throw OcellusError(.noResources, "libavformat: out of memory")
+        }
+        (videoStream, self.packet) = (stream, packet)
+        stream.pointee.time_base = Self.timeBase
+        let rate = video.frameRate.numerator > 0 ? video.frameRate : FrameRate(30)
+        stream.pointee.avg_frame_rate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
+        if video.pixelFormat == .mjpeg {
+            let parameters = stream.pointee.codecpar!
+            parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+            parameters.pointee.codec_id = AV_CODEC_ID_MJPEG
+            parameters.pointee.width = Int32(video.width)
+            parameters.pointee.height = Int32(video.height)
+            videoCodecName = "mjpeg"
+        } else {
+            try openEncoder(stream: stream, format: format, rate: rate)
+        }
+        if video.rotation % 360 != 0, let matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * 4) {
+            // The angle a player turns the picture clockwise (ffprobe shows it negated, as for phones' portrait videos).
+            matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(video.rotation)) }
+        }
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
+        av_dict_set(&options, "frag_duration", "1000000", 0)
+        try check(avformat_write_header(format, &options), "cannot start \(path)")
+        avio_flush(format.pointee.pb)
+        try checkIO()
+    }
+
+    private func openEncoder(stream: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>,
+                             rate: FrameRate) throws(OcellusError) {
+        guard FrameConverter.canConvert(from: video.pixelFormat, to: .i420) else {
+            throw OcellusError(.invalidArgument, "cannot record \(video.pixelFormat) frames")
+        }
+        guard let codec = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4),
+              let context = avcodec_alloc_context3(codec), let picture = av_frame_alloc() else {
+            throw OcellusError(.noResources, "libavcodec has no H.264 or MPEG-4 encoder")
+        }
+        (encoder, self.picture) = (context, picture)
+        videoCodecName = String(cString: codec.pointee.name)
+        context.pointee.width = Int32(video.width)
+        context.pointee.height = Int32(video.height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.time_base = Self.timeBase
+        context.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
+        // A key frame (and so a fragment) every second; no B-frames, so packets leave in capture order.
+        context.pointee.gop_size = Int32(max(1, (rate.framesPerSecond).rounded()))
+        context.pointee.max_b_frames = 0
+        context.pointee.color_range = AVCOL_RANGE_MPEG
+        if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
+            context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        }
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        if videoCodecName == "libx264" {
+            av_dict_set(&options, "preset", "veryfast", 0)
+            av_dict_set(&options, "tune", "zerolatency", 0)
+        } else {
+            context.pointee.bit_rate = Int64(video.width) * Int64(video.height) * 4
+        }
+        try check(avcodec_open2(context, codec, &options), "cannot open the \(videoCodecName) encoder")
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, context), "encoder parameters")
+        converter = FrameConverter(target: .i420, width: video.width, height: video.height)
+        picture.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        picture.pointee.width = Int32(video.width)
+        picture.pointee.height = Int32(video.height)
+        picture.pointee.color_range = AVCOL_RANGE_MPEG
+    }
+
+    /// Seconds from the first frame to the end of the last.
+    var duration: Double {
+        guard let firstTimestamp else { return 0 }
+        let interval = video.frameRate.numerator > 0 ? 1 / video.frameRate.framesPerSecond : 0
+        return Double(lastTimestamp - firstTimestamp) / 1e9 + (framesWritten > 0 ? interval : 0)
+    }
+
+    func write(_ frame: CameraFrame) throws(OcellusError) {
+        guard !finished else { throw OcellusError(.wrongState, "the movie file is finished") }
+        guard frame.pixelFormat == video.pixelFormat, frame.width == video.width, frame.height == video.height else {
+            throw OcellusError(.wrongState, "the camera format changed while recording (\(frame.pixelFormat) \(frame.width)x\(frame.height))")
+        }
+        let start = firstTimestamp ?? frame.timestampNanoseconds
+        firstTimestamp = start
+        lastTimestamp = max(lastTimestamp, frame.timestampNanoseconds)
+        // Strictly increasing milliseconds, whatever the timestamps' jitter.
+        let pts = max(lastPTS + 1, Int64((frame.timestampNanoseconds &- start) / 1_000_000))
+        lastPTS = pts
+        if let encoder, let picture, let converter {
+            guard let planar = converter.convert(frame) else { return }   // a frame that cannot be read is skipped
+            withUnsafeMutablePointer(to: &picture.pointee.data) { data in
+                data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 3) { pointers in
+                    for index in 0..<3 { pointers[index] = UnsafeMutablePointer(mutating: planar.plane(index)?.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
+                }
+            }
+            withUnsafeMutablePointer(to: &picture.pointee.linesize) { sizes in
+                sizes.withMemoryRebound(to: Int32.self, capacity: 3) { strides in
+                    for index in 0..<3 { strides[index] = Int32(planar.plane(index)?.stride ?? 0) }
+                }
+            }
+            picture.pointee.pts = pts
+            try check(avcodec_send_frame(encoder, picture), "encoding frame \(frame.sequence)")
+            try drainEncoder()
+        } else if let packet, let plane = frame.plane(0), let base = plane.bytes.baseAddress {
+            guard !frame.isCorrupt, JPEGPhoto.jpegSize(plane.bytes) != nil else { return }   // corrupt camera JPEGs are left out
+            packet.pointee.data = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))
+            packet.pointee.size = Int32(plane.bytes.count)
+            packet.pointee.pts = pts
+            packet.pointee.dts = pts
+            packet.pointee.flags = AV_PKT_FLAG_KEY
+            try writePacket(packet)
+        }
+        framesWritten += 1
+    }
+
+    private func drainEncoder() throws(OcellusError) {
+        guard let encoder, let packet else { return }
+        while true {
+            let received = avcodec_receive_packet(encoder, packet)
+            if received == ocav_error_again() || received == ocav_error_eof() { return }
+            try check(received, "encoding")
+            try writePacket(packet)
+        }
+    }
+
+    private func writePacket(_ packet: UnsafeMutablePointer<AVPacket>) throws(OcellusError) {
+        guard let format, let videoStream else { return }
+        packet.pointee.stream_index = videoStream.pointee.index
+        av_packet_rescale_ts(packet, Self.timeBase, videoStream.pointee.time_base)
+        let status = av_interleaved_write_frame(format, packet)   // takes the packet's data (copies unowned data)
+        try checkIO()
+        try check(status, "writing \(path)")
+        avio_flush(format.pointee.pb)   // a finished fragment reaches the file now, not at the end
+        try checkIO()
+    }
+
+    /// Flushes the encoder and writes the trailer; the file is complete after this.
+    func finish() throws(OcellusError) {
+        guard !finished else { return }
+        finished = true
+        defer { close() }
+        if let encoder {
+            _ = avcodec_send_frame(encoder, nil)
+            try drainEncoder()
+        }
+        guard let format else { return }
+        try check(av_write_trailer(format), "finishing \(path)")
+        avio_flush(format.pointee.pb)
+        try checkIO()
+    }
+
+    private func close() {
+        if let format {
+            if format.pointee.pb != nil { avio_closep(&format.pointee.pb) }
+            avformat_free_context(format)
+            self.format = nil
+        }
+        avcodec_free_context(&encoder)
+        av_frame_free(&picture)
+        av_packet_free(&packet)
+    }
+
+    private func checkIO() throws(OcellusError) {
+        guard let pb = format?.pointee.pb, pb.pointee.error < 0 else { return }
+        throw OcellusError(.io, "cannot write \(path): \(Self.describe(pb.pointee.error))")
+    }
+
+    private func check(_ status: Int32, _ what: String) throws(OcellusError) {
+        guard status < 0 else { return }
+        let code: ErrorCode = status == -ENOSPC || status == -EIO || status == -EDQUOT ? .io : .other
+        throw OcellusError(code, "\(what): \(Self.describe(status))")
+    }
+
+    static func describe(_ status: Int32) -> String {
+        var text = [CChar](repeating: 0, count: 128)
+        av_strerror(status, &text, text.count)
+        return String(cString: text)
+    }
+}

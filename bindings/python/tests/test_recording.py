@@ -1,0 +1,121 @@
+"""Movie files from `ocellus record` on the real daemon, checked with ffprobe and by decoding with ffmpeg."""
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+import numpy as np
+import pytest
+
+CLI = os.environ.get("OCELLUS_CLI", "ocellus")
+VCAM0 = "usb-1d6b:0110-VCAM-0000"
+
+
+def record(*args, check=True, timeout=60):
+    return subprocess.run([CLI, "record", *args], capture_output=True, text=True, check=check, timeout=timeout)
+
+
+def probe(path):
+    out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-show_entries",
+                          "stream=codec_type,codec_name,width,height,nb_read_frames,duration:stream_side_data",
+                          "-of", "json", str(path)], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)["streams"]
+
+
+def first_frame_upright(path):
+    """The first frame as a player shows it (ffmpeg applies the display matrix), grey."""
+    streams = probe(path)
+    width, height = streams[0]["width"], streams[0]["height"]
+    rotation = next((s.get("rotation", 0) for s in streams[0].get("side_data_list", [])), 0)
+    if rotation in (90, -90, 270, -270):
+        width, height = height, width
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"],
+                         capture_output=True, check=True).stdout
+    return np.frombuffer(raw, np.uint8).reshape(height, width)
+
+
+def test_h264_recording_has_the_frames_and_duration(tmp_path):
+    path = tmp_path / "clip.mp4"
+    summary = json.loads(record(VCAM0, "-o", str(path), "--seconds", "2", "--size", "640x480", "--json").stdout)
+    assert list(summary) == ["path", "bytes", "width", "height", "duration", "orientation"]
+    assert summary["bytes"] == path.stat().st_size and (summary["width"], summary["height"]) == (640, 480)
+    assert 1.8 <= summary["duration"] <= 2.6 and summary["orientation"] == 0
+    [video] = probe(path)
+    assert (video["codec_name"], video["width"], video["height"]) == ("h264", 640, 480)
+    assert 50 <= int(video["nb_read_frames"]) <= 75 and abs(float(video["duration"]) - summary["duration"]) < 0.1
+    frame = first_frame_upright(path)
+    # The virtual camera's ramp, dark on the left, bright on the right (away from the bar, which starts at x 0-39).
+    assert np.median(frame[100, 60:100]) < 60 and np.median(frame[100, 540:580]) > 180
+
+
+@pytest.fixture
+def jpeg_camera(cameras):
+    cameras.add("recjpg", "--formats", "MJPG", "--sizes", "640x480")
+    return "pipewire-recjpg"
+
+
+def test_mjpeg_is_kept_and_the_capture_angle_goes_into_the_matrix(tmp_path, jpeg_camera):
+    state = tmp_path / "state"
+    subprocess.run([CLI, "--state-dir", str(state), "mount-rotation", jpeg_camera, "90"], check=True)
+    path = tmp_path / "clip.mov"
+    summary = json.loads(subprocess.run([CLI, "--state-dir", str(state), "record", jpeg_camera, "-o", str(path),
+                                         "--seconds", "1.5", "--json"], capture_output=True, text=True, check=True).stdout)
+    assert summary["orientation"] == 90
+    [video] = probe(path)
+    assert video["codec_name"] == "mjpeg" and (video["width"], video["height"]) == (640, 480)
+    [matrix] = video["side_data_list"]
+    assert matrix["side_data_type"] == "Display Matrix" and matrix["rotation"] == -90   # as a phone's portrait video
+    upright = first_frame_upright(path)
+    # Turned clockwise for display: the ramp's dark left edge is now at the top.
+    assert upright.shape == (640, 480) and np.median(upright[60:100, 240]) < 60 and np.median(upright[540:580, 240]) > 180
+
+
+def test_sigkill_leaves_a_playable_file(tmp_path):
+    path = tmp_path / "killed.mp4"
+    process = subprocess.Popen([CLI, "record", VCAM0, "-o", str(path), "--size", "640x480"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout.readline().startswith("recording")
+    time.sleep(3)
+    process.send_signal(signal.SIGKILL)
+    process.wait(10)
+    [video] = probe(path)
+    # Everything up to the last complete fragment (a key frame each second) is there.
+    assert video["codec_name"] == "h264" and int(video["nb_read_frames"]) >= 30
+    assert np.median(first_frame_upright(path)[100, 540:580]) > 180
+
+
+def test_camera_unplugged_mid_recording_finishes_the_file(tmp_path, cameras, jpeg_camera):
+    path = tmp_path / "unplugged.mp4"
+    process = subprocess.Popen([CLI, "record", jpeg_camera, "-o", str(path), "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2)
+    cameras.remove("recjpg")
+    out, err = process.communicate(timeout=20)
+    assert process.returncode == 1 and "disconnected" in err and "the file holds" in err
+    summary = json.loads(out)
+    [video] = probe(path)
+    assert int(video["nb_read_frames"]) >= 20 and abs(float(video["duration"]) - summary["duration"]) < 0.2
+
+
+def test_disk_full_is_a_clear_error_and_the_file_plays(tmp_path, jpeg_camera):
+    disk = tmp_path / "small"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)]).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    try:
+        result = record(jpeg_camera, "-o", str(disk / "full.mp4"), "--seconds", "20", "--json", check=False)
+        assert result.returncode == 1 and "No space left on device" in result.stderr, result.stderr
+        [video] = probe(disk / "full.mp4")
+        assert int(video["nb_read_frames"]) >= 3
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)
+
+
+def test_bad_recordings_are_refused(tmp_path):
+    unwritable = record(VCAM0, "-o", str(tmp_path / "missing" / "x.mp4"), "--seconds", "1", check=False)
+    assert unwritable.returncode == 1 and "cannot write" in unwritable.stderr
+    wrong_kind = record(VCAM0, "-o", str(tmp_path / "x.avi"), "--seconds", "1", check=False)
+    assert wrong_kind.returncode == 1 and ".mp4 or .mov" in wrong_kind.stderr
+    assert not (tmp_path / "x.avi").exists()
