@@ -1129,6 +1129,93 @@ oc_status oc_photo_output_capture(oc_photo_output *output, const oc_photo_settin
                                   oc_photo_callback callback, void *user_data);
 
 /* ------------------------------------------------------------------------ */
+/* Movie file output (SPEC §4)                                                */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Records the session's camera into an MP4 or MOV file through libavformat,
+ * fragmented (an empty moov, then a fragment per key frame, at most a second
+ * apart, each flushed to disk) so that a crash, SIGKILL, unplug or full disk
+ * leaves a file that plays up to the last fragment. MJPEG cameras are recorded
+ * as they send (no re-encoding); raw formats are encoded to H.264 (libx264).
+ * The rotation angle goes into the track's display matrix, not the pixels.
+ * Video data outputs keep receiving frames while recording.
+ */
+typedef struct oc_movie_file_output oc_movie_file_output;
+
+/** What a finished recording holds; valid during the recording callback. */
+typedef struct oc_recording_summary {
+    const char *path;
+    int64_t bytes;
+    uint32_t width;
+    uint32_t height;
+    /** Seconds of video. */
+    double duration;
+    uint64_t frames;
+    /** Frames dropped because the writer fell behind (never queued without bound). */
+    uint64_t dropped_frames;
+    /** Clockwise degrees in the display matrix. */
+    int32_t rotation;
+    /** "mjpeg", "libx264" or "mpeg4". */
+    const char *video_codec;
+} oc_recording_summary;
+
+/**
+ * Called once per recording when its file is finished: `status` OC_OK when it was
+ * stopped as asked, else why it ended early (OC_ERROR_DISCONNECTED, OC_ERROR_IO for
+ * a full disk, …) with a message. `summary` is never NULL: the file is playable up
+ * to that point either way. Runs on the recording's writer thread.
+ */
+typedef void (*oc_recording_callback)(oc_movie_file_output *output, oc_status status, const char *message,
+                                      const oc_recording_summary *summary, void *user_data);
+
+/** Create a movie file output. \ownership Destroy with oc_movie_file_output_destroy(). */
+oc_status oc_movie_file_output_create(oc_movie_file_output **out);
+
+/**
+ * Destroy the output: a recording in progress is finished (its callback runs)
+ * before this returns. NULL is ignored.
+ * \threadsafety Any thread but the output's recording callback.
+ */
+void oc_movie_file_output_destroy(oc_movie_file_output *output);
+
+/** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session). */
+oc_status oc_capture_session_add_movie_file_output(oc_capture_session *session, oc_movie_file_output *output);
+/** Removing the output finishes its recording. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND. */
+oc_status oc_capture_session_remove_movie_file_output(oc_capture_session *session, oc_movie_file_output *output);
+
+/**
+ * The capture angle (clockwise degrees to upright) for the next recording's
+ * display matrix. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.
+ */
+oc_status oc_movie_file_output_set_rotation_angle(oc_movie_file_output *output, int32_t degrees);
+
+/**
+ * Start recording to `path` (.mp4 or .mov; an existing file is replaced). The file
+ * is opened here, so an unwritable path fails at once.
+ * \returns OC_OK (the callback will run once), OC_ERROR_INVALID_HANDLE,
+ *          OC_ERROR_INVALID_ARGUMENT (NULL path or callback, not .mp4/.mov),
+ *          OC_ERROR_WRONG_STATE (session not running, output not in it, already
+ *          recording), OC_ERROR_IO (the file cannot be written).
+ * \threadsafety Any thread.
+ */
+oc_status oc_movie_file_output_start_recording(oc_movie_file_output *output, const char *path,
+                                               oc_recording_callback callback, void *user_data);
+
+/**
+ * Stop recording: queued frames are written, the file is finished, then the
+ * callback runs. Returns at once; OC_OK also when not recording.
+ * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread.
+ */
+oc_status oc_movie_file_output_stop_recording(oc_movie_file_output *output);
+
+/** Whether a recording is in progress (false for an invalid handle). */
+bool oc_movie_file_output_is_recording(const oc_movie_file_output *output);
+
+/** Seconds recorded so far in the current recording (0 when not recording). */
+double oc_movie_file_output_recorded_duration(const oc_movie_file_output *output);
+
+/* ------------------------------------------------------------------------ */
 /* Rotation coordinator (SPEC §3)                                             */
 /* ------------------------------------------------------------------------ */
 

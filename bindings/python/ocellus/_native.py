@@ -74,6 +74,22 @@ class PhotoSettings(ctypes.Structure):
     ]
 
 
+class RecordingSummary(ctypes.Structure):
+    _fields_ = [
+        ("path", ctypes.c_char_p),
+        ("bytes", ctypes.c_int64),
+        ("width", ctypes.c_uint32),
+        ("height", ctypes.c_uint32),
+        ("duration", ctypes.c_double),
+        ("frames", ctypes.c_uint64),
+        ("dropped_frames", ctypes.c_uint64),
+        ("rotation", ctypes.c_int32),
+        ("video_codec", ctypes.c_char_p),
+    ]
+
+
+RECORDING_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_char_p, ctypes.POINTER(RecordingSummary),
+                                      ctypes.c_void_p)
 PHOTO_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(Photo), ctypes.c_char_p, ctypes.c_void_p)
 ROTATION_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
 FRAME_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
@@ -160,6 +176,15 @@ def declare(lib, errcheck_status):
         "oc_capture_session_commit_configuration": ([vp], c_status),
         "oc_capture_session_set_input": ([vp, vp], c_status),
         "oc_capture_session_add_output": ([vp, vp], c_status),
+        "oc_movie_file_output_create": ([ctypes.POINTER(vp)], c_status),
+        "oc_movie_file_output_destroy": ([vp], None),
+        "oc_capture_session_add_movie_file_output": ([vp, vp], c_status),
+        "oc_capture_session_remove_movie_file_output": ([vp, vp], c_status),
+        "oc_movie_file_output_set_rotation_angle": ([vp, ctypes.c_int32], c_status),
+        "oc_movie_file_output_start_recording": ([vp, ctypes.c_char_p, RECORDING_CALLBACK, vp], c_status),
+        "oc_movie_file_output_stop_recording": ([vp], c_status),
+        "oc_movie_file_output_is_recording": ([vp], ctypes.c_bool),
+        "oc_movie_file_output_recorded_duration": ([vp], ctypes.c_double),
         "oc_photo_output_create": ([ctypes.POINTER(vp)], c_status),
         "oc_photo_output_destroy": ([vp], None),
         "oc_capture_session_add_photo_output": ([vp, vp], c_status),

@@ -17,7 +17,7 @@ from typing import Callable, List, Optional
 from . import _native
 from . import _Closable, _lib, _report_callback_exception, _text, _fourcc, Device
 
-__all__ = ["CaptureSession", "VideoDataOutput", "PhotoOutput", "Photo", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
+__all__ = ["CaptureSession", "VideoDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
 
 
 def _code(fourcc: str) -> int:
@@ -247,6 +247,86 @@ def _photo_completion(pending, lock):
     return done
 
 
+@dataclass(frozen=True)
+class Recording:
+    """A finished movie file; `error` says why it ended early (the file plays up to then)."""
+
+    path: str
+    bytes: int
+    width: int
+    height: int
+    duration: float
+    frames: int
+    dropped_frames: int
+    rotation: int
+    video_codec: str
+    error: Optional[Exception]
+
+
+class MovieFileOutput(_Closable):
+    """Records the session's camera to .mp4/.mov: `start_recording(path)` returns a Future
+    resolved with a `Recording` once the file is finished (after `stop_recording()`)."""
+
+    def __init__(self, rotation_angle: int = 0):
+        handle = ctypes.c_void_p()
+        _lib.oc_movie_file_output_create(ctypes.byref(handle))
+        self._handle = handle.value
+        self._futures = {}
+        self._lock = threading.Lock()
+        self._next = 0
+        self._trampoline = _native.RECORDING_CALLBACK(_recording_completion(self._futures, self._lock))
+        self._finalizer = weakref.finalize(self, _destroy_movie_file_output, self._handle, self._trampoline)
+        self.set_rotation_angle(rotation_angle)
+
+    def set_rotation_angle(self, degrees: int) -> None:
+        """The capture angle (clockwise to upright) for the next recording's display matrix."""
+        _lib.oc_movie_file_output_set_rotation_angle(self._handle, degrees)
+
+    def start_recording(self, path: str) -> Future:
+        future = Future()
+        with self._lock:
+            self._next += 1
+            token = self._next
+            self._futures[token] = future
+        try:
+            _lib.oc_movie_file_output_start_recording(self._handle, path.encode(), self._trampoline, token)
+        except BaseException:
+            with self._lock:
+                self._futures.pop(token, None)
+            raise
+        return future
+
+    def stop_recording(self) -> None:
+        _lib.oc_movie_file_output_stop_recording(self._handle)
+
+    @property
+    def is_recording(self) -> bool:
+        return bool(_lib.oc_movie_file_output_is_recording(self._handle))
+
+    @property
+    def recorded_duration(self) -> float:
+        return _lib.oc_movie_file_output_recorded_duration(self._handle)
+
+
+def _destroy_movie_file_output(handle, _trampoline):
+    _lib.oc_movie_file_output_destroy(handle)
+
+
+def _recording_completion(futures, lock):
+    def done(_output, status, message, summary, token):
+        with lock:
+            future = futures.pop(token, None)
+        if future is None:
+            return
+        from . import _ERRORS, OcellusError
+        value = summary.contents
+        error = _ERRORS.get(status, OcellusError)(_text(message), status) if status != 0 else None
+        future.set_result(Recording(_text(value.path), value.bytes, value.width, value.height, value.duration, value.frames,
+                                    value.dropped_frames, value.rotation, _text(value.video_codec), error))
+
+    return done
+
+
 class CaptureSession(_Closable):
     """A camera, outputs and one stream feeding them. Use `running()` as a context manager
     or `start_running()`/`stop_running()` (not from a frame callback)."""
@@ -280,6 +360,14 @@ class CaptureSession(_Closable):
 
     def remove_photo_output(self, output: PhotoOutput) -> None:
         _lib.oc_capture_session_remove_photo_output(self._handle, output._handle)
+        self._outputs.remove(output)
+
+    def add_movie_file_output(self, output: MovieFileOutput) -> None:
+        _lib.oc_capture_session_add_movie_file_output(self._handle, output._handle)
+        self._outputs.append(output)
+
+    def remove_movie_file_output(self, output: MovieFileOutput) -> None:
+        _lib.oc_capture_session_remove_movie_file_output(self._handle, output._handle)
         self._outputs.remove(output)
 
     def can_add_output(self, output: VideoDataOutput) -> bool:

@@ -1,0 +1,88 @@
+// Movie file outputs in the C ABI (SPEC §4).
+import COcellus
+import OcellusCore
+import OcellusMedia
+
+final class MovieBox {
+    let movie = MovieFileOutput()
+    weak var session: SessionBox?
+    var handle: OpaquePointer!
+
+    static func lookup(_ handle: OpaquePointer?) -> MovieBox? {
+        HandleTable.lookup(handle, as: MovieBox.self, what: "movie file output")
+    }
+}
+
+@c @implementation public func oc_movie_file_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_movie_file_output_create: out is NULL") }
+    let box = MovieBox()
+    box.handle = HandleTable.register(box)
+    out.pointee = box.handle
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_movie_file_output_destroy(_ output: OpaquePointer?) {
+    guard let box = MovieBox.lookup(output) else { return }
+    HandleTable.unregister(box.handle)
+    try? box.movie.detach()
+    box.movie.close()
+}
+
+@c @implementation public func oc_capture_session_add_movie_file_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
+    guard let movieBox = MovieBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        guard movieBox.session == nil else { throw OcellusError(.wrongState, "the movie file output already belongs to a session") }
+        try movieBox.movie.attach(to: box.session)
+        movieBox.session = box
+    }
+}
+
+@c @implementation public func oc_capture_session_remove_movie_file_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
+    guard let movieBox = MovieBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        guard movieBox.session === box else { throw OcellusError(.notFound, "the movie file output is not in this session") }
+        try movieBox.movie.detach()
+        movieBox.session = nil
+    }
+}
+
+@c @implementation public func oc_movie_file_output_set_rotation_angle(_ output: OpaquePointer?, _ degrees: Int32) -> oc_status {
+    abiCall(MovieBox.lookup(output)) { (box: MovieBox) throws(OcellusError) in try box.movie.setVideoRotationAngle(Int(degrees)) }
+}
+
+@c @implementation public func oc_movie_file_output_start_recording(_ output: OpaquePointer?, _ path: UnsafePointer<CChar>?,
+                                                                   _ callback: oc_recording_callback?,
+                                                                   _ userData: UnsafeMutableRawPointer?) -> oc_status {
+    abiCall(MovieBox.lookup(output)) { (box: MovieBox) throws(OcellusError) in
+        guard let path else { throw OcellusError(.invalidArgument, "oc_movie_file_output_start_recording: path is NULL") }
+        guard let callback else { throw OcellusError(.invalidArgument, "oc_movie_file_output_start_recording: callback is NULL") }
+        let (handle, userDataBits) = (box.handle, UInt(bitPattern: userData))
+        try box.movie.startRecording(to: String(cString: path)) { result in
+            let summary = result.summary
+            summary.path.withCString { cPath in
+                summary.videoCodec.withCString { codec in
+                    var view = oc_recording_summary(path: cPath, bytes: summary.bytes, width: summary.width, height: summary.height,
+                                                    duration: summary.duration, frames: UInt64(summary.frames),
+                                                    dropped_frames: UInt64(summary.droppedFrames), rotation: Int32(summary.rotation),
+                                                    video_codec: codec)
+                    (result.error?.message ?? "").withCString { message in
+                        callback(handle, result.error?.code.rawValue ?? oc_status(OC_OK), message, &view,
+                                 UnsafeMutableRawPointer(bitPattern: userDataBits))
+                    }
+                }
+            }
+        }
+    }
+}
+
+@c @implementation public func oc_movie_file_output_stop_recording(_ output: OpaquePointer?) -> oc_status {
+    abiCall(MovieBox.lookup(output)) { (box: MovieBox) throws(OcellusError) in box.movie.stopRecording() }
+}
+
+@c @implementation public func oc_movie_file_output_is_recording(_ output: OpaquePointer?) -> Bool {
+    MovieBox.lookup(output)?.movie.isRecording ?? false
+}
+
+@c @implementation public func oc_movie_file_output_recorded_duration(_ output: OpaquePointer?) -> Double {
+    MovieBox.lookup(output)?.movie.recordedDuration ?? 0
+}
