@@ -125,6 +125,61 @@ pub const OC_SESSION_EVENT_RUNTIME_ERROR: oc_session_event = 2;
 pub const OC_SESSION_EVENT_INTERRUPTED: oc_session_event = 3;
 pub const OC_SESSION_EVENT_INTERRUPTION_ENDED: oc_session_event = 4;
 
+#[repr(C)]
+pub struct oc_photo_output {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct oc_movie_file_output {
+    _private: [u8; 0],
+}
+
+#[repr(C)]
+pub struct oc_photo {
+    pub data: *const u8,
+    pub size: usize,
+    pub width: u32,
+    pub height: u32,
+    pub orientation: u16,
+    pub sequence: u64,
+    pub timestamp_ns: u64,
+    pub path: *const c_char,
+}
+
+#[repr(C)]
+pub struct oc_photo_settings {
+    pub struct_size: u32,
+    pub apply_rotation_to_pixels: bool,
+    pub quality: i32,
+    pub path: *const c_char,
+}
+
+#[repr(C)]
+pub struct oc_recording_summary {
+    pub path: *const c_char,
+    pub bytes: i64,
+    pub width: u32,
+    pub height: u32,
+    pub duration: f64,
+    pub frames: u64,
+    pub dropped_frames: u64,
+    pub rotation: i32,
+    pub video_codec: *const c_char,
+}
+
+pub type oc_photo_callback = Option<
+    unsafe extern "C" fn(output: *mut oc_photo_output, status: oc_status, photo: *const oc_photo, message: *const c_char, user_data: *mut c_void),
+>;
+pub type oc_recording_callback = Option<
+    unsafe extern "C" fn(
+        output: *mut oc_movie_file_output,
+        status: oc_status,
+        message: *const c_char,
+        summary: *const oc_recording_summary,
+        user_data: *mut c_void,
+    ),
+>;
+
 pub type oc_frame_callback =
     Option<unsafe extern "C" fn(output: *mut oc_video_data_output, frame: *const oc_frame, user_data: *mut c_void)>;
 pub type oc_session_event_callback = Option<
@@ -313,6 +368,34 @@ extern "C" {
     pub fn oc_frame_plane_data(frame: *const oc_frame, plane: u32, size: *mut usize, stride: *mut u32) -> *const u8;
     pub fn oc_frame_retain(frame: *const oc_frame) -> *mut oc_frame;
     pub fn oc_frame_release(frame: *mut oc_frame);
+
+    pub fn oc_photo_output_create(out: *mut *mut oc_photo_output) -> oc_status;
+    pub fn oc_photo_output_destroy(output: *mut oc_photo_output);
+    pub fn oc_capture_session_add_photo_output(session: *mut oc_capture_session, output: *mut oc_photo_output) -> oc_status;
+    pub fn oc_capture_session_remove_photo_output(session: *mut oc_capture_session, output: *mut oc_photo_output) -> oc_status;
+    pub fn oc_photo_output_set_rotation_angle(output: *mut oc_photo_output, degrees: i32) -> oc_status;
+    pub fn oc_photo_output_set_mirrored(output: *mut oc_photo_output, mirrored: bool) -> oc_status;
+    pub fn oc_photo_output_capture(
+        output: *mut oc_photo_output,
+        settings: *const oc_photo_settings,
+        callback: oc_photo_callback,
+        user_data: *mut c_void,
+    ) -> oc_status;
+
+    pub fn oc_movie_file_output_create(out: *mut *mut oc_movie_file_output) -> oc_status;
+    pub fn oc_movie_file_output_destroy(output: *mut oc_movie_file_output);
+    pub fn oc_capture_session_add_movie_file_output(session: *mut oc_capture_session, output: *mut oc_movie_file_output) -> oc_status;
+    pub fn oc_capture_session_remove_movie_file_output(session: *mut oc_capture_session, output: *mut oc_movie_file_output) -> oc_status;
+    pub fn oc_movie_file_output_set_rotation_angle(output: *mut oc_movie_file_output, degrees: i32) -> oc_status;
+    pub fn oc_movie_file_output_start_recording(
+        output: *mut oc_movie_file_output,
+        path: *const c_char,
+        callback: oc_recording_callback,
+        user_data: *mut c_void,
+    ) -> oc_status;
+    pub fn oc_movie_file_output_stop_recording(output: *mut oc_movie_file_output) -> oc_status;
+    pub fn oc_movie_file_output_is_recording(output: *const oc_movie_file_output) -> bool;
+    pub fn oc_movie_file_output_recorded_duration(output: *const oc_movie_file_output) -> f64;
 
     pub fn oc_context_copy_associated_microphone(
         ctx: *mut oc_context,

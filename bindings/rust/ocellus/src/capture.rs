@@ -156,6 +156,9 @@ impl Context {
 }
 
 impl CaptureSession<'_> {
+    pub(crate) fn raw(&self) -> *mut ffi::oc_capture_session {
+        self.raw.as_ptr()
+    }
     pub fn set_input(&self, camera: &Device) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_set_input(self.raw.as_ptr(), camera.raw.as_ptr()) })
     }

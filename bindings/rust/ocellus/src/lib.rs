@@ -16,6 +16,8 @@ pub use ocellus_sys as ffi;
 
 mod capture;
 pub use capture::{CaptureSession, Frame, RetainedFrame, RotationCoordinator, VideoDataOutput};
+mod stills;
+pub use stills::{MovieFileOutput, Photo, PhotoOutput, PhotoSettings, Recording};
 
 use std::ffi::{CStr, CString};
 use std::fmt;
@@ -67,6 +69,11 @@ pub(crate) fn text(raw: *const c_char) -> Option<String> {
 }
 
 fn last_error(status: i32) -> Error {
+    error(status, text(unsafe { ffi::oc_last_error_message() }).unwrap_or_default())
+}
+
+/// The error for a status code and its message (as callbacks report them).
+pub(crate) fn error(status: i32, message: String) -> Error {
     let kind = match status {
         ffi::OC_ERROR_INVALID_ARGUMENT => ErrorKind::InvalidArgument,
         ffi::OC_ERROR_INVALID_HANDLE => ErrorKind::InvalidHandle,
@@ -80,7 +87,6 @@ fn last_error(status: i32) -> Error {
         ffi::OC_ERROR_IO => ErrorKind::Io,
         _ => ErrorKind::Other,
     };
-    let message = text(unsafe { ffi::oc_last_error_message() }).unwrap_or_default();
     Error { kind, status, message }
 }
 
