@@ -6,7 +6,9 @@ set -euo pipefail
 PACKAGES=(
 	build-essential pkg-config binutils
 	pipewire pipewire-bin wireplumber libpipewire-0.3-dev libspa-0.2-dev   # backend + test bed
-	libturbojpeg0-dev libyuv-dev                                           # JPEG and pixel conversion
+	libturbojpeg0-dev libyuv-dev libexif-dev                               # JPEG, EXIF and pixel conversion
+	libavformat-dev libavcodec-dev libavutil-dev libswresample-dev         # movie files (FFmpeg)
+	ffmpeg                                                                 # ffprobe/ffmpeg check recordings (tests)
 	libsystemd-dev                                                         # sd-bus: iio-sensor-proxy
 	dbus-daemon python3-dbus python3-gi                                    # stand-in sensor proxy (tests)
 	python3 python3-pytest python3-numpy                                   # Python bindings

@@ -155,6 +155,15 @@ const struct spa_pod *ocpw_build_video_enum_format(uint8_t *buffer, uint32_t siz
     return spa_pod_builder_pop(&b, &f[0]);
 }
 
+const struct spa_pod *ocpw_build_audio_format(uint8_t *buffer, uint32_t size, uint32_t rate, uint32_t channels)
+{
+    struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buffer, size);
+    struct spa_audio_info_raw info = { .format = SPA_AUDIO_FORMAT_F32, .rate = rate, .channels = channels };
+    if (channels == 1) info.position[0] = SPA_AUDIO_CHANNEL_MONO;
+    if (channels == 2) { info.position[0] = SPA_AUDIO_CHANNEL_FL; info.position[1] = SPA_AUDIO_CHANNEL_FR; }
+    return spa_format_audio_raw_build(&b, SPA_PARAM_EnumFormat, &info);
+}
+
 const struct spa_pod *ocpw_build_buffers_param(uint8_t *buffer, uint32_t size,
         uint32_t frame_size, uint32_t stride)
 {

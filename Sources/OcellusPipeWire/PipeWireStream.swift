@@ -5,33 +5,45 @@ import OcellusCore
 import Glibc
 #endif
 
-/// Frames from a PipeWire camera: a `pw_stream` (input) on its own thread loop,
-/// aimed at the camera's `object.serial` with `node.dont-reconnect` (so it never
-/// drifts to another camera when this one goes), offering exactly one format —
-/// the pixel format, size and rate chosen — so negotiation cannot pick another.
-/// A negotiation that does not finish in time is an error, not a hang.
-public final class PipeWireStream: CameraStream, @unchecked Sendable {
-    public let format: VideoFormat
-    private let frameRate: FrameRate
-    private let handler: (CameraStreamEvent) -> Void
+/// What a capture stream asks of PipeWire and does with its buffers (all called on the loop thread).
+struct PipeWireCaptureMedia {
+    /// Stream properties besides the target (media.type, media.category, …).
+    var properties: [String: String]
+    /// "camera" or "microphone", for errors.
+    var device: String
+    /// Describes the one format offered, e.g. "YUYV 640x480", for errors.
+    var description: String
+    /// Builds the single EnumFormat param offered, into the given buffer.
+    var buildFormat: (UnsafeMutablePointer<UInt8>, UInt32) -> UnsafePointer<spa_pod>?
+    /// The format was agreed; the stream may be given more params.
+    var formatAgreed: (OpaquePointer) -> Void = { _ in }
+    /// A dequeued buffer (queued back after the call).
+    var process: (UnsafeMutablePointer<spa_buffer>) -> Void
+    /// The stream ended on its own after it had streamed.
+    var failed: (OcellusError) -> Void
+}
+
+/// A `pw_stream` (input) on its own thread loop, aimed at one node's `object.serial`
+/// with `node.dont-reconnect` (so it never drifts to another device when this one
+/// goes), offering exactly one format so negotiation cannot pick another. A
+/// negotiation that does not finish in time is an error, not a hang. Shared by
+/// camera and microphone streams.
+final class PipeWireCapture: @unchecked Sendable {
+    private let media: PipeWireCaptureMedia
     private var loop: OpaquePointer?
     private var context: OpaquePointer?
     private var core: OpaquePointer?
     private var stream: OpaquePointer?
     private let coreHook = Pinned(spa_hook()), streamHook = Pinned(spa_hook())
     private let coreEvents = Pinned(pw_core_events()), streamEvents = Pinned(pw_stream_events())
-    private var stride = 0
     private var state = PW_STREAM_STATE_UNCONNECTED
     private var failure: OcellusError?
     private var finished = false
     private var everStreamed = false
 
-    /// Connects and waits until frames flow (or fails within `timeoutMilliseconds`).
-    public init(remote: String?, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
-                timeoutMilliseconds: UInt32 = 3000, handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
-        self.format = format
-        self.frameRate = frameRate
-        self.handler = handler
+    /// Connects and waits until buffers flow (or fails within `timeoutMilliseconds`).
+    init(remote: String?, objectSerial: String, timeoutMilliseconds: UInt32, media: PipeWireCaptureMedia) throws(OcellusError) {
+        self.media = media
         PipeWireLibrary.initializeOnce()
         guard let loop = pw_thread_loop_new("ocellus-capture", nil) else {
             throw OcellusError(.noResources, "could not create a PipeWire thread loop")
@@ -53,7 +65,7 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
 
     deinit { stop() }
 
-    public func stop() {
+    func stop() {
         guard let loop else { return }
         pw_thread_loop_lock(loop)
         finished = true
@@ -91,38 +103,32 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
         coreEvents.pointer.pointee.version = UInt32(PW_VERSION_CORE_EVENTS)
         coreEvents.pointer.pointee.error = { data, id, _, res, message in
             guard id == UInt32(PW_ID_CORE), res == -EPIPE else { return }
-            Unmanaged<PipeWireStream>.fromOpaque(data!).takeUnretainedValue()
+            Unmanaged<PipeWireCapture>.fromOpaque(data!).takeUnretainedValue()
                 .fail(OcellusError(.backendUnavailable, "the PipeWire daemon went away while capturing"))
         }
         ocpw_core_add_listener(core, coreHook.pointer, coreEvents.pointer, me)
 
-        let properties = makeProperties([
-            "media.type": "Video", "media.category": "Capture", "media.role": "Camera",
+        let properties = makeProperties(media.properties.merging([
             "target.object": objectSerial, "node.dont-reconnect": "true", "node.name": "ocellus-capture",
-        ])
+        ]) { _, fixed in fixed })
         stream = pw_stream_new(core, "ocellus-capture", properties)
         guard let stream else { return OcellusError(.noResources, "could not create a PipeWire stream: \(errnoText())") }
         streamEvents.pointer.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
         streamEvents.pointer.pointee.state_changed = { data, _, state, error in
-            Unmanaged<PipeWireStream>.fromOpaque(data!).takeUnretainedValue()
+            Unmanaged<PipeWireCapture>.fromOpaque(data!).takeUnretainedValue()
                 .stateChanged(state, error: error.map { String(cString: $0) })
         }
         streamEvents.pointer.pointee.param_changed = { data, id, param in
-            Unmanaged<PipeWireStream>.fromOpaque(data!).takeUnretainedValue().paramChanged(id: id, param: param)
+            Unmanaged<PipeWireCapture>.fromOpaque(data!).takeUnretainedValue().paramChanged(id: id, param: param)
         }
         streamEvents.pointer.pointee.process = { data in
-            Unmanaged<PipeWireStream>.fromOpaque(data!).takeUnretainedValue().process()
+            Unmanaged<PipeWireCapture>.fromOpaque(data!).takeUnretainedValue().process()
         }
         pw_stream_add_listener(stream, streamHook.pointer, streamEvents.pointer, me)
 
-        guard let spa = PipeWireFormats.spaFormat(for: format.pixelFormat) else {
-            return OcellusError(.invalidArgument, "PipeWire cannot carry \(format.pixelFormat)")
-        }
-        var rate = spa_fraction(num: frameRate.numerator, denom: frameRate.denominator)
         var pod = [UInt8](repeating: 0, count: 1024)
         let result: Int32 = pod.withUnsafeMutableBufferPointer { bytes in
-            var param = ocpw_build_video_enum_format(bytes.baseAddress, UInt32(bytes.count), spa.subtype, spa.format,
-                                                     format.width, format.height, &rate, 1)
+            var param = media.buildFormat(bytes.baseAddress!, UInt32(bytes.count))
             return pw_stream_connect(stream, SPA_DIRECTION_INPUT, UInt32.max,
                                      pw_stream_flags(PW_STREAM_FLAG_AUTOCONNECT.rawValue | PW_STREAM_FLAG_MAP_BUFFERS.rawValue),
                                      &param, 1)
@@ -133,7 +139,7 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
         pw_thread_loop_get_time(loop, &deadline, Int64(timeoutMilliseconds) * 1_000_000)
         while state != PW_STREAM_STATE_STREAMING && failure == nil {
             if pw_thread_loop_timed_wait_full(loop, &deadline) != 0 {
-                return OcellusError(.timeout, "the camera did not start streaming \(format.pixelFormat) \(format.width)x\(format.height) within \(timeoutMilliseconds) ms (format negotiation stalled, or the camera is gone)")
+                return OcellusError(.timeout, "the \(media.device) did not start streaming \(media.description) within \(timeoutMilliseconds) ms (format negotiation stalled, or the \(media.device) is gone)")
             }
         }
         return failure
@@ -144,7 +150,7 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
     private func fail(_ error: OcellusError) {
         guard !finished else { return }
         finished = true
-        if everStreamed { handler(.failed(error)) } else { failure = error }
+        if everStreamed { media.failed(error) } else { failure = error }
         pw_thread_loop_signal(loop, false)
     }
 
@@ -158,31 +164,68 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
             fail(OcellusError(.other, "the capture stream failed: \(error ?? "unknown error")"))
         case PW_STREAM_STATE_UNCONNECTED:
             // With node.dont-reconnect the stream is unlinked for good when its camera goes.
-            fail(OcellusError(.disconnected, "the camera was disconnected"))
+            fail(OcellusError(.disconnected, "the \(media.device) was disconnected"))
         default:
             break
         }
     }
 
     private func paramChanged(id: UInt32, param: UnsafePointer<spa_pod>?) {
-        guard id == SPA_PARAM_Format.rawValue, param != nil else { return }
-        stride = PipeWireStream.defaultStride(format.pixelFormat, width: Int(format.width))
-        var meta = [UInt8](repeating: 0, count: 256)
-        _ = meta.withUnsafeMutableBufferPointer { bytes in
-            var params: UnsafePointer<spa_pod>? = ocpw_build_meta_header_param(bytes.baseAddress, UInt32(bytes.count))
-            return pw_stream_update_params(stream, &params, 1)
-        }
+        guard id == SPA_PARAM_Format.rawValue, param != nil, let stream else { return }
+        media.formatAgreed(stream)
     }
 
     private func process() {
         guard let stream, !finished, let pwBuffer = pw_stream_dequeue_buffer(stream) else { return }
         defer { pw_stream_queue_buffer(stream, pwBuffer) }
-        guard let buffer = pwBuffer.pointee.buffer, let data = buffer.pointee.datas, let base = data.pointee.data,
-              let chunk = data.pointee.chunk else { return }
+        guard let buffer = pwBuffer.pointee.buffer else { return }
+        media.process(buffer)
+    }
+}
+
+/// Frames from a PipeWire camera, in exactly the pixel format, size and rate chosen.
+public final class PipeWireStream: CameraStream, @unchecked Sendable {
+    public let format: VideoFormat
+    private var capture: PipeWireCapture?
+
+    public init(remote: String?, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
+                timeoutMilliseconds: UInt32 = 3000, handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
+        self.format = format
+        guard let spa = PipeWireFormats.spaFormat(for: format.pixelFormat) else {
+            throw OcellusError(.invalidArgument, "PipeWire cannot carry \(format.pixelFormat)")
+        }
+        let lineStride = PipeWireStream.defaultStride(format.pixelFormat, width: Int(format.width))
+        let media = PipeWireCaptureMedia(
+            properties: ["media.type": "Video", "media.category": "Capture", "media.role": "Camera"],
+            device: "camera",
+            description: "\(format.pixelFormat) \(format.width)x\(format.height)",
+            buildFormat: { buffer, size in
+                var rate = spa_fraction(num: frameRate.numerator, denom: frameRate.denominator)
+                return ocpw_build_video_enum_format(buffer, size, spa.subtype, spa.format, format.width, format.height, &rate, 1)
+            },
+            formatAgreed: { stream in
+                var meta = [UInt8](repeating: 0, count: 256)
+                _ = meta.withUnsafeMutableBufferPointer { bytes in
+                    var params: UnsafePointer<spa_pod>? = ocpw_build_meta_header_param(bytes.baseAddress, UInt32(bytes.count))
+                    return pw_stream_update_params(stream, &params, 1)
+                }
+            },
+            process: { buffer in PipeWireStream.deliver(buffer, format: format, defaultStride: lineStride, to: handler) },
+            failed: { handler(.failed($0)) })
+        capture = try PipeWireCapture(remote: remote, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds, media: media)
+    }
+
+    deinit { stop() }
+
+    public func stop() { capture?.stop() }
+
+    private static func deliver(_ buffer: UnsafeMutablePointer<spa_buffer>, format: VideoFormat, defaultStride: Int,
+                                to handler: (CameraStreamEvent) -> Void) {
+        guard let data = buffer.pointee.datas, let base = data.pointee.data, let chunk = data.pointee.chunk else { return }
         let offset = Int(chunk.pointee.offset), size = Int(chunk.pointee.size)
         guard size > 0, offset + size <= Int(data.pointee.maxsize) else { return }
         let bytes = UnsafeRawBufferPointer(start: base + offset, count: size)
-        let lineStride = chunk.pointee.stride > 0 ? Int(chunk.pointee.stride) : stride
+        let lineStride = chunk.pointee.stride > 0 ? Int(chunk.pointee.stride) : defaultStride
         let header = ocpw_buffer_find_header(buffer)
         let sequence = header?.pointee.seq ?? 0
         let timestamp = header.map { UInt64(max(0, $0.pointee.pts)) } ?? monotonicNanoseconds()

@@ -28,9 +28,23 @@ public struct SystemStreamOpener: CameraStreamOpening {
     }
 }
 
+extension SystemStreamOpener: AudioStreamOpening {
+    /// Microphones come from PipeWire (keyed by `object.serial`); raw V4L2 has no audio.
+    public func openAudioStream(for device: Device, format: AudioFormat,
+                                handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+        guard device.isConnected else { throw OcellusError(.disconnected, "\(device.uniqueID) is disconnected") }
+        guard device.type == .microphone, device.backend == .pipewire else {
+            throw OcellusError(.invalidArgument, "\(device.uniqueID) is not a PipeWire microphone")
+        }
+        return try PipeWireAudioStream(remote: pipewireRemote, objectSerial: device.backendKey, format: format, handler: handler)
+    }
+}
+
 extension CaptureSession {
-    /// A session over the system's backends, converting and scaling with libyuv and libjpeg-turbo.
+    /// A session over the system's backends, converting and scaling with libyuv and libjpeg-turbo,
+    /// with microphones from PipeWire.
     public static func system(pipewireRemote: String? = nil) -> CaptureSession {
-        CaptureSession(opener: SystemStreamOpener(pipewireRemote: pipewireRemote), conversion: MediaConversion())
+        let opener = SystemStreamOpener(pipewireRemote: pipewireRemote)
+        return CaptureSession(opener: opener, conversion: MediaConversion(), audio: opener)
     }
 }

@@ -125,6 +125,42 @@ struct CaptureSessionTests {
         #expect(frames.checked.isEmpty)
     }
 
+    @Test func microphoneInputFeedsAudioDataOutputs() throws {
+        let hub = try hub()
+        defer { hub.close() }
+        let microphone = try camera(hub, "pipewire-vmic0")
+        let session = CaptureSession.system()
+        let audio = AudioDataOutput()
+        let lock = NSCondition()
+        var (frames, peak, timestamps, formats) = (0, Float(0), [UInt64](), Set<String>())
+        audio.sampleHandler = { buffer in
+            lock.withLock {
+                frames += buffer.frameCount
+                peak = max(peak, buffer.samples.map(abs).max() ?? 0)
+                timestamps.append(buffer.timestampNanoseconds)
+                formats.insert("\(buffer.format.channels)x\(buffer.format.sampleRate)")
+                lock.broadcast()
+            }
+        }
+        #expect(throws: OcellusError.self) { try session.addAudioInput(try camera(hub)) }   // a camera is no microphone
+        try session.addInput(try camera(hub))
+        try session.addAudioInput(microphone)
+        try session.addAudioOutput(audio)
+        try session.startRunning()
+        let started = Date()
+        lock.withLock { while frames < 48_000 && Date().timeIntervalSince(started) < 10 { lock.wait(until: started + 10) } }
+        let elapsed = Date().timeIntervalSince(started)
+        try session.stopRunning()
+        let after = audio.deliveredFrames
+        Thread.sleep(forTimeInterval: 0.2)
+        lock.withLock {
+            #expect(frames >= 48_000 && elapsed < 3, "48 kHz: a second of PCM in about a second (\(frames) in \(elapsed) s)")
+            #expect(formats == ["2x48000"] && peak > 0.1, "the test source's tone, as float stereo")
+            #expect(zip(timestamps, timestamps.dropFirst()).allSatisfy { $0 < $1 })
+        }
+        #expect(audio.deliveredFrames == after, "nothing after stop")
+    }
+
     @Test func producerKilledMidStreamIsARuntimeError() throws {
         let plug = try TestBedCamera(name: "capkill")
         let hub = try hub()

@@ -66,6 +66,8 @@ int ocpw_parse_video_format(const struct spa_pod *param, struct ocpw_video_forma
 const struct spa_pod *ocpw_build_video_enum_format(uint8_t *buffer, uint32_t size,
         uint32_t media_subtype, uint32_t video_format, uint32_t width, uint32_t height,
         const struct spa_fraction *rates, uint32_t n_rates);
+/* An EnumFormat for interleaved 32-bit float PCM at `rate` with `channels` (the adapter converts to it). */
+const struct spa_pod *ocpw_build_audio_format(uint8_t *buffer, uint32_t size, uint32_t rate, uint32_t channels);
 /* Buffers param: count range, one block of `frame_size` bytes with `stride`, memfd or memptr. */
 const struct spa_pod *ocpw_build_buffers_param(uint8_t *buffer, uint32_t size,
         uint32_t frame_size, uint32_t stride);

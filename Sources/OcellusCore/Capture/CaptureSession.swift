@@ -179,12 +179,20 @@ public final class CaptureSession: @unchecked Sendable {
         var input: Device?
         var outputs: [VideoDataOutput] = []
         var preset = Preset.high
+        var audioInput: Device?
+        var audioOutputs: [AudioDataOutput] = []
+
+        /// The microphone stream's settings: the same for the same microphone and the same need.
+        var audioNeed: (Device, Bool)? { audioInput.map { ($0, !audioOutputs.isEmpty) } }
     }
 
     /// Session events, on a library thread of their own.
     public let events = EventThread<Event>()
     private let opener: any CameraStreamOpening
     private let conversion: (any FrameConversion)?
+    private let audioOpener: (any AudioStreamOpening)?
+    private var audioStream: (any AudioStream)?
+    private var audioStreamInput: Device?
     private let lock = ConditionLock()
     private var committed = Configuration() {
         didSet { commits.add(1, ordering: .releasing) }
@@ -202,10 +210,13 @@ public final class CaptureSession: @unchecked Sendable {
     /// While interrupted, a thread retries the start until the camera is free or the app stops.
     private let retry = RetryState()
 
-    /// Without `conversion`, outputs receive the camera's own formats only.
-    public init(opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil) {
+    /// Without `conversion`, outputs receive the camera's own formats only; without
+    /// `audio`, a microphone input is refused.
+    public init(opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil,
+                audio: (any AudioStreamOpening)? = nil) {
         self.opener = opener
         self.conversion = conversion
+        self.audioOpener = audio
     }
 
     /// Told which camera the session started streaming from (SPEC §2: the user
@@ -245,6 +256,64 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     public func removeInput() throws(OcellusError) { try change { $0.input = nil } }
+
+    // MARK: Audio (SPEC §4: a microphone input and audio data outputs)
+
+    public var audioInput: Device? { lock.withLock { (pending ?? committed).audioInput } }
+    public var audioOutputs: [AudioDataOutput] { lock.withLock { (pending ?? committed).audioOutputs } }
+
+    public func canAddAudioInput(_ device: Device) -> Bool {
+        audioOpener != nil && device.type == .microphone && device.isConnected && device.backend == .pipewire
+    }
+
+    /// The microphone the session's audio outputs hear (a PipeWire source).
+    public func addAudioInput(_ device: Device) throws(OcellusError) {
+        guard canAddAudioInput(device) else {
+            throw OcellusError(.invalidArgument, audioOpener == nil ? "this session has no audio support"
+                : device.type != .microphone ? "\(device.uniqueID) is not a microphone"
+                : !device.isConnected ? "\(device.uniqueID) is disconnected" : "\(device.uniqueID) is not a PipeWire source")
+        }
+        try change { $0.audioInput = device }
+    }
+
+    public func removeAudioInput() throws(OcellusError) { try change { $0.audioInput = nil } }
+
+    public func addAudioOutput(_ output: AudioDataOutput) throws(OcellusError) {
+        try change { if !$0.audioOutputs.contains(where: { $0 === output }) { $0.audioOutputs.append(output) } }
+    }
+
+    public func removeAudioOutput(_ output: AudioDataOutput) throws(OcellusError) {
+        try change { $0.audioOutputs.removeAll { $0 === output } }
+    }
+
+    /// Opens, keeps or closes the microphone stream to match `configuration` (session running).
+    private func updateAudio(_ configuration: Configuration) throws(OcellusError) {
+        let (current, currentInput) = lock.withLock { (audioStream, audioStreamInput) }
+        let wanted = configuration.audioNeed.flatMap { $0.1 ? $0.0 : nil }
+        if current != nil && wanted === currentInput { return }
+        stopAudio()
+        guard let microphone = wanted, let audioOpener else { return }
+        let opened = try audioOpener.openAudioStream(for: microphone, format: AudioFormat()) { [unowned(unsafe) self] event in
+            switch event {
+            case .samples(let buffer):
+                for output in self.lock.withLock({ self.committed.audioOutputs }) { output.deliver(buffer) }
+            case .failed(let error):
+                // The microphone went: the session stops as for its camera, from another thread
+                // (this one is the audio stream's own, which stopping joins).
+                self.events.post(.runtimeError(OcellusError(error.code, "microphone \(microphone.uniqueID): \(error.message)")))
+                pthread_detach(startThread { [weak session = self] in try? session?.stopRunning() })
+            }
+        }
+        lock.withLock { (audioStream, audioStreamInput) = (opened, microphone) }
+    }
+
+    private func stopAudio() {
+        let current = lock.withLock { () -> (any AudioStream)? in
+            defer { (audioStream, audioStreamInput) = (nil, nil) }
+            return audioStream
+        }
+        current?.stop()
+    }
 
     public var preset: Preset { lock.withLock { (pending ?? committed).preset } }
 
@@ -392,16 +461,24 @@ public final class CaptureSession: @unchecked Sendable {
         if sameStream, let format = choice?.0 {
             prepareConverters(proposed.outputs, for: format, input: proposed.input)
             lock.withLock { committed = proposed }
+            do { try updateAudio(proposed) } catch {
+                lock.withLock { committed = previous }
+                try? updateAudio(previous)
+                throw error
+            }
             return
         }
         oldStream?.stop()   // a V4L2 camera serves one stream at a time
         lock.withLock { committed = proposed }
         do {
             try startStream(proposed, choice)
+            try updateAudio(proposed)
         } catch {
             // Put the previous configuration back as it ran.
             lock.withLock { committed = previous }
+            lock.withLock { stream }?.stop()
             try? startStream(previous, try? chooseFormat(for: previous))
+            try? updateAudio(previous)
             throw error
         }
     }
@@ -414,13 +491,17 @@ public final class CaptureSession: @unchecked Sendable {
         let configuration = lock.withLock { committed }
         guard !isRunning else { return }
         guard configuration.input != nil else { throw OcellusError(.wrongState, "the session has no input camera") }
-        do {
+        do throws(OcellusError) {
             try startStream(configuration, try chooseFormat(for: configuration))
         } catch {
             if error.code == .busy {
                 events.post(.interrupted(error))
                 retryWhileInterrupted()
             }
+            throw error
+        }
+        do throws(OcellusError) { try updateAudio(configuration) } catch {
+            try? stopRunning()   // a session without its microphone does not run
             throw error
         }
         events.post(.started)
@@ -446,6 +527,7 @@ public final class CaptureSession: @unchecked Sendable {
         let configuration = lock.withLock { committed }
         do throws(OcellusError) {
             try startStream(configuration, try chooseFormat(for: configuration))
+            try updateAudio(configuration)
         } catch {
             if error.code == .busy { return true }
             events.post(.runtimeError(error))
@@ -501,6 +583,7 @@ public final class CaptureSession: @unchecked Sendable {
         // A stream that failed is stopped here too, on this thread: its last release
         // must not fall to its own thread, which cannot join itself.
         current?.stop()
+        stopAudio()
         lock.withLock { (streamOutputs, streamOutputsCommit) = ([], .max) }   // the stream thread is gone
         if wasRunning { events.post(.stopped) }
     }
@@ -534,6 +617,7 @@ public final class CaptureSession: @unchecked Sendable {
                 self.lock.withLock { (self.running, self.streamThread) = (false, nil) }
                 self.events.post(.runtimeError(error))
                 self.events.post(.stopped)
+                self.stopAudio()   // the audio thread waits at most for the lock, which is free here
             }
         }
         lock.withLock { (stream, running) = (opened, true) }
