@@ -30,7 +30,7 @@ let package = Package(
                        providers: [.apt(["libpipewire-0.3-dev"])]),
         .systemLibrary(name: "CLibYUV", path: "Sources/CLibYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CLibAV", path: "Sources/CLibAV", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),

@@ -7,7 +7,7 @@ PACKAGES=(
 	build-essential pkg-config binutils
 	pipewire pipewire-bin wireplumber libpipewire-0.3-dev libspa-0.2-dev   # backend + test bed
 	libturbojpeg0-dev libyuv-dev libexif-dev                               # JPEG, EXIF and pixel conversion
-	libavformat-dev libavcodec-dev libavutil-dev libswresample-dev         # movie files (FFmpeg)
+	libavformat-dev libavcodec-dev libavutil-dev                           # movie files (FFmpeg)
 	ffmpeg                                                                 # ffprobe/ffmpeg check recordings (tests)
 	libsystemd-dev                                                         # sd-bus: iio-sensor-proxy
 	dbus-daemon python3-dbus python3-gi                                    # stand-in sensor proxy (tests)

@@ -5,7 +5,6 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/display.h>
 #include <libavutil/opt.h>
-#include <libswresample/swresample.h>
 
 static inline int ocav_error_again(void) { return AVERROR(EAGAIN); }
 static inline int ocav_error_eof(void) { return AVERROR_EOF; }

@@ -44,6 +44,14 @@ struct Arguments {
         return String(argument.dropFirst(name.count + 1))
     }
 
+    /// `--name` alone (.some(nil)), `--name value` when the next argument is not an option, or absent (nil).
+    mutating func optionalValue(_ name: String) -> String?? {
+        guard let index = remaining.firstIndex(of: name) else { return nil }
+        remaining.remove(at: index)
+        guard index < remaining.count, !remaining[index].hasPrefix("-") else { return .some(nil) }
+        return .some(remaining.remove(at: index))
+    }
+
     mutating func flag(_ name: String) -> Bool {
         let before = remaining.count
         remaining.removeAll { $0 == name }

@@ -218,13 +218,23 @@ func snap(_ options: GlobalOptions, uniqueID: String, path: String, size: (width
 }
 
 func record(_ options: GlobalOptions, uniqueID: String, path: String, seconds: Double?, size: (width: UInt32, height: UInt32)?,
-            json: Bool) -> Never {
+            audio: String??, json: Bool) -> Never {
     let capture = CLICapture(options, uniqueID: uniqueID)
     let movie = MovieFileOutput()
     movie.videoOutput.width = size?.width
     movie.videoOutput.height = size?.height
     try? movie.setVideoRotationAngle(captureAngle(capture.device, stateDirectory: capture.hub.stateDirectory).angle)
-    capture.start { session throws(OcellusError) in try movie.attach(to: session) }
+    var microphone: Device?
+    if let audio {
+        let microphones = capture.hub.devices().filter { $0.type == .microphone }
+        microphone = audio.map { id in microphones.first { $0.uniqueID == id } }
+            ?? capture.hub.associatedMicrophone(of: capture.device) ?? microphones.first
+        if microphone == nil { capture.fail(audio.map { "no connected microphone has the unique ID \($0)" } ?? "no microphone to record from") }
+    }
+    capture.start { session throws(OcellusError) in
+        if let microphone { try session.addAudioInput(microphone) }
+        try movie.attach(to: session)
+    }
     let done = ConditionLock()
     var result: RecordingResult?
     do throws(OcellusError) {
@@ -246,7 +256,8 @@ func record(_ options: GlobalOptions, uniqueID: String, path: String, seconds: D
                           ("width", .int(Int64(summary.width))), ("height", .int(Int64(summary.height))),
                           ("duration", .number(summary.duration)), ("orientation", .int(Int64(summary.rotation)))]).text)
     } else {
-        emit("\(summary.path): \(summary.videoCodec) \(summary.width)x\(summary.height), \(JSON.number(summary.duration).text) s, \(summary.frames) frames (\(summary.droppedFrames) dropped), \(summary.bytes) bytes, rotation \(summary.rotation)°")
+        let sound = summary.audioDuration > 0 ? ", AAC \(JSON.number(summary.audioDuration).text) s" : ""
+        emit("\(summary.path): \(summary.videoCodec) \(summary.width)x\(summary.height), \(JSON.number(summary.duration).text) s, \(summary.frames) frames (\(summary.droppedFrames) dropped)\(sound), \(summary.bytes) bytes, rotation \(summary.rotation)°")
     }
     if let error = finished.error { fail("\(error.message) (the file holds what was recorded until then)") }
     exit(0)

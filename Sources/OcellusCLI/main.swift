@@ -30,9 +30,10 @@ commands:
                             JSON line per frame then the summary (--frame-events)
   snap UNIQUE_ID -o FILE [--size WxH] [--rotate-pixels] [--json]
                             a JPEG photo with EXIF orientation from the camera's capture angle
-  record UNIQUE_ID -o FILE.mp4|FILE.mov [--seconds S] [--size WxH] [--json]
+  record UNIQUE_ID -o FILE.mp4|FILE.mov [--seconds S] [--size WxH] [--audio [MIC_UNIQUE_ID]] [--json]
                             a movie (fragmented: playable up to a crash), the capture angle in
-                            the track's display matrix; until S seconds or Ctrl-C
+                            the track's display matrix; until S seconds or Ctrl-C; --audio adds
+                            an AAC track (default: the camera's own microphone, else the first)
   version                   library version
   virtual-camera [options]  publish a test-pattern camera into PipeWire until interrupted
       --name N --desc D --formats YUY2,NV12,MJPG --sizes 640x480,1280x720 --fps 30,15
@@ -432,9 +433,10 @@ func main() {
             guard let path = try arguments.value("-o") ?? arguments.value("--output") else { throw UsageError(message: "record needs -o FILE") }
             let seconds = try arguments.value("--seconds").map(parseSeconds)
             let size = try arguments.value("--size").map(parseSize)
+            let audio = arguments.optionalValue("--audio")
             let json = arguments.flag("--json")
             try arguments.finish()
-            record(options, uniqueID: uniqueID, path: path, seconds: seconds, size: size, json: json)
+            record(options, uniqueID: uniqueID, path: path, seconds: seconds, size: size, audio: audio, json: json)
         case "version":
             try arguments.finish()
             emit("ocellus \(OcellusVersion.string)")

@@ -19,6 +19,8 @@ public struct RecordingSummary: Sendable {
     public let rotation: Int
     /// "mjpeg" (the camera's own), "libx264" or "mpeg4".
     public let videoCodec: String
+    /// Seconds of AAC sound from the session's microphone (0: no audio track).
+    public let audioDuration: Double
 }
 
 public struct RecordingResult: Sendable {
@@ -37,6 +39,8 @@ public final class MovieFileOutput: @unchecked Sendable {
 
     /// What the session streams into: the camera's own format, so MJPEG is recorded as it came.
     public let videoOutput = VideoDataOutput()
+    /// The session's microphone PCM, recorded as the movie's AAC track when the session has an audio input.
+    public let audioOutput = AudioDataOutput()
     private let membership = SessionMembership()
     private let lock = ConditionLock()
     private var rotation = 0
@@ -45,10 +49,12 @@ public final class MovieFileOutput: @unchecked Sendable {
 
     public init() {
         videoOutput.frameHandler = { [unowned(unsafe) self] frame in self.enqueue(frame) }
+        audioOutput.sampleHandler = { [unowned(unsafe) self] buffer in self.enqueue(buffer) }
     }
 
     deinit {
         videoOutput.frameHandler = nil
+        audioOutput.sampleHandler = nil
         close()
     }
 
@@ -65,11 +71,16 @@ public final class MovieFileOutput: @unchecked Sendable {
         try membership.attach(videoOutput, to: session, what: "movie file output") { [weak self] error in
             self?.end(error)
         }
+        do { try session.addAudioOutput(audioOutput) } catch {
+            try? membership.detach(videoOutput)
+            throw error
+        }
     }
 
     public func detach() throws(OcellusError) {
         end(nil)
-        try membership.detach(videoOutput)
+        let session = membership.session
+        if try membership.detach(videoOutput) { try session?.removeAudioOutput(audioOutput) }
     }
 
     public var isRecording: Bool { lock.withLock { recording != nil } }
@@ -88,7 +99,7 @@ public final class MovieFileOutput: @unchecked Sendable {
             guard recording == nil else { throw OcellusError(.wrongState, "already recording (to \(recording!.writer.path))") }
             let video = MovieWriter.Video(pixelFormat: format.pixelFormat, width: format.width, height: format.height,
                                           frameRate: format.maxFrameRate ?? FrameRate(30), rotation: rotation)
-            let writer = try MovieWriter(path: path, video: video)
+            let writer = try MovieWriter(path: path, video: video, audio: session.audioInput != nil ? AudioFormat() : nil)
             let started = Recording(writer: writer, bufferCount: Self.bufferCount, completion: completion)
             recording = started
             _ = startThread { [self] in run(started) }
@@ -132,16 +143,39 @@ public final class MovieFileOutput: @unchecked Sendable {
         }
     }
 
+    /// On the audio stream's thread: the samples join the recording's audio queue (bounded: two seconds).
+    private func enqueue(_ buffer: AudioBuffer) {
+        lock.withLock {
+            guard let recording, !recording.stopping, recording.writer.audio == buffer.format else { return }
+            guard recording.audio.count + buffer.samples.count <= recording.audio.capacity else {
+                recording.droppedAudioFrames += buffer.frameCount
+                return
+            }
+            if recording.audio.isEmpty { recording.audioTimestamp = buffer.timestampNanoseconds }
+            recording.audio.append(contentsOf: buffer.samples)
+            lock.broadcast()
+        }
+    }
+
     /// The writer thread of one recording.
     private func run(_ recording: Recording) {
+        var sound: [Float] = []
+        sound.reserveCapacity(recording.audio.capacity)
         while true {
-            let next: Int? = lock.withLock {
-                while recording.ready.isEmpty && !recording.stopping { lock.wait() }
-                return recording.ready.isEmpty ? nil : recording.ready.removeFirst()
+            let (next, soundTimestamp): (Int?, UInt64) = lock.withLock {
+                while recording.ready.isEmpty && recording.audio.isEmpty && !recording.stopping { lock.wait() }
+                swap(&sound, &recording.audio)   // both keep their capacity: no allocation
+                return (recording.ready.isEmpty ? nil : recording.ready.removeFirst(), recording.audioTimestamp)
             }
-            guard let slot = next else { break }
+            guard next != nil || !sound.isEmpty else { break }
             do throws(OcellusError) {
-                try recording.writer.write(recording.buffers[slot].frame!)
+                if let slot = next { try recording.writer.write(recording.buffers[slot].frame!) }
+                if !sound.isEmpty, let format = recording.writer.audio {
+                    try sound.withUnsafeBufferPointer { samples throws(OcellusError) in
+                        try recording.writer.write(AudioBuffer(format: format, samples: samples, timestampNanoseconds: soundTimestamp))
+                    }
+                    sound.removeAll(keepingCapacity: true)
+                }
             } catch {
                 lock.withLock {
                     recording.error = recording.error ?? error
@@ -150,7 +184,7 @@ public final class MovieFileOutput: @unchecked Sendable {
                 }
             }
             lock.withLock {
-                recording.free.append(slot)
+                if let slot = next { recording.free.append(slot) }
                 recording.duration = recording.writer.duration
             }
         }
@@ -166,7 +200,8 @@ public final class MovieFileOutput: @unchecked Sendable {
         }
         let summary = RecordingSummary(path: writer.path, bytes: bytes, width: writer.video.width, height: writer.video.height,
                                        duration: writer.duration, frames: writer.framesWritten, droppedFrames: dropped,
-                                       rotation: writer.video.rotation, videoCodec: writer.videoCodecName)
+                                       rotation: writer.video.rotation, videoCodec: writer.videoCodecName,
+                                       audioDuration: writer.audio.map { Double(writer.audioSamplesWritten) / Double($0.sampleRate) } ?? 0)
         recording.completion(RecordingResult(summary: summary, error: error))
         recording.markFinished()
     }
@@ -182,6 +217,10 @@ private final class Recording: @unchecked Sendable {
     var error: OcellusError?
     var dropped = 0
     var duration = 0.0
+    /// Microphone samples waiting for the writer, and the capture time of the first.
+    var audio: [Float] = []
+    var audioTimestamp: UInt64 = 0
+    var droppedAudioFrames = 0
     let completion: MovieFileOutput.Completion
     private let done = ConditionLock()
     private var finished = false
@@ -192,6 +231,7 @@ private final class Recording: @unchecked Sendable {
         buffers = (0..<bufferCount).map { _ in FrameBuffer() }
         free = Array(0..<bufferCount)
         ready.reserveCapacity(bufferCount)
+        if let format = writer.audio { audio.reserveCapacity(Int(format.sampleRate * format.channels) * 2) }
     }
 
     func markFinished() { done.withLock { finished = true; done.broadcast() } }

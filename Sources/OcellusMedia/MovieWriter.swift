@@ -23,6 +23,8 @@ final class MovieWriter {
 
     let path: String
     let video: Video
+    /// The microphone's PCM, recorded as AAC; nil for a silent movie.
+    let audio: AudioFormat?
     private(set) var videoCodecName = ""
     private(set) var framesWritten = 0
     private var format: UnsafeMutablePointer<AVFormatContext>?
@@ -31,6 +33,14 @@ final class MovieWriter {
     private var converter: FrameConverter?
     private var picture: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
+    private var audioStream: UnsafeMutablePointer<AVStream>?
+    private var audioEncoder: UnsafeMutablePointer<AVCodecContext>?
+    private var audioFrame: UnsafeMutablePointer<AVFrame>?
+    /// Interleaved samples waiting for a full encoder frame (1024 per channel for AAC).
+    private var audioPending: [Float] = []
+    /// The next audio frame's position in samples from the movie's start; nil until the first buffer.
+    private var audioPosition: Int64?
+    private(set) var audioSamplesWritten: Int64 = 0
     private var firstTimestamp: UInt64?
     private var lastPTS: Int64 = -1
     private var lastTimestamp: UInt64 = 0
@@ -45,10 +55,11 @@ final class MovieWriter {
     /// Milliseconds: fine enough for any camera rate, and valid for every encoder (MPEG-4 wants ≤ 65535).
     private static let timeBase = AVRational(num: 1, den: 1000)
 
-    init(path: String, video: Video) throws(OcellusError) {
+    init(path: String, video: Video, audio: AudioFormat? = nil) throws(OcellusError) {
         Self.quietLibraryLog
         self.path = path
         self.video = video
+        self.audio = audio
         let suffix = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         guard ["mp4", "mov"].contains(suffix) else {
             throw OcellusError(.invalidArgument, "\(path): movie files are .mp4 or .mov")
@@ -84,6 +95,7 @@ final class MovieWriter {
         } else {
             try openEncoder(stream: stream, format: format, rate: rate)
         }
+        if let audio { try openAudioEncoder(format: format, audio: audio) }
         if video.rotation % 360 != 0, let matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * 4) {
             // The angle a player turns the picture clockwise (ffprobe shows it negated, as for phones' portrait videos).
             matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(video.rotation)) }
@@ -137,6 +149,75 @@ final class MovieWriter {
         picture.pointee.color_range = AVCOL_RANGE_MPEG
     }
 
+    private func openAudioEncoder(format: UnsafeMutablePointer<AVFormatContext>, audio: AudioFormat) throws(OcellusError) {
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC), let context = avcodec_alloc_context3(codec),
+              let frame = av_frame_alloc(), let stream = avformat_new_stream(format, nil) else {
+            throw OcellusError(.noResources, "libavcodec has no AAC encoder")
+        }
+        (audioEncoder, audioFrame, audioStream) = (context, frame, stream)
+        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        context.pointee.sample_rate = Int32(audio.sampleRate)
+        av_channel_layout_default(&context.pointee.ch_layout, Int32(audio.channels))
+        context.pointee.bit_rate = 64_000 * Int64(audio.channels)
+        context.pointee.time_base = AVRational(num: 1, den: Int32(audio.sampleRate))
+        if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
+            context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        }
+        try check(avcodec_open2(context, codec, nil), "cannot open the AAC encoder")
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, context), "audio encoder parameters")
+        stream.pointee.time_base = context.pointee.time_base
+        frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        frame.pointee.nb_samples = context.pointee.frame_size
+        frame.pointee.sample_rate = context.pointee.sample_rate
+        try check(av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout), "audio layout")
+        try check(av_frame_get_buffer(frame, 0), "audio buffer")
+        audioPending.reserveCapacity(Int(context.pointee.frame_size) * Int(audio.channels) * 8)
+    }
+
+    /// Adds microphone PCM taken at `buffer.timestampNanoseconds`; samples from before the
+    /// movie's first video frame are left out, so sound and picture start together.
+    func write(_ buffer: AudioBuffer) throws(OcellusError) {
+        guard !finished, let audio, let encoder = audioEncoder, let frame = audioFrame, let start = firstTimestamp,
+              buffer.format == audio else { return }
+        let channels = Int(audio.channels)
+        var samples = buffer.samples[...]
+        if audioPosition == nil {
+            // Where this buffer falls on the movie's timeline, in samples.
+            let offset = (Int64(buffer.timestampNanoseconds) - Int64(start)) * Int64(audio.sampleRate) / 1_000_000_000
+            let skipped = offset < 0 ? min(Int(-offset), buffer.frameCount) : 0
+            samples = samples.dropFirst(skipped * channels)
+            guard !samples.isEmpty else { return }
+            audioPosition = max(0, offset)
+        }
+        audioPending.append(contentsOf: samples)
+        let frameSize = Int(encoder.pointee.frame_size)
+        while audioPending.count >= frameSize * channels {
+            try encodeAudio(frame: frame, encoder: encoder, count: frameSize)
+        }
+    }
+
+    /// Encodes the first `count` pending sample frames (deinterleaved into the encoder's planes).
+    private func encodeAudio(frame: UnsafeMutablePointer<AVFrame>, encoder: UnsafeMutablePointer<AVCodecContext>,
+                             count: Int) throws(OcellusError) {
+        let channels = Int(audio?.channels ?? 1)
+        try check(av_frame_make_writable(frame), "audio buffer")
+        frame.pointee.nb_samples = Int32(count)
+        withUnsafeMutablePointer(to: &frame.pointee.data) { data in
+            data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
+                for channel in 0..<channels {
+                    let plane = UnsafeMutableRawPointer(planes[channel]!).assumingMemoryBound(to: Float.self)
+                    for index in 0..<count { plane[index] = audioPending[index * channels + channel] }
+                }
+            }
+        }
+        audioPending.removeFirst(count * channels)
+        frame.pointee.pts = audioPosition ?? 0
+        audioPosition = frame.pointee.pts + Int64(count)
+        audioSamplesWritten += Int64(count)
+        try check(avcodec_send_frame(encoder, frame), "encoding audio")
+        try drain(encoder, into: audioStream)
+    }
+
     /// Seconds from the first frame to the end of the last.
     var duration: Double {
         guard let firstTimestamp else { return 0 }
@@ -169,7 +250,7 @@ final class MovieWriter {
             }
             picture.pointee.pts = pts
             try check(avcodec_send_frame(encoder, picture), "encoding frame \(frame.sequence)")
-            try drainEncoder()
+            try drain(encoder, into: videoStream)
         } else if let packet, let plane = frame.plane(0), let base = plane.bytes.baseAddress {
             guard !frame.isCorrupt, JPEGPhoto.jpegSize(plane.bytes) != nil else { return }   // corrupt camera JPEGs are left out
             packet.pointee.data = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))
@@ -177,25 +258,26 @@ final class MovieWriter {
             packet.pointee.pts = pts
             packet.pointee.dts = pts
             packet.pointee.flags = AV_PKT_FLAG_KEY
-            try writePacket(packet)
+            try writePacket(packet, to: videoStream, from: Self.timeBase)
         }
         framesWritten += 1
     }
 
-    private func drainEncoder() throws(OcellusError) {
-        guard let encoder, let packet else { return }
+    private func drain(_ encoder: UnsafeMutablePointer<AVCodecContext>, into stream: UnsafeMutablePointer<AVStream>?) throws(OcellusError) {
+        guard let packet else { return }
         while true {
             let received = avcodec_receive_packet(encoder, packet)
             if received == ocav_error_again() || received == ocav_error_eof() { return }
             try check(received, "encoding")
-            try writePacket(packet)
+            try writePacket(packet, to: stream, from: encoder.pointee.time_base)
         }
     }
 
-    private func writePacket(_ packet: UnsafeMutablePointer<AVPacket>) throws(OcellusError) {
-        guard let format, let videoStream else { return }
-        packet.pointee.stream_index = videoStream.pointee.index
-        av_packet_rescale_ts(packet, Self.timeBase, videoStream.pointee.time_base)
+    private func writePacket(_ packet: UnsafeMutablePointer<AVPacket>, to stream: UnsafeMutablePointer<AVStream>?,
+                             from timeBase: AVRational) throws(OcellusError) {
+        guard let format, let stream else { return }
+        packet.pointee.stream_index = stream.pointee.index
+        av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)
         let status = av_interleaved_write_frame(format, packet)   // takes the packet's data (copies unowned data)
         try checkIO()
         try check(status, "writing \(path)")
@@ -210,7 +292,17 @@ final class MovieWriter {
         defer { close() }
         if let encoder {
             _ = avcodec_send_frame(encoder, nil)
-            try drainEncoder()
+            try drain(encoder, into: videoStream)
+        }
+        if let audioEncoder, let audioFrame {
+            // The tail, padded with silence to a whole encoder frame.
+            let channels = Int(audio?.channels ?? 1), frameSize = Int(audioEncoder.pointee.frame_size)
+            if !audioPending.isEmpty {
+                audioPending += [Float](repeating: 0, count: frameSize * channels - audioPending.count)
+                try encodeAudio(frame: audioFrame, encoder: audioEncoder, count: frameSize)
+            }
+            _ = avcodec_send_frame(audioEncoder, nil)
+            try drain(audioEncoder, into: audioStream)
         }
         guard let format else { return }
         try check(av_write_trailer(format), "finishing \(path)")
@@ -225,6 +317,8 @@ final class MovieWriter {
             self.format = nil
         }
         avcodec_free_context(&encoder)
+        avcodec_free_context(&audioEncoder)
+        av_frame_free(&audioFrame)
         av_frame_free(&picture)
         av_packet_free(&packet)
     }

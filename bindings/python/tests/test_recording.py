@@ -166,3 +166,18 @@ def test_recording_from_python_while_frames_keep_flowing(tmp_path):
     assert int(video["nb_read_frames"]) == recording.frames and video["side_data_list"][0]["rotation"] == 90
     assert second.error is None and second.frames > 0 and probe(tmp_path / "again.mov")[0]["codec_name"] == "h264"
     assert not (tmp_path / "twice.mp4").exists() and not (tmp_path / "early.mp4").exists()
+
+
+def test_audio_track_from_the_microphone(tmp_path):
+    path = tmp_path / "sound.mp4"
+    summary = json.loads(record(VCAM0, "-o", str(path), "--seconds", "2", "--size", "640x480", "--audio", "pipewire-vmic0",
+                                "--json").stdout)
+    video, audio = probe(path)
+    assert (video["codec_type"], audio["codec_type"], audio["codec_name"]) == ("video", "audio", "aac")
+    assert abs(float(audio["duration"]) - float(video["duration"])) < 0.25 and summary["duration"] > 1.8
+    pcm = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:a", "-f", "s16le", "-ac", "1", "-"],
+                         capture_output=True, check=True).stdout
+    samples = np.frombuffer(pcm, np.int16).astype(np.int32)
+    assert len(samples) > 1.7 * 48000 and np.abs(samples).max() > 3000, "the test source's tone, not silence"
+    unknown = record(VCAM0, "-o", str(tmp_path / "x.mp4"), "--seconds", "1", "--audio", "no-such-mic", check=False)
+    assert unknown.returncode == 1 and "no connected microphone" in unknown.stderr
