@@ -1037,6 +1037,48 @@ oc_frame *oc_frame_retain(const oc_frame *frame);
 void oc_frame_release(oc_frame *frame);
 
 /* ------------------------------------------------------------------------ */
+/* Microphone input and audio data outputs (SPEC §4, §5)                      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Set (or with NULL remove) the session's microphone: a PipeWire source, such
+ * as a camera's oc_context_copy_associated_microphone(). Its sound reaches audio
+ * data outputs and becomes the AAC track of recordings. Takes effect at the next
+ * commit or at once (like the camera input).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a
+ *          connected PipeWire microphone).
+ */
+oc_status oc_capture_session_set_audio_input(oc_capture_session *session, oc_device *microphone);
+
+/** PCM from the session's microphone. */
+typedef struct oc_audio_data_output oc_audio_data_output;
+
+/**
+ * Called with interleaved 32-bit float samples (`frame_count` frames of
+ * `channels` samples at `sample_rate`), valid during the call; `timestamp_ns` is
+ * the CLOCK_MONOTONIC capture time of the first frame. Runs on the session's
+ * audio thread.
+ */
+typedef void (*oc_audio_callback)(oc_audio_data_output *output, const float *samples, size_t frame_count,
+                                  uint32_t channels, uint32_t sample_rate, uint64_t timestamp_ns, void *user_data);
+
+/** \ownership Destroy with oc_audio_data_output_destroy(). */
+oc_status oc_audio_data_output_create(oc_audio_data_output **out);
+/** Removes the output from its session first. NULL is ignored. */
+void oc_audio_data_output_destroy(oc_audio_data_output *output);
+/** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session). */
+oc_status oc_capture_session_add_audio_output(oc_capture_session *session, oc_audio_data_output *output);
+/** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND. */
+oc_status oc_capture_session_remove_audio_output(oc_capture_session *session, oc_audio_data_output *output);
+/**
+ * Set (or with NULL clear) the callback; a replaced callback in flight finishes first.
+ * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread but the callback.
+ */
+oc_status oc_audio_data_output_set_callback(oc_audio_data_output *output, oc_audio_callback callback, void *user_data);
+/** PCM frames delivered so far (0 for an invalid handle). */
+uint64_t oc_audio_data_output_delivered_frames(const oc_audio_data_output *output);
+
+/* ------------------------------------------------------------------------ */
 /* Photo output (SPEC §4)                                                     */
 /* ------------------------------------------------------------------------ */
 

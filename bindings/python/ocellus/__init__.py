@@ -524,10 +524,10 @@ class DiscoverySession(_Closable):
         self._trampoline = new
 
 
-from .capture import (CaptureSession, Frame, MovieFileOutput, Photo, PhotoOutput, Preset, Recording,  # noqa: E402
+from .capture import (AudioDataOutput, CaptureSession, Frame, MovieFileOutput, Photo, PhotoOutput, Preset, Recording,  # noqa: E402
                       RetainedFrame, SessionEvent, VideoDataOutput, device_supports_preset)
 
-__all__ += ["CaptureSession", "VideoDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset",
+__all__ += ["CaptureSession", "VideoDataOutput", "AudioDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset",
             "device_supports_preset"]
 
 

@@ -88,6 +88,8 @@ class RecordingSummary(ctypes.Structure):
     ]
 
 
+AUDIO_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(ctypes.c_float), ctypes.c_size_t, ctypes.c_uint32,
+                                  ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p)
 RECORDING_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_char_p, ctypes.POINTER(RecordingSummary),
                                       ctypes.c_void_p)
 PHOTO_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(Photo), ctypes.c_char_p, ctypes.c_void_p)
@@ -176,6 +178,13 @@ def declare(lib, errcheck_status):
         "oc_capture_session_commit_configuration": ([vp], c_status),
         "oc_capture_session_set_input": ([vp, vp], c_status),
         "oc_capture_session_add_output": ([vp, vp], c_status),
+        "oc_capture_session_set_audio_input": ([vp, vp], c_status),
+        "oc_audio_data_output_create": ([ctypes.POINTER(vp)], c_status),
+        "oc_audio_data_output_destroy": ([vp], None),
+        "oc_capture_session_add_audio_output": ([vp, vp], c_status),
+        "oc_capture_session_remove_audio_output": ([vp, vp], c_status),
+        "oc_audio_data_output_set_callback": ([vp, AUDIO_CALLBACK, vp], c_status),
+        "oc_audio_data_output_delivered_frames": ([vp], ctypes.c_uint64),
         "oc_movie_file_output_create": ([ctypes.POINTER(vp)], c_status),
         "oc_movie_file_output_destroy": ([vp], None),
         "oc_capture_session_add_movie_file_output": ([vp, vp], c_status),

@@ -17,7 +17,7 @@ from typing import Callable, List, Optional
 from . import _native
 from . import _Closable, _lib, _report_callback_exception, _text, _fourcc, Device
 
-__all__ = ["CaptureSession", "VideoDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
+__all__ = ["CaptureSession", "VideoDataOutput", "AudioDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
 
 
 def _code(fourcc: str) -> int:
@@ -169,6 +169,39 @@ class VideoDataOutput(_Closable):
         """Frames dropped so far, by reason: "late", "out_of_buffers", "discontinuity", "corrupt"."""
         reasons = ("late", "out_of_buffers", "discontinuity", "corrupt")
         return {name: _lib.oc_video_data_output_dropped_frames(self._handle, index) for index, name in enumerate(reasons)}
+
+
+class AudioDataOutput(_Closable):
+    """PCM from the session's microphone: `callback(samples, timestamp_ns)` with a float32
+    NumPy array shaped (frames, channels) viewing the library's buffer (valid during the call)."""
+
+    def __init__(self):
+        handle = ctypes.c_void_p()
+        _lib.oc_audio_data_output_create(ctypes.byref(handle))
+        self._handle = handle.value
+        self._finalizer = weakref.finalize(self, _lib.oc_audio_data_output_destroy, self._handle)
+        self._trampoline = None
+
+    def set_callback(self, callback) -> None:
+        if callback is None:
+            _lib.oc_audio_data_output_set_callback(self._handle, _native.AUDIO_CALLBACK(), None)
+            self._trampoline = None
+            return
+        import numpy as np
+
+        def trampoline(_output, samples, frames, channels, _rate, timestamp_ns, _user_data):
+            try:
+                callback(np.ctypeslib.as_array(samples, shape=(frames * channels,)).reshape(frames, channels), timestamp_ns)
+            except BaseException:  # noqa: B036 - nothing may unwind into C
+                _report_callback_exception(callback)
+
+        new = _native.AUDIO_CALLBACK(trampoline)
+        _lib.oc_audio_data_output_set_callback(self._handle, new, None)
+        self._trampoline = new
+
+    @property
+    def delivered_frames(self) -> int:
+        return _lib.oc_audio_data_output_delivered_frames(self._handle)
 
 
 @dataclass(frozen=True)
@@ -352,6 +385,18 @@ class CaptureSession(_Closable):
 
     def remove_output(self, output: VideoDataOutput) -> None:
         _lib.oc_capture_session_remove_output(self._handle, output._handle)
+        self._outputs.remove(output)
+
+    def set_audio_input(self, microphone: Optional[Device]) -> None:
+        """The session's microphone (None removes it): heard by audio outputs and recordings."""
+        _lib.oc_capture_session_set_audio_input(self._handle, microphone._handle if microphone else None)
+
+    def add_audio_output(self, output: AudioDataOutput) -> None:
+        _lib.oc_capture_session_add_audio_output(self._handle, output._handle)
+        self._outputs.append(output)
+
+    def remove_audio_output(self, output: AudioDataOutput) -> None:
+        _lib.oc_capture_session_remove_audio_output(self._handle, output._handle)
         self._outputs.remove(output)
 
     def add_photo_output(self, output: PhotoOutput) -> None:

@@ -133,6 +133,14 @@ def test_recording_from_python_while_frames_keep_flowing(tmp_path):
         preview = ocellus.VideoDataOutput("NV12", 320, 240)
         counts, lock = {"during": 0}, threading.Lock()
         movie = ocellus.MovieFileOutput(rotation_angle=270)
+        microphone = next(d for d in context.devices() if d.unique_id == "pipewire-vmic0")
+        pcm = ocellus.AudioDataOutput()
+        heard = []
+        pcm.set_callback(lambda samples, ts: heard.append((samples.shape[1], float(np.abs(samples).max()), ts)))
+        with pytest.raises(ocellus.InvalidArgument):
+            session.set_audio_input(camera)   # a camera is no microphone
+        session.set_audio_input(microphone)
+        session.add_audio_output(pcm)
 
         def count(_frame):
             with lock:
@@ -162,9 +170,12 @@ def test_recording_from_python_while_frames_keep_flowing(tmp_path):
     assert recording.error is None and recording.video_codec == "libx264" and recording.rotation == 270
     assert (recording.width, recording.height) == (640, 480) and recording.frames >= 30 and recording.dropped_frames == 0
     assert counts["during"] >= 30, "the video data output kept its frames while recording"
-    [video] = probe(tmp_path / "py.mp4")
+    video = probe(tmp_path / "py.mp4")[0]
     assert int(video["nb_read_frames"]) == recording.frames and video["side_data_list"][0]["rotation"] == 90
     assert second.error is None and second.frames > 0 and probe(tmp_path / "again.mov")[0]["codec_name"] == "h264"
+    assert [s["codec_type"] for s in probe(tmp_path / "py.mp4")] == ["video", "audio"]
+    assert heard and {channels for channels, _, _ in heard} == {2} and max(peak for _, peak, _ in heard) > 0.1
+    assert all(a[2] < b[2] for a, b in zip(heard, heard[1:])), "timestamps increase"
     assert not (tmp_path / "twice.mp4").exists() and not (tmp_path / "early.mp4").exists()
 
 

@@ -1,0 +1,73 @@
+// Microphone input and audio data outputs in the C ABI (SPEC §4, §5).
+import COcellus
+import OcellusCore
+
+final class AudioOutputBox {
+    let output = AudioDataOutput()
+    weak var session: SessionBox?
+    var handle: OpaquePointer!
+
+    static func lookup(_ handle: OpaquePointer?) -> AudioOutputBox? {
+        HandleTable.lookup(handle, as: AudioOutputBox.self, what: "audio data output")
+    }
+}
+
+@c @implementation public func oc_capture_session_set_audio_input(_ session: OpaquePointer?, _ microphone: OpaquePointer?) -> oc_status {
+    let device = microphone.map { DeviceBox.lookup($0)?.device }
+    if case .some(nil) = device { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        if let device = device ?? nil { try box.session.addAudioInput(device) } else { try box.session.removeAudioInput() }
+    }
+}
+
+@c @implementation public func oc_audio_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_audio_data_output_create: out is NULL") }
+    let box = AudioOutputBox()
+    box.handle = HandleTable.register(box)
+    out.pointee = box.handle
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_audio_data_output_destroy(_ output: OpaquePointer?) {
+    guard let box = AudioOutputBox.lookup(output) else { return }
+    if let session = box.session { try? session.session.removeAudioOutput(box.output) }
+    box.output.sampleHandler = nil
+    HandleTable.unregister(box.handle)
+}
+
+@c @implementation public func oc_capture_session_add_audio_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
+    guard let outputBox = AudioOutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        guard outputBox.session == nil else { throw OcellusError(.wrongState, "the audio data output already belongs to a session") }
+        try box.session.addAudioOutput(outputBox.output)
+        outputBox.session = box
+    }
+}
+
+@c @implementation public func oc_capture_session_remove_audio_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
+    guard let outputBox = AudioOutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        guard outputBox.session === box else { throw OcellusError(.notFound, "the audio data output is not in this session") }
+        try box.session.removeAudioOutput(outputBox.output)
+        outputBox.session = nil
+    }
+}
+
+@c @implementation public func oc_audio_data_output_set_callback(_ output: OpaquePointer?, _ callback: oc_audio_callback?,
+                                                                 _ userData: UnsafeMutableRawPointer?) -> oc_status {
+    abiCall(AudioOutputBox.lookup(output)) { (box: AudioOutputBox) throws(OcellusError) in
+        guard let callback else {
+            box.output.sampleHandler = nil
+            return
+        }
+        let (handle, userDataBits) = (box.handle, UInt(bitPattern: userData))
+        box.output.sampleHandler = { buffer in
+            callback(handle, buffer.samples.baseAddress, buffer.frameCount, buffer.format.channels, buffer.format.sampleRate,
+                     buffer.timestampNanoseconds, UnsafeMutableRawPointer(bitPattern: userDataBits))
+        }
+    }
+}
+
+@c @implementation public func oc_audio_data_output_delivered_frames(_ output: OpaquePointer?) -> UInt64 {
+    AudioOutputBox.lookup(output)?.output.deliveredFrames ?? 0
+}
