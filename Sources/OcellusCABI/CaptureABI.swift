@@ -46,11 +46,20 @@ final class FrameBox {
         }
     }
 
-    /// The frame behind `handle`, or nil with the last error set.
-    static func lookup(_ handle: OpaquePointer?) -> CameraFrame? {
+    /// Runs `body` on the frame behind `handle`, or returns nil with the last error set.
+    /// The frame being delivered on this thread is reached without the handle table and
+    /// without copying it (the accessors run several times per frame).
+    @inline(__always)
+    static func withFrame<R>(_ handle: OpaquePointer?, _ body: (UnsafePointer<CameraFrame>) -> R) -> R? {
         if let handle, let current = ocabi_delivering(UnsafeRawPointer(handle)) {
-            return current.assumingMemoryBound(to: CameraFrame.self).pointee
+            return body(current.assumingMemoryBound(to: CameraFrame.self))
         }
+        return lookup(handle).map { frame in withUnsafePointer(to: frame, body) }
+    }
+
+    /// The frame behind `handle` through the handle table, or nil with the last error set.
+    @inline(never)
+    private static func lookup(_ handle: OpaquePointer?) -> CameraFrame? {
         guard let box = HandleTable.lookup(handle, as: FrameBox.self, what: "frame") else { return nil }
         guard let frame = box.retained?.frame ?? box.delivering?.pointee else {
             LastError.set("the frame is no longer valid: its callback returned (retain frames to keep them)")
@@ -274,42 +283,42 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 // MARK: Frames
 
 @c @implementation public func oc_frame_pixel_format(_ frame: OpaquePointer?) -> UInt32 {
-    FrameBox.lookup(frame)?.pixelFormat.rawValue ?? 0
+    FrameBox.withFrame(frame) { $0.pointee.pixelFormat.rawValue } ?? 0
 }
 
-@c @implementation public func oc_frame_width(_ frame: OpaquePointer?) -> UInt32 { FrameBox.lookup(frame)?.width ?? 0 }
+@c @implementation public func oc_frame_width(_ frame: OpaquePointer?) -> UInt32 { FrameBox.withFrame(frame) { $0.pointee.width } ?? 0 }
 
-@c @implementation public func oc_frame_height(_ frame: OpaquePointer?) -> UInt32 { FrameBox.lookup(frame)?.height ?? 0 }
+@c @implementation public func oc_frame_height(_ frame: OpaquePointer?) -> UInt32 { FrameBox.withFrame(frame) { $0.pointee.height } ?? 0 }
 
-@c @implementation public func oc_frame_sequence(_ frame: OpaquePointer?) -> UInt64 { FrameBox.lookup(frame)?.sequence ?? 0 }
+@c @implementation public func oc_frame_sequence(_ frame: OpaquePointer?) -> UInt64 { FrameBox.withFrame(frame) { $0.pointee.sequence } ?? 0 }
 
 @c @implementation public func oc_frame_timestamp_ns(_ frame: OpaquePointer?) -> UInt64 {
-    FrameBox.lookup(frame)?.timestampNanoseconds ?? 0
+    FrameBox.withFrame(frame) { $0.pointee.timestampNanoseconds } ?? 0
 }
 
 @c @implementation public func oc_frame_is_full_range(_ frame: OpaquePointer?) -> Bool {
-    FrameBox.lookup(frame)?.isFullRange ?? false
+    FrameBox.withFrame(frame) { $0.pointee.isFullRange } ?? false
 }
 
 @c @implementation public func oc_frame_plane_count(_ frame: OpaquePointer?) -> UInt32 {
-    UInt32(FrameBox.lookup(frame)?.planeCount ?? 0)
+    FrameBox.withFrame(frame) { UInt32($0.pointee.planeCount) } ?? 0
 }
 
 @c @implementation public func oc_frame_plane_data(_ frame: OpaquePointer?, _ plane: UInt32, _ size: UnsafeMutablePointer<Int>?,
                                                    _ stride: UnsafeMutablePointer<UInt32>?) -> UnsafePointer<UInt8>? {
-    guard let current = FrameBox.lookup(frame) else { return nil }
-    guard let data = current.plane(Int(plane)) else {
-        LastError.set("oc_frame_plane_data: the frame has \(current.planeCount) planes, not \(plane + 1)")
-        return nil
-    }
-    size?.pointee = data.bytes.count
-    stride?.pointee = UInt32(data.stride)
-    return data.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+    FrameBox.withFrame(frame) { current -> UnsafePointer<UInt8>? in
+        guard let data = current.pointee.plane(Int(plane)) else {
+            LastError.set("oc_frame_plane_data: the frame has \(current.pointee.planeCount) planes, not \(plane + 1)")
+            return nil
+        }
+        size?.pointee = data.bytes.count
+        stride?.pointee = UInt32(data.stride)
+        return data.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+    } ?? nil
 }
 
 @c @implementation public func oc_frame_retain(_ frame: OpaquePointer?) -> OpaquePointer? {
-    guard let current = FrameBox.lookup(frame) else { return nil }
-    let copy = FrameBox(copying: current)
+    guard let copy = FrameBox.withFrame(frame, { FrameBox(copying: $0.pointee) }) else { return nil }
     copy.handle = HandleTable.register(copy)
     return copy.handle
 }

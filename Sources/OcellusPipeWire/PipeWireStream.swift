@@ -186,22 +186,31 @@ final class PipeWireCapture: @unchecked Sendable {
 /// Frames from a PipeWire camera, in exactly the pixel format, size and rate chosen.
 public final class PipeWireStream: CameraStream, @unchecked Sendable {
     public let format: VideoFormat
+    private let handler: (CameraStreamEvent) -> Void
+    // What `deliver` reads for every frame, as plain values (no reference counting per frame).
+    private let pixelFormat: FourCC
+    private let width: UInt32, height: UInt32
+    private let defaultStride: Int
     private var capture: PipeWireCapture?
 
     public init(remote: String?, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
                 timeoutMilliseconds: UInt32 = 3000, handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
         self.format = format
+        self.handler = handler
+        (pixelFormat, width, height) = (format.pixelFormat, format.width, format.height)
+        defaultStride = PipeWireStream.defaultStride(format.pixelFormat, width: Int(format.width))
         guard let spa = PipeWireFormats.spaFormat(for: format.pixelFormat) else {
             throw OcellusError(.invalidArgument, "PipeWire cannot carry \(format.pixelFormat)")
         }
-        let lineStride = PipeWireStream.defaultStride(format.pixelFormat, width: Int(format.width))
+        let (width, height) = (width, height)
+        // Unowned: the capture (and its loop thread) stops before this stream's memory goes.
         let media = PipeWireCaptureMedia(
             properties: ["media.type": "Video", "media.category": "Capture", "media.role": "Camera"],
             device: "camera",
-            description: "\(format.pixelFormat) \(format.width)x\(format.height)",
+            description: "\(format.pixelFormat) \(width)x\(height)",
             buildFormat: { buffer, size in
                 var rate = spa_fraction(num: frameRate.numerator, denom: frameRate.denominator)
-                return ocpw_build_video_enum_format(buffer, size, spa.subtype, spa.format, format.width, format.height, &rate, 1)
+                return ocpw_build_video_enum_format(buffer, size, spa.subtype, spa.format, width, height, &rate, 1)
             },
             formatAgreed: { stream in
                 var meta = [UInt8](repeating: 0, count: 256)
@@ -210,8 +219,8 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
                     return pw_stream_update_params(stream, &params, 1)
                 }
             },
-            process: { buffer in PipeWireStream.deliver(buffer, format: format, defaultStride: lineStride, to: handler) },
-            failed: { handler(.failed($0)) })
+            process: { [unowned(unsafe) self] buffer in self.deliver(buffer) },
+            failed: { [unowned(unsafe) self] error in self.handler(.failed(error)) })
         capture = try PipeWireCapture(remote: remote, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds, media: media)
     }
 
@@ -219,8 +228,7 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
 
     public func stop() { capture?.stop() }
 
-    private static func deliver(_ buffer: UnsafeMutablePointer<spa_buffer>, format: VideoFormat, defaultStride: Int,
-                                to handler: (CameraStreamEvent) -> Void) {
+    private func deliver(_ buffer: UnsafeMutablePointer<spa_buffer>) {
         guard let data = buffer.pointee.datas, let base = data.pointee.data, let chunk = data.pointee.chunk else { return }
         let offset = Int(chunk.pointee.offset), size = Int(chunk.pointee.size)
         guard size > 0, offset + size <= Int(data.pointee.maxsize) else { return }
@@ -229,8 +237,8 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
         let header = ocpw_buffer_find_header(buffer)
         let sequence = header?.pointee.seq ?? 0
         let timestamp = header.map { UInt64(max(0, $0.pointee.pts)) } ?? monotonicNanoseconds()
-        let planes = CameraFrame.planes(of: format.pixelFormat, height: format.height, stride: lineStride, in: bytes)
-        handler(.frame(CameraFrame(pixelFormat: format.pixelFormat, width: format.width, height: format.height,
+        let planes = CameraFrame.planes(of: pixelFormat, height: height, stride: lineStride, in: bytes)
+        handler(.frame(CameraFrame(pixelFormat: pixelFormat, width: width, height: height,
                                    sequence: sequence, timestampNanoseconds: timestamp,
                                    isCorrupt: chunk.pointee.flags & Int32(SPA_CHUNK_FLAG_CORRUPTED) != 0,
                                    planes: planes.0, planes.1, planes.2)))
