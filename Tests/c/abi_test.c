@@ -717,6 +717,8 @@ static int test_photo_and_movie_outputs(void)
     CHECK(oc_photo_output_capture(photo, NULL, on_photo, &log) == OC_ERROR_WRONG_STATE);   /* in no session */
     CHECK(oc_photo_output_set_rotation_angle(photo, 45) == OC_ERROR_INVALID_ARGUMENT);
     CHECK(oc_photo_output_set_rotation_angle(photo, 270) == OC_OK);
+    CHECK(oc_photo_output_set_mirrored(NULL, true) == OC_ERROR_INVALID_HANDLE);
+    CHECK(oc_photo_output_set_mirrored(photo, false) == OC_OK);
     CHECK(oc_movie_file_output_start_recording(movie, NULL, on_recording, &log) == OC_ERROR_INVALID_ARGUMENT);
     CHECK(oc_movie_file_output_start_recording(movie, "/tmp/ocellus-c.mp4", on_recording, &log) == OC_ERROR_WRONG_STATE);
     CHECK(oc_movie_file_output_stop_recording(movie) == OC_OK && !oc_movie_file_output_is_recording(movie));
@@ -759,6 +761,65 @@ static int test_photo_and_movie_outputs(void)
     oc_device_list_free(list);
     oc_context_destroy(ctx);
     unlink("/tmp/ocellus-c.mp4");
+    return 0;
+}
+
+struct audio_log { volatile size_t frames; volatile int wrong_format, silent; };
+
+static void on_audio(oc_audio_data_output *output, const float *samples, size_t frame_count, uint32_t channels,
+                     uint32_t sample_rate, uint64_t timestamp_ns, void *user_data)
+{
+    struct audio_log *log = user_data;
+    float peak = 0;
+    (void)output; (void)timestamp_ns;
+    for (size_t i = 0; i < frame_count * channels; i++) peak = samples[i] > peak ? samples[i] : peak;
+    if (channels != 2 || sample_rate != 48000) log->wrong_format++;
+    if (peak < 0.01f) log->silent++;
+    log->frames += frame_count;
+}
+
+static int test_microphone_and_audio_output(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    oc_device_list *list = NULL;
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    oc_device *camera = find(list, "usb-1d6b:0110-VCAM-0000"), *mic = find(list, "pipewire-vmic0");
+    oc_capture_session *session = NULL;
+    oc_audio_data_output *audio = NULL;
+    struct audio_log log = { 0, 0, 0 };
+    CHECK(oc_capture_session_create(ctx, &session) == OC_OK);
+
+    /* Bad input. */
+    CHECK(oc_audio_data_output_create(NULL) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_audio_data_output_create(&audio) == OC_OK);
+    CHECK(oc_capture_session_set_audio_input(NULL, mic) == OC_ERROR_INVALID_HANDLE);
+    CHECK(oc_capture_session_set_audio_input(session, (oc_device *)session) == OC_ERROR_INVALID_HANDLE);
+    CHECK(oc_capture_session_set_audio_input(session, camera) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(oc_last_error_message(), "not a microphone") != NULL);
+    CHECK(oc_audio_data_output_set_callback(NULL, on_audio, &log) == OC_ERROR_INVALID_HANDLE);
+    CHECK(oc_audio_data_output_delivered_frames(NULL) == 0);
+    CHECK(oc_capture_session_add_audio_output(session, NULL) == OC_ERROR_INVALID_HANDLE);
+    CHECK(oc_capture_session_remove_audio_output(session, audio) == OC_ERROR_NOT_FOUND);
+
+    CHECK(oc_audio_data_output_set_callback(audio, on_audio, &log) == OC_OK);
+    CHECK(oc_capture_session_set_input(session, camera) == OC_OK);
+    CHECK(oc_capture_session_set_audio_input(session, mic) == OC_OK);
+    CHECK(oc_capture_session_add_audio_output(session, audio) == OC_OK);
+    CHECK(oc_capture_session_add_audio_output(session, audio) == OC_ERROR_WRONG_STATE);
+    CHECK(oc_capture_session_start_running(session) == OC_OK);
+    double deadline = now_ms() + 10000;
+    while (log.frames < 24000 && now_ms() < deadline) usleep(1000);
+    CHECK(oc_capture_session_stop_running(session) == OC_OK);
+    CHECK(log.frames >= 24000 && log.wrong_format == 0 && log.silent == 0);   /* half a second of the test tone */
+    CHECK(oc_audio_data_output_delivered_frames(audio) == log.frames);
+    CHECK(oc_capture_session_remove_audio_output(session, audio) == OC_OK);
+    CHECK(oc_capture_session_set_audio_input(session, NULL) == OC_OK);
+    oc_audio_data_output_destroy(audio);
+    CHECK(oc_audio_data_output_set_callback(audio, on_audio, &log) == OC_ERROR_INVALID_HANDLE);   /* destroyed */
+    oc_capture_session_destroy(session);
+    oc_device_list_free(list);
+    oc_context_destroy(ctx);
     return 0;
 }
 
@@ -847,6 +908,7 @@ int main(void)
     run("discovery session", test_discovery_session);
     run("capture session delivers frames", test_capture_session_delivers_frames);
     run("photo and movie outputs", test_photo_and_movie_outputs);
+    run("microphone and audio output", test_microphone_and_audio_output);
     run("rotation coordinator", test_rotation_coordinator);
     run("unreachable remote fails fast", test_unreachable_remote_fails_fast);
     run("last error is per thread", test_last_error_is_per_thread);

@@ -339,6 +339,8 @@ def test_photo_requests_fail_cleanly(context, tmp_path):
         with pytest.raises(ocellus.IOFailure, match="cannot write"):
             bad_path.result(timeout=10)
         assert photo.capture().result(timeout=10).data[:2] == b"\xff\xd8"   # the output still works
+        photo.set_mirrored(True)
+        assert photo.capture().result(timeout=10).orientation == 2   # mirrored, not turned
     session.remove_photo_output(photo)
     with pytest.raises(ocellus.NotFound):
         session.remove_photo_output(photo)

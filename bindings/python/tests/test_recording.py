@@ -165,6 +165,12 @@ def test_recording_from_python_while_frames_keep_flowing(tmp_path):
             again = movie.start_recording(str(tmp_path / "again.mov"))   # a second recording after the first
             time.sleep(0.5)
         second = again.result(timeout=10)   # the session stopping finishes it
+        assert pcm.delivered_frames >= 48000
+        session.remove_audio_output(pcm)
+        session.remove_movie_file_output(movie)
+        with pytest.raises(ocellus.NotFound):
+            session.remove_movie_file_output(movie)
+        session.set_audio_input(None)
         session.close()
         movie.close()
     assert recording.error is None and recording.video_codec == "libx264" and recording.rotation == 270
