@@ -2,7 +2,7 @@
 import COcellus
 import OcellusCore
 
-final class AudioOutputBox {
+final class AudioOutputBox: SessionMember {
     let output = AudioDataOutput()
     weak var session: SessionBox?
     var handle: OpaquePointer!
@@ -36,20 +36,14 @@ final class AudioOutputBox {
 }
 
 @c @implementation public func oc_capture_session_add_audio_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
-    guard let outputBox = AudioOutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
-        guard outputBox.session == nil else { throw OcellusError(.wrongState, "the audio data output already belongs to a session") }
-        try box.session.addAudioOutput(outputBox.output)
-        outputBox.session = box
+    addMember(AudioOutputBox.lookup(output), to: session, what: "audio data output") { (session, box) throws(OcellusError) in
+        try session.addAudioOutput(box.output)
     }
 }
 
 @c @implementation public func oc_capture_session_remove_audio_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
-    guard let outputBox = AudioOutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
-        guard outputBox.session === box else { throw OcellusError(.notFound, "the audio data output is not in this session") }
-        try box.session.removeAudioOutput(outputBox.output)
-        outputBox.session = nil
+    removeMember(AudioOutputBox.lookup(output), from: session, what: "audio data output") { (session, box) throws(OcellusError) in
+        try session.removeAudioOutput(box.output)
     }
 }
 

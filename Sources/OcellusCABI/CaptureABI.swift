@@ -69,7 +69,7 @@ final class FrameBox {
     }
 }
 
-final class OutputBox {
+final class OutputBox: SessionMember {
     let output = VideoDataOutput()
     let view = FrameBox()
     weak var session: SessionBox?
@@ -79,6 +79,33 @@ final class OutputBox {
 
     static func lookup(_ handle: OpaquePointer?) -> OutputBox? {
         HandleTable.lookup(handle, as: OutputBox.self, what: "video data output")
+    }
+}
+
+/// An output handle that belongs to at most one session (video, audio, photo and movie outputs).
+protocol SessionMember: AnyObject {
+    var session: SessionBox? { get set }
+}
+
+/// `oc_capture_session_add_*`: `add` joins `member` to the session, which must be its first.
+func addMember<Member: SessionMember>(_ member: Member?, to session: OpaquePointer?, what: String,
+                                      _ add: (CaptureSession, Member) throws(OcellusError) -> Void) -> oc_status {
+    guard let member else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        guard member.session == nil else { throw OcellusError(.wrongState, "the \(what) already belongs to a session") }
+        try add(box.session, member)
+        member.session = box
+    }
+}
+
+/// `oc_capture_session_remove_*`: `remove` takes `member` out of the session it is in.
+func removeMember<Member: SessionMember>(_ member: Member?, from session: OpaquePointer?, what: String,
+                                         _ remove: (CaptureSession, Member) throws(OcellusError) -> Void) -> oc_status {
+    guard let member else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        guard member.session === box else { throw OcellusError(.notFound, "the \(what) is not in this session") }
+        try remove(box.session, member)
+        member.session = nil
     }
 }
 
@@ -123,20 +150,12 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 }
 
 @c @implementation public func oc_capture_session_add_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
-    guard let outputBox = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return sessionCall(session) { (box: SessionBox) throws(OcellusError) in
-        guard outputBox.session == nil else { throw OcellusError(.wrongState, "the output already belongs to a session") }
-        try box.session.addOutput(outputBox.output)
-        outputBox.session = box
-    }
+    addMember(OutputBox.lookup(output), to: session, what: "output") { (session, box) throws(OcellusError) in try session.addOutput(box.output) }
 }
 
 @c @implementation public func oc_capture_session_remove_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
-    guard let outputBox = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return sessionCall(session) { (box: SessionBox) throws(OcellusError) in
-        guard outputBox.session === box else { throw OcellusError(.notFound, "the output is not in this session") }
-        try box.session.removeOutput(outputBox.output)
-        outputBox.session = nil
+    removeMember(OutputBox.lookup(output), from: session, what: "output") { (session, box) throws(OcellusError) in
+        try session.removeOutput(box.output)
     }
 }
 

@@ -3,7 +3,7 @@ import COcellus
 import OcellusCore
 import OcellusMedia
 
-final class MovieBox {
+final class MovieBox: SessionMember {
     let movie = MovieFileOutput()
     weak var session: SessionBox?
     var handle: OpaquePointer!
@@ -29,20 +29,14 @@ final class MovieBox {
 }
 
 @c @implementation public func oc_capture_session_add_movie_file_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
-    guard let movieBox = MovieBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
-        guard movieBox.session == nil else { throw OcellusError(.wrongState, "the movie file output already belongs to a session") }
-        try movieBox.movie.attach(to: box.session)
-        movieBox.session = box
+    addMember(MovieBox.lookup(output), to: session, what: "movie file output") { (session, box) throws(OcellusError) in
+        try box.movie.attach(to: session)
     }
 }
 
 @c @implementation public func oc_capture_session_remove_movie_file_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
-    guard let movieBox = MovieBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
-        guard movieBox.session === box else { throw OcellusError(.notFound, "the movie file output is not in this session") }
-        try movieBox.movie.detach()
-        movieBox.session = nil
+    removeMember(MovieBox.lookup(output), from: session, what: "movie file output") { (_, box) throws(OcellusError) in
+        try box.movie.detach()
     }
 }
 

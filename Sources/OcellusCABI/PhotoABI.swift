@@ -6,7 +6,7 @@ import OcellusMedia
 import Glibc
 #endif
 
-final class PhotoBox {
+final class PhotoBox: SessionMember {
     let photo = PhotoOutput()
     weak var session: SessionBox?
     var handle: OpaquePointer!
@@ -31,21 +31,13 @@ final class PhotoBox {
 }
 
 @c @implementation public func oc_capture_session_add_photo_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
-    guard let photoBox = PhotoBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
-        guard photoBox.session == nil else { throw OcellusError(.wrongState, "the photo output already belongs to a session") }
-        try photoBox.photo.attach(to: box.session)
-        photoBox.session = box
+    addMember(PhotoBox.lookup(output), to: session, what: "photo output") { (session, box) throws(OcellusError) in
+        try box.photo.attach(to: session)
     }
 }
 
 @c @implementation public func oc_capture_session_remove_photo_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
-    guard let photoBox = PhotoBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
-        guard photoBox.session === box else { throw OcellusError(.notFound, "the photo output is not in this session") }
-        try photoBox.photo.detach()
-        photoBox.session = nil
-    }
+    removeMember(PhotoBox.lookup(output), from: session, what: "photo output") { (_, box) throws(OcellusError) in try box.photo.detach() }
 }
 
 @c @implementation public func oc_photo_output_set_rotation_angle(_ output: OpaquePointer?, _ degrees: Int32) -> oc_status {

@@ -10,7 +10,6 @@ public final class StateFile: @unchecked Sendable {
     public let directory: String
     public let path: String
     public let lockPath: String
-    private var temporaryCounter = 0
 
     public init(directory: String, name: String, lockName: String) {
         self.directory = directory
@@ -46,29 +45,7 @@ public final class StateFile: @unchecked Sendable {
     }
 
     public func writeAtomically(_ text: String) -> Result<Void, OcellusError> {
-        temporaryCounter += 1
-        let temporary = "\(path).tmp-\(getpid())-\(temporaryCounter)"
-        func failure(_ what: String) -> Result<Void, OcellusError> {
-            let message = "cannot \(what) \(temporary): \(String(cString: strerror(errno)))"
-            unlink(temporary)
-            return .failure(OcellusError(.other, message))
-        }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return failure("create") }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { close(fd); return failure("write") }
-            written += count
-        }
-        guard fsync(fd) == 0 else { close(fd); return failure("sync") }
-        close(fd)
-        guard rename(temporary, path) == 0 else { return failure("rename") }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 { fsync(directoryFD); close(directoryFD) }
-        return .success(())
+        Array(text.utf8).withUnsafeBytes { bytes in Result { () throws(OcellusError) in try writeFileAtomically(bytes, to: path, mode: 0o600) } }
     }
 }
 

@@ -169,7 +169,7 @@ public final class MovieFileOutput: @unchecked Sendable {
             }
             guard next != nil || !sound.isEmpty else { break }
             do throws(OcellusError) {
-                if let slot = next { try recording.writer.write(recording.buffers[slot].frame!) }
+                if let slot = next { try recording.writer.write(recording.buffers[slot].frame) }
                 if !sound.isEmpty, let format = recording.writer.audio {
                     try sound.withUnsafeBufferPointer { samples throws(OcellusError) in
                         try recording.writer.write(AudioBuffer(format: format, samples: samples, timestampNanoseconds: soundTimestamp))
@@ -210,7 +210,7 @@ public final class MovieFileOutput: @unchecked Sendable {
 /// One recording's writer and buffers; guarded by the output's lock except where noted.
 private final class Recording: @unchecked Sendable {
     let writer: MovieWriter   // the writer thread's alone
-    let buffers: [FrameBuffer]
+    let buffers: [RetainedFrame]   // reused: a slot is the stream thread's until queued, then the writer's
     var free: [Int]
     var ready: [Int] = []
     var stopping = false
@@ -228,7 +228,7 @@ private final class Recording: @unchecked Sendable {
     init(writer: MovieWriter, bufferCount: Int, completion: @escaping MovieFileOutput.Completion) {
         self.writer = writer
         self.completion = completion
-        buffers = (0..<bufferCount).map { _ in FrameBuffer() }
+        buffers = (0..<bufferCount).map { _ in RetainedFrame() }
         free = Array(0..<bufferCount)
         ready.reserveCapacity(bufferCount)
         if let format = writer.audio { audio.reserveCapacity(Int(format.sampleRate * format.channels) * 2) }
@@ -236,34 +236,4 @@ private final class Recording: @unchecked Sendable {
 
     func markFinished() { done.withLock { finished = true; done.broadcast() } }
     func waitUntilFinished() { done.withLock { while !finished { done.wait() } } }
-}
-
-/// A reused copy of a frame: grows to the largest frame seen, then never allocates again.
-private final class FrameBuffer: @unchecked Sendable {
-    private var storage = UnsafeMutableRawBufferPointer(start: nil, count: 0)
-    private(set) var frame: CameraFrame?
-
-    deinit { storage.deallocate() }
-
-    /// No allocation once the buffer is large enough (this runs for every recorded frame).
-    func store(_ source: CameraFrame) {
-        var total = 0
-        for index in 0..<source.planeCount { total += source.plane(index)!.bytes.count }
-        if storage.count < total {
-            storage.deallocate()
-            storage = UnsafeMutableRawBufferPointer.allocate(byteCount: total, alignment: 64)
-        }
-        var offset = 0
-        func copy(_ index: Int) -> FramePlane? {
-            guard let plane = source.plane(index) else { return nil }
-            let count = plane.bytes.count
-            if let base = plane.bytes.baseAddress { (storage.baseAddress! + offset).copyMemory(from: base, byteCount: count) }
-            defer { offset += count }
-            return FramePlane(bytes: UnsafeRawBufferPointer(rebasing: storage[offset..<offset + count]), stride: plane.stride)
-        }
-        let first = copy(0)!, second = copy(1), third = copy(2)
-        frame = CameraFrame(pixelFormat: source.pixelFormat, width: source.width, height: source.height, sequence: source.sequence,
-                            timestampNanoseconds: source.timestampNanoseconds, isCorrupt: source.isCorrupt,
-                            isFullRange: source.isFullRange, planes: first, second, third)
-    }
 }

@@ -155,27 +155,8 @@ public final class PhotoOutput: @unchecked Sendable {
 }
 
 extension Photo {
-    /// Writes the JPEG to `path` whole or not at all: a temporary file beside it, synced, then renamed.
+    /// Writes the JPEG to `path` whole or not at all.
     public func write(toFile path: String) throws(OcellusError) {
-        let temporary = path + ".partial-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw OcellusError(.io, "cannot write \(path): \(String(cString: strerror(errno)))") }
-        var failure: Int32 = 0
-        jpeg.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { failure = written < 0 ? errno : ENOSPC; return }
-                offset += written
-            }
-            if fsync(descriptor) != 0 { failure = errno }
-        }
-        close(descriptor)
-        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw OcellusError(.io, "cannot write \(path): \(String(cString: strerror(failure)))")
-        }
+        try jpeg.withUnsafeBytes { bytes in Result { () throws(OcellusError) in try writeFileAtomically(bytes, to: path, mode: 0o644) } }.get()
     }
 }

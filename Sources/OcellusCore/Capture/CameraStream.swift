@@ -105,26 +105,44 @@ public protocol FrameConversion: Sendable {
 }
 
 /// A copy of a frame that owns its bytes, for keeping a frame beyond its delivery
-/// (retained C frames, photos). Allocates: not for every frame.
+/// (retained C frames, photos, the recorder's queue). `store` reuses the storage when
+/// it is large enough, so a copy refilled frame after frame stops allocating.
 public final class RetainedFrame: @unchecked Sendable {
-    public let frame: CameraFrame
-    private let storage: [UnsafeMutableRawBufferPointer]
+    public private(set) var frame: CameraFrame
+    private var storage = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
-    public init(copying source: CameraFrame) {
-        storage = (0..<source.planeCount).map { index in
-            let bytes = source.plane(index)!.bytes
-            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 64)
-            if let base = bytes.baseAddress { copy.baseAddress!.copyMemory(from: base, byteCount: bytes.count) }
-            return UnsafeMutableRawBufferPointer(rebasing: copy[0..<bytes.count])
-        }
-        let planes = storage.enumerated().map { index, bytes in
-            FramePlane(bytes: UnsafeRawBufferPointer(bytes), stride: source.plane(index)!.stride)
-        }
-        frame = CameraFrame(pixelFormat: source.pixelFormat, width: source.width, height: source.height,
-                            sequence: source.sequence, timestampNanoseconds: source.timestampNanoseconds,
-                            isCorrupt: source.isCorrupt, isFullRange: source.isFullRange,
-                            planes: planes[0], planes.count > 1 ? planes[1] : nil, planes.count > 2 ? planes[2] : nil)
+    /// An empty copy (a 0x0 frame) to `store` frames into later.
+    public init() {
+        frame = CameraFrame(pixelFormat: FourCC(rawValue: 0), width: 0, height: 0, sequence: 0, timestampNanoseconds: 0,
+                            planes: FramePlane(bytes: UnsafeRawBufferPointer(start: nil, count: 0), stride: 0))
     }
 
-    deinit { storage.forEach { $0.deallocate() } }
+    public convenience init(copying source: CameraFrame) {
+        self.init()
+        store(source)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Replaces the copy with `source`: its planes, back to back in one buffer.
+    public func store(_ source: CameraFrame) {
+        var total = 0
+        for index in 0..<source.planeCount { total += source.plane(index)!.bytes.count }
+        if storage.count < total {
+            storage.deallocate()
+            storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, total), alignment: 64)
+        }
+        var offset = 0
+        func copy(_ index: Int) -> FramePlane? {
+            guard let plane = source.plane(index) else { return nil }
+            let count = plane.bytes.count
+            if let base = plane.bytes.baseAddress { (storage.baseAddress! + offset).copyMemory(from: base, byteCount: count) }
+            defer { offset += count }
+            return FramePlane(bytes: UnsafeRawBufferPointer(rebasing: storage[offset..<offset + count]), stride: plane.stride)
+        }
+        let first = copy(0)!, second = copy(1), third = copy(2)
+        frame = CameraFrame(pixelFormat: source.pixelFormat, width: source.width, height: source.height, sequence: source.sequence,
+                            timestampNanoseconds: source.timestampNanoseconds, isCorrupt: source.isCorrupt,
+                            isFullRange: source.isFullRange, planes: first, second, third)
+    }
 }

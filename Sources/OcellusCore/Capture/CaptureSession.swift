@@ -181,9 +181,6 @@ public final class CaptureSession: @unchecked Sendable {
         var preset = Preset.high
         var audioInput: Device?
         var audioOutputs: [AudioDataOutput] = []
-
-        /// The microphone stream's settings: the same for the same microphone and the same need.
-        var audioNeed: (Device, Bool)? { audioInput.map { ($0, !audioOutputs.isEmpty) } }
     }
 
     /// Session events, on a library thread of their own.
@@ -289,7 +286,7 @@ public final class CaptureSession: @unchecked Sendable {
     /// Opens, keeps or closes the microphone stream to match `configuration` (session running).
     private func updateAudio(_ configuration: Configuration) throws(OcellusError) {
         let (current, currentInput) = lock.withLock { (audioStream, audioStreamInput) }
-        let wanted = configuration.audioNeed.flatMap { $0.1 ? $0.0 : nil }
+        let wanted = configuration.audioOutputs.isEmpty ? nil : configuration.audioInput   // no listener, no stream
         if current != nil && wanted === currentInput { return }
         stopAudio()
         guard let microphone = wanted, let audioOpener else { return }

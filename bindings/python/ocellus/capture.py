@@ -204,6 +204,38 @@ class AudioDataOutput(_Closable):
         return _lib.oc_audio_data_output_delivered_frames(self._handle)
 
 
+class _Requests:
+    """Futures of requests answered by a C callback, keyed by the token passed as its user data.
+    The C callback closes over this object only (never the output), and the output's finalizer
+    keeps the callback alive until destroy has answered every request."""
+
+    def __init__(self):
+        self._futures, self._lock, self._next = {}, threading.Lock(), 0
+
+    def call(self, function, *arguments) -> Future:
+        """`function(*arguments, token)`; the returned future is dropped if the call raises."""
+        future = Future()
+        with self._lock:
+            self._next += 1
+            token = self._next
+            self._futures[token] = future
+        try:
+            function(*arguments, token)
+        except BaseException:
+            self.take(token)
+            raise
+        return future
+
+    def take(self, token) -> Optional[Future]:
+        with self._lock:
+            return self._futures.pop(token, None)
+
+
+def _error(status, message):
+    from . import _ERRORS, OcellusError
+    return _ERRORS.get(status, OcellusError)(_text(message), status)
+
+
 @dataclass(frozen=True)
 class Photo:
     """A finished photo: JPEG bytes with EXIF."""
@@ -225,10 +257,8 @@ class PhotoOutput(_Closable):
         handle = ctypes.c_void_p()
         _lib.oc_photo_output_create(ctypes.byref(handle))
         self._handle = handle.value
-        # The callback closes over the pending futures only (not self), and the finalizer
-        # keeps it alive until destroy has answered every request.
-        self._pending, self._lock, self._next = {}, threading.Lock(), 0
-        self._trampoline = _native.PHOTO_CALLBACK(_photo_completion(self._pending, self._lock))
+        self._requests = _Requests()
+        self._trampoline = _native.PHOTO_CALLBACK(_photo_completion(self._requests))
         self._finalizer = weakref.finalize(self, _destroy_photo_output, self._handle, self._trampoline)
         self.set_rotation_angle(rotation_angle)
         self.set_mirrored(mirrored)
@@ -244,34 +274,20 @@ class PhotoOutput(_Closable):
         """Requests a photo from the next frame; with `path`, the JPEG is also written there."""
         settings = _native.PhotoSettings(ctypes.sizeof(_native.PhotoSettings), apply_rotation_to_pixels, quality,
                                          path.encode() if path else None)
-        future = Future()
-        with self._lock:
-            self._next += 1
-            token = self._next
-            self._pending[token] = future
-        try:
-            _lib.oc_photo_output_capture(self._handle, ctypes.byref(settings), self._trampoline, token)
-        except BaseException:
-            with self._lock:
-                self._pending.pop(token, None)
-            raise
-        return future
-
+        return self._requests.call(_lib.oc_photo_output_capture, self._handle, ctypes.byref(settings), self._trampoline)
 
 
 def _destroy_photo_output(handle, _trampoline):
     _lib.oc_photo_output_destroy(handle)
 
 
-def _photo_completion(pending, lock):
+def _photo_completion(requests):
     def done(_output, status, photo, message, token):
-        with lock:
-            future = pending.pop(token, None)
+        future = requests.take(token)
         if future is None:
             return
         if status != 0:
-            from . import _ERRORS, OcellusError
-            future.set_exception(_ERRORS.get(status, OcellusError)(_text(message), status))
+            future.set_exception(_error(status, message))
             return
         value = photo.contents
         future.set_result(Photo(ctypes.string_at(value.data, value.size), value.width, value.height, value.orientation,
@@ -304,10 +320,8 @@ class MovieFileOutput(_Closable):
         handle = ctypes.c_void_p()
         _lib.oc_movie_file_output_create(ctypes.byref(handle))
         self._handle = handle.value
-        self._futures = {}
-        self._lock = threading.Lock()
-        self._next = 0
-        self._trampoline = _native.RECORDING_CALLBACK(_recording_completion(self._futures, self._lock))
+        self._requests = _Requests()
+        self._trampoline = _native.RECORDING_CALLBACK(_recording_completion(self._requests))
         self._finalizer = weakref.finalize(self, _destroy_movie_file_output, self._handle, self._trampoline)
         self.set_rotation_angle(rotation_angle)
 
@@ -316,18 +330,7 @@ class MovieFileOutput(_Closable):
         _lib.oc_movie_file_output_set_rotation_angle(self._handle, degrees)
 
     def start_recording(self, path: str) -> Future:
-        future = Future()
-        with self._lock:
-            self._next += 1
-            token = self._next
-            self._futures[token] = future
-        try:
-            _lib.oc_movie_file_output_start_recording(self._handle, path.encode(), self._trampoline, token)
-        except BaseException:
-            with self._lock:
-                self._futures.pop(token, None)
-            raise
-        return future
+        return self._requests.call(_lib.oc_movie_file_output_start_recording, self._handle, path.encode(), self._trampoline)
 
     def stop_recording(self) -> None:
         _lib.oc_movie_file_output_stop_recording(self._handle)
@@ -345,15 +348,13 @@ def _destroy_movie_file_output(handle, _trampoline):
     _lib.oc_movie_file_output_destroy(handle)
 
 
-def _recording_completion(futures, lock):
+def _recording_completion(requests):
     def done(_output, status, message, summary, token):
-        with lock:
-            future = futures.pop(token, None)
+        future = requests.take(token)
         if future is None:
             return
-        from . import _ERRORS, OcellusError
         value = summary.contents
-        error = _ERRORS.get(status, OcellusError)(_text(message), status) if status != 0 else None
+        error = _error(status, message) if status != 0 else None
         future.set_result(Recording(_text(value.path), value.bytes, value.width, value.height, value.duration, value.frames,
                                     value.dropped_frames, value.rotation, _text(value.video_codec), error))
 
