@@ -900,12 +900,31 @@ typedef enum oc_session_event {
     /** The camera is in use by another client; the session keeps trying to start. */
     OC_SESSION_EVENT_INTERRUPTED = 3,
     /** The camera became free and the session started (STARTED follows). */
-    OC_SESSION_EVENT_INTERRUPTION_ENDED = 4
+    OC_SESSION_EVENT_INTERRUPTION_ENDED = 4,
+    /**
+     * The default microphone moved to an input that could not be opened; the
+     * session runs without sound until the route changes again.
+     */
+    OC_SESSION_EVENT_AUDIO_INTERRUPTED = 5,
+    /** Automatic switching made another camera the input; `message` is its unique ID. */
+    OC_SESSION_EVENT_INPUT_SWITCHED = 6,
+    /**
+     * Automatic switching wants another camera (unique ID in `message`) but a
+     * recording is in progress: the switch happens when it ends.
+     */
+    OC_SESSION_EVENT_SWITCH_DEFERRED = 7,
+    /**
+     * Automatic switching could not move to a camera; the session kept its
+     * input. `message` starts with the camera's unique ID, then the reason.
+     */
+    OC_SESSION_EVENT_SWITCH_FAILED = 8
 } oc_session_event;
 
 /**
- * Session events. For RUNTIME_ERROR and INTERRUPTED, `error` is the status code
- * and `message` says what happened (valid during the call); otherwise 0 and "".
+ * Session events. For RUNTIME_ERROR, INTERRUPTED, AUDIO_INTERRUPTED and
+ * SWITCH_FAILED, `error` is the status code and `message` says what happened;
+ * for INPUT_SWITCHED and SWITCH_DEFERRED `error` is 0 and `message` is the
+ * camera's unique ID; otherwise 0 and "". `message` is valid during the call.
  * Runs on a library thread, one call at a time.
  */
 typedef void (*oc_session_event_callback)(oc_capture_session *session, oc_session_event event,
@@ -920,6 +939,30 @@ typedef void (*oc_session_event_callback)(oc_capture_session *session, oc_sessio
 oc_status oc_capture_session_add_event_callback(oc_capture_session *session, oc_session_event_callback callback,
                                                 void *user_data, oc_callback_id *out_id);
 oc_status oc_capture_session_remove_callback(oc_capture_session *session, oc_callback_id id);
+
+/**
+ * Automatic switching (SPEC §4, opt-in, off by default): the session's input
+ * follows the context's system preferred camera — a camera plugged in becomes
+ * the input, an unplugged input is replaced by the next preferred camera and
+ * the session starts again. It never switches while a movie file output of the
+ * session records (OC_SESSION_EVENT_SWITCH_DEFERRED); when the recording's file
+ * is finished it checks again and switches then. Each switch is reported as
+ * OC_SESSION_EVENT_INPUT_SWITCHED (or SWITCH_FAILED, keeping the input).
+ * Enabling it switches at once when the input is not the system preferred camera.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE.
+ * \threadsafety Any thread except a frame or event callback of the session
+ *               (enabling may restart the camera stream, which blocks).
+ */
+oc_status oc_capture_session_set_automatically_switches_camera(oc_capture_session *session, bool enabled);
+
+/** Whether automatic switching is on (false for an invalid handle). \threadsafety Any thread. */
+bool oc_capture_session_automatically_switches_camera(const oc_capture_session *session);
+
+/**
+ * Whether a movie file output of the session is recording (from its start
+ * until its file is finished). \threadsafety Any thread.
+ */
+bool oc_capture_session_is_recording(const oc_capture_session *session);
 
 /**
  * Create a video data output.
@@ -1041,8 +1084,66 @@ void oc_frame_release(oc_frame *frame);
 /* ------------------------------------------------------------------------ */
 
 /**
+ * The single `microphone` device (SPEC §5, unique ID "microphone"): it stands
+ * for the current input and follows it. Its name is the name of that input and
+ * changes with the route. The route is: the app's preferred input
+ * (oc_context_set_preferred_microphone()) while connected; else the most
+ * recently plugged microphone when it arrived after the system default last
+ * changed; else the system default (PipeWire's default.audio.source); else the
+ * first microphone. A session whose audio input is this device keeps recording
+ * across route changes: its microphone stream moves to the new input, a pause
+ * becomes silence in recordings.
+ *
+ * \param out receives a new reference (release with oc_device_release()), or
+ *            NULL while no microphone is connected. The same device every time.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL out).
+ * \threadsafety Safe from any thread, including callbacks.
+ */
+oc_status oc_context_copy_default_microphone(oc_context *ctx, oc_device **out);
+
+/**
+ * The input the `microphone` device routes to now: one of the context's
+ * microphones (as listed by oc_context_copy_devices()), or NULL when none.
+ * \param out as oc_context_copy_default_microphone().
+ */
+oc_status oc_context_copy_microphone_route(oc_context *ctx, oc_device **out);
+
+/**
+ * Prefer an input for the `microphone` device (like a preferred audio input):
+ * it carries the route while connected, also after it is unplugged and plugged
+ * in again (matched by unique ID). NULL returns to the system's choice. Kept
+ * in memory for the context's life (not persisted).
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT for a
+ *          camera or the `microphone` device itself; OC_ERROR_NOT_FOUND for a
+ *          microphone that is not connected in this context.
+ * \threadsafety Safe from any thread, including callbacks.
+ */
+oc_status oc_context_set_preferred_microphone(oc_context *ctx, oc_device *microphone);
+
+/**
+ * The preferred input while it is connected, else NULL.
+ * \param out as oc_context_copy_default_microphone().
+ */
+oc_status oc_context_copy_preferred_microphone(oc_context *ctx, oc_device **out);
+
+/**
+ * Called when the `microphone` device's route moves; `input` is the new input
+ * (borrowed for the call) or NULL when no microphone is left.
+ */
+typedef void (*oc_microphone_route_callback)(oc_context *ctx, oc_device *input, void *user_data);
+
+/**
+ * Register a route callback; unregister with oc_context_remove_callback().
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL callback).
+ * \threadsafety Safe from any thread; the callback runs on the context's event thread.
+ */
+oc_status oc_context_add_microphone_route_callback(oc_context *ctx, oc_microphone_route_callback callback,
+                                                   void *user_data, oc_callback_id *out_id);
+
+/**
  * Set (or with NULL remove) the session's microphone: a PipeWire source, such
- * as a camera's oc_context_copy_associated_microphone(). Its sound reaches audio
+ * as a camera's oc_context_copy_associated_microphone(), or the `microphone`
+ * device (oc_context_copy_default_microphone()) to follow the route. Its sound reaches audio
  * data outputs and becomes the AAC track of recordings. Takes effect at the next
  * commit or at once (like the camera input).
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a

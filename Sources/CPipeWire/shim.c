@@ -8,6 +8,7 @@
 #include <spa/monitor/utils.h>
 #include <spa/pod/builder.h>
 #include <spa/pod/parser.h>
+#include <spa/utils/json.h>
 
 void ocpw_core_add_listener(struct pw_core *core, struct spa_hook *hook,
                             const struct pw_core_events *events, void *data)
@@ -42,6 +43,35 @@ void ocpw_device_add_listener(struct pw_device *device, struct spa_hook *hook,
                               const struct pw_device_events *events, void *data)
 {
     pw_device_add_listener(device, hook, events, data);
+}
+
+void ocpw_metadata_add_listener(struct pw_metadata *metadata, struct spa_hook *hook,
+                                const struct pw_metadata_events *events, void *data)
+{
+    pw_metadata_add_listener(metadata, hook, events, data);
+}
+
+int ocpw_json_object_string(const char *json, const char *key, char *out, size_t size)
+{
+    struct spa_json it[2];
+    char name[256];
+    const char *value;
+    int len;
+
+    if (json == NULL || size == 0)
+        return -1;
+    spa_json_init(&it[0], json, strlen(json));
+    if (spa_json_enter_object(&it[0], &it[1]) <= 0)
+        return -1;
+    while (spa_json_get_string(&it[1], name, sizeof(name)) > 0) {
+        if (strcmp(name, key) != 0) {
+            if ((len = spa_json_next(&it[1], &value)) <= 0)
+                return -1;
+            continue;
+        }
+        return spa_json_get_string(&it[1], out, (int)size) > 0 ? (int)strlen(out) : -1;
+    }
+    return -1;
 }
 
 int ocpw_stream_set_error(struct pw_stream *stream, int res, const char *message)

@@ -137,7 +137,7 @@ private func lookupList(_ list: OpaquePointer?) -> DeviceListBox? {
 }
 
 @c @implementation public func oc_device_name(_ device: OpaquePointer?) -> UnsafePointer<CChar>? {
-    DeviceBox.lookup(device).map { UnsafePointer($0.name.pointer) }
+    DeviceBox.lookup(device).map(\.name)
 }
 
 @c @implementation public func oc_device_get_type(_ device: OpaquePointer?) -> oc_device_type {

@@ -20,6 +20,49 @@ final class AudioOutputBox: SessionMember {
     }
 }
 
+// MARK: Microphones (SPEC §5)
+
+@c @implementation public func oc_context_copy_default_microphone(_ ctx: OpaquePointer?,
+                                                                  _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    copyContextDevice(ctx, out, function: "oc_context_copy_default_microphone") { $0.defaultMicrophone }
+}
+
+@c @implementation public func oc_context_copy_microphone_route(_ ctx: OpaquePointer?,
+                                                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    copyContextDevice(ctx, out, function: "oc_context_copy_microphone_route") { $0.microphoneRoute.current }
+}
+
+@c @implementation public func oc_context_copy_preferred_microphone(_ ctx: OpaquePointer?,
+                                                                    _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    copyContextDevice(ctx, out, function: "oc_context_copy_preferred_microphone") { $0.preferredMicrophone }
+}
+
+@c @implementation public func oc_context_set_preferred_microphone(_ ctx: OpaquePointer?, _ microphone: OpaquePointer?) -> oc_status {
+    let device = microphone.map { DeviceBox.lookup($0)?.device }
+    if case .some(nil) = device { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return abiCall(ContextBox.lookup(ctx)) { (box: ContextBox) throws(OcellusError) in
+        try box.hub.setPreferredMicrophone(device ?? nil)
+    }
+}
+
+@c @implementation public func oc_context_add_microphone_route_callback(_ ctx: OpaquePointer?,
+                                                                        _ callback: oc_microphone_route_callback?,
+                                                                        _ userData: UnsafeMutableRawPointer?,
+                                                                        _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
+    outID?.pointee = 0
+    guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard let callback else { return LastError.fail(.invalidArgument, "oc_context_add_microphone_route_callback: callback is NULL") }
+    let contextHandle = box.handle
+    let userDataBits = UInt(bitPattern: userData)
+    outID?.pointee = box.hub.events.addObserver { event in
+        guard case .microphoneRouteChanged(let input) = event else { return }
+        withBorrowedHandle(input) { callback(contextHandle, $0, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
+    }
+    return oc_status(OC_OK)
+}
+
+// MARK: Audio data outputs
+
 @c @implementation public func oc_audio_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "oc_audio_data_output_create: out is NULL") }
     let box = AudioOutputBox()

@@ -189,6 +189,21 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     SessionBox.lookup(session)?.session.isRunning ?? false
 }
 
+@c @implementation public func oc_capture_session_set_automatically_switches_camera(_ session: OpaquePointer?,
+                                                                                   _ enabled: Bool) -> oc_status {
+    sessionCall(session) { box in
+        box.session.setAutomaticallySwitchesCamera(following: enabled ? box.context.hub : nil)
+    }
+}
+
+@c @implementation public func oc_capture_session_automatically_switches_camera(_ session: OpaquePointer?) -> Bool {
+    SessionBox.lookup(session)?.session.automaticallySwitchesCamera ?? false
+}
+
+@c @implementation public func oc_capture_session_is_recording(_ session: OpaquePointer?) -> Bool {
+    SessionBox.lookup(session)?.session.isRecording ?? false
+}
+
 @c @implementation public func oc_capture_session_add_event_callback(_ session: OpaquePointer?, _ callback: oc_session_event_callback?,
                                                                      _ userData: UnsafeMutableRawPointer?,
                                                                      _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
@@ -198,15 +213,21 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     let handle = box.handle
     let userDataBits = UInt(bitPattern: userData)
     outID?.pointee = box.session.events.addObserver { event in
-        let (kind, error): (oc_session_event, OcellusError?) = switch event {
-        case .started: (OC_SESSION_EVENT_STARTED, nil)
-        case .stopped: (OC_SESSION_EVENT_STOPPED, nil)
-        case .runtimeError(let error): (OC_SESSION_EVENT_RUNTIME_ERROR, error)
-        case .interrupted(let error): (OC_SESSION_EVENT_INTERRUPTED, error)
-        case .interruptionEnded: (OC_SESSION_EVENT_INTERRUPTION_ENDED, nil)
+        // Errors give their code and message; automatic-switching news the camera's unique ID.
+        let (kind, code, message): (oc_session_event, oc_status, String) = switch event {
+        case .started: (OC_SESSION_EVENT_STARTED, 0, "")
+        case .stopped: (OC_SESSION_EVENT_STOPPED, 0, "")
+        case .runtimeError(let error): (OC_SESSION_EVENT_RUNTIME_ERROR, error.code.rawValue, error.message)
+        case .interrupted(let error): (OC_SESSION_EVENT_INTERRUPTED, error.code.rawValue, error.message)
+        case .interruptionEnded: (OC_SESSION_EVENT_INTERRUPTION_ENDED, 0, "")
+        case .audioInterrupted(let error): (OC_SESSION_EVENT_AUDIO_INTERRUPTED, error.code.rawValue, error.message)
+        case .inputSwitched(let camera): (OC_SESSION_EVENT_INPUT_SWITCHED, 0, camera.uniqueID)
+        case .switchDeferred(let camera): (OC_SESSION_EVENT_SWITCH_DEFERRED, 0, camera.uniqueID)
+        case .switchFailed(let camera, let error):
+            (OC_SESSION_EVENT_SWITCH_FAILED, error.code.rawValue, "\(camera.uniqueID): \(error.message)")
         }
-        (error?.message ?? "").withCString { message in
-            callback(handle, kind, error?.code.rawValue ?? 0, message, UnsafeMutableRawPointer(bitPattern: userDataBits))
+        message.withCString { text in
+            callback(handle, kind, code, text, UnsafeMutableRawPointer(bitPattern: userDataBits))
         }
     }
     return oc_status(OC_OK)

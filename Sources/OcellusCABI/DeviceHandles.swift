@@ -8,7 +8,9 @@ import Synchronization
 final class DeviceBox {
     let device: Device
     let uniqueID: CString
-    let name: CString
+    /// Every name the device has had: the `microphone` device's changes with its route,
+    /// and a name handed out stays valid while the device is retained.
+    private var names: [String: CString] = [:]
     let serial: CString?
     let properties: [String: CString]
     let frameRates: [UnsafeMutablePointer<oc_fraction>]
@@ -20,7 +22,6 @@ final class DeviceBox {
     private init(device: Device) {
         self.device = device
         uniqueID = CString(device.uniqueID)
-        name = CString(device.name)
         serial = device.serialNumber.map(CString.init)
         properties = device.properties.mapValues(CString.init)
         frameRates = device.formats.map { format in
@@ -33,6 +34,17 @@ final class DeviceBox {
     }
 
     deinit { frameRates.forEach { $0.deallocate() } }
+
+    /// The device's current name, owned by the box.
+    var name: UnsafePointer<CChar> {
+        let current = device.name
+        return Self.boxes.withLock { _ in
+            if let known = names[current] { return UnsafePointer(known.pointer) }
+            let copy = CString(current)
+            names[current] = copy
+            return UnsafePointer(copy.pointer)
+        }
+    }
 
     /// A new C reference to `device` (reusing its live box); the caller owns it.
     static func retainedHandle(for device: Device) -> OpaquePointer {

@@ -133,7 +133,7 @@ private let deviceTypeBits: [(UInt32, DeviceType)] = [
 
 // MARK: Selection
 
-private func copyPreferred(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?, function: String,
+func copyContextDevice(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?, function: String,
                            _ pick: (DeviceHub) -> Device?) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "\(function): out is NULL") }
     out.pointee = nil
@@ -144,12 +144,12 @@ private func copyPreferred(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<Op
 
 @c @implementation public func oc_context_copy_user_preferred_camera(_ ctx: OpaquePointer?,
                                                                      _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    copyPreferred(ctx, out, function: "oc_context_copy_user_preferred_camera") { $0.userPreferredCamera }
+    copyContextDevice(ctx, out, function: "oc_context_copy_user_preferred_camera") { $0.userPreferredCamera }
 }
 
 @c @implementation public func oc_context_copy_system_preferred_camera(_ ctx: OpaquePointer?,
                                                                        _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    copyPreferred(ctx, out, function: "oc_context_copy_system_preferred_camera") { $0.systemPreferredCamera }
+    copyContextDevice(ctx, out, function: "oc_context_copy_system_preferred_camera") { $0.systemPreferredCamera }
 }
 
 @c @implementation public func oc_context_set_user_preferred_camera(_ ctx: OpaquePointer?, _ camera: OpaquePointer?) -> oc_status {

@@ -226,9 +226,10 @@ func record(_ options: GlobalOptions, uniqueID: String, path: String, seconds: D
     try? movie.setVideoRotationAngle(captureAngle(capture.device, stateDirectory: capture.hub.stateDirectory).angle)
     var microphone: Device?
     if let audio {
-        let microphones = capture.hub.devices().filter { $0.type == .microphone }
+        // "microphone" is the device that follows the default input (SPEC §5).
+        let microphones = capture.hub.devices().filter { $0.type == .microphone } + [capture.hub.defaultMicrophone].compactMap { $0 }
         microphone = audio.map { id in microphones.first { $0.uniqueID == id } }
-            ?? capture.hub.associatedMicrophone(of: capture.device) ?? microphones.first
+            ?? capture.hub.associatedMicrophone(of: capture.device) ?? capture.hub.defaultMicrophone
         if microphone == nil { capture.fail(audio.map { "no connected microphone has the unique ID \($0)" } ?? "no microphone to record from") }
     }
     capture.start { session throws(OcellusError) in

@@ -33,7 +33,8 @@ commands:
   record UNIQUE_ID -o FILE.mp4|FILE.mov [--seconds S] [--size WxH] [--audio [MIC_UNIQUE_ID]] [--json]
                             a movie (fragmented: playable up to a crash), the capture angle in
                             the track's display matrix; until S seconds or Ctrl-C; --audio adds
-                            an AAC track (default: the camera's own microphone, else the first)
+                            an AAC track (default: the camera's own microphone, else the
+                            `microphone` device, which follows the default input)
   version                   library version
   virtual-camera [options]  publish a test-pattern camera into PipeWire until interrupted
       --name N --desc D --formats YUY2,NV12,MJPG --sizes 640x480,1280x720 --fps 30,15
@@ -126,6 +127,12 @@ func watch(_ options: GlobalOptions, json: Bool) -> Never {
                 emit(JSON.object([("event", .string(name)), ("device", device?.json ?? .null)]).text)
             } else {
                 emit("\(name): \(device.map { "\($0.uniqueID) \"\($0.name)\"" } ?? "none")")
+            }
+        case .microphoneRouteChanged(let input):
+            if json {
+                emit(JSON.object([("event", .string("microphone_route_changed")), ("device", input?.json ?? .null)]).text)
+            } else {
+                emit("microphone_route_changed: \(input.map { "\($0.uniqueID) \"\($0.name)\"" } ?? "none")")
             }
         case .backendFailed(_, let error):
             failure.pointer.pointee = error.message

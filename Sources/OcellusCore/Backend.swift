@@ -5,6 +5,13 @@ public protocol DeviceBackendDelegate: AnyObject, Sendable {
     func backend(_ backend: any DeviceBackend, didRemoveDeviceWithKey key: String)
     /// The backend lost its connection (e.g. the PipeWire daemon exited); all its devices are gone.
     func backend(_ backend: any DeviceBackend, didFail error: OcellusError)
+    /// The system's default input changed (PipeWire `default.audio.source`): the node
+    /// name of the new default, nil when none is set.
+    func backend(_ backend: any DeviceBackend, didChangeDefaultMicrophone nodeName: String?)
+}
+
+extension DeviceBackendDelegate {
+    public func backend(_ backend: any DeviceBackend, didChangeDefaultMicrophone nodeName: String?) {}
 }
 
 /// One source of devices (PipeWire, V4L2). Implementations live in their own targets.

@@ -5,7 +5,11 @@ import Synchronization
 /// instance with the same `uniqueID` (SPEC §1).
 public final class Device: Sendable {
     public let uniqueID: String
-    public let name: String
+    /// The human name; for the `microphone` device, the name of the input it routes to now.
+    public var name: String { route?.current?.name ?? fixedName }
+    private let fixedName: String
+    /// Set only on the single `microphone` device (SPEC §5), which follows the default input.
+    public let route: MicrophoneRoute?
     public let type: DeviceType
     public let position: DevicePosition
     public let backend: BackendKind
@@ -28,9 +32,11 @@ public final class Device: Sendable {
     public init(uniqueID: String, name: String, type: DeviceType, position: DevicePosition,
                 backend: BackendKind, backendKey: String, formats: [VideoFormat],
                 vendorID: UInt16?, productID: UInt16?, serialNumber: String?,
-                pluggedMicroseconds: UInt64?, usbPort: String? = nil, properties: [String: String]) {
+                pluggedMicroseconds: UInt64?, usbPort: String? = nil, properties: [String: String],
+                route: MicrophoneRoute? = nil) {
         self.uniqueID = uniqueID
-        self.name = name
+        self.fixedName = name
+        self.route = route
         self.type = type
         self.position = position
         self.backend = backend

@@ -11,6 +11,8 @@ public enum HubEvent: Sendable {
     /// SPEC §2: the computed user / system preferred camera changed (nil: none).
     case userPreferredChanged(Device?)
     case systemPreferredChanged(Device?)
+    /// SPEC §5: the `microphone` device now routes to this input (nil: no microphone).
+    case microphoneRouteChanged(Device?)
 }
 
 /// The live set of devices of one library context: backends report into it,
@@ -28,6 +30,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         let facts: DeviceFacts
         let backend: BackendKind
         var device: Device?
+        /// When the hub first saw it (monotonic µs): a microphone's plug time when the system gives none.
+        let seenAt: UInt64
     }
     private var entries: [String: Entry] = [:]
     private var backendProblems: [BackendKind: OcellusError] = [:]
@@ -35,6 +39,16 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     private var backends: [any DeviceBackend] = []
     private var closed = false
     private var selection: CameraSelection?
+    // SPEC §5 microphone routing inputs (under `lock`).
+    private var preferredMicrophoneID: String?
+    private var systemDefaultMicrophone: String?
+    private var systemDefaultMicrophoneChangedAt: UInt64 = 0
+
+    /// Where the `microphone` device's sound comes from now.
+    public let microphoneRoute = MicrophoneRoute()
+    /// SPEC §5: the single `microphone` device, following the default input. The same
+    /// instance for the hub's life (a session keeps it as its audio input across routes).
+    public let microphone: Device
 
     /// Validates `appID`, resolves the state directory, starts every backend and returns once each has reported
     /// its devices. Fails when no backend could start, with the first backend's error.
@@ -46,6 +60,9 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 stateDirectory: String? = nil, required: Set<BackendKind> = []) throws(OcellusError) {
         try AppID.validate(appID)
         self.appID = appID
+        microphone = Device(uniqueID: "microphone", name: "Microphone", type: .microphone, position: .unspecified,
+                            backend: .pipewire, backendKey: "", formats: [], vendorID: nil, productID: nil,
+                            serialNumber: nil, pluggedMicroseconds: nil, properties: [:], route: microphoneRoute)
         self.stateDirectory = try StateDirectory.resolve(explicit: stateDirectory, environment: environmentVariable)
         var firstError: OcellusError?
         for backend in backends {
@@ -67,7 +84,57 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         let started = CameraSelection(appID: appID, directory: self.stateDirectory, cameras: devices()) {
             [events] event in events.post(event)
         }
-        lock.withLock { selection = started }
+        lock.withLock {
+            selection = started
+            // Microphones present at start were not plugged in "since the default changed".
+            systemDefaultMicrophoneChangedAt = monotonicMicroseconds()
+        }
+        updateMicrophoneRoute()
+    }
+
+    // MARK: Microphones (SPEC §5)
+
+    /// The `microphone` device while some input is connected, else nil.
+    public var defaultMicrophone: Device? { microphoneRoute.current == nil ? nil : microphone }
+
+    /// The app's preferred input while it is connected (it then carries the route), else nil.
+    public var preferredMicrophone: Device? {
+        let wanted = lock.withLock { preferredMicrophoneID }
+        return wanted.flatMap { id in devices().first { $0.uniqueID == id } }
+    }
+
+    /// Chooses the input the `microphone` device routes to while it is connected (by
+    /// unique ID, so a replugged microphone is preferred again); nil returns to the
+    /// system's default. Kept in memory for the context's life.
+    public func setPreferredMicrophone(_ device: Device?) throws(OcellusError) {
+        if let device {
+            guard device.type == .microphone, device.route == nil else {
+                throw OcellusError(.invalidArgument, device.route != nil
+                    ? "the microphone device follows the route; prefer one of the inputs it routes to"
+                    : "\(device.uniqueID) is a \(device.type.name), not a microphone")
+            }
+            let known = lock.withLock { entries.values.contains { $0.device === device } }
+            guard known, device.isConnected else {
+                throw OcellusError(.notFound, "microphone \(device.uniqueID) is not connected")
+            }
+        }
+        lock.withLock { preferredMicrophoneID = device?.uniqueID }
+        updateMicrophoneRoute()
+    }
+
+    /// Recomputes the route and tells its followers and the hub's observers when it moved.
+    private func updateMicrophoneRoute() {
+        let input: Device? = lock.withLock {
+            guard !closed else { return nil }
+            let inputs = entries.values.compactMap { entry in
+                entry.device.flatMap { $0.type == .microphone
+                    ? MicrophoneRouting.Input(device: $0, pluggedAt: $0.pluggedMicroseconds ?? entry.seenAt) : nil }
+            }
+            return MicrophoneRouting.route(inputs: inputs, preferred: preferredMicrophoneID,
+                                           systemDefault: systemDefaultMicrophone,
+                                           systemDefaultChangedAt: systemDefaultMicrophoneChangedAt)
+        }
+        if microphoneRoute.update(input) { events.post(.microphoneRouteChanged(input)) }
     }
 
     /// A camera's own microphone (the audio interface of the same USB device), when it is
@@ -151,6 +218,9 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         for handler in handlers { handler() }
         for backend in running { backend.stop() }
         lock.withLock { selection }?.stop()
+        microphoneRoute.update(nil)
+        microphoneRoute.changes.stop()
+        microphone.markDisconnected()
         events.stop()
         lock.withLock {
             for entry in entries.values { entry.device?.markDisconnected() }
@@ -183,7 +253,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             let shadowed = backend.kind == .v4l2 && entries.values.contains {
                 $0.backend == .pipewire && $0.device?.uniqueID == device.uniqueID
             }
-            entries[key] = Entry(facts: facts, backend: backend.kind, device: shadowed ? nil : device)
+            entries[key] = Entry(facts: facts, backend: backend.kind, device: shadowed ? nil : device,
+                                 seenAt: monotonicMicroseconds())
             if !shadowed { changes.append((.added, device)) }
             return changes
         }
@@ -200,6 +271,15 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         publish(changes)
         lock.withLock { backendProblems[backend.kind] = error }
         events.post(.backendFailed(backend.kind, error))
+    }
+
+    public func backend(_ backend: any DeviceBackend, didChangeDefaultMicrophone nodeName: String?) {
+        lock.withLock {
+            guard systemDefaultMicrophone != nodeName else { return }
+            systemDefaultMicrophone = nodeName
+            systemDefaultMicrophoneChangedAt = monotonicMicroseconds()
+        }
+        updateMicrophoneRoute()
     }
 
     /// Removes entries (lock held); V4L2 entries they shadowed come back as new devices.
@@ -225,6 +305,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             events.post(.device(change, device))
             if change == .added { currentSelection?.deviceAdded(device) } else { currentSelection?.deviceRemoved(device) }
         }
+        if changes.contains(where: { $0.1.type == .microphone }) { updateMicrophoneRoute() }
     }
 
     /// A device for `facts`, with the SPEC §1 rules (lock held: a serial another

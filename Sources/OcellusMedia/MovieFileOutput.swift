@@ -100,7 +100,8 @@ public final class MovieFileOutput: @unchecked Sendable {
             let video = MovieWriter.Video(pixelFormat: format.pixelFormat, width: format.width, height: format.height,
                                           frameRate: format.maxFrameRate ?? FrameRate(30), rotation: rotation)
             let writer = try MovieWriter(path: path, video: video, audio: session.audioInput != nil ? AudioFormat() : nil)
-            let started = Recording(writer: writer, bufferCount: Self.bufferCount, completion: completion)
+            let started = Recording(writer: writer, bufferCount: Self.bufferCount, session: session, completion: completion)
+            session.recordingStarted()   // automatic switching waits until the file is finished
             recording = started
             _ = startThread { [self] in run(started) }
         }
@@ -147,12 +148,22 @@ public final class MovieFileOutput: @unchecked Sendable {
     private func enqueue(_ buffer: AudioBuffer) {
         lock.withLock {
             guard let recording, !recording.stopping, recording.writer.audio == buffer.format else { return }
-            guard recording.audio.count + buffer.samples.count <= recording.audio.capacity else {
+            let format = buffer.format
+            // Sound that paused (the microphone route moved) resumes in step with the picture:
+            // the gap becomes silence. Jitter under 40 ms is left alone.
+            let gap = recording.audioEnd.map { buffer.timestampNanoseconds > $0 ? buffer.timestampNanoseconds - $0 : 0 } ?? 0
+            let silence = gap > 40_000_000 && gap < 2_000_000_000
+                ? Int(gap * UInt64(format.sampleRate) / 1_000_000_000) * Int(format.channels) : 0
+            guard recording.audio.count + silence + buffer.samples.count <= recording.audio.capacity else {
                 recording.droppedAudioFrames += buffer.frameCount
                 return
             }
-            if recording.audio.isEmpty { recording.audioTimestamp = buffer.timestampNanoseconds }
+            let start = buffer.timestampNanoseconds - (silence > 0 ? gap : 0)
+            if recording.audio.isEmpty { recording.audioTimestamp = start }
+            recording.audio.append(contentsOf: repeatElement(0, count: silence))
             recording.audio.append(contentsOf: buffer.samples)
+            recording.audioEnd = buffer.timestampNanoseconds
+                + UInt64(buffer.frameCount) * 1_000_000_000 / UInt64(max(1, format.sampleRate))
             lock.broadcast()
         }
     }
@@ -202,6 +213,7 @@ public final class MovieFileOutput: @unchecked Sendable {
                                        duration: writer.duration, frames: writer.framesWritten, droppedFrames: dropped,
                                        rotation: writer.video.rotation, videoCodec: writer.videoCodecName,
                                        audioDuration: writer.audio.map { Double(writer.audioSamplesWritten) / Double($0.sampleRate) } ?? 0)
+        recording.session?.recordingEnded()
         recording.completion(RecordingResult(summary: summary, error: error))
         recording.markFinished()
     }
@@ -220,13 +232,18 @@ private final class Recording: @unchecked Sendable {
     /// Microphone samples waiting for the writer, and the capture time of the first.
     var audio: [Float] = []
     var audioTimestamp: UInt64 = 0
+    /// When the last queued sound ends (capture clock), to find pauses.
+    var audioEnd: UInt64?
     var droppedAudioFrames = 0
     let completion: MovieFileOutput.Completion
+    /// The session recorded, told when the recording ends.
+    weak var session: CaptureSession?
     private let done = ConditionLock()
     private var finished = false
 
-    init(writer: MovieWriter, bufferCount: Int, completion: @escaping MovieFileOutput.Completion) {
+    init(writer: MovieWriter, bufferCount: Int, session: CaptureSession, completion: @escaping MovieFileOutput.Completion) {
         self.writer = writer
+        self.session = session
         self.completion = completion
         buffers = (0..<bufferCount).map { _ in RetainedFrame() }
         free = Array(0..<bufferCount)

@@ -95,3 +95,45 @@ final class BoundDevice {
         proxy = nil
     }
 }
+
+/// The session manager's `default` metadata: where WirePlumber publishes the
+/// default input (`default.audio.source`, a JSON object naming the node).
+final class DefaultMetadata {
+    let globalID: UInt32
+    private var proxy: OpaquePointer?
+    private let hook = Hook()
+    private let events = Pinned(pw_metadata_events())
+    private let onDefaultSource: (String?) -> Void
+
+    init(globalID: UInt32, proxy: UnsafeMutableRawPointer, onDefaultSource: @escaping (String?) -> Void) {
+        self.globalID = globalID
+        self.proxy = OpaquePointer(proxy)
+        self.onDefaultSource = onDefaultSource
+        events.pointer.pointee.version = UInt32(PW_VERSION_METADATA_EVENTS)
+        events.pointer.pointee.property = { data, subject, key, _, value in
+            // Subject 0 is the whole graph; a nil key means every key was cleared.
+            guard subject == 0 else { return 0 }
+            let metadata = Unmanaged<DefaultMetadata>.fromOpaque(data!).takeUnretainedValue()
+            if key == nil {
+                metadata.onDefaultSource(nil)
+            } else if String(cString: key!) == "default.audio.source" {
+                metadata.onDefaultSource(value.flatMap(DefaultMetadata.nodeName(fromJSON:)))
+            }
+            return 0
+        }
+        ocpw_metadata_add_listener(self.proxy, hook.pointer, events.pointer, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// `{"name":"alsa_input.usb-…"}` → the node name.
+    static func nodeName(fromJSON json: UnsafePointer<CChar>) -> String? {
+        var name = [CChar](repeating: 0, count: 1024)
+        guard ocpw_json_object_string(json, "name", &name, name.count) > 0 else { return nil }
+        return String(cString: name)
+    }
+
+    func destroy() {
+        hook.remove()
+        if let proxy { pw_proxy_destroy(proxy) }
+        proxy = nil
+    }
+}

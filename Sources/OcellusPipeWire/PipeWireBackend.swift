@@ -31,6 +31,7 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
 
     private var nodes: [UInt32: BoundNode] = [:]
     private var devices: [UInt32: BoundDevice] = [:]
+    private var defaults: DefaultMetadata?
     private var outstandingSync: Int32?
     private var needsAnotherSync = false
     private var settledOnce = false
@@ -81,6 +82,8 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
         nodes.removeAll()
         for device in devices.values { device.destroy() }
         devices.removeAll()
+        defaults?.destroy()
+        defaults = nil
         registryHook.remove()
         coreHook.remove()
         if let registry { pw_proxy_destroy(registry) }
@@ -206,6 +209,13 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
             devices[id]?.destroy()
             devices[id] = BoundDevice(proxy: proxy, properties: properties)
             requestSync()
+        } else if type == PipeWireTypes.metadata, properties["metadata.name"] == "default" {
+            guard let proxy = pw_registry_bind(registry, id, PipeWireTypes.metadata, UInt32(PW_VERSION_METADATA), 0) else { return }
+            defaults?.destroy()
+            defaults = DefaultMetadata(globalID: id, proxy: proxy) { [unowned self] source in
+                delegate?.backend(self, didChangeDefaultMicrophone: source)
+            }
+            requestSync()
         }
     }
 
@@ -217,6 +227,10 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
             }
         } else if let device = devices.removeValue(forKey: id) {
             device.destroy()
+        } else if let metadata = defaults, metadata.globalID == id {
+            metadata.destroy()
+            defaults = nil
+            delegate?.backend(self, didChangeDefaultMicrophone: nil)
         }
     }
 
@@ -234,6 +248,7 @@ enum PipeWireTypes {
     // PW_TYPE_INTERFACE_* are string-pasting macros Swift cannot import.
     static let node = "PipeWire:Interface:Node"
     static let device = "PipeWire:Interface:Device"
+    static let metadata = "PipeWire:Interface:Metadata"
 }
 
 enum PipeWireLibrary {

@@ -12,6 +12,7 @@
 #include <spa/param/video/format-utils.h>
 #include <spa/param/audio/format-utils.h>
 #include <spa/buffer/meta.h>
+#include <pipewire/extensions/metadata.h>
 
 /* ---- method macros ---- */
 void ocpw_core_add_listener(struct pw_core *core, struct spa_hook *hook,
@@ -25,6 +26,11 @@ int ocpw_node_enum_params(struct pw_node *node, int seq, uint32_t id, uint32_t s
                           uint32_t num, const struct spa_pod *filter);
 void ocpw_device_add_listener(struct pw_device *device, struct spa_hook *hook,
                               const struct pw_device_events *events, void *data);
+void ocpw_metadata_add_listener(struct pw_metadata *metadata, struct spa_hook *hook,
+                                const struct pw_metadata_events *events, void *data);
+/* The string `key` of a JSON object such as default.audio.source's {"name":"…"},
+ * copied into `out`; returns its length, or -1 when absent or not a string. */
+int ocpw_json_object_string(const char *json, const char *key, char *out, size_t size);
 int ocpw_stream_set_error(struct pw_stream *stream, int res, const char *message);
 const char *ocpw_dict_lookup(const struct spa_dict *dict, const char *key);
 

@@ -150,6 +150,15 @@ public final class CaptureSession: @unchecked Sendable {
         case interrupted(OcellusError)
         /// The camera became free and the session started (`started` follows).
         case interruptionEnded
+        /// The `microphone` device's new input could not be opened; the session runs without
+        /// sound until the route changes again.
+        case audioInterrupted(OcellusError)
+        /// Automatic switching made this camera the input (SPEC §4).
+        case inputSwitched(Device)
+        /// Automatic switching wants this camera but waits for the recording to end.
+        case switchDeferred(Device)
+        /// Automatic switching could not move to this camera; the session kept its input.
+        case switchFailed(Device, OcellusError)
     }
 
     /// SPEC §4 presets: what the stream aims for when no output pins a size.
@@ -188,8 +197,14 @@ public final class CaptureSession: @unchecked Sendable {
     private let opener: any CameraStreamOpening
     private let conversion: (any FrameConversion)?
     private let audioOpener: (any AudioStreamOpening)?
+    /// Serialises opening and closing the microphone stream (commits, route changes, stops).
+    private let audioLock = ConditionLock()
     private var audioStream: (any AudioStream)?
     private var audioStreamInput: Device?
+    /// The input the stream hears: the input itself, or where the `microphone` device routed.
+    private var audioStreamSource: Device?
+    /// Set while the audio input is the `microphone` device: its route changes move the stream.
+    private var routeObserver: (route: MicrophoneRoute, id: UInt64)?
     private let lock = ConditionLock()
     private var committed = Configuration() {
         didSet { commits.add(1, ordering: .releasing) }
@@ -206,6 +221,13 @@ public final class CaptureSession: @unchecked Sendable {
     private var streamThread: pthread_t?
     /// While interrupted, a thread retries the start until the camera is free or the app stops.
     private let retry = RetryState()
+    // Automatic switching (SPEC §4): the hub followed, recordings in progress, and whether the
+    // session stopped because its camera went (a switch then starts it again).
+    private var switching: (hub: DeviceHub, observer: UInt64)?
+    private var recordings = 0
+    private var stoppedByLostInput = false
+    /// Serialises switch decisions (hub events, recordings ending).
+    private let switchLock = ConditionLock()
 
     /// Without `conversion`, outputs receive the camera's own formats only; without
     /// `audio`, a microphone input is refused.
@@ -220,7 +242,10 @@ public final class CaptureSession: @unchecked Sendable {
     /// preferred camera falls back to the camera most recently streamed).
     public var onStreamingStarted: ((Device) -> Void)?
 
-    deinit { try? stopRunning() }
+    deinit {
+        setAutomaticallySwitchesCamera(following: nil)
+        try? stopRunning()
+    }
 
     public var isRunning: Bool { lock.withLock { running } }
     public var input: Device? { lock.withLock { (pending ?? committed).input } }
@@ -254,6 +279,74 @@ public final class CaptureSession: @unchecked Sendable {
 
     public func removeInput() throws(OcellusError) { try change { $0.input = nil } }
 
+    // MARK: Automatic switching (SPEC §4)
+
+    /// Whether the session follows `hub`'s system preferred camera.
+    public var automaticallySwitchesCamera: Bool { lock.withLock { switching != nil } }
+
+    /// Opt-in: the session's input follows the system preferred camera of `hub` (nil: stop
+    /// following). A switch never happens while a movie output records; it waits, and the
+    /// session checks again when the recording ends. When the session's camera is unplugged
+    /// while following, the session switches to the next preferred camera and starts again.
+    public func setAutomaticallySwitchesCamera(following hub: DeviceHub?) {
+        let old: (hub: DeviceHub, observer: UInt64)? = lock.withLock {
+            guard switching?.hub !== hub else { return nil }
+            defer { switching = nil }
+            return switching
+        }
+        if let old { old.hub.events.removeObserver(old.observer) }
+        guard let hub, !automaticallySwitchesCamera else { return }
+        let observer = hub.events.addObserver { [weak self] event in
+            if case .systemPreferredChanged = event { self?.reconsiderInput() }
+        }
+        lock.withLock { switching = (hub, observer) }
+        reconsiderInput()
+    }
+
+    /// True while a movie output of this session records.
+    public var isRecording: Bool { lock.withLock { recordings > 0 } }
+
+    /// A movie output started recording this session's frames: no automatic switch until it ends.
+    public func recordingStarted() { lock.withLock { recordings += 1 } }
+
+    /// The recording ended; a switch that waited for it happens now (on a thread of its own,
+    /// so that the caller is not held up by restarting the camera).
+    public func recordingEnded() {
+        let follows = lock.withLock { () -> Bool in
+            recordings = max(0, recordings - 1)
+            return recordings == 0 && switching != nil
+        }
+        if follows { pthread_detach(startThread { [weak self] in self?.reconsiderInput() }) }
+    }
+
+    /// Applies `AutomaticSwitching` to the system preferred camera of the moment.
+    private func reconsiderInput() {
+        switchLock.withLock {
+            guard let hub = lock.withLock({ switching?.hub }) else { return }
+            let (input, recording, resume) = lock.withLock { ((pending ?? committed).input, recordings > 0, stoppedByLostInput) }
+            guard let target = hub.systemPreferredCamera else { return }
+            // A disconnected input (the camera went) is no input: its replugged twin is a new device.
+            let current = input.flatMap { $0.isConnected ? $0.uniqueID : nil }
+            switch AutomaticSwitching.decide(currentInput: current, systemPreferred: target.uniqueID, isRecording: recording) {
+            case .keep:
+                return
+            case .deferUntilRecordingEnds:
+                events.post(.switchDeferred(target))
+            case .switchTo:
+                do throws(OcellusError) {
+                    try addInput(target)
+                    events.post(.inputSwitched(target))
+                    if resume && !isRunning {
+                        lock.withLock { stoppedByLostInput = false }
+                        try startRunning()
+                    }
+                } catch {
+                    events.post(.switchFailed(target, error))
+                }
+            }
+        }
+    }
+
     // MARK: Audio (SPEC §4: a microphone input and audio data outputs)
 
     public var audioInput: Device? { lock.withLock { (pending ?? committed).audioInput } }
@@ -285,28 +378,69 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// Opens, keeps or closes the microphone stream to match `configuration` (session running).
     private func updateAudio(_ configuration: Configuration) throws(OcellusError) {
-        let (current, currentInput) = lock.withLock { (audioStream, audioStreamInput) }
         let wanted = configuration.audioOutputs.isEmpty ? nil : configuration.audioInput   // no listener, no stream
-        if current != nil && wanted === currentInput { return }
-        stopAudio()
-        guard let microphone = wanted, let audioOpener else { return }
-        let opened = try audioOpener.openAudioStream(for: microphone, format: AudioFormat()) { [unowned(unsafe) self] event in
-            switch event {
-            case .samples(let buffer):
-                for output in self.lock.withLock({ self.committed.audioOutputs }) { output.deliver(buffer) }
-            case .failed(let error):
-                // The microphone went: the session stops as for its camera, from another thread
-                // (this one is the audio stream's own, which stopping joins).
-                self.events.post(.runtimeError(OcellusError(error.code, "microphone \(microphone.uniqueID): \(error.message)")))
-                pthread_detach(startThread { [weak session = self] in try? session?.stopRunning() })
+        follow(wanted?.route)
+        try audioLock.withLock { () throws(OcellusError) in
+            let source = wanted.map { $0.route?.current ?? $0 }
+            let (current, currentInput, currentSource) = lock.withLock { (audioStream, audioStreamInput, audioStreamSource) }
+            if current != nil && wanted === currentInput && source === currentSource { return }
+            stopAudioLocked()
+            guard let microphone = wanted, let audioOpener else { return }
+            guard let source else { throw OcellusError(.notFound, "no microphone is connected") }
+            let followsRoute = microphone.route != nil
+            let opened = try audioOpener.openAudioStream(for: source, format: AudioFormat()) { [unowned(unsafe) self] event in
+                switch event {
+                case .samples(let buffer):
+                    for output in self.lock.withLock({ self.committed.audioOutputs }) { output.deliver(buffer) }
+                case .failed(let error):
+                    // The `microphone` device moves on with its route (the hub reroutes once the
+                    // input is gone). A chosen input that went stops the session as its camera
+                    // would, from another thread (this one is the stream's own, which stopping joins).
+                    guard !followsRoute else { return }
+                    self.events.post(.runtimeError(OcellusError(error.code, "microphone \(microphone.uniqueID): \(error.message)")))
+                    pthread_detach(startThread { [weak session = self] in try? session?.stopRunning() })
+                }
             }
+            lock.withLock { (audioStream, audioStreamInput, audioStreamSource) = (opened, microphone, source) }
         }
-        lock.withLock { (audioStream, audioStreamInput) = (opened, microphone) }
     }
 
-    private func stopAudio() {
+    /// Starts or stops following `route`'s changes (nil: the input is not the `microphone` device).
+    private func follow(_ route: MicrophoneRoute?) {
+        let stale: (route: MicrophoneRoute, id: UInt64)? = lock.withLock {
+            guard routeObserver?.route !== route else { return nil }
+            defer { routeObserver = nil }
+            return routeObserver
+        }
+        if let stale { stale.route.changes.removeObserver(stale.id) }   // waits for a move in progress
+        guard let route else { return }
+        let id = route.changes.addObserver { [weak self] _ in self?.moveWithRoute() }
+        let lost = lock.withLock { () -> Bool in
+            guard routeObserver == nil else { return true }
+            routeObserver = (route, id)
+            return false
+        }
+        if lost { route.changes.removeObserver(id) }
+    }
+
+    /// On the route's thread: the running session's microphone stream moves to the new input
+    /// (or closes while none is connected). Recordings keep going; the gap is filled with silence.
+    private func moveWithRoute() {
+        let (isRunning, configuration) = lock.withLock { (running, committed) }
+        guard isRunning else { return }
+        do throws(OcellusError) {
+            try updateAudio(configuration)
+        } catch {
+            // No stream now; the next route change tries again.
+            events.post(.audioInterrupted(error))
+        }
+    }
+
+    private func stopAudio() { audioLock.withLock { stopAudioLocked() } }
+
+    private func stopAudioLocked() {
         let current = lock.withLock { () -> (any AudioStream)? in
-            defer { (audioStream, audioStreamInput) = (nil, nil) }
+            defer { (audioStream, audioStreamInput, audioStreamSource) = (nil, nil, nil) }
             return audioStream
         }
         current?.stop()
@@ -485,6 +619,7 @@ public final class CaptureSession: @unchecked Sendable {
     /// Starts the camera stream. Blocking; callable from any thread but a frame handler.
     public func startRunning() throws(OcellusError) {
         try refuseOnStreamThread("startRunning")
+        lock.withLock { stoppedByLostInput = false }
         let configuration = lock.withLock { committed }
         guard !isRunning else { return }
         guard configuration.input != nil else { throw OcellusError(.wrongState, "the session has no input camera") }
@@ -580,6 +715,7 @@ public final class CaptureSession: @unchecked Sendable {
         // A stream that failed is stopped here too, on this thread: its last release
         // must not fall to its own thread, which cannot join itself.
         current?.stop()
+        follow(nil)
         stopAudio()
         lock.withLock { (streamOutputs, streamOutputsCommit) = ([], .max) }   // the stream thread is gone
         if wasRunning { events.post(.stopped) }
@@ -611,7 +747,10 @@ public final class CaptureSession: @unchecked Sendable {
                 }
                 for output in self.streamOutputs { output.deliver(frame) }
             case .failed(let error):
-                self.lock.withLock { (self.running, self.streamThread) = (false, nil) }
+                self.lock.withLock {
+                    (self.running, self.streamThread) = (false, nil)
+                    self.stoppedByLostInput = error.code == .disconnected && self.switching != nil
+                }
                 self.events.post(.runtimeError(error))
                 self.events.post(.stopped)
                 self.stopAudio()   // the audio thread waits at most for the lock, which is free here

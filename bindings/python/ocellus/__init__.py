@@ -198,8 +198,9 @@ def _fourcc(code: int) -> str:
 
 class Device:
     """A camera or microphone. Holds a library reference until garbage-collected.
-    Everything but `connected` is fixed for the instance; a replugged device is a
-    new `Device` with the same `unique_id`."""
+    Everything but `connected` is fixed for the instance (and `name`, for the
+    `microphone` device that follows the route); a replugged device is a new
+    `Device` with the same `unique_id`."""
 
     def __init__(self, handle: int):
         self._handle = _lib.oc_device_retain(handle)
@@ -207,7 +208,6 @@ class Device:
             raise InvalidHandle(_text(_lib.oc_last_error_message()))
         self._finalizer = weakref.finalize(self, _lib.oc_device_release, self._handle)
         self.unique_id: str = _text(_lib.oc_device_unique_id(self._handle))
-        self.name: str = _text(_lib.oc_device_name(self._handle))
         self.type = DeviceType(_lib.oc_device_get_type(self._handle))
         self.position = Position(_lib.oc_device_get_position(self._handle))
         self.backend = Backend(_lib.oc_device_get_backend(self._handle))
@@ -222,6 +222,11 @@ class Device:
         rates = [Fraction(info.frame_rates[i].numerator, info.frame_rates[i].denominator)
                  for i in range(info.frame_rate_count)]
         return Format(_fourcc(info.pixel_format), info.width, info.height, rates, bool(info.frame_rates_are_range))
+
+    @property
+    def name(self) -> str:
+        """The human name; the `microphone` device's is its current input's."""
+        return _text(_lib.oc_device_name(self._handle))
 
     @property
     def connected(self) -> bool:
@@ -408,6 +413,36 @@ class Context:
         (plug, unplug, a new choice, another process of this app choosing); `camera` is None when none."""
         return self._register(_lib.oc_context_add_preferred_camera_callback, _native.PREFERRED_CALLBACK, callback,
                               lambda _ctx, kind, camera: (PreferredCamera(kind), Device(camera) if camera else None))
+
+    # SPEC §5 microphones
+
+    @property
+    def default_microphone(self) -> Optional[Device]:
+        """The single `microphone` device (unique ID "microphone"), which follows the current
+        input: its name is that input's. A session with it as audio input keeps recording when
+        the route moves. None while no microphone is connected."""
+        return self._copy_device(_lib.oc_context_copy_default_microphone)
+
+    @property
+    def microphone_route(self) -> Optional[Device]:
+        """The input the `microphone` device stands for now (one of `devices()`), or None."""
+        return self._copy_device(_lib.oc_context_copy_microphone_route)
+
+    @property
+    def preferred_microphone(self) -> Optional[Device]:
+        """The app's preferred input while it is connected, else None."""
+        return self._copy_device(_lib.oc_context_copy_preferred_microphone)
+
+    @preferred_microphone.setter
+    def preferred_microphone(self, microphone: Optional[Device]) -> None:
+        """Routes the `microphone` device to this input while it is connected (None: the system's choice)."""
+        _lib.oc_context_set_preferred_microphone(self._handle_checked(), microphone._handle if microphone else None)
+
+    def add_microphone_route_callback(self, callback: Callable[[Optional[Device]], None]) -> Registration:
+        """Calls `callback(input)` on a library thread when the `microphone` device's route moves
+        (None: no microphone left)."""
+        return self._register(_lib.oc_context_add_microphone_route_callback, _native.MICROPHONE_ROUTE_CALLBACK, callback,
+                              lambda _ctx, device: (Device(device) if device else None,))
 
     def associated_microphone(self, camera: Device) -> Optional[Device]:
         """The camera's own microphone (same USB device) when connected, else None."""

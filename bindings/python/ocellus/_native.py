@@ -99,6 +99,7 @@ SESSION_EVENT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, c
 HOTPLUG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 PREFERRED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 DISCONNECTED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+MICROPHONE_ROUTE_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 DISCOVERY_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 
 _SONAME = "libocellus.so.0"
@@ -208,6 +209,9 @@ def declare(lib, errcheck_status):
         "oc_device_supports_preset": ([vp, ctypes.c_int], ctypes.c_bool),
         "oc_capture_session_stop_running": ([vp], c_status),
         "oc_capture_session_is_running": ([vp], ctypes.c_bool),
+        "oc_capture_session_set_automatically_switches_camera": ([vp, ctypes.c_bool], c_status),
+        "oc_capture_session_automatically_switches_camera": ([vp], ctypes.c_bool),
+        "oc_capture_session_is_recording": ([vp], ctypes.c_bool),
         "oc_capture_session_add_event_callback": ([vp, SESSION_EVENT_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
         "oc_capture_session_remove_callback": ([vp, c_callback_id], c_status),
         "oc_video_data_output_create": ([ctypes.POINTER(vp)], c_status),
@@ -251,6 +255,11 @@ def declare(lib, errcheck_status):
         "oc_context_copy_state_problem": ([vp, ctypes.c_char_p, sz], sz),
         "oc_context_copy_backend_problem": ([vp, ctypes.c_int, ctypes.c_char_p, sz], sz),
         "oc_context_add_preferred_camera_callback": ([vp, PREFERRED_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_context_copy_default_microphone": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_context_copy_microphone_route": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_context_copy_preferred_microphone": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_context_set_preferred_microphone": ([vp, vp], c_status),
+        "oc_context_add_microphone_route_callback": ([vp, MICROPHONE_ROUTE_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
     }
     for name, (argtypes, restype) in table.items():
         function = getattr(lib, name)

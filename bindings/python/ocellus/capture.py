@@ -49,6 +49,14 @@ class SessionEvent(enum.IntEnum):
     RUNTIME_ERROR = 2
     INTERRUPTED = 3
     INTERRUPTION_ENDED = 4
+    #: the `microphone` device's new input could not be opened; no sound until the route moves again
+    AUDIO_INTERRUPTED = 5
+    #: automatic switching made another camera the input (message: its unique ID)
+    INPUT_SWITCHED = 6
+    #: automatic switching waits for the recording to end (message: the camera's unique ID)
+    SWITCH_DEFERRED = 7
+    #: automatic switching could not move (message: unique ID, then why); the input is kept
+    SWITCH_FAILED = 8
 
 
 class Frame:
@@ -435,6 +443,21 @@ class CaptureSession(_Closable):
     def is_running(self) -> bool:
         return bool(_lib.oc_capture_session_is_running(self._handle))
 
+    @property
+    def automatically_switches_camera(self) -> bool:
+        """SPEC §4 automatic switching (opt-in): the input follows the context's system preferred
+        camera, never while recording (the switch waits for the recording's end)."""
+        return bool(_lib.oc_capture_session_automatically_switches_camera(self._handle))
+
+    @automatically_switches_camera.setter
+    def automatically_switches_camera(self, enabled: bool) -> None:
+        _lib.oc_capture_session_set_automatically_switches_camera(self._handle, bool(enabled))
+
+    @property
+    def is_recording(self) -> bool:
+        """Whether a movie file output of the session records (until its file is finished)."""
+        return bool(_lib.oc_capture_session_is_recording(self._handle))
+
     def running(self):
         """`with session.running():` starts the stream and stops it on exit."""
         session = self
@@ -450,7 +473,8 @@ class CaptureSession(_Closable):
         return _Running()
 
     def add_event_callback(self, callback: Callable[[SessionEvent, Optional[str]], None]) -> int:
-        """Calls `callback(event, message)` for STARTED, STOPPED, RUNTIME_ERROR, INTERRUPTED; returns an ID."""
+        """Calls `callback(event, message)` for every `SessionEvent` (message: the error, or for
+        INPUT_SWITCHED / SWITCH_DEFERRED the camera's unique ID; None when empty); returns an ID."""
 
         def trampoline(_session, event, _status, message, _user_data):
             try:
