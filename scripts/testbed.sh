@@ -9,6 +9,8 @@
 #   testbed.sh stop [DIR]              stop everything started (by PID) and remove DIR
 #   testbed.sh add-camera DIR NAME [virtual-camera args...]   hotplug a camera (prints its READY line)
 #   testbed.sh remove-camera DIR NAME [SIGNAL]                unplug it (kill its process)
+#   testbed.sh add-mic DIR NAME [VOLUME]                      hotplug a microphone (a 440 Hz tone at VOLUME, default 1)
+#   testbed.sh remove-mic DIR NAME                            unplug it
 #
 # opts: --cameras N   virtual cameras vcam0..vcamN-1, shaped like USB webcams (default 2)
 #       --mics N      virtual microphones vmic0.. (default 1)
@@ -88,10 +90,18 @@ add_usb_camera() {   # INDEX
 		--device-prop "device.product.name=Virtual Camera $i" --device-prop device.serial=VCAM-000$i
 }
 
-add_mic() {   # NAME
-	local name="$1"
+node_id() {   # NODE_NAME -> global id
+	pw-cli ls Node 2>/dev/null | awk -v want="$1" '
+		/^[ \t]*id [0-9]+,/ { id=$2; gsub(",", "", id) }
+		/node.name = / { n=$3; gsub("\"", "", n); if (n == want) { print id; exit } }'
+}
+
+add_mic() {   # NAME [VOLUME]
+	local name="$1" volume="${2:-}"
 	pw-cli create-node adapter "{ factory.name=audiotestsrc node.name=$name node.description=\"Virtual Microphone $name\" media.class=Audio/Source object.linger=true }" >/dev/null
 	wait_for 5 test -n "$(node_serial "$name")" || { log "microphone $name did not come up"; return 1; }
+	# The adapter's volume: microphones told apart by loudness in recordings.
+	[ -z "$volume" ] || pw-cli set-param "$(node_id "$name")" Props "{ volume: $volume }" >/dev/null
 }
 
 do_start() {
@@ -174,10 +184,16 @@ run)
 	exit $?
 	;;
 add-camera) DIR="$1"; shift; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0"; add_camera "$@" ;;
+add-mic) DIR="$1"; shift; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0"; add_mic "$@" ;;
+remove-mic)
+	DIR="$1"; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0"
+	id="$(node_id "$2")"; [ -n "$id" ] && pw-cli destroy "$id" >/dev/null
+	wait_for 5 test -z "$(node_serial "$2")"
+	;;
 remove-camera)
 	DIR="$1"; name="$2"; sig="${3:-TERM}"
 	set -- $(awk -v n="$name" '$2==n{print $1, $3}' "$DIR/pids" | tail -1)
 	ours "${1:-}" "${2:-}" && kill -"$sig" "$1"
 	;;
-*) sed -n '2,22p' "$0"; exit 2 ;;
+*) sed -n '2,24p' "$0"; exit 2 ;;
 esac

@@ -50,6 +50,46 @@ def cameras(testbed_dir):
     plug.remove_all()
 
 
+class Microphones:
+    """Plugs and unplugs virtual microphones (440 Hz tones at a chosen volume) and unplugs what is left."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.plugged = set()
+
+    def add(self, name, volume=None):
+        subprocess.run([str(TESTBED), "add-mic", self.directory, name, *([str(volume)] if volume else [])], check=True)
+        self.plugged.add(name)
+
+    def remove(self, name):
+        subprocess.run([str(TESTBED), "remove-mic", self.directory, name], check=True)
+        self.plugged.discard(name)
+
+    def set_default(self, name):
+        """What a user does in the sound settings: WirePlumber then publishes default.audio.source."""
+        nodes = subprocess.run(["pw-cli", "ls", "Node"], capture_output=True, text=True, check=True).stdout
+        node_id = None
+        for line in nodes.splitlines():
+            words = line.split()
+            if words[:1] == ["id"]:
+                node_id = words[1].rstrip(",")
+            elif words[:3] == ["node.name", "=", f'"{name}"']:
+                break
+        subprocess.run(["wpctl", "set-default", node_id], check=True)
+
+    def remove_all(self):
+        for name in list(self.plugged):
+            self.remove(name)
+        self.set_default("vmic0")
+
+
+@pytest.fixture
+def microphones(testbed_dir):
+    plug = Microphones(testbed_dir)
+    yield plug
+    plug.remove_all()
+
+
 class EventLog:
     """Collects hotplug events from the library thread; `wait` blocks until a predicate holds."""
 

@@ -4,6 +4,7 @@ import json
 import os
 import signal
 import subprocess
+import threading
 import time
 
 import numpy as np
@@ -198,3 +199,107 @@ def test_audio_track_from_the_microphone(tmp_path):
     assert len(samples) > 1.7 * 48000 and np.abs(samples).max() > 3000, "the test source's tone, not silence"
     unknown = record(VCAM0, "-o", str(tmp_path / "x.mp4"), "--seconds", "1", "--audio", "no-such-mic", check=False)
     assert unknown.returncode == 1 and "no connected microphone" in unknown.stderr
+
+
+def decoded_sound(path):
+    """The movie's audio track as mono floats at 48 kHz."""
+    pcm = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:a", "-f", "f32le", "-ac", "1", "-ar", "48000", "-"],
+                         capture_output=True, check=True).stdout
+    return np.frombuffer(pcm, np.float32)
+
+
+def test_default_microphone_change_while_recording(tmp_path, microphones):
+    """The session hears the `microphone` device; the user moves the default input mid-recording:
+    the recording keeps going, its sound moves from the loud to the quiet microphone, in step."""
+    import ocellus
+
+    microphones.add("vmicquiet", volume=0.3)
+    with ocellus.Context("org.ocellus.test.recording.route") as context:
+        assert context.microphone_route.unique_id == "pipewire-vmic0"
+        camera = next(d for d in context.devices() if d.unique_id == VCAM0)
+        microphone = context.default_microphone
+        session = context.capture_session()
+        events = []
+        session.add_event_callback(lambda event, message: events.append(event))
+        session.set_input(camera)
+        session.set_preset(ocellus.Preset.VGA_640X480)
+        session.set_audio_input(microphone)
+        movie = ocellus.MovieFileOutput()
+        session.add_movie_file_output(movie)
+        with session.running():
+            finished = movie.start_recording(str(tmp_path / "route.mp4"))
+            time.sleep(1.5)
+            microphones.set_default("vmicquiet")
+            deadline = time.monotonic() + 5
+            while context.microphone_route.unique_id != "pipewire-vmicquiet" and time.monotonic() < deadline:
+                time.sleep(0.01)
+            moved_at = movie.recorded_duration
+            assert microphone.name == "Virtual Microphone vmicquiet"
+            time.sleep(1.5)
+            assert session.is_running and movie.is_recording
+            movie.stop_recording()
+            recording = finished.result(timeout=10)
+        session.close()
+        movie.close()
+    assert recording.error is None and ocellus.SessionEvent.RUNTIME_ERROR not in events
+    video, audio = probe(tmp_path / "route.mp4")
+    assert abs(float(audio["duration"]) - float(video["duration"])) < 0.25, "sound in step with the picture"
+    sound = decoded_sound(tmp_path / "route.mp4")
+    rate = 48000
+    before = sound[int(0.3 * rate):int((moved_at - 0.2) * rate)]
+    after = sound[int((moved_at + 0.5) * rate):-int(0.2 * rate)]
+    assert np.abs(before).max() > 0.5, "the loud default microphone first"
+    assert 0.02 < np.abs(after).max() < 0.5 * np.abs(before).max(), "then the quiet one: moved, not silent"
+
+
+def test_automatic_switching_waits_for_the_recording(tmp_path, cameras):
+    """SPEC §4: a camera plugged in during a recording becomes the input only once the recording ends."""
+    import ocellus
+
+    with ocellus.Context("org.ocellus.test.recording.switch", state_directory=str(tmp_path / "state")) as context:
+        camera = next(d for d in context.devices() if d.unique_id == VCAM0)
+        session = context.capture_session()
+        events, changed = [], threading.Condition()
+
+        def note(event, message):
+            with changed:
+                events.append((event, message))
+                changed.notify_all()
+
+        def wait_for(event, message, timeout=10):
+            with changed:
+                assert changed.wait_for(lambda: (event, message) in events, timeout), events
+
+        session.add_event_callback(note)
+        session.set_input(camera)
+        session.set_preset(ocellus.Preset.VGA_640X480)
+        movie = ocellus.MovieFileOutput()
+        session.add_movie_file_output(movie)
+        session.automatically_switches_camera = True
+        assert session.automatically_switches_camera
+        with session.running():
+            assert context.system_preferred_camera.unique_id == VCAM0
+            finished = movie.start_recording(str(tmp_path / "kept.mp4"))
+            assert session.is_recording
+            cameras.add("switchnew", "--device-prop", "device.bus=usb", "--device-prop", "device.vendor.id=0x2e1a",
+                        "--device-prop", "device.product.id=0x4c02", "--device-prop", "device.serial=SWITCH")
+            new = "usb-2e1a:4c02-SWITCH"
+            wait_for(ocellus.SessionEvent.SWITCH_DEFERRED, new)
+            time.sleep(0.5)
+            assert movie.is_recording and not any(e == ocellus.SessionEvent.INPUT_SWITCHED for e, _ in events)
+            movie.stop_recording()
+            recording = finished.result(timeout=10)
+            wait_for(ocellus.SessionEvent.INPUT_SWITCHED, new)   # the recording ended: now
+            assert session.is_running and not session.is_recording
+            cameras.remove("switchnew")   # unplugged: back to the next preferred camera, still running
+            wait_for(ocellus.SessionEvent.INPUT_SWITCHED, VCAM0)
+            deadline = time.monotonic() + 5
+            while not session.is_running and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert session.is_running
+        session.automatically_switches_camera = False
+        session.close()
+        movie.close()
+    assert recording.error is None and recording.frames > 0
+    [video] = probe(tmp_path / "kept.mp4")
+    assert (video["width"], video["height"]) == (640, 480), "the whole recording from the first camera"

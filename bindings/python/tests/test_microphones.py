@@ -1,0 +1,84 @@
+"""SPEC §5 on the real daemon: the single `microphone` device follows WirePlumber's default input,
+a newly plugged microphone and the app's preferred input."""
+
+import threading
+
+import pytest
+
+import ocellus
+from ocellus import DeviceType
+
+
+class RouteLog:
+    def __init__(self):
+        self.routes, self.changed = [], threading.Condition()
+
+    def __call__(self, device):
+        with self.changed:
+            self.routes.append(device.unique_id if device else None)
+            self.changed.notify_all()
+
+    def wait_for(self, unique_id, timeout=10.0):
+        with self.changed:
+            assert self.changed.wait_for(lambda: self.routes and self.routes[-1] == unique_id, timeout), self.routes
+
+
+def test_the_microphone_device_follows_the_route(microphones):
+    with ocellus.Context("org.ocellus.test.mics") as context:
+        microphone = context.default_microphone
+        assert (microphone.unique_id, microphone.type) == ("microphone", DeviceType.MICROPHONE)
+        assert context.microphone_route.unique_id == "pipewire-vmic0"
+        assert microphone.name == "Virtual Microphone vmic0", "named after its input"
+        assert "microphone" not in [d.unique_id for d in context.devices()], "the inputs are listed, not the route"
+        log = RouteLog()
+        context.add_microphone_route_callback(log)
+
+        microphones.add("vmicnew")   # the most recently connected microphone becomes the route
+        log.wait_for("pipewire-vmicnew")
+        assert microphone.name == "Virtual Microphone vmicnew"
+        assert context.default_microphone.unique_id == "microphone"
+
+        # The user picks defaults in the sound settings (choosing the one already set changes
+        # nothing PipeWire can see): the latest choice wins over the newer plug.
+        microphones.set_default("vmicnew")
+        microphones.set_default("vmic0")
+        log.wait_for("pipewire-vmic0")
+
+        new = next(d for d in context.devices() if d.unique_id == "pipewire-vmicnew")
+        context.preferred_microphone = new
+        log.wait_for("pipewire-vmicnew")
+        assert context.preferred_microphone.unique_id == "pipewire-vmicnew"
+        microphones.remove("vmicnew")   # the preferred input goes: back to the default
+        log.wait_for("pipewire-vmic0")
+        assert context.preferred_microphone is None
+        microphones.add("vmicnew")      # and comes back: preferred again (by unique ID)
+        log.wait_for("pipewire-vmicnew")
+        assert context.preferred_microphone.unique_id == "pipewire-vmicnew"
+        context.preferred_microphone = None   # still the route: plugged in after the default last changed
+        assert context.microphone_route.unique_id == "pipewire-vmicnew"
+        microphones.remove("vmicnew")
+        log.wait_for("pipewire-vmic0")
+        assert microphone.name == "Virtual Microphone vmic0"
+
+
+def test_preferred_microphone_bad_input():
+    with ocellus.Context("org.ocellus.test.mics") as context:
+        camera = next(d for d in context.devices() if d.type != DeviceType.MICROPHONE)
+        with pytest.raises(ocellus.InvalidArgument):
+            context.preferred_microphone = camera
+        with pytest.raises(ocellus.InvalidArgument, match="follows the route"):
+            context.preferred_microphone = context.default_microphone
+        with ocellus.Context("org.ocellus.test.mics.other") as other:
+            foreign = next(d for d in other.devices() if d.unique_id == "pipewire-vmic0")
+            assert context.microphone_route.unique_id == "pipewire-vmic0"
+        assert not foreign.connected
+        with pytest.raises(ocellus.NotFound):
+            context.preferred_microphone = foreign   # gone with its context
+        assert context.preferred_microphone is None
+
+
+def test_a_session_on_the_microphone_device_needs_some_microphone(private_daemon):
+    """A test bed without microphones: no `microphone` device, and no route."""
+    with ocellus.Context("org.ocellus.test.mics", pipewire_remote=private_daemon.remote) as context:
+        assert context.default_microphone is None and context.microphone_route is None
+        assert [d for d in context.devices() if d.type == DeviceType.MICROPHONE] == []
