@@ -64,10 +64,15 @@ node_serial() {   # NODE_NAME -> object.serial
 
 has_default_metadata() { pw-cli ls Metadata 2>/dev/null | grep -q 'metadata.name = "default"'; }
 
+# WirePlumber 0.4's suspend-node.lua arms a 5 s timer when a node goes idle and never
+# disarms it when the node is destroyed: a test unplugging a device within 5 s of its
+# last stream crashes WirePlumber (segfault in wp_node_send_command). Test devices opt out.
+NO_SUSPEND="session.suspend-timeout-seconds=0"
+
 add_camera() {   # NAME [virtual-camera args]
 	local name="$1"; shift
 	rm -f "$DIR/$name.log"   # a replug reuses the name: never read the last instance's READY line
-	spawn "$name" "$OCELLUS_CLI" virtual-camera --name "$name" "$@"
+	spawn "$name" "$OCELLUS_CLI" virtual-camera --name "$name" --prop "$NO_SUSPEND" "$@"
 	if ! wait_for 10 grep -q '^READY' "$DIR/$name.log"; then
 		log "camera $name did not come up:"; cat "$DIR/$name.log" >&2; return 1
 	fi
@@ -98,7 +103,7 @@ node_id() {   # NODE_NAME -> global id
 
 add_mic() {   # NAME [VOLUME]
 	local name="$1" volume="${2:-}"
-	pw-cli create-node adapter "{ factory.name=audiotestsrc node.name=$name node.description=\"Virtual Microphone $name\" media.class=Audio/Source object.linger=true }" >/dev/null
+	pw-cli create-node adapter "{ factory.name=audiotestsrc node.name=$name node.description=\"Virtual Microphone $name\" media.class=Audio/Source object.linger=true $NO_SUSPEND }" >/dev/null
 	wait_for 5 test -n "$(node_serial "$name")" || { log "microphone $name did not come up"; return 1; }
 	# The adapter's volume: microphones told apart by loudness in recordings.
 	[ -z "$volume" ] || pw-cli set-param "$(node_id "$name")" Props "{ volume: $volume }" >/dev/null

@@ -823,6 +823,104 @@ static int test_microphone_and_audio_output(void)
     return 0;
 }
 
+struct route_log {
+    pthread_mutex_t lock;
+    char last[128];
+    int calls;
+};
+
+static void on_route(oc_context *ctx, oc_device *input, void *user_data)
+{
+    struct route_log *log = user_data;
+    (void)ctx;
+    pthread_mutex_lock(&log->lock);
+    snprintf(log->last, sizeof log->last, "%s", input ? oc_device_unique_id(input) : "none");
+    log->calls++;
+    pthread_mutex_unlock(&log->lock);
+}
+
+static int route_is(struct route_log *log, const char *unique_id)
+{
+    double deadline = now_ms() + 10000;
+    for (;;) {
+        pthread_mutex_lock(&log->lock);
+        int same = strcmp(log->last, unique_id) == 0;
+        pthread_mutex_unlock(&log->lock);
+        if (same) return 1;
+        if (now_ms() > deadline) return 0;
+        usleep(1000);
+    }
+}
+
+static int test_microphone_route(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    oc_device *microphone = NULL, *route = NULL, *preferred = NULL;
+    oc_device_list *list = NULL;
+    struct route_log log = { PTHREAD_MUTEX_INITIALIZER, "", 0 };
+    oc_callback_id id = 0;
+    char args[512];
+
+    /* Bad input. */
+    CHECK(oc_context_copy_default_microphone(NULL, &microphone) == OC_ERROR_INVALID_HANDLE && microphone == NULL);
+    CHECK(oc_context_copy_default_microphone(ctx, NULL) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_context_copy_microphone_route(ctx, NULL) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_context_copy_preferred_microphone((oc_context *)&log, &preferred) == OC_ERROR_INVALID_HANDLE);
+    CHECK(oc_context_add_microphone_route_callback(ctx, NULL, NULL, &id) == OC_ERROR_INVALID_ARGUMENT && id == 0);
+    CHECK(oc_context_add_microphone_route_callback(NULL, on_route, &log, &id) == OC_ERROR_INVALID_HANDLE);
+
+    CHECK(oc_context_copy_default_microphone(ctx, &microphone) == OC_OK && microphone != NULL);
+    CHECK(strcmp(oc_device_unique_id(microphone), "microphone") == 0);
+    CHECK(oc_device_get_type(microphone) == OC_DEVICE_TYPE_MICROPHONE);
+    CHECK(oc_context_copy_microphone_route(ctx, &route) == OC_OK && route != NULL);
+    CHECK(strcmp(oc_device_unique_id(route), "pipewire-vmic0") == 0);
+    CHECK(strcmp(oc_device_name(microphone), oc_device_name(route)) == 0);   /* named after its input */
+    const char *old_name = oc_device_name(microphone);
+    CHECK(oc_context_add_microphone_route_callback(ctx, on_route, &log, &id) == OC_OK && id != 0);
+    CHECK(oc_context_set_preferred_microphone(ctx, microphone) == OC_ERROR_INVALID_ARGUMENT);   /* the route itself */
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    CHECK(oc_context_set_preferred_microphone(ctx, find(list, "usb-1d6b:0110-VCAM-0000")) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_context_set_preferred_microphone(ctx, (oc_device *)list) == OC_ERROR_INVALID_HANDLE);
+    oc_device_list_free(list);
+
+    /* A microphone plugged in takes the route; preferring the first brings it back. */
+    snprintf(args, sizeof args, "add-mic %s cmic", getenv("OCELLUS_TESTBED_DIR"));
+    CHECK(testbed(args) == 0);
+    CHECK(route_is(&log, "pipewire-cmic"));
+    CHECK(strcmp(oc_device_name(microphone), "Virtual Microphone cmic") == 0);
+    CHECK(strcmp(old_name, oc_device_name(route)) == 0);   /* an earlier name stays valid */
+    CHECK(oc_context_set_preferred_microphone(ctx, route) == OC_OK);
+    CHECK(route_is(&log, "pipewire-vmic0"));
+    CHECK(oc_context_copy_preferred_microphone(ctx, &preferred) == OC_OK && preferred == route);
+    oc_device_release(preferred);
+    CHECK(oc_context_set_preferred_microphone(ctx, NULL) == OC_OK);
+    CHECK(oc_context_copy_preferred_microphone(ctx, &preferred) == OC_OK && preferred == NULL);
+    CHECK(route_is(&log, "pipewire-cmic"));   /* newer than the system default's last change */
+    snprintf(args, sizeof args, "remove-mic %s cmic", getenv("OCELLUS_TESTBED_DIR"));
+    CHECK(testbed(args) == 0);
+    CHECK(route_is(&log, "pipewire-vmic0"));
+    CHECK(oc_context_remove_callback(ctx, id) == OC_OK);
+
+    /* Automatic switching flags. */
+    oc_capture_session *session = NULL;
+    CHECK(oc_capture_session_create(ctx, &session) == OC_OK);
+    CHECK(oc_capture_session_set_automatically_switches_camera(NULL, true) == OC_ERROR_INVALID_HANDLE);
+    CHECK(!oc_capture_session_automatically_switches_camera(NULL) && !oc_capture_session_is_recording(NULL));
+    CHECK(oc_capture_session_set_audio_input(session, microphone) == OC_OK);   /* the route follows */
+    CHECK(oc_capture_session_set_automatically_switches_camera(session, true) == OC_OK);
+    CHECK(oc_capture_session_automatically_switches_camera(session) && !oc_capture_session_is_recording(session));
+    CHECK(oc_capture_session_set_automatically_switches_camera(session, false) == OC_OK);
+    CHECK(!oc_capture_session_automatically_switches_camera(session));
+    oc_capture_session_destroy(session);
+    CHECK(oc_capture_session_set_automatically_switches_camera(session, true) == OC_ERROR_INVALID_HANDLE);
+
+    oc_device_release(route);
+    oc_device_release(microphone);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
 static int test_rotation_coordinator(void)
 {
     char state[] = "/tmp/ocellus-c-rotation-XXXXXX";
@@ -909,6 +1007,7 @@ int main(void)
     run("capture session delivers frames", test_capture_session_delivers_frames);
     run("photo and movie outputs", test_photo_and_movie_outputs);
     run("microphone and audio output", test_microphone_and_audio_output);
+    run("microphone route", test_microphone_route);
     run("rotation coordinator", test_rotation_coordinator);
     run("unreachable remote fails fast", test_unreachable_remote_fails_fast);
     run("last error is per thread", test_last_error_is_per_thread);
