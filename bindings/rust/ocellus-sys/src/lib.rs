@@ -124,6 +124,10 @@ pub const OC_SESSION_EVENT_STOPPED: oc_session_event = 1;
 pub const OC_SESSION_EVENT_RUNTIME_ERROR: oc_session_event = 2;
 pub const OC_SESSION_EVENT_INTERRUPTED: oc_session_event = 3;
 pub const OC_SESSION_EVENT_INTERRUPTION_ENDED: oc_session_event = 4;
+pub const OC_SESSION_EVENT_AUDIO_INTERRUPTED: oc_session_event = 5;
+pub const OC_SESSION_EVENT_INPUT_SWITCHED: oc_session_event = 6;
+pub const OC_SESSION_EVENT_SWITCH_DEFERRED: oc_session_event = 7;
+pub const OC_SESSION_EVENT_SWITCH_FAILED: oc_session_event = 8;
 
 #[repr(C)]
 pub struct oc_photo_output {
@@ -230,6 +234,25 @@ pub type oc_hotplug_callback = Option<
 pub type oc_preferred_camera_callback = Option<
     unsafe extern "C" fn(ctx: *mut oc_context, kind: oc_preferred_camera_kind, camera: *mut oc_device, user_data: *mut c_void),
 >;
+pub type oc_microphone_route_callback =
+    Option<unsafe extern "C" fn(ctx: *mut oc_context, input: *mut oc_device, user_data: *mut c_void)>;
+
+#[repr(C)]
+pub struct oc_audio_data_output {
+    _private: [u8; 0],
+}
+pub type oc_audio_callback = Option<
+    unsafe extern "C" fn(
+        output: *mut oc_audio_data_output,
+        samples: *const f32,
+        frame_count: usize,
+        channels: u32,
+        sample_rate: u32,
+        timestamp_ns: u64,
+        user_data: *mut c_void,
+    ),
+>;
+
 pub type oc_device_disconnected_callback =
     Option<unsafe extern "C" fn(ctx: *mut oc_context, device: *mut oc_device, user_data: *mut c_void)>;
 pub type oc_discovery_callback = Option<
@@ -413,4 +436,31 @@ extern "C" {
         user_data: *mut c_void,
         out_id: *mut oc_callback_id,
     ) -> oc_status;
+
+    pub fn oc_context_copy_default_microphone(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
+    pub fn oc_context_copy_microphone_route(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
+    pub fn oc_context_copy_preferred_microphone(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
+    pub fn oc_context_set_preferred_microphone(ctx: *mut oc_context, microphone: *mut oc_device) -> oc_status;
+    pub fn oc_context_add_microphone_route_callback(
+        ctx: *mut oc_context,
+        callback: oc_microphone_route_callback,
+        user_data: *mut c_void,
+        out_id: *mut oc_callback_id,
+    ) -> oc_status;
+
+    pub fn oc_capture_session_set_audio_input(session: *mut oc_capture_session, microphone: *mut oc_device) -> oc_status;
+    pub fn oc_audio_data_output_create(out: *mut *mut oc_audio_data_output) -> oc_status;
+    pub fn oc_audio_data_output_destroy(output: *mut oc_audio_data_output);
+    pub fn oc_capture_session_add_audio_output(session: *mut oc_capture_session, output: *mut oc_audio_data_output) -> oc_status;
+    pub fn oc_capture_session_remove_audio_output(session: *mut oc_capture_session, output: *mut oc_audio_data_output) -> oc_status;
+    pub fn oc_audio_data_output_set_callback(
+        output: *mut oc_audio_data_output,
+        callback: oc_audio_callback,
+        user_data: *mut c_void,
+    ) -> oc_status;
+    pub fn oc_audio_data_output_delivered_frames(output: *const oc_audio_data_output) -> u64;
+
+    pub fn oc_capture_session_set_automatically_switches_camera(session: *mut oc_capture_session, enabled: bool) -> oc_status;
+    pub fn oc_capture_session_automatically_switches_camera(session: *const oc_capture_session) -> bool;
+    pub fn oc_capture_session_is_recording(session: *const oc_capture_session) -> bool;
 }

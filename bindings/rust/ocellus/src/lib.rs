@@ -18,6 +18,8 @@ mod capture;
 pub use capture::{CaptureSession, Frame, RetainedFrame, RotationCoordinator, VideoDataOutput};
 mod stills;
 pub use stills::{MovieFileOutput, Photo, PhotoOutput, PhotoSettings, Recording};
+mod audio;
+pub use audio::{AudioDataOutput, SessionEvent, SessionRegistration};
 
 use std::ffi::{CStr, CString};
 use std::fmt;
@@ -193,7 +195,7 @@ unsafe impl Sync for Device {}
 
 impl Device {
     /// Takes a new reference to a borrowed device pointer.
-    fn retain(raw: *mut ffi::oc_device) -> Result<Device> {
+    pub(crate) fn retain(raw: *mut ffi::oc_device) -> Result<Device> {
         NonNull::new(unsafe { ffi::oc_device_retain(raw) })
             .map(|raw| Device { raw })
             .ok_or_else(|| last_error(ffi::OC_ERROR_INVALID_HANDLE))
@@ -456,7 +458,7 @@ impl Context {
         devices
     }
 
-    fn copy_device(
+    pub(crate) fn copy_device(
         &self,
         copy: unsafe extern "C" fn(*mut ffi::oc_context, *mut *mut ffi::oc_device) -> i32,
     ) -> Result<Option<Device>> {
@@ -535,21 +537,9 @@ impl Context {
         F: FnMut(PreferredCamera, Option<&Device>) + Send + 'static,
     {
         let boxed: Box<PreferredClosure> = Box::new(Box::new(callback));
-        let user_data = Box::into_raw(boxed);
-        let mut id = 0;
-        let status = unsafe {
-            ffi::oc_context_add_preferred_camera_callback(
-                self.raw.as_ptr(),
-                Some(preferred_trampoline),
-                user_data as *mut c_void,
-                &mut id,
-            )
-        };
-        if let Err(error) = check(status) {
-            drop(unsafe { Box::from_raw(user_data) });
-            return Err(error);
-        }
-        Ok(Registration { context: self, id, free: Box::new(move || drop(unsafe { Box::from_raw(user_data) })) })
+        self.register(boxed, |user_data, id| unsafe {
+            ffi::oc_context_add_preferred_camera_callback(self.raw.as_ptr(), Some(preferred_trampoline), user_data, id)
+        })
     }
 
     /// Calls `callback` on a library thread when a device appears or goes away, until the
@@ -560,12 +550,21 @@ impl Context {
         F: FnMut(HotplugEvent, &Device) + Send + 'static,
     {
         let boxed: Box<HotplugClosure> = Box::new(Box::new(callback));
-        let user_data = Box::into_raw(boxed);
+        self.register(boxed, |user_data, id| unsafe {
+            ffi::oc_context_add_hotplug_callback(self.raw.as_ptr(), Some(hotplug_trampoline), user_data, id)
+        })
+    }
+
+    /// Hands `closure` to the C function in `add` as user data; the registration frees it
+    /// after unregistering (the library waits for a call in flight first).
+    pub(crate) fn register<C: 'static>(
+        &self,
+        closure: Box<C>,
+        add: impl FnOnce(*mut c_void, &mut ffi::oc_callback_id) -> i32,
+    ) -> Result<Registration<'_>> {
+        let user_data = Box::into_raw(closure);
         let mut id = 0;
-        let status = unsafe {
-            ffi::oc_context_add_hotplug_callback(self.raw.as_ptr(), Some(hotplug_trampoline), user_data as *mut c_void, &mut id)
-        };
-        if let Err(error) = check(status) {
+        if let Err(error) = check(add(user_data as *mut c_void, &mut id)) {
             drop(unsafe { Box::from_raw(user_data) });
             return Err(error);
         }

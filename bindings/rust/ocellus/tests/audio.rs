@@ -1,0 +1,54 @@
+//! Microphones and audio from Rust on the real daemon (scripts/testbed.sh: vmic0 plays a 440 Hz tone).
+use ocellus::{AudioDataOutput, Context, ContextOptions, DeviceType, ErrorKind, SessionEvent};
+use std::sync::mpsc;
+use std::time::Duration;
+
+#[test]
+fn the_microphone_device_follows_the_default_input_and_delivers_pcm() {
+    let ctx = Context::new("org.ocellus.test.rust.audio", &ContextOptions::default()).unwrap();
+    let microphone = ctx.default_microphone().unwrap().expect("the test bed has a microphone");
+    assert_eq!((microphone.unique_id().as_str(), microphone.device_type()), ("microphone", DeviceType::Microphone));
+    let route = ctx.microphone_route().unwrap().unwrap();
+    assert_eq!(route.unique_id(), "pipewire-vmic0");
+    assert_eq!(microphone.name(), route.name());
+    assert!(ctx.preferred_microphone().unwrap().is_none());
+    assert_eq!(ctx.set_preferred_microphone(Some(&microphone)).unwrap_err().kind, ErrorKind::InvalidArgument);
+    ctx.set_preferred_microphone(Some(&route)).unwrap();
+    assert_eq!(ctx.preferred_microphone().unwrap().unwrap().unique_id(), "pipewire-vmic0");
+    ctx.set_preferred_microphone(None).unwrap();
+    let _routes = ctx.on_microphone_route_change(|_| {}).unwrap();
+
+    let camera = ctx.devices().unwrap().into_iter().find(|d| d.unique_id() == "usb-1d6b:0110-VCAM-0000").unwrap();
+    let session = ctx.capture_session().unwrap();
+    let (events, seen) = mpsc::channel();
+    let _registration = session.on_event(move |event| { let _ = events.send(event); }).unwrap();
+    assert_eq!(session.set_audio_input(Some(&camera)).unwrap_err().kind, ErrorKind::InvalidArgument);
+    let mut pcm = AudioDataOutput::new().unwrap();
+    let (sender, buffers) = mpsc::channel();
+    pcm.set_sample_callback(move |samples, channels, rate, timestamp| {
+        let peak = samples.iter().fold(0f32, |peak, s| peak.max(s.abs()));
+        let _ = sender.send((samples.len(), channels, rate, timestamp, peak));
+    })
+    .unwrap();
+    session.set_input(&camera).unwrap();
+    session.set_audio_input(Some(&microphone)).unwrap();
+    session.add_audio_output(&pcm).unwrap();
+    session.set_automatically_switches_camera(true).unwrap();
+    assert!(session.automatically_switches_camera() && !session.is_recording());
+    session.start_running().unwrap();
+    let mut frames = 0;
+    let mut last = 0;
+    while frames < 24_000 {
+        let (count, channels, rate, timestamp, peak) = buffers.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert_eq!((channels, rate), (2, 48_000));
+        assert!(peak > 0.1 && timestamp > last, "the test tone, in order");
+        last = timestamp;
+        frames += count / 2;
+    }
+    session.stop_running().unwrap();
+    assert!(pcm.delivered_frames() >= 24_000);
+    assert_eq!(seen.recv_timeout(Duration::from_secs(5)).unwrap(), SessionEvent::Started);
+    assert_eq!(seen.recv_timeout(Duration::from_secs(5)).unwrap(), SessionEvent::Stopped);
+    session.remove_audio_output(&pcm).unwrap();
+    assert_eq!(session.remove_audio_output(&pcm).unwrap_err().kind, ErrorKind::NotFound);
+}
