@@ -1,6 +1,7 @@
 /* FFmpeg's libavformat/libavcodec for movie files; the error macros Swift cannot import as functions. */
 #include <errno.h>
 #include <libavcodec/avcodec.h>
+#include <libavcodec/bsf.h>
 #include <libavformat/avformat.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/display.h>

@@ -1,3 +1,4 @@
+import CLibAV
 import CLibExif
 import CTurboJPEG
 import OcellusCore
@@ -47,7 +48,9 @@ public enum JPEGPhoto {
             guard let (width, height) = jpegSize(jpeg) else {
                 throw OcellusError(.io, "the camera's JPEG frame \(frame.sequence) is corrupt")
             }
-            return (try insertingEXIF(metadata, into: jpeg), width, height)
+            guard lacksHuffmanTables(jpeg) else { return (try insertingEXIF(metadata, into: jpeg), width, height) }
+            let complete = try addingStandardHuffmanTables(jpeg)
+            return (try insertingEXIF(metadata, into: complete), width, height)
         }
         let quarter = (rotation / 90) % 2 != 0
         let (width, height) = quarter ? (frame.height, frame.width) : (frame.width, frame.height)
@@ -69,6 +72,42 @@ public enum JPEGPhoto {
         return (try insertingEXIF(exif, into: UnsafeRawBufferPointer(start: output, count: Int(size))), width, height)
     }
 
+    /// Whether the JPEG's scan starts with no Huffman table defined: UVC cameras leave out the
+    /// standard tables, as Motion-JPEG allows and a JPEG file does not.
+    static func lacksHuffmanTables(_ jpeg: UnsafeRawBufferPointer) -> Bool {
+        var position = 2
+        while position + 4 <= jpeg.count, jpeg[position] == 0xFF {
+            let marker = jpeg[position + 1]
+            if marker == 0xFF { position += 1; continue }   // fill byte
+            if marker == 0xC4 { return false }   // DHT
+            if marker == 0xDA { return true }    // SOS
+            position += 2 + (Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3]))
+        }
+        return false   // not a walkable header: left as it is
+    }
+
+    /// The JPEG with the standard Huffman tables (ITU T.81 K.3) put in, by FFmpeg's
+    /// `mjpeg2jpeg` bitstream filter; the entropy-coded data is untouched.
+    static func addingStandardHuffmanTables(_ jpeg: UnsafeRawBufferPointer) throws(OcellusError) -> [UInt8] {
+        guard let filter = av_bsf_get_by_name("mjpeg2jpeg") else {
+            throw OcellusError(.noResources, "libavcodec has no mjpeg2jpeg filter")
+        }
+        var context: UnsafeMutablePointer<AVBSFContext>?
+        guard av_bsf_alloc(filter, &context) >= 0, let context else { throw OcellusError(.noResources, "libavcodec: out of memory") }
+        defer { var freed: UnsafeMutablePointer<AVBSFContext>? = context; av_bsf_free(&freed) }
+        context.pointee.par_in.pointee.codec_id = AV_CODEC_ID_MJPEG
+        var packet = av_packet_alloc()
+        defer { av_packet_free(&packet) }
+        guard let packet, av_bsf_init(context) >= 0, av_new_packet(packet, Int32(jpeg.count)) >= 0, let base = jpeg.baseAddress else {
+            throw OcellusError(.noResources, "libavcodec could not set up the mjpeg2jpeg filter")
+        }
+        packet.pointee.data.update(from: base.assumingMemoryBound(to: UInt8.self), count: jpeg.count)
+        guard av_bsf_send_packet(context, packet) >= 0, av_bsf_receive_packet(context, packet) >= 0 else {
+            throw OcellusError(.io, "the camera's JPEG could not be completed with Huffman tables")
+        }
+        return Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)))
+    }
+
     /// Width and height from a JPEG's header, or nil when it is not a readable JPEG.
     static func jpegSize(_ jpeg: UnsafeRawBufferPointer) -> (UInt32, UInt32)? {
         guard let base = jpeg.baseAddress, let decompressor = tjInitDecompress() else { return nil }
@@ -82,7 +121,10 @@ public enum JPEGPhoto {
     /// The JPEG with `metadata` as its APP1 Exif segment, after SOI and a JFIF APP0 if
     /// there is one; an Exif segment already there is replaced. Entropy-coded data is untouched.
     public static func insertingEXIF(_ metadata: PhotoMetadata, into jpeg: UnsafeRawBufferPointer) throws(OcellusError) -> [UInt8] {
-        let bytes = Array(jpeg)
+        try insertingEXIF(metadata, into: Array(jpeg))
+    }
+
+    static func insertingEXIF(_ metadata: PhotoMetadata, into bytes: [UInt8]) throws(OcellusError) -> [UInt8] {
         guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
             throw OcellusError(.invalidArgument, "not a JPEG (no start-of-image marker)")
         }

@@ -115,6 +115,45 @@ import Glibc
         #expect(Array(photo.bytes[0..<2]) + stripExif(photo.bytes) == plain, "only the Exif segment is added")
     }
 
+    /// The JPEG without its DHT segments, as many UVC cameras send their frames.
+    func stripHuffmanTables(_ jpeg: [UInt8]) -> [UInt8] {
+        var result = Array(jpeg[0..<2]), position = 2
+        while jpeg[position + 1] != 0xDA {
+            let length = Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3])
+            if jpeg[position + 1] != 0xC4 { result += jpeg[position..<position + 2 + length] }
+            position += 2 + length
+        }
+        return result + jpeg[position...]
+    }
+
+    func markers(_ jpeg: [UInt8]) -> [UInt8] {
+        var found: [UInt8] = [], position = 2
+        while position + 4 <= jpeg.count, jpeg[position] == 0xFF, jpeg[position + 1] != 0xDA {
+            found.append(jpeg[position + 1])
+            position += 2 + (Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3]))
+        }
+        return found
+    }
+
+    @Test func cameraJPEGWithoutHuffmanTablesGetsTheStandardOnes() throws {
+        let bytes = halves(width: 64, height: 32)
+        // libjpeg-turbo encodes with the standard tables, so taking them out is what a UVC camera does.
+        let encoded = try withExtendedLifetime(bytes) { try JPEGPhoto.make(from: yuyv(bytes, 64, 32), metadata: PhotoMetadata()) }.bytes
+        let uvc = stripHuffmanTables(Array(encoded[0..<2]) + stripExif(encoded))
+        #expect(!markers(uvc).contains(0xC4) && markers(encoded).contains(0xC4))
+        let frame = uvc.withUnsafeBytes { view in
+            CameraFrame(pixelFormat: .mjpeg, width: 64, height: 32, sequence: 1, timestampNanoseconds: 1, isFullRange: true,
+                        planes: FramePlane(bytes: view, stride: 0))
+        }
+        let photo = try withExtendedLifetime(uvc) { try JPEGPhoto.make(from: frame, metadata: PhotoMetadata(orientation: 6)) }
+        #expect(markers(photo.bytes).contains(0xC4), "a complete JPEG file")
+        #expect(orientationTag(photo.bytes) == 6 && (photo.width, photo.height) == (64, 32))
+        #expect(luma(photo.bytes)?.pixels == luma(encoded)?.pixels, "the same picture")
+        // The entropy-coded scan is the camera's, byte for byte.
+        let scan = { (jpeg: [UInt8]) in Array(jpeg[jpeg.indices.first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA }!...]) }
+        #expect(scan(photo.bytes) == scan(uvc))
+    }
+
     @Test func corruptCameraJPEGIsAnError() {
         let garbage: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x43, 1, 2, 3]
         let frame = garbage.withUnsafeBytes { view in
