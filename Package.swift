@@ -65,7 +65,7 @@ let package = Package(
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // A PipeWire producer that behaves like a UVC camera: for test beds, demos and app developers.
-        .target(name: "OcellusVirtualCamera", dependencies: ["OcellusCore", "CPipeWire", "CLibPipeWire", "CTurboJPEG"],
+        .target(name: "OcellusVirtualCamera", dependencies: ["OcellusCore", "CPipeWire", "CLibPipeWire", "CTurboJPEG", "CLibAV"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The frame a C ABI callback is delivering on this thread (Swift has no thread-locals).

@@ -37,7 +37,7 @@ commands:
                             `microphone` device, which follows the default input)
   version                   library version
   virtual-camera [options]  publish a test-pattern camera into PipeWire until interrupted
-      --name N --desc D --formats YUY2,NV12,MJPG --sizes 640x480,1280x720 --fps 30,15
+      --name N --desc D --formats YUY2,NV12,MJPG,H264 --sizes 640x480,1280x720 --fps 30,15
       --prop key=value ... --device-prop key=value ... --frames N
 """
 

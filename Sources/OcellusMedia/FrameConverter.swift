@@ -3,7 +3,7 @@ import CTurboJPEG
 import OcellusCore
 
 /// Converts, scales, rotates (clockwise, by right angles) and mirrors camera frames
-/// for one output with libyuv, decoding MJPEG with libjpeg-turbo. Every buffer is allocated on first use (and on a size
+/// for one output with libyuv, decoding MJPEG with libjpeg-turbo and H.264 with libavcodec. Every buffer is allocated on first use (and on a size
 /// change) and reused, so steady-state conversion allocates nothing. YUYV/UYVY
 /// at the same size go straight to NV12, I420 or BGRA; everything else passes
 /// through I420, scaled when the sizes differ.
@@ -26,8 +26,9 @@ public final class FrameConverter: FrameConverting {
     private var rotatedPlanar = Planar()
     private var mirroredPlanar = Planar()
     private var decompressor: tjhandle?
+    private var h264: H264Decoder?
 
-    public static let sources: Set<FourCC> = [.yuyv, .uyvy, .nv12, .i420, .mjpeg]
+    public static let sources: Set<FourCC> = [.yuyv, .uyvy, .nv12, .i420, .mjpeg, .h264]
     public static let targets: Set<FourCC> = [.nv12, .i420, .yuyv, .bgra]
 
     public static func canConvert(from source: FourCC, to target: FourCC) -> Bool {
@@ -110,6 +111,16 @@ public final class FrameConverter: FrameConverting {
                 return nil
             }
             fullRange = true
+        case .h264:
+            if h264 == nil { h264 = H264Decoder() }
+            // Nothing before the stream's first IDR picture (counted as unreadable), then every frame.
+            guard let picture = h264?.decode(source.bytes), picture.width == sw, picture.height == sh else {
+                corruptFrames += 1
+                return nil
+            }
+            I420Copy(picture.y.bytes, picture.y.stride, picture.u.bytes, picture.u.stride, picture.v.bytes, picture.v.stride,
+                     planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh))
+            fullRange = picture.isFullRange
         default:
             return nil
         }

@@ -8,8 +8,9 @@ import Glibc
 /// then a moof+mdat per key frame, at most a second apart, each flushed to disk)
 /// so that a crash, SIGKILL or unplug leaves a file that plays up to the last
 /// fragment. The capture angle goes into the track's display matrix, not into the
-/// pixels. MJPEG is written as it came; raw frames are encoded to H.264 (libx264),
-/// or MPEG-4 part 2 where libavcodec has no libx264.
+/// pixels. MJPEG and H.264 are written as they came (an H.264 movie starts at the
+/// camera's first IDR picture, whose SPS and PPS the header needs); raw frames are
+/// encoded to H.264 (libx264), or MPEG-4 part 2 where libavcodec has no libx264.
 /// Not thread-safe: one writer thread calls it.
 final class MovieWriter {
     struct Video {
@@ -45,18 +46,15 @@ final class MovieWriter {
     private var lastPTS: Int64 = -1
     private var lastTimestamp: UInt64 = 0
     private var finished = false
-
-    /// libx264 and libavformat report every file at info level on stderr; an app that set
-    /// its own level keeps it.
-    private static let quietLibraryLog: Void = {
-        if av_log_get_level() == AV_LOG_INFO { av_log_set_level(AV_LOG_ERROR) }
-    }()
+    /// Written at once, or for H.264 kept as it came, with the first IDR picture.
+    private var headerWritten = false
+    private var keepsCameraData: Bool { video.pixelFormat == .mjpeg || video.pixelFormat == .h264 }
 
     /// Milliseconds: fine enough for any camera rate, and valid for every encoder (MPEG-4 wants ≤ 65535).
     private static let timeBase = AVRational(num: 1, den: 1000)
 
     init(path: String, video: Video, audio: AudioFormat? = nil) throws(OcellusError) {
-        Self.quietLibraryLog
+        LibAV.quietLog()
         self.path = path
         self.video = video
         self.audio = audio
@@ -85,13 +83,13 @@ final class MovieWriter {
         stream.pointee.time_base = Self.timeBase
         let rate = video.frameRate.numerator > 0 ? video.frameRate : FrameRate(30)
         stream.pointee.avg_frame_rate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
-        if video.pixelFormat == .mjpeg {
+        if keepsCameraData {
             let parameters = stream.pointee.codecpar!
             parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO
-            parameters.pointee.codec_id = AV_CODEC_ID_MJPEG
+            parameters.pointee.codec_id = video.pixelFormat == .h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_MJPEG
             parameters.pointee.width = Int32(video.width)
             parameters.pointee.height = Int32(video.height)
-            videoCodecName = "mjpeg"
+            videoCodecName = video.pixelFormat == .h264 ? "h264" : "mjpeg"
         } else {
             try openEncoder(stream: stream, format: format, rate: rate)
         }
@@ -100,13 +98,35 @@ final class MovieWriter {
             // The angle a player turns the picture clockwise (ffprobe shows it negated, as for phones' portrait videos).
             matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(video.rotation)) }
         }
+        if video.pixelFormat != .h264 { try writeHeader() }
+    }
+
+    private func writeHeader() throws(OcellusError) {
+        guard let format else { return }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
         av_dict_set(&options, "frag_duration", "1000000", 0)
         try check(avformat_write_header(format, &options), "cannot start \(path)")
+        headerWritten = true
         avio_flush(format.pointee.pb)
         try checkIO()
+    }
+
+    /// The stream's SPS and PPS from its first IDR access unit, then the header; false
+    /// (the unit is left out) before that.
+    private func startH264(with unit: UnsafeRawBufferPointer) throws(OcellusError) -> Bool {
+        guard H264.isKeyFrame(unit), let sets = H264.parameterSets(unit), let parameters = videoStream?.pointee.codecpar else {
+            return false
+        }
+        guard let extradata = av_mallocz(sets.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
+            throw OcellusError(.noResources, "libavutil: out of memory")
+        }
+        extradata.copyMemory(from: sets, byteCount: sets.count)
+        parameters.pointee.extradata = extradata.assumingMemoryBound(to: UInt8.self)
+        parameters.pointee.extradata_size = Int32(sets.count)
+        try writeHeader()
+        return true
     }
 
     private func openEncoder(stream: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>,
@@ -230,6 +250,9 @@ final class MovieWriter {
         guard frame.pixelFormat == video.pixelFormat, frame.width == video.width, frame.height == video.height else {
             throw OcellusError(.wrongState, "the camera format changed while recording (\(frame.pixelFormat) \(frame.width)x\(frame.height))")
         }
+        if video.pixelFormat == .h264 && !headerWritten {
+            guard let unit = frame.plane(0)?.bytes, try startH264(with: unit) else { return }
+        }
         let start = firstTimestamp ?? frame.timestampNanoseconds
         firstTimestamp = start
         lastTimestamp = max(lastTimestamp, frame.timestampNanoseconds)
@@ -252,12 +275,14 @@ final class MovieWriter {
             try check(avcodec_send_frame(encoder, picture), "encoding frame \(frame.sequence)")
             try drain(encoder, into: videoStream)
         } else if let packet, let plane = frame.plane(0), let base = plane.bytes.baseAddress {
-            guard !frame.isCorrupt, JPEGPhoto.jpegSize(plane.bytes) != nil else { return }   // corrupt camera JPEGs are left out
+            let h264 = video.pixelFormat == .h264
+            // Corrupt camera JPEGs are left out; H.264 goes as it came (a decoder conceals damage).
+            guard h264 || (!frame.isCorrupt && JPEGPhoto.jpegSize(plane.bytes) != nil) else { return }
             packet.pointee.data = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))
             packet.pointee.size = Int32(plane.bytes.count)
             packet.pointee.pts = pts
             packet.pointee.dts = pts
-            packet.pointee.flags = AV_PKT_FLAG_KEY
+            packet.pointee.flags = !h264 || H264.isKeyFrame(plane.bytes) ? AV_PKT_FLAG_KEY : 0
             try writePacket(packet, to: videoStream, from: Self.timeBase)
         }
         framesWritten += 1
@@ -305,6 +330,10 @@ final class MovieWriter {
             try drain(audioEncoder, into: audioStream)
         }
         guard let format else { return }
+        guard headerWritten else {
+            unlink(path)
+            throw OcellusError(.other, "the camera sent no H.264 key frame, so nothing was recorded")
+        }
         try check(av_write_trailer(format), "finishing \(path)")
         avio_flush(format.pointee.pb)
         try checkIO()

@@ -1,3 +1,4 @@
+import CLibAV
 import CLibPipeWire
 import CTurboJPEG
 #if canImport(Glibc)
@@ -6,7 +7,7 @@ import Glibc
 
 /// Pixel formats the virtual camera can offer, by their PipeWire names.
 public enum VirtualPixelFormat: String, CaseIterable {
-    case yuy2 = "YUY2", uyvy = "UYVY", nv12 = "NV12", i420 = "I420", rgb = "RGB", bgrx = "BGRx", mjpg = "MJPG"
+    case yuy2 = "YUY2", uyvy = "UYVY", nv12 = "NV12", i420 = "I420", rgb = "RGB", bgrx = "BGRx", mjpg = "MJPG", h264 = "H264"
 
     public init?(name: String) {
         guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else { return nil }
@@ -14,8 +15,15 @@ public enum VirtualPixelFormat: String, CaseIterable {
     }
 
     var mediaSubtype: UInt32 {
-        self == .mjpg ? SPA_MEDIA_SUBTYPE_mjpg.rawValue : SPA_MEDIA_SUBTYPE_raw.rawValue
+        switch self {
+        case .mjpg: SPA_MEDIA_SUBTYPE_mjpg.rawValue
+        case .h264: SPA_MEDIA_SUBTYPE_h264.rawValue
+        default: SPA_MEDIA_SUBTYPE_raw.rawValue
+        }
     }
+
+    /// Compressed formats are known by their media subtype alone.
+    var isCompressed: Bool { self == .mjpg || self == .h264 }
 
     var spaFormat: UInt32 {
         switch self {
@@ -25,13 +33,13 @@ public enum VirtualPixelFormat: String, CaseIterable {
         case .i420: SPA_VIDEO_FORMAT_I420.rawValue
         case .rgb: SPA_VIDEO_FORMAT_RGB.rawValue
         case .bgrx: SPA_VIDEO_FORMAT_BGRx.rawValue
-        case .mjpg: SPA_VIDEO_FORMAT_UNKNOWN.rawValue
+        case .mjpg, .h264: SPA_VIDEO_FORMAT_UNKNOWN.rawValue
         }
     }
 
     init?(mediaSubtype: UInt32, spaFormat: UInt32) {
         guard let match = Self.allCases.first(where: {
-            $0.mediaSubtype == mediaSubtype && ($0 == .mjpg || $0.spaFormat == spaFormat)
+            $0.mediaSubtype == mediaSubtype && ($0.isCompressed || $0.spaFormat == spaFormat)
         }) else { return nil }
         self = match
     }
@@ -55,11 +63,12 @@ final class TestPattern {
         self.height = Int(height)
         switch format {
         case .yuy2, .uyvy: stride = self.width * 2
-        case .nv12, .i420, .mjpg: stride = format == .mjpg ? 0 : self.width
+        case .nv12, .i420, .mjpg, .h264: stride = format.isCompressed ? 0 : self.width
         case .rgb: stride = (self.width * 3 + 3) & ~3
         case .bgrx: stride = self.width * 4
         }
-        frames = (0..<Self.loopLength).map(render)
+        frames = format == .h264 ? Self.encodeH264((0..<Self.loopLength).map(renderPlanar), width: self.width, height: self.height)
+                                 : (0..<Self.loopLength).map(render)
     }
 
     /// Copies frame `sequence` into `destination`; returns the bytes written (0 if it does not fit).
@@ -73,6 +82,10 @@ final class TestPattern {
     /// A horizontal luma ramp with a bright vertical bar that moves one step per frame.
     private func luma(x: Int, bar: Int) -> UInt8 {
         x >= bar && x < bar + max(8, width / 16) ? 235 : UInt8(16 + x * 219 / max(1, width))
+    }
+
+    private func renderPlanar(_ index: Int) -> [UInt8] {
+        renderI420(bar: index * width / Self.loopLength, chromaU: UInt8(64 + index * 16), chromaV: UInt8(192 - index * 16))
     }
 
     private func render(_ index: Int) -> [UInt8] {
@@ -89,7 +102,7 @@ final class TestPattern {
             }
             for y in 0..<height { frame.replaceSubrange(y * stride..<(y + 1) * stride, with: row) }
             return frame
-        case .nv12, .i420, .mjpg:
+        case .nv12, .i420, .mjpg, .h264:
             let planar = renderI420(bar: bar, chromaU: chromaU, chromaV: chromaV)
             if format == .i420 { return planar }
             if format == .mjpg { return compressJPEG(i420: planar) }
@@ -125,6 +138,63 @@ final class TestPattern {
         frame.append(contentsOf: repeatElement(chromaU, count: (width / 2) * (height / 2)))
         frame.append(contentsOf: repeatElement(chromaV, count: (width / 2) * (height / 2)))
         return frame
+    }
+
+    /// Encodes the loop as H.264 access units in Annex B with libavcodec, as a UVC H.264 camera
+    /// sends them: the loop's first frame an IDR with its SPS and PPS in-band, the others P
+    /// frames referring back (no B frames), so the loop can repeat for ever. Empty on failure.
+    static func encodeH264(_ pictures: [[UInt8]], width: Int, height: Int) -> [[UInt8]] {
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_H264) else { return [] }
+        var context = avcodec_alloc_context3(codec)
+        var frame = av_frame_alloc()
+        var packet = av_packet_alloc()
+        defer { avcodec_free_context(&context); av_frame_free(&frame); av_packet_free(&packet) }
+        guard let context, let frame, let packet else { return [] }
+        context.pointee.width = Int32(width)
+        context.pointee.height = Int32(height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.time_base = AVRational(num: 1, den: 30)
+        context.pointee.gop_size = Int32(pictures.count)
+        context.pointee.max_b_frames = 0
+        av_opt_set(context.pointee.priv_data, "preset", "ultrafast", 0)
+        av_opt_set(context.pointee.priv_data, "tune", "zerolatency", 0)
+        guard avcodec_open2(context, codec, nil) >= 0 else { return [] }
+        frame.pointee.width = Int32(width)
+        frame.pointee.height = Int32(height)
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        guard av_frame_get_buffer(frame, 0) >= 0 else { return [] }
+        var units: [[UInt8]] = []
+        func drain() {
+            while avcodec_receive_packet(context, packet) >= 0 {
+                units.append(Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))))
+                av_packet_unref(packet)
+            }
+        }
+        for (index, picture) in pictures.enumerated() {
+            guard av_frame_make_writable(frame) >= 0 else { return [] }
+            let chroma = (width / 2) * (height / 2)
+            picture.withUnsafeBufferPointer { source in
+                let planes = [(0, width, height), (width * height, width / 2, height / 2), (width * height + chroma, width / 2, height / 2)]
+                withUnsafeBytes(of: frame.pointee.data) { data in
+                    withUnsafeBytes(of: frame.pointee.linesize) { linesize in
+                        for (plane, (offset, planeWidth, rows)) in planes.enumerated() {
+                            let destination = data.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>.self)
+                            let stride = Int(linesize.load(fromByteOffset: plane * 4, as: Int32.self))
+                            for row in 0..<rows {
+                                (destination + row * stride).update(from: source.baseAddress! + offset + row * planeWidth, count: planeWidth)
+                            }
+                        }
+                    }
+                }
+            }
+            frame.pointee.pts = Int64(index)
+            frame.pointee.pict_type = index == 0 ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+            guard avcodec_send_frame(context, frame) >= 0 else { return [] }
+            drain()
+        }
+        avcodec_send_frame(context, nil)
+        drain()
+        return units.count == pictures.count ? units : []
     }
 
     /// Encodes one I420 frame as a baseline JPEG with libjpeg-turbo, as a UVC camera's MJPEG stream carries.

@@ -346,3 +346,41 @@ def test_photo_requests_fail_cleanly(context, tmp_path):
         session.remove_photo_output(photo)
     photo.close()
     session.close()
+
+
+def test_h264_camera_is_decoded_for_outputs_and_photos(context, cameras):
+    """A UVC-style H.264 camera (IDR with SPS/PPS every 8 frames, P frames between): outputs get
+    decoded NV12 from the first IDR on, a raw output gets the access units, a photo waits for an IDR."""
+    cameras.add("pyh264", "--formats", "H264", "--sizes", "640x480")
+    session = context.capture_session()
+    decoded, units, lock = [], [], threading.Lock()
+    nv12, raw = VideoDataOutput("NV12", 640, 480), VideoDataOutput()
+
+    def on_nv12(frame):
+        row = frame.planes[0][100].astype(int)
+        with lock:
+            # x264 is lossy: the ramp within a few levels, away from the moving bar.
+            decoded.append(np.count_nonzero((np.abs(row - ramp(640)) > 6) & (row < 200)) < 64)
+
+    def on_raw(frame):
+        with lock:
+            units.append((frame.pixel_format, bytes(frame.planes[0].reshape(-1)[:4])))
+
+    nv12.set_frame_callback(on_nv12)
+    raw.set_frame_callback(on_raw)
+    photo = ocellus.PhotoOutput()
+    session.set_input(camera(context, "pipewire-pyh264"))
+    session.add_output(nv12)
+    session.add_output(raw)
+    session.add_photo_output(photo)
+    with session.running():
+        picture = photo.capture().result(timeout=10)
+        deadline = time.monotonic() + 10
+        while len(decoded) < 20 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    session.close()
+    assert len(decoded) >= 20 and all(decoded), "decoded frames show the camera's ramp"
+    assert units and all(f == "H264" and start[:3] in (b"\0\0\1", b"\0\0\0") for f, start in units), "Annex B, as sent"
+    assert nv12.dropped_frames["corrupt"] <= 8, "only frames before the first IDR are unreadable"
+    assert (picture.width, picture.height) == (640, 480) and picture.data[:2] == b"\xff\xd8"
+

@@ -303,3 +303,28 @@ def test_automatic_switching_waits_for_the_recording(tmp_path, cameras):
     assert recording.error is None and recording.frames > 0
     [video] = probe(tmp_path / "kept.mp4")
     assert (video["width"], video["height"]) == (640, 480), "the whole recording from the first camera"
+
+
+def test_h264_camera_is_recorded_as_it_came(tmp_path, cameras):
+    """No re-encoding: the movie's stream is the camera's H.264, starting at its first IDR picture."""
+    import ocellus
+
+    cameras.add("rech264", "--formats", "H264", "--sizes", "640x480")
+    with ocellus.Context("org.ocellus.test.recording.h264") as context:
+        session = context.capture_session()
+        session.set_input(next(d for d in context.devices() if d.unique_id == "pipewire-rech264"))
+        movie = ocellus.MovieFileOutput(rotation_angle=90)
+        session.add_movie_file_output(movie)
+        with session.running():
+            finished = movie.start_recording(str(tmp_path / "camera.mp4"))
+            time.sleep(2)
+            movie.stop_recording()
+            recording = finished.result(timeout=10)
+        session.close()
+        movie.close()
+    assert recording.error is None and recording.video_codec == "h264", "kept, not re-encoded with libx264"
+    [video] = probe(tmp_path / "camera.mp4")
+    assert (video["codec_name"], video["width"], video["height"]) == ("h264", 640, 480)
+    assert int(video["nb_read_frames"]) == recording.frames >= 45 and video["side_data_list"][0]["rotation"] == -90
+    frame = first_frame_upright(tmp_path / "camera.mp4")   # the first frame decodes: it is an IDR
+    assert frame.shape == (640, 480) and np.median(frame[:100, 200]) < 70 and np.median(frame[-100:, 200]) > 180

@@ -5,7 +5,10 @@ use std::time::Duration;
 
 #[test]
 fn the_microphone_device_follows_the_default_input_and_delivers_pcm() {
-    let ctx = Context::new("org.ocellus.test.rust.audio", &ContextOptions::default()).unwrap();
+    // A first run (fresh state): nothing was plugged in "since", so automatic switching keeps vcam0.
+    let state = std::env::temp_dir().join(format!("ocellus-rust-audio-{}", std::process::id()));
+    let options = ContextOptions { state_directory: Some(state.to_string_lossy().into_owned()), ..Default::default() };
+    let ctx = Context::new("org.ocellus.test.rust.audio", &options).unwrap();
     let microphone = ctx.default_microphone().unwrap().expect("the test bed has a microphone");
     assert_eq!((microphone.unique_id().as_str(), microphone.device_type()), ("microphone", DeviceType::Microphone));
     let route = ctx.microphone_route().unwrap().unwrap();
@@ -51,4 +54,5 @@ fn the_microphone_device_follows_the_default_input_and_delivers_pcm() {
     assert_eq!(seen.recv_timeout(Duration::from_secs(5)).unwrap(), SessionEvent::Stopped);
     session.remove_audio_output(&pcm).unwrap();
     assert_eq!(session.remove_audio_output(&pcm).unwrap_err().kind, ErrorKind::NotFound);
+    let _ = std::fs::remove_dir_all(state);
 }
