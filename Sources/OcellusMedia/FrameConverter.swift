@@ -53,6 +53,13 @@ public final class FrameConverter: FrameConverting {
         if let decompressor { tjDestroy(decompressor) }
     }
 
+    /// An H.264 frame not delivered still goes through the decoder: the pictures after it refer to it.
+    public func skip(_ frame: CameraFrame) {
+        guard frame.pixelFormat == .h264, let unit = frame.plane(0)?.bytes else { return }
+        if h264 == nil { h264 = H264Decoder() }
+        _ = h264?.decode(unit)
+    }
+
     /// The converted frame (views into this converter's buffer, valid until the next
     /// call), or nil when the source cannot be decoded.
     public func convert(_ frame: CameraFrame) -> CameraFrame? {

@@ -129,12 +129,20 @@ public final class MovieFileOutput: @unchecked Sendable {
 
     /// On the stream thread: a copy of the frame into a free buffer, or a counted drop.
     private func enqueue(_ frame: CameraFrame) {
+        // H.264 after a dropped frame refers to a picture the file lacks: it resumes at the next IDR.
+        let isH264 = frame.pixelFormat == .h264
         guard let (recording, slot) = lock.withLock({ () -> (Recording, Int)? in
             guard let recording, !recording.stopping else { return nil }
-            guard let slot = recording.free.popLast() else {
+            if recording.awaitingKeyFrame && frame.plane(0).map({ H264.isKeyFrame($0.bytes) }) != true {
                 recording.dropped += 1
                 return nil
             }
+            guard let slot = recording.free.popLast() else {
+                recording.dropped += 1
+                recording.awaitingKeyFrame = isH264
+                return nil
+            }
+            recording.awaitingKeyFrame = false
             return (recording, slot)
         }) else { return }
         recording.buffers[slot].store(frame)   // this thread owns the buffer until it is queued
@@ -228,6 +236,8 @@ private final class Recording: @unchecked Sendable {
     var stopping = false
     var error: OcellusError?
     var dropped = 0
+    /// An H.264 frame was dropped: frames wait for the next IDR picture.
+    var awaitingKeyFrame = false
     var duration = 0.0
     /// Microphone samples waiting for the writer, and the capture time of the first.
     var audio: [Float] = []

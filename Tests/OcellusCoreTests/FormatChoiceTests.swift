@@ -57,6 +57,25 @@ import Testing
         #expect(choice.0.width == 640 && choice.0.pixelFormat == .yuyv)
     }
 
+    @Test func theStreamRateIsOneTheCameraOffers() throws {
+        func capped(_ rate: FrameRate?) -> VideoDataOutput {
+            let output = VideoDataOutput(pixelFormat: .nv12, width: 640, height: 480)
+            output.maximumFrameRate = rate
+            return output
+        }
+        let camera = webcam(speedMbps: "5000")   // 30 and 15 fps listed
+        #expect(try choose(camera, [capped(FrameRate(15))])?.1 == FrameRate(15))
+        #expect(try choose(camera, [capped(FrameRate(10))])?.1 == FrameRate(15), "10 is not offered: 15, thinned by the output")
+        #expect(try choose(camera, [capped(FrameRate(20))])?.1 == FrameRate(30))
+        #expect(try choose(camera, [capped(FrameRate(10)), capped(nil)])?.1 == FrameRate(30), "an uncapped output wants every frame")
+        let ranged = Device(uniqueID: "r", name: "r", type: .externalCamera, position: .unspecified, backend: .v4l2, backendKey: "r",
+                            formats: [VideoFormat(pixelFormat: .yuyv, width: 640, height: 480,
+                                                  frameRates: [FrameRate(60), FrameRate(5)], frameRatesAreRange: true)],
+                            vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, properties: [:])
+        #expect(try choose(ranged, [capped(FrameRate(12))])?.1 == FrameRate(12))
+        #expect(try choose(ranged, [capped(FrameRate(2))])?.1 == FrameRate(5))
+    }
+
     @Test func overBudgetIsRefusedWithTheNumbers() throws {
         #expect {
             _ = try choose(webcam(speedMbps: "12"), [VideoDataOutput(pixelFormat: .nv12, width: 1920, height: 1080)])

@@ -100,7 +100,8 @@ import Testing
     @Test func supportedConversions() {
         #expect(FrameConverter.canConvert(from: .mjpeg, to: .bgra))
         #expect(FrameConverter.canConvert(from: .uyvy, to: .nv12))
-        #expect(!FrameConverter.canConvert(from: .h264, to: .nv12))
+        #expect(FrameConverter.canConvert(from: .h264, to: .nv12))
+        #expect(!FrameConverter.canConvert(from: .nv12, to: .h264), "nothing encodes H.264 for an output")
         #expect(!FrameConverter.canConvert(from: .nv12, to: .mjpeg))
     }
 }

@@ -95,6 +95,13 @@ public protocol CameraStreamOpening: Sendable {
 public protocol FrameConverting: AnyObject {
     /// The converted frame (valid until the next call), or nil when the source cannot be decoded.
     func convert(_ frame: CameraFrame) -> CameraFrame?
+    /// A frame that will not be delivered (late, or over the output's rate): a decoder whose
+    /// next pictures depend on it (H.264) must still see it.
+    func skip(_ frame: CameraFrame)
+}
+
+extension FrameConverting {
+    public func skip(_ frame: CameraFrame) {}
 }
 
 /// What conversions a session may use (implemented with libyuv/libjpeg-turbo in OcellusMedia).

@@ -108,6 +108,7 @@ public final class VideoDataOutput: @unchecked Sendable {
         (lastSequence, lastArrival) = (frame.sequence, arrival)
         if arrival > frame.timestampNanoseconds && arrival - frame.timestampNanoseconds > 3 * frameInterval {
             count(.late)
+            converter?.skip(frame)
             return
         }
         // Thinned only when the stream runs faster than the cap (a stream at the cap is never
@@ -115,7 +116,10 @@ public final class VideoDataOutput: @unchecked Sendable {
         if let limit = maximumFrameRate, limit.numerator > 0 {
             let interval = UInt64(1e9 * Double(limit.denominator) / Double(limit.numerator))
             if frameInterval < interval - interval / 10 {
-                guard lastDelivery == 0 || frame.timestampNanoseconds + interval / 4 >= lastDelivery + interval else { return }
+                guard lastDelivery == 0 || frame.timestampNanoseconds + interval / 4 >= lastDelivery + interval else {
+                    converter?.skip(frame)
+                    return
+                }
                 // The next slot, or a fresh start after a long pause.
                 let resync = lastDelivery == 0 || frame.timestampNanoseconds >= lastDelivery + 2 * interval
                 lastDelivery = resync ? frame.timestampNanoseconds : lastDelivery + interval
@@ -491,7 +495,8 @@ public final class CaptureSession: @unchecked Sendable {
     func chooseFormat(for configuration: Configuration) throws(OcellusError) -> (VideoFormat, FrameRate)? {
         guard let input = configuration.input else { return nil }
         let outputs = configuration.outputs
-        let wantedRate = outputs.compactMap(\.maximumFrameRate).max()
+        // An output without a cap wants every frame the camera has.
+        let wantedRate = outputs.contains { $0.maximumFrameRate == nil } ? nil : outputs.compactMap(\.maximumFrameRate).max()
         func size(_ output: VideoDataOutput) -> (UInt32, UInt32)? {
             output.width.flatMap { width in output.height.map { (width, $0) } }
         }
@@ -511,9 +516,13 @@ public final class CaptureSession: @unchecked Sendable {
                     || (size(output).map { $0 != (format.width, format.height) } ?? false)
             }.count
         }
+        /// A rate the camera offers: the wanted one within a range, else the lowest listed rate at
+        /// or above it (outputs thin the rest), else the top rate.
         func streamRate(_ format: VideoFormat) -> FrameRate {
             let top = format.maxFrameRate ?? FrameRate(30)
-            return wantedRate.map { min($0, top) } ?? top
+            guard let wanted = wantedRate, wanted < top else { return top }
+            if format.frameRatesAreRange { return max(wanted, format.frameRates.last ?? wanted) }
+            return format.frameRates.filter { $0 >= wanted }.min() ?? top
         }
         let served = input.formats.filter { format in
             outputs.allSatisfy { serves(format, $0) } && (wantedRate.map { (format.maxFrameRate ?? FrameRate(0)) >= $0 } ?? true)
