@@ -1,6 +1,6 @@
 #!/bin/bash
 # Capture benchmark (issue 4), inside scripts/testbed.sh: instructions per delivered
-# 1080p frame counted by callgrind for passthrough, YUYV→NV12 and MJPEG→NV12
+# 1080p frame counted by callgrind for passthrough, YUYV→NV12, MJPEG→NV12 and H.264→NV12
 # through a capture session, next to the bare libyuv/turbojpeg calls on the same
 # kind of frame and to `gst-launch-1.0 pipewiresrc ! fakesink`; then latency and
 # time to the first frame without valgrind.
@@ -10,12 +10,13 @@ BUILD="$ROOT/build"
 FRAMES=${BENCH_FRAMES:-30}
 WORK=$(mktemp -d /tmp/ocellus-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-cc -O2 -I"$BUILD/include" -o "$WORK/capture_bench" "$ROOT/bench/capture_bench.c" -L"$BUILD/lib" -locellus -lyuv -lturbojpeg
+cc -O2 -I"$BUILD/include" -o "$WORK/capture_bench" "$ROOT/bench/capture_bench.c" -L"$BUILD/lib" -locellus -lyuv -lturbojpeg -lavcodec -lavutil
 export LD_LIBRARY_PATH="$BUILD/lib"
 
 plug() { "$ROOT/scripts/testbed.sh" add-camera "$OCELLUS_TESTBED_DIR" "$1" --sizes 1920x1080 --fps 30 --formats "$2" | sed -n 's/.*object.serial=\([0-9]*\).*/\1/p'; }
 YUYV_SERIAL=$(plug benchyuyv YUY2)
 plug benchmjpg MJPG >/dev/null
+plug benchh264 H264 >/dev/null
 
 # Instructions (Ir) counted in the window a program marks with callgrind client requests.
 window_ir() {
@@ -38,6 +39,8 @@ yuyv=$(per_frame "$(window_ir "$WORK/capture_bench" session pipewire-benchyuyv N
 mjpeg=$(per_frame "$(window_ir "$WORK/capture_bench" session pipewire-benchmjpg NV12 "$FRAMES")" "$FRAMES")
 bare_yuyv=$(per_frame "$(window_ir "$WORK/capture_bench" bare-yuyv "$FRAMES")" "$FRAMES")
 bare_mjpeg=$(per_frame "$(window_ir "$WORK/capture_bench" bare-mjpeg "$FRAMES")" "$FRAMES")
+h264=$(per_frame "$(window_ir "$WORK/capture_bench" session pipewire-benchh264 NV12 "$FRAMES")" "$FRAMES")
+bare_h264=$(per_frame "$(window_ir "$WORK/capture_bench" bare-h264 pipewire-benchh264 "$FRAMES")" "$FRAMES")
 gst() {
 	total_ir gst-launch-1.0 -q pipewiresrc target-object="$YUYV_SERIAL" num-buffers="$1" \
 		! video/x-raw,format=YUY2,width=1920,height=1080 ! fakesink
@@ -54,5 +57,6 @@ echo "capture benchmark, 1080p, instructions per delivered frame (callgrind, $FR
 echo "  passthrough YUYV:   $passthrough${gstreamer:+  (gst-launch pipewiresrc ! fakesink: $gstreamer, ratio $(ratio "$passthrough" "$gstreamer"))}"
 echo "  YUYV -> NV12:       $yuyv  (bare YUY2ToNV12: $bare_yuyv, ratio $(ratio "$yuyv" "$bare_yuyv"))"
 echo "  MJPEG -> NV12:      $mjpeg  (bare turbojpeg decode + I420ToNV12: $bare_mjpeg, ratio $(ratio "$mjpeg" "$bare_mjpeg"))"
+echo "  H.264 -> NV12:      $h264  (bare libavcodec decode + I420ToNV12 of the same units: $bare_h264, ratio $(ratio "$h264" "$bare_h264"))"
 echo "latency and start-up (no valgrind, passthrough YUYV 1080p, 120 frames):"
 "$WORK/capture_bench" latency pipewire-benchyuyv YUYV 120 | sed 's/^/  /'

@@ -5,12 +5,15 @@
  *   capture_bench session UNIQUE_ID FOURCC_OUT FRAMES   measured window of FRAMES frames
  *   capture_bench bare-yuyv FRAMES                      YUY2ToNV12 on a 1080p frame
  *   capture_bench bare-mjpeg FRAMES                     turbojpeg decode + I420ToNV12, 1080p
+ *   capture_bench bare-h264 UNIQUE_ID FRAMES            libavcodec decode + I420ToNV12 of the camera's own
+ *                                                       access units (a loop of 8 from an IDR, taken first)
  *   capture_bench latency UNIQUE_ID FOURCC_OUT FRAMES   latency and time to first frame (no valgrind)
  *
  * Under callgrind (--instr-atstart=no) only the measured window is counted. */
 #define _DEFAULT_SOURCE
 #include <ocellus.h>
 
+#include <libavcodec/avcodec.h>
 #include <libyuv/convert_from.h>
 #include <libyuv/planar_functions.h>
 #include <turbojpeg.h>
@@ -160,12 +163,98 @@ static int bare_mjpeg(int window)
     return 0;
 }
 
+/* The camera's loop of access units, copied from a passthrough session, starting at an IDR. */
+#define LOOP 8
+struct units {
+    uint8_t *data[LOOP];
+    size_t size[LOOP];
+    int count;
+    pthread_mutex_t lock;
+    pthread_cond_t full;
+};
+
+static int has_idr(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i + 3 < n; i++)
+        if (p[i] == 0 && p[i + 1] == 0 && p[i + 2] == 1 && (p[i + 3] & 0x1f) == 5) return 1;
+    return 0;
+}
+
+static void on_unit(oc_video_data_output *output, const oc_frame *frame, void *user_data)
+{
+    struct units *u = user_data;
+    size_t size;
+    (void)output;
+    const uint8_t *data = oc_frame_plane_data(frame, 0, &size, NULL);
+    pthread_mutex_lock(&u->lock);
+    if (u->count < LOOP && (u->count > 0 || has_idr(data, size))) {
+        u->data[u->count] = malloc(size);
+        memcpy(u->data[u->count], data, size);
+        u->size[u->count++] = size;
+        if (u->count == LOOP) pthread_cond_signal(&u->full);
+    }
+    pthread_mutex_unlock(&u->lock);
+}
+
+static int bare_h264(const char *unique_id, int window)
+{
+    struct units u = { { 0 }, { 0 }, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+    oc_context *ctx = NULL;
+    oc_device_list *list = NULL;
+    oc_capture_session *s = NULL;
+    oc_video_data_output *o = NULL;
+    oc_device *camera = NULL;
+    if (oc_context_create("org.ocellus.bench", NULL, &ctx) || oc_context_copy_devices(ctx, &list)) return 1;
+    for (size_t i = 0; i < oc_device_list_count(list); i++)
+        if (!strcmp(oc_device_unique_id(oc_device_list_get(list, i)), unique_id)) camera = oc_device_list_get(list, i);
+    if (!camera || oc_capture_session_create(ctx, &s) || oc_video_data_output_create(&o) ||
+        oc_video_data_output_set_frame_callback(o, on_unit, &u) || oc_capture_session_set_input(s, camera) ||
+        oc_capture_session_add_output(s, o) || oc_capture_session_start_running(s)) {
+        fprintf(stderr, "capture_bench: %s\n", oc_last_error_message());
+        return 1;
+    }
+    pthread_mutex_lock(&u.lock);
+    while (u.count < LOOP) pthread_cond_wait(&u.full, &u.lock);
+    pthread_mutex_unlock(&u.lock);
+    oc_capture_session_destroy(s);
+    oc_video_data_output_destroy(o);
+    oc_device_list_free(list);
+    oc_context_destroy(ctx);
+
+    /* The decoder set up as Ocellus sets up its own. */
+    const AVCodec *codec = avcodec_find_decoder(AV_CODEC_ID_H264);
+    AVCodecContext *c = avcodec_alloc_context3(codec);
+    c->flags |= AV_CODEC_FLAG_LOW_DELAY;
+    c->thread_count = 1;
+    AVPacket *packet = av_packet_alloc();
+    AVFrame *picture = av_frame_alloc();
+    uint8_t *ny = malloc(W * H), *nuv = malloc(W * H / 2);
+    if (avcodec_open2(c, codec, NULL) < 0) return 1;
+    for (int i = 0; i < LOOP + window; i++) {
+        if (i == LOOP) {   /* one loop to warm up, then the window */
+            CALLGRIND_ZERO_STATS;
+            CALLGRIND_START_INSTRUMENTATION;
+        }
+        packet->data = u.data[i % LOOP];
+        packet->size = (int)u.size[i % LOOP];
+        if (avcodec_send_packet(c, packet) < 0 || avcodec_receive_frame(c, picture) < 0) return 1;
+        I420ToNV12(picture->data[0], picture->linesize[0], picture->data[1], picture->linesize[1], picture->data[2],
+                   picture->linesize[2], ny, W, nuv, W, W, H);
+    }
+    CALLGRIND_STOP_INSTRUMENTATION;
+    CALLGRIND_DUMP_STATS_AT("window");
+    printf("frames %d\n", window);
+    avcodec_free_context(&c);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 5 && !strcmp(argv[1], "session")) return session(argv[2], argv[3], atoi(argv[4]), 0);
     if (argc >= 5 && !strcmp(argv[1], "latency")) return session(argv[2], argv[3], atoi(argv[4]), 1);
     if (argc >= 3 && !strcmp(argv[1], "bare-yuyv")) return bare_yuyv(atoi(argv[2]));
     if (argc >= 3 && !strcmp(argv[1], "bare-mjpeg")) return bare_mjpeg(atoi(argv[2]));
+    if (argc >= 4 && !strcmp(argv[1], "bare-h264")) return bare_h264(argv[2], atoi(argv[3]));
     fprintf(stderr, "usage: see the top of capture_bench.c\n");
     return 2;
 }

@@ -27,6 +27,7 @@ public final class FrameConverter: FrameConverting {
     private var mirroredPlanar = Planar()
     private var decompressor: tjhandle?
     private var h264: H264Decoder?
+    private var catchingUp = false
 
     public static let sources: Set<FourCC> = [.yuyv, .uyvy, .nv12, .i420, .mjpeg, .h264]
     public static let targets: Set<FourCC> = [.nv12, .i420, .yuyv, .bgra]
@@ -53,11 +54,23 @@ public final class FrameConverter: FrameConverting {
         if let decompressor { tjDestroy(decompressor) }
     }
 
-    /// An H.264 frame not delivered still goes through the decoder: the pictures after it refer to it.
-    public func skip(_ frame: CameraFrame) {
+    /// An H.264 frame over the output's rate still goes through the decoder (the pictures after
+    /// it refer to it); one that came late is dropped with its dependants until the next IDR
+    /// picture, so that an output that fell behind catches up instead of decoding for nothing.
+    public func skip(_ frame: CameraFrame, late: Bool) {
         guard frame.pixelFormat == .h264, let unit = frame.plane(0)?.bytes else { return }
+        if late {
+            catchingUp = true
+            return
+        }
         if h264 == nil { h264 = H264Decoder() }
         _ = h264?.decode(unit)
+    }
+
+    public func isCatchingUp(before frame: CameraFrame) -> Bool {
+        guard catchingUp, frame.pixelFormat == .h264, let unit = frame.plane(0)?.bytes else { return false }
+        catchingUp = !H264.isKeyFrame(unit)
+        return catchingUp
     }
 
     /// The converted frame (views into this converter's buffer, valid until the next

@@ -1,3 +1,4 @@
+import OcellusCore
 import Testing
 @testable import OcellusMedia
 
@@ -24,5 +25,24 @@ import Testing
         let decoder = try #require(H264Decoder())
         #expect(pUnit.withUnsafeBytes { decoder.decode($0) } == nil)
         #expect([UInt8](repeating: 0xAB, count: 64).withUnsafeBytes { decoder.decode($0) } == nil, "garbage is refused, not a crash")
+    }
+
+    func frame(_ unit: [UInt8]) -> CameraFrame {
+        let view = unit.withUnsafeBytes { $0 }   // callers keep `unit` alive
+        return CameraFrame(pixelFormat: .h264, width: 64, height: 48, sequence: 1, timestampNanoseconds: 1,
+                           planes: FramePlane(bytes: view, stride: 0))
+    }
+
+    @Test func anOutputBehindDropsUntilTheNextKeyFrame() {
+        let converter = FrameConverter(target: .nv12, width: 64, height: 48)
+        withExtendedLifetime((idrUnit, pUnit)) {
+            #expect(!converter.isCatchingUp(before: frame(pUnit)), "in step: every frame is decoded")
+            converter.skip(frame(pUnit), late: true)
+            #expect(converter.isCatchingUp(before: frame(pUnit)), "its dependants go undecoded")
+            #expect(!converter.isCatchingUp(before: frame(idrUnit)), "an IDR picture starts afresh")
+            #expect(!converter.isCatchingUp(before: frame(pUnit)))
+            converter.skip(frame(pUnit), late: false)   // over the rate: decoded, no catching up
+            #expect(!converter.isCatchingUp(before: frame(pUnit)))
+        }
     }
 }

@@ -95,13 +95,18 @@ public protocol CameraStreamOpening: Sendable {
 public protocol FrameConverting: AnyObject {
     /// The converted frame (valid until the next call), or nil when the source cannot be decoded.
     func convert(_ frame: CameraFrame) -> CameraFrame?
-    /// A frame that will not be delivered (late, or over the output's rate): a decoder whose
-    /// next pictures depend on it (H.264) must still see it.
-    func skip(_ frame: CameraFrame)
+    /// A frame that will not be delivered. Over the output's rate (`late` false), a decoder
+    /// whose next pictures depend on it (H.264) must still see it; when the output is behind
+    /// (`late`), a decoder sheds load instead: it drops the pictures that depend on this one
+    /// until the next key frame.
+    func skip(_ frame: CameraFrame, late: Bool)
+    /// True while such a decoder drops frames unseen until a key frame (`frame` is one: false).
+    func isCatchingUp(before frame: CameraFrame) -> Bool
 }
 
 extension FrameConverting {
-    public func skip(_ frame: CameraFrame) {}
+    public func skip(_ frame: CameraFrame, late: Bool) {}
+    public func isCatchingUp(before frame: CameraFrame) -> Bool { false }
 }
 
 /// What conversions a session may use (implemented with libyuv/libjpeg-turbo in OcellusMedia).

@@ -106,9 +106,10 @@ public final class VideoDataOutput: @unchecked Sendable {
             count(heldUp ? .outOfBuffers : .discontinuity, frame.sequence - last - 1)
         }
         (lastSequence, lastArrival) = (frame.sequence, arrival)
-        if arrival > frame.timestampNanoseconds && arrival - frame.timestampNanoseconds > 3 * frameInterval {
+        if arrival > frame.timestampNanoseconds && arrival - frame.timestampNanoseconds > 3 * frameInterval
+            || converter?.isCatchingUp(before: frame) == true {
             count(.late)
-            converter?.skip(frame)
+            converter?.skip(frame, late: true)
             return
         }
         // Thinned only when the stream runs faster than the cap (a stream at the cap is never
@@ -117,7 +118,7 @@ public final class VideoDataOutput: @unchecked Sendable {
             let interval = UInt64(1e9 * Double(limit.denominator) / Double(limit.numerator))
             if frameInterval < interval - interval / 10 {
                 guard lastDelivery == 0 || frame.timestampNanoseconds + interval / 4 >= lastDelivery + interval else {
-                    converter?.skip(frame)
+                    converter?.skip(frame, late: false)
                     return
                 }
                 // The next slot, or a fresh start after a long pause.

@@ -396,3 +396,31 @@ def test_h264_camera_is_decoded_for_outputs_and_photos(context, cameras):
     assert nv12.dropped_frames["corrupt"] <= 8, "only frames before the first IDR are unreadable"
     assert (picture.width, picture.height) == (640, 480) and picture.data[:2] == b"\xff\xd8"
 
+
+
+def test_h264_output_that_falls_behind_catches_up_at_the_next_idr(context, cameras):
+    """A slow callback makes frames late: they are dropped (counted as late) with the pictures that
+    depend on them, never decoded with a missing reference — every delivered frame is right."""
+    cameras.add("pyh264slow", "--formats", "H264", "--sizes", "640x480")
+    session = context.capture_session()
+    output, bars, done = VideoDataOutput("NV12", 320, 240), [], threading.Event()
+
+    def on_frame(frame):
+        row = frame.planes[0][100].astype(int)
+        expected = frame.sequence % 8 * 40
+        # Bright columns away from the bar (and the ramp's bright end): a ghost from a wrong reference.
+        stray = [x for x in np.flatnonzero(row >= 225) if not expected - 3 <= x <= expected + 23 and x < 300]
+        bars.append((expected, int(np.argmax(row >= 225)) if not stray else -1))
+        if len(bars) % 4 == 0:
+            time.sleep(0.2)   # six frame intervals: the next frames arrive late
+        if len(bars) >= 12:
+            done.set()
+
+    output.set_frame_callback(on_frame)
+    session.set_input(camera(context, "pipewire-pyh264slow"))
+    session.add_output(output)
+    with session.running():
+        assert done.wait(20)
+    session.close()
+    assert all(abs(expected - found) <= 3 for expected, found in bars), bars
+    assert output.dropped_frames["late"] > 0
