@@ -109,8 +109,8 @@ public final class FrameConverter: FrameConverting {
 
         // Everything else: the source as I420 at its own size…
         let (sw, sh) = (Int(frame.width), Int(frame.height))
-        sourcePlanar.ensure(width: sw, height: sh)
-        let planar = sourcePlanar
+        if frame.pixelFormat != .h264 { sourcePlanar.ensure(width: sw, height: sh) }   // H.264 is read where it is decoded
+        var planar = sourcePlanar
         switch frame.pixelFormat {
         case .yuyv:
             YUY2ToI420(src, srcStride, planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh))
@@ -138,8 +138,7 @@ public final class FrameConverter: FrameConverting {
                 corruptFrames += 1
                 return nil
             }
-            I420Copy(picture.y.bytes, picture.y.stride, picture.u.bytes, picture.u.stride, picture.v.bytes, picture.v.stride,
-                     planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh))
+            planar = Planar(viewing: picture)   // read in place: the decoder keeps the picture until its next call
             fullRange = picture.isFullRange
         default:
             return nil
@@ -270,6 +269,16 @@ struct Planar {
     private(set) var yStride: Int32 = 0
     private(set) var cStride: Int32 = 0
     private var size = (0, 0)
+
+    init() {}
+
+    /// A view of a decoded picture's planes (nothing to free).
+    init(viewing picture: H264Decoder.Picture) {
+        y = UnsafeMutablePointer(mutating: picture.y.bytes)
+        u = UnsafeMutablePointer(mutating: picture.u.bytes)
+        v = UnsafeMutablePointer(mutating: picture.v.bytes)
+        (yStride, cStride) = (picture.y.stride, picture.u.stride)
+    }
 
     mutating func ensure(width: Int, height: Int) {
         guard size != (width, height) else { return }
