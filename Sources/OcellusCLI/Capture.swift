@@ -1,6 +1,7 @@
 // `ocellus stream`, `ocellus snap` and `ocellus record`: capture sessions from the command line.
 import OcellusCore
 import OcellusMedia
+import OcellusSensors
 import OcellusSystem
 #if canImport(Glibc)
 import Glibc
@@ -163,22 +164,39 @@ func stream(_ options: GlobalOptions, uniqueID: String, _ settings: StreamOption
     exit(0)
 }
 
-/// The capture angle (SPEC §3) for `device` with the host in its natural orientation
-/// and the camera's kept mounting correction: what a photo or movie records.
-func captureAngle(_ device: Device, stateDirectory: String) -> (angle: Int, mirrored: Bool) {
+/// Where the host's orientation comes from for a still or a movie: `--host-orientation`,
+/// else iio-sensor-proxy (on `--sensor-bus`, else the system bus) at this moment.
+struct HostOrientationSource {
+    /// Clockwise degrees given on the command line.
+    var degrees: Int?
+    var sensorBus: String?
+
+    /// H in clockwise degrees; the natural orientation when no sensor proxy answers (SPEC §3).
+    func current() -> Int {
+        if let degrees { return degrees }
+        guard let sensor = try? SensorProxyOrientation(busAddress: sensorBus) else { return 0 }
+        defer { sensor.stop() }
+        return sensor.orientation
+    }
+}
+
+/// The capture angle (SPEC §3) for `device` with the host at `host` degrees and the camera's
+/// kept mounting correction: what a photo or movie records.
+func captureAngle(_ device: Device, stateDirectory: String, host: Int) -> Int {
     guard let coordinator = try? RotationCoordinator(
         device: device, mountingCorrection: MountingCorrections(directory: stateDirectory).correction(for: device.uniqueID),
-        previewMirrored: false) else { return (0, false) }
-    return (coordinator.angles.capture, false)
+        previewMirrored: false), (try? coordinator.setHostOrientation(host)) != nil else { return 0 }
+    return coordinator.angles.capture
 }
 
 func snap(_ options: GlobalOptions, uniqueID: String, path: String, size: (width: UInt32, height: UInt32)?,
-          rotatePixels: Bool, json: Bool) -> Never {
+          rotatePixels: Bool, host: HostOrientationSource, json: Bool) -> Never {
     let capture = CLICapture(options, uniqueID: uniqueID)
+    let hostDegrees = host.current()
     let photoOutput = PhotoOutput()
     photoOutput.videoOutput.width = size?.width
     photoOutput.videoOutput.height = size?.height
-    photoOutput.videoRotationAngle = captureAngle(capture.device, stateDirectory: capture.hub.stateDirectory).angle
+    photoOutput.videoRotationAngle = captureAngle(capture.device, stateDirectory: capture.hub.stateDirectory, host: hostDegrees)
     capture.start { session throws(OcellusError) in
         if size == nil { try session.setPreset(.photo) }
         try photoOutput.attach(to: session)
@@ -218,12 +236,13 @@ func snap(_ options: GlobalOptions, uniqueID: String, path: String, size: (width
 }
 
 func record(_ options: GlobalOptions, uniqueID: String, path: String, seconds: Double?, size: (width: UInt32, height: UInt32)?,
-            audio: String??, json: Bool) -> Never {
+            audio: String??, host: HostOrientationSource, json: Bool) -> Never {
     let capture = CLICapture(options, uniqueID: uniqueID)
+    let hostDegrees = host.current()
     let movie = MovieFileOutput()
     movie.videoOutput.width = size?.width
     movie.videoOutput.height = size?.height
-    try? movie.setVideoRotationAngle(captureAngle(capture.device, stateDirectory: capture.hub.stateDirectory).angle)
+    try? movie.setVideoRotationAngle(captureAngle(capture.device, stateDirectory: capture.hub.stateDirectory, host: hostDegrees))
     var microphone: Device?
     if let audio {
         // "microphone" is the device that follows the default input (SPEC §5).

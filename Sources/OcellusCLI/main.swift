@@ -28,9 +28,11 @@ commands:
   stream UNIQUE_ID [--format FOURCC] [--size WxH] [--fps N] [--frames N | --seconds S] [--json | --frame-events]
                             capture from a camera: live stats, or one JSON summary (--json), or a
                             JSON line per frame then the summary (--frame-events)
-  snap UNIQUE_ID -o FILE [--size WxH] [--rotate-pixels] [--json]
+  snap UNIQUE_ID -o FILE [--size WxH] [--rotate-pixels] [--host-orientation H] [--sensor-bus ADDRESS] [--json]
                             a JPEG photo with EXIF orientation from the camera's capture angle
-  record UNIQUE_ID -o FILE.mp4|FILE.mov [--seconds S] [--size WxH] [--audio [MIC_UNIQUE_ID]] [--json]
+                            (the host's orientation H from iio-sensor-proxy unless given)
+  record UNIQUE_ID -o FILE.mp4|FILE.mov [--seconds S] [--size WxH] [--audio [MIC_UNIQUE_ID]]
+         [--host-orientation H] [--sensor-bus ADDRESS] [--json]
                             a movie (fragmented: playable up to a crash), the capture angle in
                             the track's display matrix; until S seconds or Ctrl-C; --audio adds
                             an AAC track (default: the camera's own microphone, else the
@@ -212,22 +214,18 @@ func controls(_ options: GlobalOptions, uniqueID: String, json: Bool, settings: 
 }
 
 /// Streams through a capture session (either backend) and reports each frame.
-func rotation(_ options: GlobalOptions, uniqueID: String, host: String?, interface: String?, mirrored: Bool?, json: Bool,
+func rotation(_ options: GlobalOptions, uniqueID: String, host: Int?, interface: String?, mirrored: Bool?, json: Bool,
               sensorBus: String?, watch: Bool) {
     let hub = openHub(options)
     defer { hub.close() }
     let device = connectedDevice(hub, uniqueID)
-    let hostAngles = ["normal": 0, "left-up": 90, "bottom-up": 180, "right-up": 270]
     var sensor: SensorProxyOrientation?
     do throws(OcellusError) {
         let coordinator = try RotationCoordinator(
             device: device, mountingCorrection: MountingCorrections(directory: hub.stateDirectory).correction(for: uniqueID),
             previewMirrored: mirrored ?? RotationCoordinator.mirrorsByDefault(device))
         if let host {
-            guard let degrees = hostAngles[host] else {
-                throw OcellusError(.invalidArgument, "unknown host orientation '\(host)' (normal, left-up, bottom-up, right-up)")
-            }
-            try coordinator.setHostOrientation(degrees)
+            try coordinator.setHostOrientation(host)
         } else {
             do {
                 sensor = try SensorProxyOrientation(busAddress: sensorBus) { degrees in try? coordinator.setHostOrientation(degrees) }
@@ -290,6 +288,27 @@ func parseSize(_ text: String) throws -> (width: UInt32, height: UInt32) {
         throw UsageError(message: "bad size '\(text)' (expected WIDTHxHEIGHT)")
     }
     return (width, height)
+}
+
+/// `--sensor-bus ADDRESS` (else $OCELLUS_SENSOR_BUS): where iio-sensor-proxy is, nil for the system bus.
+func sensorBusOption(_ arguments: inout Arguments) throws -> String? {
+    try arguments.value("--sensor-bus") ?? environmentVariable("OCELLUS_SENSOR_BUS")
+}
+
+/// `--host-orientation NAME` or, without it, the sensor proxy of `--sensor-bus`.
+func hostOrientationSource(_ arguments: inout Arguments) throws -> HostOrientationSource {
+    HostOrientationSource(degrees: try arguments.value("--host-orientation").map(parseHostOrientation),
+                          sensorBus: try sensorBusOption(&arguments))
+}
+
+/// iio-sensor-proxy's names for the host orientation H, as clockwise degrees.
+func parseHostOrientation(_ text: String) throws -> Int {
+    let degrees = ["normal": 0, "left-up": 90, "bottom-up": 180, "right-up": 270]
+    guard let value = degrees[text] else {
+        // A bad value, not bad usage: exit 1 like other refused values (the rotation command always did).
+        throw OcellusError(.invalidArgument, "unknown host orientation '\(text)' (normal, left-up, bottom-up, right-up)")
+    }
+    return value
 }
 
 func parseSeconds(_ text: String) throws -> Double {
@@ -398,11 +417,11 @@ func main() {
         case "rotation":
             guard let uniqueID = arguments.positional() else { throw UsageError(message: "rotation needs a unique ID") }
             let json = arguments.flag("--json")
-            let host = try arguments.value("--host-orientation")
+            let host = try arguments.value("--host-orientation").map(parseHostOrientation)
             let interface = try arguments.value("--interface-orientation")
             let mirrored: Bool? = arguments.flag("--mirrored") ? true : arguments.flag("--unmirrored") ? false : nil
             let watch = arguments.flag("--watch")
-            let sensorBus = try arguments.value("--sensor-bus") ?? environmentVariable("OCELLUS_SENSOR_BUS")
+            let sensorBus = try sensorBusOption(&arguments)
             try arguments.finish()
             rotation(options, uniqueID: uniqueID, host: host, interface: interface, mirrored: mirrored, json: json,
                      sensorBus: sensorBus, watch: watch)
@@ -432,18 +451,20 @@ func main() {
             guard let path = try arguments.value("-o") ?? arguments.value("--output") else { throw UsageError(message: "snap needs -o FILE") }
             let size = try arguments.value("--size").map(parseSize)
             let rotatePixels = arguments.flag("--rotate-pixels")
+            let host = try hostOrientationSource(&arguments)
             let json = arguments.flag("--json")
             try arguments.finish()
-            snap(options, uniqueID: uniqueID, path: path, size: size, rotatePixels: rotatePixels, json: json)
+            snap(options, uniqueID: uniqueID, path: path, size: size, rotatePixels: rotatePixels, host: host, json: json)
         case "record":
             guard let uniqueID = arguments.positional() else { throw UsageError(message: "record needs a unique ID") }
             guard let path = try arguments.value("-o") ?? arguments.value("--output") else { throw UsageError(message: "record needs -o FILE") }
             let seconds = try arguments.value("--seconds").map(parseSeconds)
             let size = try arguments.value("--size").map(parseSize)
             let audio = arguments.optionalValue("--audio")
+            let host = try hostOrientationSource(&arguments)
             let json = arguments.flag("--json")
             try arguments.finish()
-            record(options, uniqueID: uniqueID, path: path, seconds: seconds, size: size, audio: audio, json: json)
+            record(options, uniqueID: uniqueID, path: path, seconds: seconds, size: size, audio: audio, host: host, json: json)
         case "version":
             try arguments.finish()
             emit("ocellus \(OcellusVersion.string)")

@@ -150,3 +150,31 @@ def test_coordinator_follows_the_sensor_proxy_from_python(tmp_path, private_bus)
                 assert changed.wait(10) and coordinator.angles == (180, 0)
             finally:
                 proxy.kill()
+
+
+def test_snap_and_record_take_the_host_orientation_from_the_sensor(tmp_path, cameras, private_bus):
+    """A built-in back camera moves with the host: stills and movies record the capture angle for the
+    host's orientation at that moment, read from iio-sensor-proxy (or given with --host-orientation)."""
+    import time
+
+    cameras.add("rotsnap", "--prop", "api.libcamera.location=back", "--prop", "api.libcamera.rotation=90")
+    photo = str(tmp_path / "p.jpg")
+
+    def snap(*args):
+        return json.loads(cli(tmp_path, "snap", "pipewire-rotsnap", "-o", photo, "--json", *args).stdout)["orientation"]
+
+    assert snap("--sensor-bus", private_bus) == 8, "no sensor proxy: the natural orientation, capture angle 270"
+    proxy = start_proxy(private_bus)
+    try:
+        proxy.stdin.write("orientation left-up\n")
+        proxy.stdin.flush()
+        time.sleep(0.2)
+        assert snap("--sensor-bus", private_bus) == 1, "turned left-up: the sensor already turned the picture upright"
+        movie = json.loads(cli(tmp_path, "record", "pipewire-rotsnap", "-o", str(tmp_path / "c.mp4"), "--seconds", "1",
+                               "--sensor-bus", private_bus, "--json").stdout)
+        assert movie["orientation"] == 0
+        assert snap("--sensor-bus", private_bus, "--host-orientation", "bottom-up") == 6, "given beats the sensor"
+    finally:
+        proxy.kill()
+    refused = cli(tmp_path, "snap", "pipewire-rotsnap", "-o", photo, "--host-orientation", "sideways", check=False)
+    assert refused.returncode == 1 and "unknown host orientation" in refused.stderr
