@@ -19,9 +19,7 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     /// Socket name or path; nil means `PIPEWIRE_REMOTE`, else the default.
     public let remote: String?
 
-    private var loop: OpaquePointer?
-    private var context: OpaquePointer?
-    private var core: OpaquePointer?
+    private var connection: PipeWireConnection?
     private var registry: OpaquePointer?
     private let coreHook = Hook()
     private let registryHook = Hook()
@@ -49,25 +47,12 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     // MARK: DeviceBackend
 
     public func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) {
-        PipeWireLibrary.initializeOnce()
         self.delegate = delegate
-        guard let loop = pw_thread_loop_new("ocellus-pw", nil) else {
-            throw OcellusError(.noResources, "could not create the PipeWire thread loop")
+        let connection = try PipeWireConnection(threadName: "ocellus-pw", remote: remote)
+        self.connection = connection
+        let result = connection.withLock {
+            enumerate(connection, timeoutMilliseconds: timeoutMilliseconds == 0 ? 3000 : timeoutMilliseconds)
         }
-        self.loop = loop
-        // PipeWire's plain client.conf: no realtime module, a capture library does not ask for RT on its own.
-        context = pw_context_new(pw_thread_loop_get_loop(loop), nil, 0)
-        guard context != nil else {
-            stop()
-            throw OcellusError(.noResources, "could not create a PipeWire context: \(errnoText())")
-        }
-        guard pw_thread_loop_start(loop) == 0 else {
-            stop()
-            throw OcellusError(.noResources, "could not start the PipeWire thread: \(errnoText())")
-        }
-        pw_thread_loop_lock(loop)
-        let result = connectAndEnumerate(timeoutMilliseconds: timeoutMilliseconds == 0 ? 3000 : timeoutMilliseconds)
-        pw_thread_loop_unlock(loop)
         if case .failure(let error) = result {
             stop()
             throw error
@@ -75,52 +60,27 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     }
 
     public func stop() {
-        guard let loop else { return }
-        pw_thread_loop_lock(loop)
-        delegate = nil
-        for node in nodes.values { node.destroy() }
-        nodes.removeAll()
-        for device in devices.values { device.destroy() }
-        devices.removeAll()
-        defaults?.destroy()
-        defaults = nil
-        registryHook.remove()
-        coreHook.remove()
-        if let registry { pw_proxy_destroy(registry) }
-        registry = nil
-        if let core { pw_core_disconnect(core) }
-        core = nil
-        pw_thread_loop_unlock(loop)
-        PipeWireLibrary.shutDown(loop: loop, context: context)
-        context = nil
-        self.loop = nil
+        guard let connection else { return }
+        connection.close {
+            delegate = nil
+            for node in nodes.values { node.destroy() }
+            nodes.removeAll()
+            for device in devices.values { device.destroy() }
+            devices.removeAll()
+            defaults?.destroy()
+            defaults = nil
+            registryHook.remove()
+            coreHook.remove()
+            if let registry { pw_proxy_destroy(registry) }
+            registry = nil
+        }
+        self.connection = nil
     }
 
-    // MARK: Connection (loop locked)
+    // MARK: Enumeration (loop locked)
 
-    private var remoteDescription: String {
-        if let remote { return remote }
-        if let env = getenv("PIPEWIRE_REMOTE") { return String(cString: env) }
-        return "the default PipeWire socket"
-    }
-
-    private func connectAndEnumerate(timeoutMilliseconds: UInt32) -> Result<Void, OcellusError> {
-        errno = 0
-        if let remote {
-            // PIPEWIRE_REMOTE would override a `remote.name` property, so an explicit remote is
-            // connected here and handed over as a socket.
-            switch PipeWireSocket.connect(remote) {
-            case .success(let fd): core = pw_context_connect_fd(context, fd, nil, 0)
-            case .failure(let error): return .failure(error)
-            }
-        } else {
-            core = pw_context_connect(context, nil, 0)
-        }
-        guard let core else {
-            let code = errno
-            return .failure(OcellusError(.backendUnavailable,
-                "cannot connect to PipeWire at \(remoteDescription): \(errnoText(code)) (is the daemon running?)"))
-        }
+    private func enumerate(_ connection: PipeWireConnection, timeoutMilliseconds: UInt32) -> Result<Void, OcellusError> {
+        guard let core = connection.core else { return .failure(OcellusError(.backendUnavailable, "not connected to PipeWire")) }
         let me = Unmanaged.passUnretained(self).toOpaque()
         coreEvents.pointer.pointee.version = UInt32(PW_VERSION_CORE_EVENTS)
         coreEvents.pointer.pointee.done = { data, id, seq in
@@ -145,13 +105,9 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
         ocpw_registry_add_listener(registry, registryHook.pointer, registryEvents.pointer, me)
         requestSync()
 
-        var deadline = timespec()
-        pw_thread_loop_get_time(loop, &deadline, Int64(timeoutMilliseconds) * 1_000_000)
-        while !settledOnce && failure == nil {
-            if pw_thread_loop_timed_wait_full(loop, &deadline) != 0 {
-                return .failure(OcellusError(.timeout,
-                    "PipeWire at \(remoteDescription) did not finish listing devices within \(timeoutMilliseconds) ms"))
-            }
+        guard connection.wait(milliseconds: timeoutMilliseconds, until: { settledOnce || failure != nil }) else {
+            return .failure(OcellusError(.timeout,
+                "PipeWire at \(PipeWireConnection.describe(remote)) did not finish listing devices within \(timeoutMilliseconds) ms"))
         }
         if let failure { return .failure(failure) }
         return .success(())
@@ -159,7 +115,7 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
 
     /// Asks for a round trip; when it returns, everything requested before it has been answered.
     private func requestSync() {
-        guard let core else { return }
+        guard let core = connection?.core else { return }
         if outstandingSync != nil {
             needsAnotherSync = true
         } else {
@@ -178,7 +134,7 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
         announceCompleteNodes()
         if !settledOnce {
             settledOnce = true
-            pw_thread_loop_signal(loop, false)
+            connection?.signal()
         }
     }
 
@@ -191,7 +147,7 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
         for device in devices.values { device.destroy() }
         devices.removeAll()
         delegate?.backend(self, didFail: error)
-        pw_thread_loop_signal(loop, false)
+        connection?.signal()
     }
 
     // MARK: Registry (loop locked)

@@ -30,9 +30,7 @@ struct PipeWireCaptureMedia {
 /// camera and microphone streams.
 final class PipeWireCapture: @unchecked Sendable {
     private let media: PipeWireCaptureMedia
-    private var loop: OpaquePointer?
-    private var context: OpaquePointer?
-    private var core: OpaquePointer?
+    private var connection: PipeWireConnection?
     private var stream: OpaquePointer?
     private let coreHook = Pinned(spa_hook()), streamHook = Pinned(spa_hook())
     private let coreEvents = Pinned(pw_core_events()), streamEvents = Pinned(pw_stream_events())
@@ -44,19 +42,11 @@ final class PipeWireCapture: @unchecked Sendable {
     /// Connects and waits until buffers flow (or fails within `timeoutMilliseconds`).
     init(remote: String?, objectSerial: String, timeoutMilliseconds: UInt32, media: PipeWireCaptureMedia) throws(OcellusError) {
         self.media = media
-        PipeWireLibrary.initializeOnce()
-        guard let loop = pw_thread_loop_new("ocellus-capture", nil) else {
-            throw OcellusError(.noResources, "could not create a PipeWire thread loop")
+        let connection = try PipeWireConnection(threadName: "ocellus-capture", remote: remote)
+        self.connection = connection
+        let outcome = connection.withLock {
+            connect(connection, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds)
         }
-        self.loop = loop
-        context = pw_context_new(pw_thread_loop_get_loop(loop), nil, 0)
-        guard context != nil, pw_thread_loop_start(loop) == 0 else {
-            stop()
-            throw OcellusError(.noResources, "could not start PipeWire for capture: \(errnoText())")
-        }
-        pw_thread_loop_lock(loop)
-        let outcome = connect(remote: remote, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds)
-        pw_thread_loop_unlock(loop)
         if let error = outcome {
             stop()
             throw error
@@ -66,39 +56,23 @@ final class PipeWireCapture: @unchecked Sendable {
     deinit { stop() }
 
     func stop() {
-        guard let loop else { return }
-        pw_thread_loop_lock(loop)
-        finished = true
-        if let stream {
-            spa_hook_remove(streamHook.pointer)
-            pw_stream_destroy(stream)
+        guard let connection else { return }
+        connection.close {
+            finished = true
+            if let stream {
+                spa_hook_remove(streamHook.pointer)
+                pw_stream_destroy(stream)
+            }
+            stream = nil
+            if connection.core != nil { spa_hook_remove(coreHook.pointer) }
         }
-        stream = nil
-        if let core {
-            spa_hook_remove(coreHook.pointer)
-            pw_core_disconnect(core)
-        }
-        core = nil
-        pw_thread_loop_unlock(loop)
-        PipeWireLibrary.shutDown(loop: loop, context: context)
-        context = nil
-        self.loop = nil
+        self.connection = nil
     }
 
     // MARK: Connection (loop locked)
 
-    private func connect(remote: String?, objectSerial: String, timeoutMilliseconds: UInt32) -> OcellusError? {
-        if let remote {
-            switch PipeWireSocket.connect(remote) {
-            case .success(let fd): core = pw_context_connect_fd(context, fd, nil, 0)
-            case .failure(let error): return error
-            }
-        } else {
-            core = pw_context_connect(context, nil, 0)
-        }
-        guard let core else {
-            return OcellusError(.backendUnavailable, "cannot connect to PipeWire for capture: \(errnoText())")
-        }
+    private func connect(_ connection: PipeWireConnection, objectSerial: String, timeoutMilliseconds: UInt32) -> OcellusError? {
+        guard let core = connection.core else { return OcellusError(.backendUnavailable, "not connected to PipeWire") }
         let me = Unmanaged.passUnretained(self).toOpaque()
         coreEvents.pointer.pointee.version = UInt32(PW_VERSION_CORE_EVENTS)
         coreEvents.pointer.pointee.error = { data, id, _, res, message in
@@ -135,12 +109,8 @@ final class PipeWireCapture: @unchecked Sendable {
         }
         guard result >= 0 else { return OcellusError(.other, "cannot connect the capture stream: \(errnoText(-result))") }
 
-        var deadline = timespec()
-        pw_thread_loop_get_time(loop, &deadline, Int64(timeoutMilliseconds) * 1_000_000)
-        while state != PW_STREAM_STATE_STREAMING && failure == nil {
-            if pw_thread_loop_timed_wait_full(loop, &deadline) != 0 {
-                return OcellusError(.timeout, "the \(media.device) did not start streaming \(media.description) within \(timeoutMilliseconds) ms (format negotiation stalled, or the \(media.device) is gone)")
-            }
+        guard connection.wait(milliseconds: timeoutMilliseconds, until: { state == PW_STREAM_STATE_STREAMING || failure != nil }) else {
+            return OcellusError(.timeout, "the \(media.device) did not start streaming \(media.description) within \(timeoutMilliseconds) ms (format negotiation stalled, or the \(media.device) is gone)")
         }
         return failure
     }
@@ -151,7 +121,7 @@ final class PipeWireCapture: @unchecked Sendable {
         guard !finished else { return }
         finished = true
         if everStreamed { media.failed(error) } else { failure = error }
-        pw_thread_loop_signal(loop, false)
+        connection?.signal()
     }
 
     private func stateChanged(_ newState: pw_stream_state, error: String?) {
@@ -159,7 +129,7 @@ final class PipeWireCapture: @unchecked Sendable {
         switch newState {
         case PW_STREAM_STATE_STREAMING:
             everStreamed = true
-            pw_thread_loop_signal(loop, false)
+            connection?.signal()
         case PW_STREAM_STATE_ERROR:
             fail(OcellusError(.other, "the capture stream failed: \(error ?? "unknown error")"))
         case PW_STREAM_STATE_UNCONNECTED:

@@ -1,0 +1,97 @@
+import CLibPipeWire
+import CPipeWire
+import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A connection to a PipeWire daemon on a `pw_thread_loop` of its own: the loop, its
+/// context and the core. Every PipeWire callback of its objects runs on the loop's
+/// thread with the loop locked; other threads take the lock with `withLock`. Discovery
+/// and each capture stream have one, so frame callbacks never hold up discovery.
+final class PipeWireConnection {
+    let loop: OpaquePointer
+    private(set) var core: OpaquePointer?
+    private var context: OpaquePointer?
+
+    /// Starts the loop thread and connects to `remote` (a socket name or path; nil:
+    /// `PIPEWIRE_REMOTE`, else the default socket).
+    init(threadName: String, remote: String?) throws(OcellusError) {
+        PipeWireLibrary.initializeOnce()
+        guard let loop = pw_thread_loop_new(threadName, nil) else {
+            throw OcellusError(.noResources, "could not create a PipeWire thread loop")
+        }
+        self.loop = loop
+        // PipeWire's plain client.conf: no realtime module, a capture library does not ask for RT on its own.
+        context = pw_context_new(pw_thread_loop_get_loop(loop), nil, 0)
+        guard context != nil, pw_thread_loop_start(loop) == 0 else {
+            let reason = errnoText()
+            close {}
+            throw OcellusError(.noResources, "could not start a PipeWire thread: \(reason)")
+        }
+        let connected = withLock { () -> Result<OpaquePointer, OcellusError> in
+            errno = 0
+            if let remote {
+                // PIPEWIRE_REMOTE would override a `remote.name` property, so an explicit remote is
+                // connected here and handed over as a socket.
+                switch PipeWireSocket.connect(remote) {
+                case .success(let fd): core = pw_context_connect_fd(context, fd, nil, 0)
+                case .failure(let error): return .failure(error)
+                }
+            } else {
+                core = pw_context_connect(context, nil, 0)
+            }
+            guard let core else {
+                return .failure(OcellusError(.backendUnavailable,
+                    "cannot connect to PipeWire at \(Self.describe(remote)): \(errnoText()) (is the daemon running?)"))
+            }
+            return .success(core)
+        }
+        if case .failure(let error) = connected {
+            close {}
+            throw error
+        }
+    }
+
+    /// The daemon `remote` names, for messages.
+    static func describe(_ remote: String?) -> String {
+        if let remote { return remote }
+        if let env = getenv("PIPEWIRE_REMOTE") { return String(cString: env) }
+        return "the default PipeWire socket"
+    }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pw_thread_loop_lock(loop)
+        defer { pw_thread_loop_unlock(loop) }
+        return try body()
+    }
+
+    /// Waits (loop locked) until `done` or the deadline `timeoutMilliseconds` from now; false on timeout.
+    func wait(milliseconds timeoutMilliseconds: UInt32, until done: () -> Bool) -> Bool {
+        var deadline = timespec()
+        pw_thread_loop_get_time(loop, &deadline, Int64(timeoutMilliseconds) * 1_000_000)
+        while !done() {
+            if pw_thread_loop_timed_wait_full(loop, &deadline) != 0 { return false }
+        }
+        return true
+    }
+
+    /// Wakes `wait`.
+    func signal() { pw_thread_loop_signal(loop, false) }
+
+    private var closed = false
+
+    /// Runs `teardown` with the loop locked (for the owner's proxies and hooks), disconnects,
+    /// stops the thread and frees the loop. Once; also from the loop's own thread.
+    func close(_ teardown: () -> Void) {
+        guard !closed else { return }
+        closed = true
+        withLock {
+            teardown()
+            if let core { pw_core_disconnect(core) }
+            core = nil
+        }
+        PipeWireLibrary.shutDown(loop: loop, context: context)
+        context = nil
+    }
+}
