@@ -16,6 +16,7 @@ commands:
   watch [--json]            print devices added and removed and preferred-camera changes, until interrupted
   preferred [--json]        the app's user preferred and system preferred cameras
   prefer UNIQUE_ID          make a connected camera the app's user preferred camera
+  microphones [--json]      the inputs and the one the `microphone` device routes to now
   controls UNIQUE_ID [--json] [--set name=value]...
                             a camera's controls, or change them
   rotation UNIQUE_ID [--host-orientation normal|left-up|bottom-up|right-up]
@@ -168,6 +169,19 @@ func preferred(_ options: GlobalOptions, json: Bool) {
         emit("user preferred:   \(user.map { "\($0.uniqueID) \"\($0.name)\"" } ?? "none")")
         emit("system preferred: \(system.map { "\($0.uniqueID) \"\($0.name)\"" } ?? "none")")
     }
+}
+
+func microphones(_ options: GlobalOptions, json: Bool) {
+    let hub = openHub(options)
+    defer { hub.close() }
+    let inputs = hub.devices().filter { $0.type == .microphone }
+    let route = hub.microphoneRoute.current
+    if json {
+        emit(JSON.object([("route", route?.json ?? .null), ("inputs", JSON.array(inputs.map(\.json)))]).text)
+        return
+    }
+    emit("microphone -> \(route.map { "\($0.uniqueID) \"\($0.name)\"" } ?? "none")")
+    for input in inputs { emit("\(input === route ? "*" : " ") \(input.uniqueID) \"\(input.name)\"") }
 }
 
 func prefer(_ options: GlobalOptions, uniqueID: String) {
@@ -404,6 +418,10 @@ func main() {
             let json = arguments.flag("--json")
             try arguments.finish()
             preferred(options, json: json)
+        case "microphones":
+            let json = arguments.flag("--json")
+            try arguments.finish()
+            microphones(options, json: json)
         case "prefer":
             guard let uniqueID = arguments.positional() else { throw UsageError(message: "prefer needs a unique ID") }
             try arguments.finish()

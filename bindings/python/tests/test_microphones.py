@@ -82,3 +82,19 @@ def test_a_session_on_the_microphone_device_needs_some_microphone(private_daemon
     with ocellus.Context("org.ocellus.test.mics", pipewire_remote=private_daemon.remote) as context:
         assert context.default_microphone is None and context.microphone_route is None
         assert [d for d in context.devices() if d.type == DeviceType.MICROPHONE] == []
+
+
+def test_cli_microphones_shows_the_route(microphones):
+    import json
+    import os
+    import subprocess
+
+    cli = os.environ.get("OCELLUS_CLI", "ocellus")
+    shown = json.loads(subprocess.run([cli, "microphones", "--json"], capture_output=True, text=True, check=True).stdout)
+    assert list(shown) == ["route", "inputs"] and shown["route"]["unique_id"] == "pipewire-vmic0"
+    assert [d["unique_id"] for d in shown["inputs"]] == ["pipewire-vmic0"] and shown["inputs"][0]["type"] == "microphone"
+    microphones.add("vmiccli")
+    microphones.set_default("vmiccli")
+    table = subprocess.run([cli, "microphones"], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert table[0] == 'microphone -> pipewire-vmiccli "Virtual Microphone vmiccli"'
+    assert '* pipewire-vmiccli "Virtual Microphone vmiccli"' in table and '  pipewire-vmic0 "Virtual Microphone vmic0"' in table
