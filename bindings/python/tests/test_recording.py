@@ -320,11 +320,49 @@ def test_h264_camera_is_recorded_as_it_came(tmp_path, cameras):
             time.sleep(2)
             movie.stop_recording()
             recording = finished.result(timeout=10)
+            again = movie.start_recording(str(tmp_path / "camera.mov"))   # QuickTime too, from the next IDR
+            time.sleep(1)
+            movie.stop_recording()
+            second = again.result(timeout=10)
         session.close()
         movie.close()
+    assert second.error is None and second.video_codec == "h264" and probe(tmp_path / "camera.mov")[0]["codec_name"] == "h264"
     assert recording.error is None and recording.video_codec == "h264", "kept, not re-encoded with libx264"
     [video] = probe(tmp_path / "camera.mp4")
     assert (video["codec_name"], video["width"], video["height"]) == ("h264", 640, 480)
     assert int(video["nb_read_frames"]) == recording.frames >= 45 and video["side_data_list"][0]["rotation"] == -90
     frame = first_frame_upright(tmp_path / "camera.mp4")   # the first frame decodes: it is an IDR
     assert frame.shape == (640, 480) and np.median(frame[:100, 200]) < 70 and np.median(frame[-100:, 200]) > 180
+
+
+def test_automatic_switch_to_a_camera_that_cannot_serve_keeps_the_input(tmp_path, cameras):
+    """The system preferred camera cannot serve the session's outputs (a pinned size it lacks):
+    SWITCH_FAILED says why, and the session keeps running on its camera."""
+    import ocellus
+
+    with ocellus.Context("org.ocellus.test.recording.switchfail", state_directory=str(tmp_path / "state")) as context:
+        camera = next(d for d in context.devices() if d.unique_id == VCAM0)
+        session = context.capture_session()
+        events, changed = [], threading.Condition()
+
+        def note(event, message):
+            with changed:
+                events.append((event, message))
+                changed.notify_all()
+
+        session.add_event_callback(note)
+        output = ocellus.VideoDataOutput("NV12", 1280, 720)   # vcam0 has 1280x720; the new camera only 640x480
+        session.set_input(camera)
+        session.add_output(output)
+        session.automatically_switches_camera = True
+        with session.running():
+            cameras.add("switchsmall", "--device-prop", "device.bus=usb", "--device-prop", "device.vendor.id=0x2e1a",
+                        "--device-prop", "device.product.id=0x4c03", "--device-prop", "device.serial=SMALL")
+            with changed:
+                assert changed.wait_for(lambda: any(e == ocellus.SessionEvent.SWITCH_FAILED for e, _ in events), 10), events
+            failed = next(m for e, m in events if e == ocellus.SessionEvent.SWITCH_FAILED)
+            assert failed.startswith("usb-2e1a:4c03-SMALL: ") and "no format that serves every output" in failed
+            delivered = output.delivered_frames
+            time.sleep(0.3)
+            assert session.is_running and output.delivered_frames > delivered, "still streaming from vcam0"
+        session.close()
