@@ -123,18 +123,20 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     }
 
     /// Recomputes the route and tells its followers and the hub's observers when it moved.
+    /// Under the lock, so that concurrent changes (a plug, a new preference) apply in order;
+    /// the route and the event threads only queue.
     private func updateMicrophoneRoute() {
-        let input: Device? = lock.withLock {
-            guard !closed else { return nil }
+        lock.withLock {
+            guard !closed else { return }
             let inputs = entries.values.compactMap { entry in
                 entry.device.flatMap { $0.type == .microphone
                     ? MicrophoneRouting.Input(device: $0, pluggedAt: $0.pluggedMicroseconds ?? entry.seenAt) : nil }
             }
-            return MicrophoneRouting.route(inputs: inputs, preferred: preferredMicrophoneID,
-                                           systemDefault: systemDefaultMicrophone,
-                                           systemDefaultChangedAt: systemDefaultMicrophoneChangedAt)
+            let input = MicrophoneRouting.route(inputs: inputs, preferred: preferredMicrophoneID,
+                                                systemDefault: systemDefaultMicrophone,
+                                                systemDefaultChangedAt: systemDefaultMicrophoneChangedAt)
+            if microphoneRoute.update(input) { events.post(.microphoneRouteChanged(input)) }
         }
-        if microphoneRoute.update(input) { events.post(.microphoneRouteChanged(input)) }
     }
 
     /// A camera's own microphone (the audio interface of the same USB device), when it is
