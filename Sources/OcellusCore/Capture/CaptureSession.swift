@@ -340,14 +340,17 @@ public final class CaptureSession: @unchecked Sendable {
             case .switchTo:
                 do throws(OcellusError) {
                     try addInput(target)
-                    events.post(.inputSwitched(target))
-                    if resume && !isRunning {
-                        lock.withLock { stoppedByLostInput = false }
-                        try startRunning()
-                    }
                 } catch {
                     events.post(.switchFailed(target, error))
+                    return
                 }
+                events.post(.inputSwitched(target))
+                guard resume && !isRunning else { return }
+                lock.withLock { stoppedByLostInput = false }
+                // The new camera will not start (busy: startRunning keeps retrying and reports it).
+                do throws(OcellusError) { try startRunning() } catch where error.code != .busy {
+                    events.post(.runtimeError(error))
+                } catch {}
             }
         }
     }
