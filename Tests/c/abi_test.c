@@ -111,17 +111,22 @@ static void record(oc_context *ctx, oc_hotplug_event event, oc_device *device, v
     pthread_mutex_unlock(&r->lock);
 }
 
-static int wait_count(struct recorder *r, int *counter, int want)
+/* Waits until `*counter`, guarded by `lock` and signalled on `changed`, reaches `target` (or 10 s pass). */
+static int wait_until(pthread_mutex_t *lock, pthread_cond_t *changed, const int *counter, int target)
 {
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += 10;
-    pthread_mutex_lock(&r->lock);
-    while (*counter < want)
-        if (pthread_cond_timedwait(&r->changed, &r->lock, &deadline) != 0) break;
-    int ok = *counter >= want;
-    pthread_mutex_unlock(&r->lock);
-    return ok;
+    pthread_mutex_lock(lock);
+    while (*counter < target && pthread_cond_timedwait(changed, lock, &deadline) == 0) {}
+    int reached = *counter >= target;
+    pthread_mutex_unlock(lock);
+    return reached;
+}
+
+static int wait_count(struct recorder *r, int *counter, int want)
+{
+    return wait_until(&r->lock, &r->changed, counter, want);
 }
 
 /* ---- tests ---- */
@@ -679,17 +684,9 @@ static void on_recording(oc_movie_file_output *output, oc_status status, const c
     pthread_mutex_unlock(&log->lock);
 }
 
-/* Waits until `*counter` reaches `target` (or 10 s pass). */
 static int wait_for(struct still_log *log, int *counter, int target)
 {
-    struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += 10;
-    pthread_mutex_lock(&log->lock);
-    while (*counter < target && pthread_cond_timedwait(&log->changed, &log->lock, &deadline) == 0) {}
-    int reached = *counter >= target;
-    pthread_mutex_unlock(&log->lock);
-    return reached;
+    return wait_until(&log->lock, &log->changed, counter, target);
 }
 
 static int test_photo_and_movie_outputs(void)

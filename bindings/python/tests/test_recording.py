@@ -37,6 +37,22 @@ def first_frame_upright(path):
     return np.frombuffer(raw, np.uint8).reshape(height, width)
 
 
+class SessionEvents:
+    """A session's events as (event, message) pairs, collected from the library thread."""
+
+    def __init__(self):
+        self.events, self.changed = [], threading.Condition()
+
+    def __call__(self, event, message):
+        with self.changed:
+            self.events.append((event, message))
+            self.changed.notify_all()
+
+    def wait_for(self, predicate, timeout=10):
+        with self.changed:
+            assert self.changed.wait_for(lambda: predicate(self.events), timeout), self.events
+
+
 def test_h264_recording_has_the_frames_and_duration(tmp_path):
     path = tmp_path / "clip.mp4"
     summary = json.loads(record(VCAM0, "-o", str(path), "--seconds", "2", "--size", "640x480", "--json").stdout)
@@ -259,18 +275,12 @@ def test_automatic_switching_waits_for_the_recording(tmp_path, cameras):
     with ocellus.Context("org.ocellus.test.recording.switch", state_directory=str(tmp_path / "state")) as context:
         camera = next(d for d in context.devices() if d.unique_id == VCAM0)
         session = context.capture_session()
-        events, changed = [], threading.Condition()
+        log = SessionEvents()
 
-        def note(event, message):
-            with changed:
-                events.append((event, message))
-                changed.notify_all()
+        def wait_for(event, message):
+            log.wait_for(lambda seen: (event, message) in seen)
 
-        def wait_for(event, message, timeout=10):
-            with changed:
-                assert changed.wait_for(lambda: (event, message) in events, timeout), events
-
-        session.add_event_callback(note)
+        session.add_event_callback(log)
         session.set_input(camera)
         session.set_preset(ocellus.Preset.VGA_640X480)
         movie = ocellus.MovieFileOutput()
@@ -286,7 +296,7 @@ def test_automatic_switching_waits_for_the_recording(tmp_path, cameras):
             new = "usb-2e1a:4c02-SWITCH"
             wait_for(ocellus.SessionEvent.SWITCH_DEFERRED, new)
             time.sleep(0.5)
-            assert movie.is_recording and not any(e == ocellus.SessionEvent.INPUT_SWITCHED for e, _ in events)
+            assert movie.is_recording and not any(e == ocellus.SessionEvent.INPUT_SWITCHED for e, _ in log.events)
             movie.stop_recording()
             recording = finished.result(timeout=10)
             wait_for(ocellus.SessionEvent.INPUT_SWITCHED, new)   # the recording ended: now
@@ -343,14 +353,8 @@ def test_automatic_switch_to_a_camera_that_cannot_serve_keeps_the_input(tmp_path
     with ocellus.Context("org.ocellus.test.recording.switchfail", state_directory=str(tmp_path / "state")) as context:
         camera = next(d for d in context.devices() if d.unique_id == VCAM0)
         session = context.capture_session()
-        events, changed = [], threading.Condition()
-
-        def note(event, message):
-            with changed:
-                events.append((event, message))
-                changed.notify_all()
-
-        session.add_event_callback(note)
+        log = SessionEvents()
+        session.add_event_callback(log)
         output = ocellus.VideoDataOutput("NV12", 1280, 720)   # vcam0 has 1280x720; the new camera only 640x480
         session.set_input(camera)
         session.add_output(output)
@@ -358,9 +362,8 @@ def test_automatic_switch_to_a_camera_that_cannot_serve_keeps_the_input(tmp_path
         with session.running():
             cameras.add("switchsmall", "--device-prop", "device.bus=usb", "--device-prop", "device.vendor.id=0x2e1a",
                         "--device-prop", "device.product.id=0x4c03", "--device-prop", "device.serial=SMALL")
-            with changed:
-                assert changed.wait_for(lambda: any(e == ocellus.SessionEvent.SWITCH_FAILED for e, _ in events), 10), events
-            failed = next(m for e, m in events if e == ocellus.SessionEvent.SWITCH_FAILED)
+            log.wait_for(lambda seen: any(e == ocellus.SessionEvent.SWITCH_FAILED for e, _ in seen))
+            failed = next(m for e, m in log.events if e == ocellus.SessionEvent.SWITCH_FAILED)
             assert failed.startswith("usb-2e1a:4c03-SMALL: ") and "no format that serves every output" in failed
             delivered = output.delivered_frames
             time.sleep(0.3)
