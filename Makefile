@@ -12,7 +12,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install test test-swift test-c test-python test-rust test-vivid bench clean
+.PHONY: all build install test test-swift test-c test-badinput test-python test-rust test-vivid bench clean
 
 all: build
 
@@ -38,7 +38,7 @@ install: build
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/ocellus.pc
 
 # Each suite runs inside its own private test bed; the test bed's CLI is the stripped one.
-test: test-swift test-c test-python test-rust test-vivid
+test: test-swift test-c test-badinput test-python test-rust test-vivid
 
 test-swift: build
 	rm -f $(BUILD)/swift-tests*.xml
@@ -47,6 +47,10 @@ test-swift: build
 
 test-c: build
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- Tests/c/run.sh $(abspath $(BUILD))
+
+# Every function of the header with bad input and from inside its callbacks (Tests/badinput).
+test-badinput: build
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- Tests/badinput/run.sh $(abspath $(BUILD))
 
 test-python: build
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIBRARY=$(abspath $(LIB)) $(TESTBED) run -- \

@@ -9,6 +9,19 @@
  * thread. Callbacks run on a thread owned by the library (never a thread of the
  * caller), one at a time per context.
  *
+ * Calls from inside a callback follow one rule for every object that takes
+ * callbacks: replacing, clearing or unregistering the object's callback from
+ * inside that callback takes effect for every later call and returns at once
+ * (the current call finishes normally). A call that would have to wait for the
+ * callback's own thread to finish — destroying the object whose callback is
+ * running, stopping or restarting the stream that delivers it — is refused
+ * with OC_ERROR_WRONG_STATE (a void function then does nothing and leaves the
+ * message in oc_last_error_message()); nothing ever waits for itself.
+ *
+ * Strings: paths, names and bus addresses are taken as UTF-8 bytes, exactly as
+ * given; a string that is not valid UTF-8 is refused with
+ * OC_ERROR_INVALID_ARGUMENT rather than changed.
+ *
  * ABI rules: a function's signature never changes; a changed behaviour gets a
  * new function. Structs the caller fills start with `struct_size`, which the
  * caller sets (via the matching *_init function) so that the struct can grow.
@@ -231,8 +244,9 @@ typedef enum oc_backend {
  *
  * \param buffer receives the NUL-terminated message, truncated to `size`;
  *               may be NULL when `size` is 0.
- * \returns the message length without the NUL; 0 when the backend runs (or for
- *          an invalid handle, which sets the last error).
+ * \returns the message length without the NUL; 0 (and "" in `buffer`) when the
+ *          backend runs, or for an invalid handle or unknown backend (which set
+ *          the last error).
  * \threadsafety Safe from any thread.
  */
 size_t oc_context_copy_backend_problem(const oc_context *ctx, oc_backend backend, char *buffer, size_t size);
@@ -313,8 +327,12 @@ void oc_device_list_free(oc_device_list *list);
 oc_device *oc_device_retain(oc_device *device);
 
 /**
- * Drop a reference. The device is freed with its last reference; using the
- * handle after that is reported as OC_ERROR_INVALID_HANDLE. NULL is ignored.
+ * Drop a reference the caller owns (from oc_device_retain() or a copy
+ * function). The device is freed with its last reference; using the handle
+ * after that is reported as OC_ERROR_INVALID_HANDLE. NULL is ignored. A device
+ * the caller only borrows (from oc_device_list_get() or a callback) has no
+ * reference of the caller's to drop: nothing is released and
+ * oc_last_error_message() says so, so the list's entry stays valid.
  * \threadsafety Safe from any thread.
  */
 void oc_device_release(oc_device *device);
@@ -431,7 +449,7 @@ oc_status oc_device_get_format(const oc_device *device, size_t index, oc_format_
 /**
  * Write the characters of a fourcc into `buffer` (at least 5 bytes, owned by
  * the caller) as a NUL-terminated string without trailing spaces, e.g. "YUYV".
- * \returns `buffer`, or NULL when buffer is NULL.
+ * \returns `buffer`, or NULL (with the last error set) when buffer is NULL.
  * \threadsafety Safe from any thread.
  */
 char *oc_fourcc_string(uint32_t fourcc, char *buffer);
@@ -577,7 +595,11 @@ oc_status oc_device_unlock_for_configuration(oc_device *device);
 typedef void (*oc_hotplug_callback)(oc_context *ctx, oc_hotplug_event event,
                                     oc_device *device, void *user_data);
 
-/** Identifies a callback registration; 0 is never a valid ID. */
+/**
+ * Identifies a callback registration; 0 is never a valid ID. Every
+ * `*_add_*callback` function takes an optional `out_id`: with NULL the callback
+ * is registered all the same and lasts until its object is destroyed.
+ */
 typedef uint64_t oc_callback_id;
 
 /**
@@ -735,8 +757,8 @@ oc_status oc_context_set_user_preferred_camera(oc_context *ctx, oc_device *camer
  *
  * \param buffer receives the NUL-terminated message, truncated to `size`;
  *               may be NULL when `size` is 0.
- * \returns the message length without the NUL (0 when there is no problem or
- *          the handle is invalid).
+ * \returns the message length without the NUL; 0 (and "" in `buffer`) when
+ *          there is no problem or the handle is invalid.
  * \threadsafety Safe from any thread.
  */
 size_t oc_context_copy_state_problem(const oc_context *ctx, char *buffer, size_t size);
@@ -858,7 +880,8 @@ typedef enum oc_session_preset {
 
 /**
  * Whether `camera` can run `preset` (the fixed sizes need that size).
- * False, with the last error set, for an invalid handle. \threadsafety Any thread.
+ * False, with the last error set, for an invalid handle or an unknown preset.
+ * \threadsafety Any thread.
  */
 bool oc_device_supports_preset(const oc_device *camera, oc_session_preset preset);
 
@@ -970,7 +993,12 @@ bool oc_capture_session_is_recording(const oc_capture_session *session);
  */
 oc_status oc_video_data_output_create(oc_video_data_output **out);
 
-/** Destroy an output (removing it from its session first). NULL is ignored. */
+/**
+ * Destroy an output (removing it from its session first). NULL is ignored.
+ * From inside the output's own frame callback this is refused (see "Calls from
+ * inside a callback" at the top), as is a removal that would restart the stream
+ * from inside another output's callback: the output then stays as it was.
+ */
 void oc_video_data_output_destroy(oc_video_data_output *output);
 
 /**
@@ -1008,7 +1036,13 @@ oc_status oc_video_data_output_set_rotation_angle(oc_video_data_output *output, 
  */
 oc_status oc_video_data_output_set_mirrored(oc_video_data_output *output, int mirrored);
 
-/** Cap the output's frame rate (0/0: no cap). \returns OC_OK or OC_ERROR_INVALID_HANDLE. */
+/**
+ * Cap the output's frame rate: frames closer together than `rate` allows are
+ * skipped for this output. A cap is a maximum, never a requirement: a cap above
+ * what the camera offers delivers every frame. 0/0 (numerator 0) removes the cap.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (a zero
+ *          denominator with a non-zero numerator).
+ */
 oc_status oc_video_data_output_set_max_frame_rate(oc_video_data_output *output, oc_fraction rate);
 
 /**
@@ -1020,8 +1054,9 @@ typedef void (*oc_frame_callback)(oc_video_data_output *output, const oc_frame *
 
 /**
  * Set (or with NULL clear) the frame callback; a replaced callback in flight
- * finishes before this returns.
- * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread but the callback.
+ * finishes before this returns. From inside the callback itself it returns at
+ * once and applies from the next frame.
+ * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread, including the callback.
  */
 oc_status oc_video_data_output_set_frame_callback(oc_video_data_output *output, oc_frame_callback callback,
                                                   void *user_data);
@@ -1076,7 +1111,11 @@ const uint8_t *oc_frame_plane_data(const oc_frame *frame, uint32_t plane, size_t
  */
 oc_frame *oc_frame_retain(const oc_frame *frame);
 
-/** Release a retained frame. NULL is ignored. */
+/**
+ * Release a frame from oc_frame_retain(). NULL is ignored; the frame an output
+ * is delivering (its callback's argument) is not released, and
+ * oc_last_error_message() says so.
+ */
 void oc_frame_release(oc_frame *frame);
 
 /* ------------------------------------------------------------------------ */
@@ -1165,15 +1204,19 @@ typedef void (*oc_audio_callback)(oc_audio_data_output *output, const float *sam
 
 /** \ownership Destroy with oc_audio_data_output_destroy(). */
 oc_status oc_audio_data_output_create(oc_audio_data_output **out);
-/** Removes the output from its session first. NULL is ignored. */
+/**
+ * Removes the output from its session first. NULL is ignored. Refused from
+ * inside the output's own callback, like oc_video_data_output_destroy().
+ */
 void oc_audio_data_output_destroy(oc_audio_data_output *output);
 /** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session). */
 oc_status oc_capture_session_add_audio_output(oc_capture_session *session, oc_audio_data_output *output);
 /** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND. */
 oc_status oc_capture_session_remove_audio_output(oc_capture_session *session, oc_audio_data_output *output);
 /**
- * Set (or with NULL clear) the callback; a replaced callback in flight finishes first.
- * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread but the callback.
+ * Set (or with NULL clear) the callback; a replaced callback in flight finishes
+ * first, except from inside the callback itself (it applies from the next call).
+ * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread, including the callback.
  */
 oc_status oc_audio_data_output_set_callback(oc_audio_data_output *output, oc_audio_callback callback, void *user_data);
 /** PCM frames delivered so far (0 for an invalid handle). */
@@ -1430,7 +1473,8 @@ oc_status oc_rotation_coordinator_set_interface_orientation(oc_rotation_coordina
 
 /**
  * Set and keep (by unique ID, in the state directory) an external camera's
- * mounting correction M. For a camera that moves with the host this is refused.
+ * mounting correction M. For a camera that moves with the host, and for a
+ * virtual camera, this is refused.
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (not a
  *          multiple of 90, or not an external camera); OC_ERROR_OTHER when the
  *          state cannot be written (the value still applies to this coordinator).

@@ -25,7 +25,7 @@ suite() {   # NAME MAKE_TARGET COUNT_FUNCTION
 }
 
 count_plain() {   # the last "N passed, N failed" line (make's own error line may follow it)
-	grep -E '^[0-9]+ passed, [0-9]+ failed$' "$1" | tail -1 | awk '{ p = $1; f = $3 } END { print p + 0, f + 0 }'
+	grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$1" | tail -1 | awk '{ p = $1; f = $3 } END { print p + 0, f + 0 }'
 }
 count_pytest() {
 	tail -1 "$1" | awk '{ for (i = 2; i <= NF; i++) { if ($i ~ /^passed/) p = $(i - 1); if ($i ~ /^failed/ || $i ~ /^errors?/) f += $(i - 1) } } END { print p + 0, f + 0 }'
@@ -34,6 +34,7 @@ count_cargo() { awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f +
 
 suite swift test-swift count_plain
 suite c test-c count_plain
+suite badinput test-badinput count_plain
 suite python test-python count_pytest
 suite rust test-rust count_cargo
 suite v4l2-vivid test-vivid count_plain

@@ -32,7 +32,7 @@ private let unknownStatusName = CString("OC_ERROR_UNKNOWN")
 // MARK: Context
 
 @c @implementation public func oc_context_options_init(_ options: UnsafeMutablePointer<oc_context_options>?) {
-    guard let options else { return }
+    guard let options else { return LastError.set("oc_context_options_init: options is NULL") }
     options.pointee = oc_context_options()
     options.pointee.struct_size = UInt32(MemoryLayout<oc_context_options>.size)
 }
@@ -46,17 +46,17 @@ private let unknownStatusName = CString("OC_ERROR_UNKNOWN")
     var remote: String?
     var stateDirectory: String?
     var timeout: UInt32 = 0
-    if let options {
-        guard options.pointee.struct_size >= UInt32(MemoryLayout<oc_context_options>.size) else {
-            return LastError.fail(.invalidArgument,
-                "oc_context_create: options->struct_size is \(options.pointee.struct_size); initialise the options with oc_context_options_init()")
-        }
-        remote = options.pointee.pipewire_remote.map { String(cString: $0) }
-        stateDirectory = options.pointee.state_directory.map { String(cString: $0) }
-        timeout = options.pointee.timeout_ms
-    }
     do {
-        let hub = try DeviceHub.system(appID: String(cString: appID), pipewireRemote: remote,
+        if let options {
+            guard options.pointee.struct_size >= UInt32(MemoryLayout<oc_context_options>.size) else {
+                return LastError.fail(.invalidArgument,
+                    "oc_context_create: options->struct_size is \(options.pointee.struct_size); initialise the options with oc_context_options_init()")
+            }
+            if let given = options.pointee.pipewire_remote { remote = try stringArgument(given, "oc_context_create: options->pipewire_remote") }
+            if let given = options.pointee.state_directory { stateDirectory = try stringArgument(given, "oc_context_create: options->state_directory") }
+            timeout = options.pointee.timeout_ms
+        }
+        let hub = try DeviceHub.system(appID: stringArgument(appID, "oc_context_create: app_id"), pipewireRemote: remote,
                                        stateDirectory: stateDirectory, timeoutMilliseconds: timeout)
         let box = ContextBox(hub: hub, pipewireRemote: remote)
         box.handle = HandleTable.register(box)
@@ -128,8 +128,10 @@ private func lookupList(_ list: OpaquePointer?) -> DeviceListBox? {
 }
 
 @c @implementation public func oc_device_release(_ device: OpaquePointer?) {
-    guard device != nil else { return }
-    DeviceBox.lookup(device)?.release()
+    guard device != nil, let box = DeviceBox.lookup(device) else { return }   // NULL: nothing, like free()
+    if !box.release() {
+        LastError.set("oc_device_release: the caller holds no reference to this device (it is borrowed from a list or a callback; retain it first)")
+    }
 }
 
 @c @implementation public func oc_device_unique_id(_ device: OpaquePointer?) -> UnsafePointer<CChar>? {
@@ -210,7 +212,10 @@ private func lookupList(_ list: OpaquePointer?) -> DeviceListBox? {
 }
 
 @c @implementation public func oc_fourcc_string(_ fourcc: UInt32, _ buffer: UnsafeMutablePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
-    guard let buffer else { return nil }
+    guard let buffer else {
+        LastError.set("oc_fourcc_string: buffer is NULL (it needs 5 bytes)")
+        return nil
+    }
     let text = Array(FourCC(rawValue: fourcc).description.utf8.prefix(4))
     for (index, byte) in text.enumerated() { buffer[index] = CChar(bitPattern: byte) }
     buffer[text.count] = 0

@@ -54,10 +54,11 @@ final class AudioOutputBox: SessionMember {
     guard let callback else { return LastError.fail(.invalidArgument, "oc_context_add_microphone_route_callback: callback is NULL") }
     let contextHandle = box.handle
     let userDataBits = UInt(bitPattern: userData)
-    outID?.pointee = box.hub.events.addObserver { event in
+    let id = box.hub.events.addObserver { event in
         guard case .microphoneRouteChanged(let input) = event else { return }
         withBorrowedHandle(input) { callback(contextHandle, $0, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
     }
+    outID?.pointee = id
     return oc_status(OC_OK)
 }
 
@@ -73,7 +74,14 @@ final class AudioOutputBox: SessionMember {
 
 @c @implementation public func oc_audio_data_output_destroy(_ output: OpaquePointer?) {
     guard let box = AudioOutputBox.lookup(output) else { return }
-    if let session = box.session { try? session.session.removeAudioOutput(box.output) }
+    guard !box.output.isDeliveringThread else {
+        return LastError.set("oc_audio_data_output_destroy: called from the output's own callback (clear the callback there, destroy after)")
+    }
+    do throws(OcellusError) {
+        if let session = box.session { try session.session.removeAudioOutput(box.output) }
+    } catch {
+        return LastError.set("oc_audio_data_output_destroy: \(error.message)")
+    }
     box.output.sampleHandler = nil
     HandleTable.unregister(box.handle)
 }

@@ -27,6 +27,8 @@ final class FrameBox {
     private var delivering: UnsafePointer<CameraFrame>?
     private let retained: RetainedFrame?
     var handle: OpaquePointer!
+    /// A copy from `oc_frame_retain` (the caller owns it), not an output's delivery view.
+    var isRetained: Bool { retained != nil }
 
     /// The per-output view, reused for every frame (no allocation per frame).
     init() { retained = nil }
@@ -165,8 +167,11 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 }
 
 @c @implementation public func oc_device_supports_preset(_ camera: OpaquePointer?, _ preset: oc_session_preset) -> Bool {
-    guard let device = DeviceBox.lookup(camera)?.device,
-          let kind = CaptureSession.Preset(rawValue: Int32(bitPattern: preset.rawValue)) else { return false }
+    guard let device = DeviceBox.lookup(camera)?.device else { return false }
+    guard let kind = CaptureSession.Preset(rawValue: Int32(bitPattern: preset.rawValue)) else {
+        LastError.set("oc_device_supports_preset: unknown preset \(Int32(bitPattern: preset.rawValue))")
+        return false
+    }
     return CaptureSession.device(device, supports: kind)
 }
 
@@ -212,7 +217,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     guard let callback else { return LastError.fail(.invalidArgument, "oc_capture_session_add_event_callback: callback is NULL") }
     let handle = box.handle
     let userDataBits = UInt(bitPattern: userData)
-    outID?.pointee = box.session.events.addObserver { event in
+    let id = box.session.events.addObserver { event in
         // Errors give their code and message; automatic-switching news the camera's unique ID.
         let (kind, code, message): (oc_session_event, oc_status, String) = switch event {
         case .started: (OC_SESSION_EVENT_STARTED, 0, "")
@@ -230,6 +235,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
             callback(handle, kind, code, text, UnsafeMutableRawPointer(bitPattern: userDataBits))
         }
     }
+    outID?.pointee = id
     return oc_status(OC_OK)
 }
 
@@ -250,7 +256,14 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 
 @c @implementation public func oc_video_data_output_destroy(_ output: OpaquePointer?) {
     guard let box = OutputBox.lookup(output) else { return }
-    if let session = box.session { try? session.session.removeOutput(box.output) }
+    guard !box.output.isDeliveringThread else {
+        return LastError.set("oc_video_data_output_destroy: called from the output's own frame callback (clear the callback there, destroy after)")
+    }
+    do throws(OcellusError) {
+        if let session = box.session { try session.session.removeOutput(box.output) }
+    } catch {
+        return LastError.set("oc_video_data_output_destroy: \(error.message)")
+    }
     box.output.frameHandler = nil
     HandleTable.unregister(box.view.handle)
     HandleTable.unregister(box.handle)
@@ -288,6 +301,10 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 
 @c @implementation public func oc_video_data_output_set_max_frame_rate(_ output: OpaquePointer?, _ rate: oc_fraction) -> oc_status {
     guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard rate.numerator == 0 || rate.denominator != 0 else {
+        return LastError.fail(.invalidArgument,
+            "oc_video_data_output_set_max_frame_rate: \(rate.numerator)/0 is not a rate (give frames per second as numerator/denominator, or 0/0 for no cap)")
+    }
     box.output.maximumFrameRate = rate.numerator == 0 ? nil : FrameRate(rate.numerator, rate.denominator)
     return oc_status(OC_OK)
 }
@@ -348,7 +365,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
                                                    _ stride: UnsafeMutablePointer<UInt32>?) -> UnsafePointer<UInt8>? {
     FrameBox.withFrame(frame) { current -> UnsafePointer<UInt8>? in
         guard let data = current.pointee.plane(Int(plane)) else {
-            LastError.set("oc_frame_plane_data: the frame has \(current.pointee.planeCount) planes, not \(plane + 1)")
+            LastError.set("oc_frame_plane_data: plane \(plane) does not exist (the frame has \(current.pointee.planeCount) planes)")
             return nil
         }
         size?.pointee = data.bytes.count
@@ -365,5 +382,9 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 
 @c @implementation public func oc_frame_release(_ frame: OpaquePointer?) {
     guard frame != nil, let box = HandleTable.lookup(frame, as: FrameBox.self, what: "frame") else { return }
+    guard box.isRetained else {
+        LastError.set("oc_frame_release: the frame is the one being delivered, not a retained copy (only frames from oc_frame_retain are released)")
+        return
+    }
     HandleTable.unregister(box.handle)
 }

@@ -15,7 +15,10 @@ final class DeviceBox {
     let properties: [String: CString]
     let frameRates: [UnsafeMutablePointer<oc_fraction>]
     private(set) var handle: OpaquePointer!
+    /// All references: the caller's and the library's own (device lists, callback borrows).
     private var references = 1
+    /// The references the caller owns (from retain and the copy functions): only these can be released.
+    private var callerReferences = 0
 
     private static let boxes = Mutex<[ObjectIdentifier: DeviceBox]>([:])
 
@@ -46,31 +49,50 @@ final class DeviceBox {
         }
     }
 
-    /// A new C reference to `device` (reusing its live box); the caller owns it.
-    static func retainedHandle(for device: Device) -> OpaquePointer {
+    /// A new reference to `device` (reusing its live box): the caller's own (`byCaller`),
+    /// or the library's for a list or a borrow, released with `releaseInternal`.
+    static func retainedHandle(for device: Device, byCaller: Bool = true) -> OpaquePointer {
         boxes.withLock { boxes in
-            if let box = boxes[ObjectIdentifier(device)] {
+            let box: DeviceBox
+            if let live = boxes[ObjectIdentifier(device)] {
+                box = live
                 box.references += 1
-                return box.handle
+            } else {
+                box = DeviceBox(device: device)
+                box.handle = HandleTable.register(box)
+                boxes[ObjectIdentifier(device)] = box
             }
-            let box = DeviceBox(device: device)
-            box.handle = HandleTable.register(box)
-            boxes[ObjectIdentifier(device)] = box
+            if byCaller { box.callerReferences += 1 }
             return box.handle
         }
     }
 
+    /// `oc_device_retain`: one more reference for the caller.
     func retain() {
-        Self.boxes.withLock { _ in references += 1 }
+        Self.boxes.withLock { _ in (references, callerReferences) = (references + 1, callerReferences + 1) }
     }
 
-    func release() {
+    /// `oc_device_release`: gives back one of the caller's references; false (nothing released)
+    /// when the caller holds none, as for a device borrowed from a list or a callback.
+    func release() -> Bool {
         Self.boxes.withLock { boxes in
-            references -= 1
-            if references == 0 {
-                HandleTable.unregister(handle)
-                boxes.removeValue(forKey: ObjectIdentifier(device))
-            }
+            guard callerReferences > 0 else { return false }
+            callerReferences -= 1
+            drop(from: &boxes)
+            return true
+        }
+    }
+
+    /// Gives back a reference the library took for a list or a borrow.
+    func releaseInternal() {
+        Self.boxes.withLock { drop(from: &$0) }
+    }
+
+    private func drop(from boxes: inout [ObjectIdentifier: DeviceBox]) {
+        references -= 1
+        if references == 0 {
+            HandleTable.unregister(handle)
+            boxes.removeValue(forKey: ObjectIdentifier(device))
         }
     }
 
@@ -82,9 +104,9 @@ final class DeviceBox {
 /// An immutable snapshot of devices; holds one reference on each.
 final class DeviceListBox {
     let handles: [OpaquePointer]
-    init(devices: [Device]) { handles = devices.map(DeviceBox.retainedHandle(for:)) }
+    init(devices: [Device]) { handles = devices.map { DeviceBox.retainedHandle(for: $0, byCaller: false) } }
 
     func releaseAll() {
-        for handle in handles { DeviceBox.lookup(handle)?.release() }
+        for handle in handles { DeviceBox.lookup(handle)?.releaseInternal() }
     }
 }

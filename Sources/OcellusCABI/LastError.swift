@@ -38,3 +38,12 @@ enum LastError {
         fail(OcellusError(code, message))
     }
 }
+
+/// A string argument from C, byte for byte: paths, names and addresses must be UTF-8
+/// (Swift strings would otherwise replace bad bytes and the call would act on another name).
+func stringArgument(_ text: UnsafePointer<CChar>, _ what: String) throws(OcellusError) -> String {
+    guard let string = String(validatingCString: text) else {
+        throw OcellusError(.invalidArgument, "\(what) is not valid UTF-8; Ocellus takes paths and names as UTF-8 bytes")
+    }
+    return string
+}

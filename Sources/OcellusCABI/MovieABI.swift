@@ -51,7 +51,7 @@ final class MovieBox: SessionMember {
         guard let path else { throw OcellusError(.invalidArgument, "oc_movie_file_output_start_recording: path is NULL") }
         guard let callback else { throw OcellusError(.invalidArgument, "oc_movie_file_output_start_recording: callback is NULL") }
         let (handle, userDataBits) = (box.handle, UInt(bitPattern: userData))
-        try box.movie.startRecording(to: String(cString: path)) { result in
+        try box.movie.startRecording(to: stringArgument(path, "oc_movie_file_output_start_recording: path")) { result in
             let summary = result.summary
             summary.path.withCString { cPath in
                 summary.videoCodec.withCString { codec in

@@ -60,7 +60,7 @@ final class PhotoBox: SessionMember {
             }
             chosen.appliesRotationToPixels = settings.pointee.apply_rotation_to_pixels
             if settings.pointee.quality != 0 { chosen.quality = settings.pointee.quality }
-            path = settings.pointee.path.map { String(cString: $0) }
+            if let given = settings.pointee.path { path = try stringArgument(given, "oc_photo_output_capture: settings.path") }
         }
         let (handle, userDataBits) = (box.handle, UInt(bitPattern: userData))
         try box.photo.capturePhoto(chosen) { result in

@@ -60,7 +60,8 @@ private func coordinatorCall(_ handle: OpaquePointer?, _ body: (CoordinatorBox) 
                                                                          _ busAddress: UnsafePointer<CChar>?) -> oc_status {
     coordinatorCall(coordinator) { (box: CoordinatorBox) throws(OcellusError) in
         let target = box.coordinator
-        let sensor = try SensorProxyOrientation(busAddress: busAddress.map { String(cString: $0) }) { degrees in
+        let address = try busAddress.map { (text) throws(OcellusError) in try stringArgument(text, "oc_rotation_coordinator_follow_host_sensor: bus_address") }
+        let sensor = try SensorProxyOrientation(busAddress: address) { degrees in
             try? target.setHostOrientation(degrees)
         }
         try target.setHostOrientation(sensor.orientation)
@@ -94,8 +95,11 @@ private func coordinatorCall(_ handle: OpaquePointer?, _ body: (CoordinatorBox) 
 
 @c @implementation public func oc_rotation_coordinator_set_mounting_correction(_ coordinator: OpaquePointer?, _ degrees: Int32) -> oc_status {
     coordinatorCall(coordinator) { (box: CoordinatorBox) throws(OcellusError) in
-        guard box.coordinator.kind == .external else {
-            throw OcellusError(.invalidArgument, "\(box.device.uniqueID) moves with the host; only external cameras take a mounting correction")
+        // Virtual cameras have no mounting: their picture is whatever the producer sends.
+        guard box.coordinator.kind == .external, box.device.type != .virtualCamera else {
+            throw OcellusError(.invalidArgument, box.device.type == .virtualCamera
+                ? "\(box.device.uniqueID) is a virtual camera; only external cameras take a mounting correction"
+                : "\(box.device.uniqueID) moves with the host; only external cameras take a mounting correction")
         }
         try box.coordinator.setMountingCorrection(Int(degrees))
         try box.corrections.setCorrection(Int(degrees), for: box.device.uniqueID)
@@ -110,9 +114,10 @@ private func coordinatorCall(_ handle: OpaquePointer?, _ body: (CoordinatorBox) 
     guard let callback else { return LastError.fail(.invalidArgument, "oc_rotation_coordinator_add_callback: callback is NULL") }
     let handle = box.handle
     let userDataBits = UInt(bitPattern: userData)
-    outID?.pointee = box.coordinator.changes.addObserver { angles in
+    let id = box.coordinator.changes.addObserver { angles in
         callback(handle, Int32(angles.preview), Int32(angles.capture), UnsafeMutableRawPointer(bitPattern: userDataBits))
     }
+    outID?.pointee = id
     return oc_status(OC_OK)
 }
 

@@ -8,9 +8,9 @@ import Glibc
 /// Hands `device` to a C callback as a handle valid for the call.
 func withBorrowedHandle(_ device: Device?, _ body: (OpaquePointer?) -> Void) {
     guard let device else { return body(nil) }
-    let handle = DeviceBox.retainedHandle(for: device)
+    let handle = DeviceBox.retainedHandle(for: device, byCaller: false)
     body(handle)
-    DeviceBox.lookup(handle)?.release()
+    DeviceBox.lookup(handle)?.releaseInternal()
 }
 
 @c @implementation public func oc_context_add_disconnected_callback(_ ctx: OpaquePointer?, _ device: OpaquePointer?,
@@ -25,10 +25,11 @@ func withBorrowedHandle(_ device: Device?, _ body: (OpaquePointer?) -> Void) {
     let watched = deviceBox.device
     let contextHandle = box.handle
     let userDataBits = UInt(bitPattern: userData)
-    outID?.pointee = box.hub.events.addObserver { event in
+    let id = box.hub.events.addObserver { event in
         guard case .device(.removed, let device) = event, device === watched else { return }
         withBorrowedHandle(device) { callback(contextHandle, $0, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
     }
+    outID?.pointee = id
     return oc_status(OC_OK)
 }
 
@@ -37,7 +38,7 @@ func withBorrowedHandle(_ device: Device?, _ body: (OpaquePointer?) -> Void) {
     guard let out else { return LastError.fail(.invalidArgument, "oc_context_copy_associated_microphone: out is NULL") }
     out.pointee = nil
     guard let box = ContextBox.lookup(ctx), let cameraBox = DeviceBox.lookup(camera) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    out.pointee = box.hub.associatedMicrophone(of: cameraBox.device).map(DeviceBox.retainedHandle(for:))
+    out.pointee = box.hub.associatedMicrophone(of: cameraBox.device).map { DeviceBox.retainedHandle(for: $0) }
     return oc_status(OC_OK)
 }
 
@@ -138,7 +139,7 @@ func copyContextDevice(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<Opaque
     guard let out else { return LastError.fail(.invalidArgument, "\(function): out is NULL") }
     out.pointee = nil
     guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    out.pointee = pick(box.hub).map(DeviceBox.retainedHandle(for:))
+    out.pointee = pick(box.hub).map { DeviceBox.retainedHandle(for: $0) }
     return oc_status(OC_OK)
 }
 
@@ -165,9 +166,9 @@ func copyContextDevice(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<Opaque
 }
 
 /// snprintf-style copy of `text` into a caller's buffer; returns the full length.
+/// No text (no problem, or a failed lookup) is written as the empty string.
 func copyText(_ text: String?, into buffer: UnsafeMutablePointer<CChar>?, size: Int) -> Int {
-    guard let text else { return 0 }
-    let bytes = Array(text.utf8)
+    let bytes = Array((text ?? "").utf8)
     if let buffer, size > 0 {
         let count = min(bytes.count, size - 1)
         for index in 0..<count { buffer[index] = CChar(bitPattern: bytes[index]) }
@@ -183,7 +184,11 @@ func copyText(_ text: String?, into buffer: UnsafeMutablePointer<CChar>?, size: 
 
 @c @implementation public func oc_context_copy_backend_problem(_ ctx: OpaquePointer?, _ backend: oc_backend,
                                                                _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
-    guard let box = ContextBox.lookup(ctx), let kind = BackendKind(rawValue: Int32(bitPattern: backend.rawValue)) else { return 0 }
+    guard let box = ContextBox.lookup(ctx) else { return copyText(nil, into: buffer, size: size) }
+    guard let kind = BackendKind(rawValue: Int32(bitPattern: backend.rawValue)) else {
+        LastError.set("oc_context_copy_backend_problem: unknown backend \(Int32(bitPattern: backend.rawValue))")
+        return copyText(nil, into: buffer, size: size)
+    }
     return copyText(box.hub.backendProblem(kind)?.message, into: buffer, size: size)
 }
 
@@ -196,7 +201,7 @@ func copyText(_ text: String?, into buffer: UnsafeMutablePointer<CChar>?, size: 
     guard let callback else { return LastError.fail(.invalidArgument, "oc_context_add_preferred_camera_callback: callback is NULL") }
     let contextHandle = box.handle
     let userDataBits = UInt(bitPattern: userData)
-    outID?.pointee = box.hub.events.addObserver { event in
+    let id = box.hub.events.addObserver { event in
         let kind: oc_preferred_camera_kind
         let camera: Device?
         switch event {
@@ -206,5 +211,6 @@ func copyText(_ text: String?, into buffer: UnsafeMutablePointer<CChar>?, size: 
         }
         withBorrowedHandle(camera) { callback(contextHandle, kind, $0, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
     }
+    outID?.pointee = id
     return oc_status(OC_OK)
 }

@@ -19,16 +19,23 @@ public final class EventThread<Event>: @unchecked Sendable {
     private var inFlight: UInt64 = 0
     private var stopping = false
     private var thread: pthread_t?
+    /// Set when `stop` runs on the event thread itself (an observer destroying its owner):
+    /// the thread then holds the object until its loop has unwound.
+    private var keepAlive: EventThread?
     public init() {}
 
-    deinit { stop() }
+    deinit { shutdown(fromDeinit: true) }
 
     public func addObserver(_ body: @escaping Observer) -> UInt64 {
         let id = IDSource.shared.next()
         lock.withLock {
             observers.append((id, body))
             if thread == nil && !stopping {
-                thread = startThread { [unowned self] in self.run() }
+                thread = startThread { [unowned self] in
+                    self.run()
+                    let last = self.lock.withLock { () -> EventThread? in defer { self.keepAlive = nil }; return self.keepAlive }
+                    withExtendedLifetime(last) {}
+                }
             }
         }
         return id
@@ -61,8 +68,11 @@ public final class EventThread<Event>: @unchecked Sendable {
         }
     }
 
-    /// Drops all observers, waits for the thread to finish. Must not be called on the event thread.
-    public func stop() {
+    /// Drops all observers and waits for the thread to finish; on the event thread itself
+    /// (from an observer) it returns at once and no later call is made.
+    public func stop() { shutdown(fromDeinit: false) }
+
+    private func shutdown(fromDeinit: Bool) {
         let joinable: pthread_t? = lock.withLock {
             stopping = true
             observers.removeAll()
@@ -74,6 +84,7 @@ public final class EventThread<Event>: @unchecked Sendable {
         if let joinable, pthread_equal(joinable, pthread_self()) == 0 {
             pthread_join(joinable, nil)
         } else if let joinable {
+            if !fromDeinit { lock.withLock { keepAlive = self } }
             pthread_detach(joinable)
         }
     }

@@ -44,13 +44,16 @@ public protocol AudioStreamOpening: Sendable {
 /// SPEC §4 audio data output: PCM from the session's microphone input, on the audio
 /// stream's thread, as views valid during the call.
 public final class AudioDataOutput: @unchecked Sendable {
-    /// Replacing it waits for a call in flight (so not from inside the handler).
+    /// Replacing it waits for a call in flight, except from inside the handler (`HandlerSlot`).
     public var sampleHandler: ((AudioBuffer) -> Void)? {
-        get { delivery.withLock { handler } }
-        set { delivery.withLock { handler = newValue } }
+        get { handler.current }
+        set { handler.replace(with: newValue) }
     }
-    private var handler: ((AudioBuffer) -> Void)?
-    private let delivery = ConditionLock()
+
+    /// True on the thread running this output's handler.
+    public var isDeliveringThread: Bool { handler.isCallingThread }
+
+    private let handler = HandlerSlot<AudioBuffer>()
     private let delivered = Atomic<UInt64>(0)
 
     public init() {}
@@ -59,7 +62,7 @@ public final class AudioDataOutput: @unchecked Sendable {
     public var deliveredFrames: UInt64 { delivered.load(ordering: .relaxed) }
 
     func deliver(_ buffer: AudioBuffer) {
-        delivery.withLock { handler?(buffer) }
+        handler.call(buffer)
         delivered.wrappingAdd(UInt64(buffer.frameCount), ordering: .relaxed)
     }
 }

@@ -47,15 +47,16 @@ public final class VideoDataOutput: @unchecked Sendable {
         videoRotationAngle = ((degrees % 360) + 360) % 360
     }
     /// Called on the session's stream thread with views valid during the call.
-    /// Replacing it waits for a call in flight (so not from inside the handler).
+    /// Replacing it waits for a call in flight, except from inside the handler (`HandlerSlot`).
     public var frameHandler: ((CameraFrame) -> Void)? {
-        get { delivery.withLock { handler } }
-        set { delivery.withLock { handler = newValue } }
+        get { handler.current }
+        set { handler.replace(with: newValue) }
     }
 
-    private var handler: ((CameraFrame) -> Void)?
-    /// Held while the handler runs, so that replacing it waits for the call in flight.
-    private let delivery = ConditionLock()
+    /// True on the thread running this output's handler.
+    public var isDeliveringThread: Bool { handler.isCallingThread }
+
+    private let handler = HandlerSlot<CameraFrame>()
     /// Counters other threads read; the stream thread is their only writer.
     private let delivered = Atomic<UInt64>(0)
     private let lateDrops = Atomic<UInt64>(0), bufferDrops = Atomic<UInt64>(0)
@@ -136,7 +137,7 @@ public final class VideoDataOutput: @unchecked Sendable {
         } else {
             ready = frame
         }
-        delivery.withLock { handler?(ready) }
+        handler.call(ready)
         delivered.wrappingAdd(1, ordering: .relaxed)
     }
 }
@@ -528,9 +529,8 @@ public final class CaptureSession: @unchecked Sendable {
             if format.frameRatesAreRange { return max(wanted, format.frameRates.last ?? wanted) }
             return format.frameRates.filter { $0 >= wanted }.min() ?? top
         }
-        let served = input.formats.filter { format in
-            outputs.allSatisfy { serves(format, $0) } && (wantedRate.map { (format.maxFrameRate ?? FrameRate(0)) >= $0 } ?? true)
-        }
+        // A rate cap is a maximum: a camera slower than the cap still serves the output.
+        let served = input.formats.filter { format in outputs.allSatisfy { serves(format, $0) } }
         // Formats that would not fit the USB bus are out (MJPEG then wins where raw would not fit).
         let candidates = served.filter { (HardwareCost.usbLoad(of: input, format: $0, rate: streamRate($0)) ?? 0) <= 1.0 }
         if candidates.isEmpty, let cheapest = served.min(by: {
@@ -602,6 +602,8 @@ public final class CaptureSession: @unchecked Sendable {
             return
         }
         let sameStream = choice.map { $0.0 } == oldStream?.format && proposed.input === previous.input
+        let sameAudio = proposed.audioInput === previous.audioInput && proposed.audioOutputs.isEmpty == previous.audioOutputs.isEmpty
+        if !sameStream || !sameAudio { try refuseOnStreamThread("a change that restarts the session's streams") }
         if sameStream, let format = choice?.0 {
             prepareConverters(proposed.outputs, for: format, input: proposed.input)
             lock.withLock { committed = proposed }
@@ -734,9 +736,15 @@ public final class CaptureSession: @unchecked Sendable {
         if wasRunning { events.post(.stopped) }
     }
 
+    /// Calls that wait for the camera or microphone stream to end cannot run on that stream's
+    /// own thread (a frame or PCM handler): they are refused there instead of deadlocking.
     private func refuseOnStreamThread(_ name: String) throws(OcellusError) {
-        let onStream = lock.withLock { streamThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        let (thread, audioOutputs) = lock.withLock { (streamThread, committed.audioOutputs) }
+        let onStream = thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         if onStream { throw OcellusError(.wrongState, "\(name) cannot be called from a frame handler") }
+        if audioOutputs.contains(where: \.isDeliveringThread) {
+            throw OcellusError(.wrongState, "\(name) cannot be called from an audio handler")
+        }
     }
 
     private func startStream(_ configuration: Configuration, _ choice: (VideoFormat, FrameRate)?) throws(OcellusError) {

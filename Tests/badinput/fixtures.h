@@ -1,0 +1,488 @@
+/* Fixtures for the generated bad-input cases (cases.c, from generate.py): live,
+ * stale and foreign handles of every type, paths, and the machinery that runs a
+ * call from inside each kind of callback. Runs inside scripts/testbed.sh (two
+ * virtual cameras and a microphone on a private PipeWire). Each case is its own
+ * process; a fixture that cannot be made skips the case (exit 77) and says why. */
+#define _GNU_SOURCE
+#include <ocellus.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SKIP 77
+
+static int noop_calls;
+static char foreign_bytes[256];
+static char *message_before;
+
+static _Noreturn void skip(const char *what)
+{
+    fprintf(stderr, "skipped: cannot make %s: %s\n", what, oc_last_error_message());
+    fflush(NULL);
+    _exit(SKIP);
+}
+
+static void prepare_case(void)
+{
+    free(message_before);
+    message_before = strdup(oc_last_error_message());
+}
+
+/* A refusal must say why: a message, new since the call. */
+static int message_left(void)
+{
+    const char *now = oc_last_error_message();
+    return now && now[0] && (!message_before || strcmp(now, message_before) != 0 || !message_before[0]);
+}
+
+static int verdict_ok_for_bad_input(const char *name)
+{
+    fprintf(stderr, "%s accepted input that must be refused\n", name);
+    return 1;
+}
+
+static int verdict_no_message(const char *name)
+{
+    fprintf(stderr, "%s refused without a message (oc_last_error_message() is \"%s\")\n", name, oc_last_error_message());
+    return 2;
+}
+
+static int after_case(void)
+{
+    /* The library still answers after the bad call. */
+    return oc_version() && strcmp(oc_status_name(OC_OK), "OC_OK") == 0 ? 0 : 4;
+}
+
+static char scratch[256];
+
+static const char *scratch_dir(void)
+{
+    if (!scratch[0]) {
+        const char *parent = getenv("BADINPUT_SCRATCH");
+        snprintf(scratch, sizeof scratch, "%s/case.XXXXXX", parent ? parent : "/tmp");
+        if (!mkdtemp(scratch)) skip("a scratch directory");
+    }
+    return scratch;
+}
+
+static const char *fx_path(void)
+{
+    static char path[512];
+    static int counter;
+    snprintf(path, sizeof path, "%s/file%d.mp4", scratch_dir(), counter++);
+    return path;
+}
+
+static const char *fx_bad_utf8(const char *parameter)
+{
+    static char text[512];
+    if (strstr(parameter, "path"))
+        snprintf(text, sizeof text, "%s/bad-\xff\xfe.mp4", scratch_dir());
+    else
+        snprintf(text, sizeof text, "org.ocellus.\xff\xfe");
+    return text;
+}
+
+static const char *fx_huge_string(void)
+{
+    static char *text;
+    if (!text) {
+        text = malloc(1 << 20);
+        memset(text, 'a', (1 << 20) - 1);
+        text[(1 << 20) - 1] = 0;
+    }
+    return text;
+}
+
+/* ---- live handles, made on first use ---- */
+
+static oc_context *fx_oc_context(void)
+{
+    static oc_context *ctx;
+    if (!ctx) {
+        char state[300];
+        snprintf(state, sizeof state, "%s/state", scratch_dir());
+        oc_context_options options;
+        oc_context_options_init(&options);
+        options.state_directory = state;
+        if (oc_context_create("org.ocellus.badinput", &options, &ctx) != OC_OK) skip("a context");
+    }
+    return ctx;
+}
+
+static oc_device_list *fx_oc_device_list(void)
+{
+    static oc_device_list *list;
+    if (!list && oc_context_copy_devices(fx_oc_context(), &list) != OC_OK) skip("a device list");
+    return list;
+}
+
+/* The first camera with formats (the test bed's vcam0). */
+static oc_device *fx_oc_device(void)
+{
+    static oc_device *camera;
+    if (!camera) {
+        oc_device_list *list = NULL;
+        if (oc_context_copy_devices(fx_oc_context(), &list) != OC_OK) skip("a device list");
+        for (size_t i = 0; i < oc_device_list_count(list) && !camera; i++) {
+            oc_device *device = oc_device_list_get(list, i);
+            if (oc_device_get_type(device) != OC_DEVICE_TYPE_MICROPHONE && oc_device_format_count(device) > 0)
+                camera = oc_device_retain(device);
+        }
+        oc_device_list_free(list);
+        if (!camera) skip("a camera");
+    }
+    return camera;
+}
+
+static oc_device *fx_microphone(void)
+{
+    static oc_device *microphone;
+    if (!microphone && oc_context_copy_default_microphone(fx_oc_context(), &microphone) != OC_OK) skip("a microphone");
+    if (!microphone) skip("a microphone (none connected)");
+    return microphone;
+}
+
+static oc_control_list *fx_oc_control_list(void)
+{
+    static oc_control_list *list;
+    if (!list && oc_device_copy_controls(fx_oc_device(), &list) != OC_OK) skip("a control list");
+    return list;
+}
+
+static oc_discovery_session *fx_oc_discovery_session(void)
+{
+    static oc_discovery_session *session;
+    if (!session && oc_discovery_session_create(fx_oc_context(), 0, (oc_media_type)0, OC_DEVICE_POSITION_UNSPECIFIED,
+                                                &session) != OC_OK)
+        skip("a discovery session");
+    return session;
+}
+
+static oc_video_data_output *fx_oc_video_data_output(void)
+{
+    static oc_video_data_output *output;
+    if (!output && oc_video_data_output_create(&output) != OC_OK) skip("a video data output");
+    return output;
+}
+
+static oc_audio_data_output *fx_oc_audio_data_output(void)
+{
+    static oc_audio_data_output *output;
+    if (!output && oc_audio_data_output_create(&output) != OC_OK) skip("an audio data output");
+    return output;
+}
+
+static oc_photo_output *fx_oc_photo_output(void)
+{
+    static oc_photo_output *output;
+    if (!output && oc_photo_output_create(&output) != OC_OK) skip("a photo output");
+    return output;
+}
+
+static oc_movie_file_output *fx_oc_movie_file_output(void)
+{
+    static oc_movie_file_output *output;
+    if (!output && oc_movie_file_output_create(&output) != OC_OK) skip("a movie file output");
+    return output;
+}
+
+static oc_rotation_coordinator *fx_oc_rotation_coordinator(void)
+{
+    static oc_rotation_coordinator *coordinator;
+    if (!coordinator && oc_rotation_coordinator_create(fx_oc_context(), fx_oc_device(), -1, &coordinator) != OC_OK)
+        skip("a rotation coordinator");
+    return coordinator;
+}
+
+/* A session with the camera as input (not running). */
+static oc_capture_session *fx_oc_capture_session(void)
+{
+    static oc_capture_session *session;
+    if (!session) {
+        if (oc_capture_session_create(fx_oc_context(), &session) != OC_OK) skip("a capture session");
+        if (oc_capture_session_set_input(session, fx_oc_device()) != OC_OK) skip("a session input");
+    }
+    return session;
+}
+
+/* ---- waiting ---- */
+
+static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wait_changed = PTHREAD_COND_INITIALIZER;
+
+static void signal_flag(atomic_int *flag)
+{
+    pthread_mutex_lock(&wait_lock);
+    atomic_store(flag, 1);
+    pthread_cond_broadcast(&wait_changed);
+    pthread_mutex_unlock(&wait_lock);
+}
+
+static int wait_flag(atomic_int *flag, int milliseconds)
+{
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += milliseconds / 1000;
+    deadline.tv_nsec += (milliseconds % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) { deadline.tv_sec++; deadline.tv_nsec -= 1000000000L; }
+    pthread_mutex_lock(&wait_lock);
+    while (!atomic_load(flag))
+        if (pthread_cond_timedwait(&wait_changed, &wait_lock, &deadline) != 0) break;
+    pthread_mutex_unlock(&wait_lock);
+    return atomic_load(flag);
+}
+
+/* ---- a retained frame, and the frame being delivered inside a frame callback ---- */
+
+static const oc_frame *inside_frame;
+static oc_frame *retained_frame;
+static atomic_int frame_kept;
+
+static void keep_frame(oc_video_data_output *output, const oc_frame *frame, void *user_data)
+{
+    (void)output; (void)user_data;
+    if (!atomic_load(&frame_kept)) {
+        retained_frame = oc_frame_retain(frame);
+        signal_flag(&frame_kept);
+    }
+}
+
+static oc_frame *fx_oc_frame(void)
+{
+    if (inside_frame) return (oc_frame *)inside_frame;
+    if (!retained_frame) {
+        oc_capture_session *session = NULL;
+        oc_video_data_output *output = NULL;
+        if (oc_capture_session_create(fx_oc_context(), &session) != OC_OK
+            || oc_capture_session_set_input(session, fx_oc_device()) != OC_OK
+            || oc_video_data_output_create(&output) != OC_OK
+            || oc_video_data_output_set_frame_callback(output, keep_frame, NULL) != OC_OK
+            || oc_capture_session_add_output(session, output) != OC_OK
+            || oc_capture_session_start_running(session) != OC_OK)
+            skip("a running session for a frame");
+        if (!wait_flag(&frame_kept, 5000) || !retained_frame) skip("a frame (none arrived in 5 s)");
+        oc_capture_session_destroy(session);
+        oc_video_data_output_destroy(output);
+    }
+    return retained_frame;
+}
+
+/* ---- stale handles: made, then destroyed ---- */
+
+static oc_context *stale_oc_context(void)
+{
+    oc_context *ctx = NULL;
+    if (oc_context_create("org.ocellus.badinput.stale", NULL, &ctx) != OC_OK) skip("a context to destroy");
+    oc_context_destroy(ctx);
+    return ctx;
+}
+
+/* The last device of a fresh list: a device no fixture holds, so that freeing the list frees it. */
+static oc_device *stale_oc_device(void)
+{
+    oc_device_list *list = NULL;
+    if (oc_context_copy_devices(fx_oc_context(), &list) != OC_OK || oc_device_list_count(list) < 2) skip("devices");
+    oc_device *device = oc_device_list_get(list, oc_device_list_count(list) - 1);
+    if (device == fx_oc_device()) skip("a device no fixture holds");
+    oc_device_list_free(list);
+    return device;
+}
+
+static oc_device_list *stale_oc_device_list(void)
+{
+    oc_device_list *list = NULL;
+    if (oc_context_copy_devices(fx_oc_context(), &list) != OC_OK) skip("a device list to free");
+    oc_device_list_free(list);
+    return list;
+}
+
+static oc_control_list *stale_oc_control_list(void)
+{
+    oc_control_list *list = NULL;
+    if (oc_device_copy_controls(fx_oc_device(), &list) != OC_OK) skip("a control list to free");
+    oc_control_list_free(list);
+    return list;
+}
+
+static oc_frame *stale_oc_frame(void)
+{
+    oc_frame *copy = oc_frame_retain(fx_oc_frame());
+    if (!copy) skip("a frame copy to release");
+    oc_frame_release(copy);
+    return copy;
+}
+
+#define STALE_CREATED(type, create, destroy) \
+    static type *stale_##type(void) \
+    { \
+        type *object = NULL; \
+        if (create != OC_OK) skip("a " #type " to destroy"); \
+        destroy(object); \
+        return object; \
+    }
+STALE_CREATED(oc_discovery_session,
+              oc_discovery_session_create(fx_oc_context(), 0, (oc_media_type)0, OC_DEVICE_POSITION_UNSPECIFIED, &object),
+              oc_discovery_session_destroy)
+STALE_CREATED(oc_capture_session, oc_capture_session_create(fx_oc_context(), &object), oc_capture_session_destroy)
+STALE_CREATED(oc_video_data_output, oc_video_data_output_create(&object), oc_video_data_output_destroy)
+STALE_CREATED(oc_audio_data_output, oc_audio_data_output_create(&object), oc_audio_data_output_destroy)
+STALE_CREATED(oc_photo_output, oc_photo_output_create(&object), oc_photo_output_destroy)
+STALE_CREATED(oc_movie_file_output, oc_movie_file_output_create(&object), oc_movie_file_output_destroy)
+STALE_CREATED(oc_rotation_coordinator, oc_rotation_coordinator_create(fx_oc_context(), fx_oc_device(), -1, &object),
+              oc_rotation_coordinator_destroy)
+
+/* ---- calls from inside callbacks ---- */
+
+enum inside_kind {
+    INSIDE_FRAME, INSIDE_AUDIO, INSIDE_SESSION_EVENT, INSIDE_CONTEXT, INSIDE_DISCOVERY,
+    INSIDE_ROTATION, INSIDE_PHOTO, INSIDE_RECORDING
+};
+
+static void (*inside_body)(void);
+static atomic_int inside_entered, inside_returned;
+
+/* Runs the case's call once, from whichever callback got here first. */
+static void run_body_once(void)
+{
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&inside_entered, &expected, 1)) return;
+    inside_body();
+    signal_flag(&inside_returned);
+}
+
+static void inside_frame_callback(oc_video_data_output *output, const oc_frame *frame, void *user_data)
+{
+    (void)output; (void)user_data;
+    inside_frame = frame;
+    run_body_once();
+    inside_frame = NULL;
+}
+
+static void inside_audio_callback(oc_audio_data_output *output, const float *samples, size_t frames,
+                                  uint32_t channels, uint32_t rate, uint64_t timestamp, void *user_data)
+{
+    (void)output; (void)samples; (void)frames; (void)channels; (void)rate; (void)timestamp; (void)user_data;
+    run_body_once();
+}
+
+static void inside_session_callback(oc_capture_session *session, oc_session_event event, oc_status error,
+                                    const char *message, void *user_data)
+{
+    (void)session; (void)error; (void)message; (void)user_data;
+    if (event == OC_SESSION_EVENT_STARTED) run_body_once();
+}
+
+static void inside_hotplug_callback(oc_context *ctx, oc_hotplug_event event, oc_device *device, void *user_data)
+{
+    (void)ctx; (void)event; (void)device; (void)user_data;
+    run_body_once();
+}
+
+static void inside_discovery_callback(oc_discovery_session *session, oc_hotplug_event event, oc_device *device,
+                                      void *user_data)
+{
+    (void)session; (void)event; (void)device; (void)user_data;
+    run_body_once();
+}
+
+static void inside_rotation_callback(oc_rotation_coordinator *coordinator, int32_t preview, int32_t capture,
+                                     void *user_data)
+{
+    (void)coordinator; (void)preview; (void)capture; (void)user_data;
+    run_body_once();
+}
+
+static void inside_photo_callback(oc_photo_output *output, oc_status status, const oc_photo *photo,
+                                  const char *message, void *user_data)
+{
+    (void)output; (void)status; (void)photo; (void)message; (void)user_data;
+    run_body_once();
+}
+
+static void inside_recording_callback(oc_movie_file_output *output, oc_status status, const char *message,
+                                      const oc_recording_summary *summary, void *user_data)
+{
+    (void)output; (void)status; (void)message; (void)summary; (void)user_data;
+    run_body_once();
+}
+
+static void plug_camera(void)
+{
+    char command[1024];
+    snprintf(command, sizeof command, "%s add-camera %s badinput-cam --sizes 320x240 --fps 30 >/dev/null",
+             getenv("OCELLUS_TESTBED_SCRIPT"), getenv("OCELLUS_TESTBED_DIR"));
+    if (system(command) != 0) skip("a hot-plugged camera (testbed.sh add-camera)");
+}
+
+static void start_session(void)
+{
+    if (oc_capture_session_start_running(fx_oc_capture_session()) != OC_OK) skip("a running session");
+}
+
+/* Gets inside a callback of `kind`, runs the case's call there, and fails if the
+ * call does not return within 8 s (a hang) or the process dies within 300 ms after. */
+static int run_inside(enum inside_kind kind, const char *name)
+{
+    oc_callback_id id = 0;
+    switch (kind) {
+    case INSIDE_FRAME:
+        oc_video_data_output_set_frame_callback(fx_oc_video_data_output(), inside_frame_callback, NULL);
+        if (oc_capture_session_add_output(fx_oc_capture_session(), fx_oc_video_data_output()) != OC_OK) skip("an output");
+        start_session();
+        break;
+    case INSIDE_AUDIO:
+        if (oc_capture_session_set_audio_input(fx_oc_capture_session(), fx_microphone()) != OC_OK) skip("an audio input");
+        oc_audio_data_output_set_callback(fx_oc_audio_data_output(), inside_audio_callback, NULL);
+        if (oc_capture_session_add_audio_output(fx_oc_capture_session(), fx_oc_audio_data_output()) != OC_OK)
+            skip("an audio output");
+        start_session();
+        break;
+    case INSIDE_SESSION_EVENT:
+        oc_capture_session_add_event_callback(fx_oc_capture_session(), inside_session_callback, NULL, &id);
+        start_session();
+        break;
+    case INSIDE_CONTEXT:
+        oc_context_add_hotplug_callback(fx_oc_context(), inside_hotplug_callback, NULL, &id);
+        plug_camera();
+        break;
+    case INSIDE_DISCOVERY:
+        oc_discovery_session_set_callback(fx_oc_discovery_session(), inside_discovery_callback, NULL);
+        plug_camera();
+        break;
+    case INSIDE_ROTATION:
+        oc_rotation_coordinator_add_callback(fx_oc_rotation_coordinator(), inside_rotation_callback, NULL, &id);
+        /* The test bed's cameras are external: the interface orientation moves their preview angle. */
+        if (oc_rotation_coordinator_set_interface_orientation(fx_oc_rotation_coordinator(), 90) != OC_OK) skip("a rotation");
+        break;
+    case INSIDE_PHOTO:
+        if (oc_capture_session_add_photo_output(fx_oc_capture_session(), fx_oc_photo_output()) != OC_OK) skip("a photo output");
+        start_session();
+        if (oc_photo_output_capture(fx_oc_photo_output(), NULL, inside_photo_callback, NULL) != OC_OK) skip("a photo");
+        break;
+    case INSIDE_RECORDING:
+        if (oc_capture_session_add_movie_file_output(fx_oc_capture_session(), fx_oc_movie_file_output()) != OC_OK)
+            skip("a movie output");
+        start_session();
+        if (oc_movie_file_output_start_recording(fx_oc_movie_file_output(), fx_path(), inside_recording_callback, NULL) != OC_OK)
+            skip("a recording");
+        usleep(300000);
+        oc_movie_file_output_stop_recording(fx_oc_movie_file_output());
+        break;
+    }
+    if (!wait_flag(&inside_entered, 8000)) skip("the callback (it never ran)");
+    if (!wait_flag(&inside_returned, 8000)) {
+        fprintf(stderr, "%s did not return within 8 s when called from inside its callback (a hang)\n", name);
+        fflush(NULL);
+        _exit(3);
+    }
+    usleep(300000);   /* a crash once the callback has returned still fails the case */
+    fflush(NULL);
+    _exit(after_case());
+}
