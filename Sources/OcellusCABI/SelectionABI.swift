@@ -179,7 +179,10 @@ func copyText(_ text: String?, into buffer: UnsafeMutablePointer<CChar>?, size: 
 
 @c @implementation public func oc_context_copy_state_problem(_ ctx: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?,
                                                              _ size: Int) -> Int {
-    copyText(ContextBox.lookup(ctx)?.hub.selectionStateProblem, into: buffer, size: size)
+    let problems = ContextBox.lookup(ctx).map { box in
+        [box.hub.selectionStateProblem, MountingCorrections(directory: box.hub.stateDirectory).problem].compactMap { $0 }
+    }
+    return copyText(problems.flatMap { $0.isEmpty ? nil : $0.joined(separator: "; ") }, into: buffer, size: size)
 }
 
 @c @implementation public func oc_context_copy_backend_problem(_ ctx: OpaquePointer?, _ backend: oc_backend,

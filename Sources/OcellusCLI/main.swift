@@ -194,6 +194,12 @@ func prefer(_ options: GlobalOptions, uniqueID: String) {
         hub.close()
         fail(error.message)
     }
+    // A choice that could not be saved is lost when the process exits: for `prefer` that is failure.
+    if hub.selectionIsUnsaved {
+        let problem = hub.selectionStateProblem ?? "the choice could not be saved"
+        hub.close()
+        fail(problem)
+    }
     if let problem = hub.selectionStateProblem { fputs("ocellus: warning: \(problem)\n", stderr) }
 }
 

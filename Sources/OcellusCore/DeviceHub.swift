@@ -184,6 +184,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
 
     /// Why selection state could not be read or written (it then works in memory), or nil.
     public var selectionStateProblem: String? { currentSelection?.stateProblem }
+    /// True when the last selection change could not be written to the state directory.
+    public var selectionIsUnsaved: Bool { currentSelection?.isUnsaved ?? false }
 
     /// Records the user's choice (persisted for the app, seen by its other processes).
     public func setUserPreferredCamera(_ device: Device) throws(OcellusError) {

@@ -12,17 +12,28 @@ public final class MountingCorrections: @unchecked Sendable {
         file = StateFile(directory: directory, name: "camera-mounting", lockName: "camera-mounting.lock")
     }
 
-    /// M for `uniqueID`: 0 when never set (or the file is unreadable).
+    /// M for `uniqueID`: 0 when never set, or while the file is damaged (`problem` says why).
     public func correction(for uniqueID: String) -> Int {
-        Self.parse(file.read())[uniqueID] ?? 0
+        (try? Self.parse(file.read()).get())?[uniqueID] ?? 0
+    }
+
+    /// Why the stored corrections cannot be used (the file is kept until the next
+    /// correction is set, which moves it aside), or nil.
+    public var problem: String? {
+        guard case .failure(let reason) = Self.parse(file.read()) else { return nil }
+        return "\(file.path): \(reason.message); mounting corrections read as 0 until one is set again"
     }
 
     public func setCorrection(_ degrees: Int, for uniqueID: String) throws(OcellusError) {
         let value = try RotationCoordinator.rightAngle(degrees, "mounting correction")
         try file.prepareDirectory()
         let outcome: Result<Void, OcellusError> = file.withLock { locked in
-            guard locked else { return .failure(OcellusError(.other, "cannot lock \(file.lockPath)")) }
-            var all = Self.parse(file.read())
+            guard locked else { return .failure(OcellusError(.io, "cannot lock \(file.lockPath)")) }
+            var all: [String: Int] = [:]
+            switch Self.parse(file.read()) {
+            case .success(let stored): all = stored
+            case .failure: _ = file.moveAside()   // kept for inspection, never overwritten
+            }
             all[uniqueID] = value
             let lines = [Self.header] + all.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             return file.writeAtomically(lines.joined(separator: "\n") + "\n")
@@ -30,17 +41,23 @@ public final class MountingCorrections: @unchecked Sendable {
         try outcome.get()
     }
 
-    /// Entries of a well-formed file; anything else reads as no corrections.
-    static func parse(_ text: String?) -> [String: Int] {
-        guard let text else { return [:] }
+    static func parse(_ contents: StateFile.Contents) -> Result<[String: Int], OcellusError> {
+        let text: String
+        switch contents {
+        case .missing: return .success([:])
+        case .damaged(let reason): return .failure(OcellusError(.io, reason))
+        case .intact(let body): text = body
+        }
         let lines = text.split(separator: "\n")
-        guard lines.first.map(String.init) == header else { return [:] }
+        guard lines.first.map(String.init) == header else { return .failure(OcellusError(.io, "not an Ocellus mounting file of version 1")) }
         var result: [String: Int] = [:]
-        for line in lines.dropFirst() {
+        for (index, line) in lines.enumerated().dropFirst() {
             let fields = line.split(separator: " ", maxSplits: 1)
-            guard fields.count == 2, let degrees = Int(fields[0]), degrees % 90 == 0 else { continue }
+            guard fields.count == 2, let degrees = Int(fields[0]), degrees % 90 == 0 else {
+                return .failure(OcellusError(.io, "line \(index + 1): malformed entry"))
+            }
             result[String(fields[1])] = RotationCoordinator.normalized(degrees)
         }
-        return result
+        return .success(result)
     }
 }

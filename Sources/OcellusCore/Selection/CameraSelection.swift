@@ -16,6 +16,7 @@ final class CameraSelection: @unchecked Sendable {
     private var userPreferred: Device?
     private var systemPreferred: Device?
     private var problem: String?
+    private var unsaved: String?
     private var watcher: FileWatcher?
 
     /// Loads the state (a first run records every present camera as known) and starts watching the file.
@@ -58,7 +59,16 @@ final class CameraSelection: @unchecked Sendable {
 
     var preferred: (user: Device?, system: Device?) { lock.withLock { (userPreferred, systemPreferred) } }
 
-    var stateProblem: String? { lock.withLock { problem } }
+    /// What went wrong reading the state, and why the last write failed (nil once a write succeeds).
+    var stateProblem: String? {
+        lock.withLock {
+            let parts = [problem, unsaved].compactMap { $0 }
+            return parts.isEmpty ? nil : parts.joined(separator: "; ")
+        }
+    }
+
+    /// Whether the last change could not be written (it applies in memory only).
+    var isUnsaved: Bool { lock.withLock { unsaved != nil } }
 
     func deviceAdded(_ device: Device) {
         guard device.type.isCamera else { return }
@@ -114,9 +124,9 @@ final class CameraSelection: @unchecked Sendable {
                 if let change { change(&stored) }
                 for entry in mine.firstSeen.reversed() { stored.recordFirstSight(entry.uniqueID, at: entry.microseconds) }
             }
-            if problem?.hasPrefix("cannot") == true { problem = nil }
+            unsaved = nil
         } catch {
-            problem = "\(error.message); camera choices are kept in memory only"
+            unsaved = "\(error.message); camera choices are kept in memory only"
         }
     }
 

@@ -27,15 +27,14 @@ public final class SelectionStore: @unchecked Sendable {
     /// Reads the file; a corrupt one is moved aside so that nothing readable is ever overwritten.
     public func load(bootID: String) -> LoadResult {
         file.withLock { locked in
-            guard let text = readFile(path) else { return .missing }
-            do {
-                return .loaded(try SelectionState.parse(text, currentBootID: bootID))
-            } catch {
-                guard locked else { return .corrupt(reason: "\(error)", movedTo: nil) }
-                let aside = path + ".corrupt-\(time(nil))"
-                let moved = rename(path, aside) == 0
-                return .corrupt(reason: "\(error)", movedTo: moved ? aside : nil)
+            let reason: String
+            switch file.read() {
+            case .missing: return .missing
+            case .damaged(let why): reason = why
+            case .intact(let text):
+                do { return .loaded(try SelectionState.parse(text, currentBootID: bootID)) } catch { reason = "\(error)" }
             }
+            return .corrupt(reason: reason, movedTo: locked ? file.moveAside() : nil)
         }
     }
 
@@ -49,12 +48,11 @@ public final class SelectionStore: @unchecked Sendable {
                 return .failure(OcellusError(.other, "cannot lock \(file.lockPath): \(String(cString: strerror(errno)))"))
             }
             var state = fallback
-            if let text = readFile(path) {
-                if let stored = try? SelectionState.parse(text, currentBootID: bootID) {
-                    state = stored
-                } else {
-                    _ = rename(path, path + ".corrupt-\(time(nil))")
-                }
+            switch file.read() {
+            case .missing: break
+            case .intact(let text):
+                if let stored = try? SelectionState.parse(text, currentBootID: bootID) { state = stored } else { _ = file.moveAside() }
+            case .damaged: _ = file.moveAside()
             }
             change(&state)
             return file.writeAtomically(state.serialized(bootID: bootID)).map { state }

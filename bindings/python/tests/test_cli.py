@@ -123,3 +123,29 @@ def test_snap_errors(tmp_path):
     unknown = run("snap", "no-such-camera", "-o", str(tmp_path / "x.jpg"), check=False)
     assert unknown.returncode == 1 and "no connected device" in unknown.stderr
     assert run("snap", "usb-1d6b:0110-VCAM-0000", check=False).returncode == 2   # no -o
+
+
+def test_prefer_fails_when_the_choice_cannot_be_saved(tmp_path):
+    # A state directory others can write is refused: the choice would be lost at exit, so `prefer` fails.
+    state = tmp_path / "shared-state"
+    state.mkdir()
+    state.chmod(0o777)
+    done = run("--state-dir", str(state), "prefer", "usb-1d6b:0110-VCAM-0000", check=False)
+    assert done.returncode != 0
+    assert "can be written by others" in done.stderr and "kept in memory only" in done.stderr
+    private = tmp_path / "private-state"
+    assert run("--state-dir", str(private), "prefer", "usb-1d6b:0110-VCAM-0000").returncode == 0
+    preferred = json.loads(run("--state-dir", str(private), "preferred", "--json").stdout)
+    assert preferred["user_preferred"]["unique_id"] == "usb-1d6b:0110-VCAM-0000"
+
+
+def test_a_selection_file_cut_mid_line_is_reported_not_obeyed(tmp_path):
+    state = tmp_path / "state"
+    run("--state-dir", str(state), "--app-id", "org.ocellus.test.cut", "prefer", "usb-1d6b:0111-VCAM-0001")
+    selection = state / "org.ocellus.test.cut.selection"
+    text = selection.read_bytes()
+    cut = text.index(b"usb-1d6b:0111-VCAM-0001") + len(b"usb-1d6b:0111-VCA")   # the ID of another "camera"
+    selection.write_bytes(text[:cut])
+    done = run("--state-dir", str(state), "--app-id", "org.ocellus.test.cut", "preferred", "--json")
+    assert "corrupt" in done.stderr and "cut short" in done.stderr
+    assert list(state.glob("org.ocellus.test.cut.selection.corrupt-*"))
