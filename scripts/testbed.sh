@@ -9,6 +9,7 @@
 #   testbed.sh stop [DIR]              stop everything started (by PID) and remove DIR
 #   testbed.sh add-camera DIR NAME [virtual-camera args...]   hotplug a camera (prints its READY line)
 #   testbed.sh remove-camera DIR NAME [SIGNAL]                unplug it (kill its process)
+#   testbed.sh signal-camera DIR NAME SIGNAL                  e.g. STOP / CONT: a camera that stalls and recovers
 #   testbed.sh add-mic DIR NAME [VOLUME]                      hotplug a microphone (a 440 Hz tone at VOLUME, default 1)
 #   testbed.sh remove-mic DIR NAME                            unplug it
 #
@@ -195,10 +196,10 @@ remove-mic)
 	id="$(node_id "$2")"; [ -n "$id" ] && pw-cli destroy "$id" >/dev/null
 	wait_for 5 test -z "$(node_serial "$2")"
 	;;
-remove-camera)
+remove-camera|signal-camera)
 	DIR="$1"; name="$2"; sig="${3:-TERM}"
 	set -- $(awk -v n="$name" '$2==n{print $1, $3}' "$DIR/pids" | tail -1)
 	ours "${1:-}" "${2:-}" && kill -"$sig" "$1"
 	;;
-*) sed -n '2,24p' "$0"; exit 2 ;;
+*) sed -n '2,25p' "$0"; exit 2 ;;
 esac

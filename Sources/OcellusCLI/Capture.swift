@@ -21,10 +21,15 @@ final class CLICapture {
         hub = openHub(options)
         device = connectedDevice(hub, uniqueID)
         session = CaptureSession.system(pipewireRemote: options.remote)
+        // A runtime error, or a camera that stalled, ends the command with its message.
         _ = session.events.addObserver { [weak self] event in
-            guard case .runtimeError(let error) = event, let self else { return }
-            self.state.withLock { self.failure = error.message }
-            CLICapture.finish()
+            guard let self else { return }
+            switch event {
+            case .runtimeError(let error), .interrupted(let error) where error.code == .timeout:
+                self.state.withLock { if self.failure == nil { self.failure = error.message } }
+                CLICapture.finish()
+            default: return
+            }
         }
     }
 
@@ -280,5 +285,6 @@ func record(_ options: GlobalOptions, uniqueID: String, path: String, seconds: D
         emit("\(summary.path): \(summary.videoCodec) \(summary.width)x\(summary.height), \(JSON.number(summary.duration).text) s, \(summary.frames) frames (\(summary.droppedFrames) dropped)\(sound), \(summary.bytes) bytes, rotation \(summary.rotation)°")
     }
     if let error = finished.error { fail("\(error.message) (the file holds what was recorded until then)") }
+    if let problem = capture.runtimeFailure { fail("\(problem) (the file holds what was recorded until then)") }
     exit(0)
 }

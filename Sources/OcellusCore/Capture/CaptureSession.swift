@@ -227,6 +227,8 @@ public final class CaptureSession: @unchecked Sendable {
     private var streamThread: pthread_t?
     /// While interrupted, a thread retries the start until the camera is free or the app stops.
     private let retry = RetryState()
+    /// Notices a camera that stops sending frames without going away.
+    private let watchdog = StallWatchdog()
     // Automatic switching (SPEC §4): the hub followed, recordings in progress, and whether the
     // session stopped because its camera went (a switch then starts it again).
     private var switching: (hub: DeviceHub, observer: UInt64)?
@@ -730,6 +732,7 @@ public final class CaptureSession: @unchecked Sendable {
         // A stream that failed is stopped here too, on this thread: its last release
         // must not fall to its own thread, which cannot join itself.
         current?.stop()
+        watchdog.disarm()
         follow(nil)
         stopAudio()
         lock.withLock { (streamOutputs, streamOutputsCommit) = ([], .max) }   // the stream thread is gone
@@ -759,6 +762,7 @@ public final class CaptureSession: @unchecked Sendable {
         let opened = try opener.openStream(for: input, format: format, frameRate: rate) { [unowned(unsafe) self] event in
             switch event {
             case .frame(let frame):
+                self.watchdog.frameArrived()
                 // The committed outputs of the moment: a commit may change them while the stream runs.
                 if self.commits.load(ordering: .acquiring) != self.streamOutputsCommit {
                     self.lock.withLock {
@@ -778,6 +782,26 @@ public final class CaptureSession: @unchecked Sendable {
             }
         }
         lock.withLock { (stream, running) = (opened, true) }
+        watchdog.arm(frameInterval: UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))) { [weak self] change in
+            self?.stallChanged(change, camera: input)
+        }
         onStreamingStarted?(input)
+    }
+
+    /// A stall is an interruption (ended when frames come back); one that lasts is a runtime
+    /// error, and the session stops (from a thread of its own: stopping joins the watchdog's).
+    private func stallChanged(_ change: StallWatchdog.Change, camera: Device) {
+        guard isRunning else { return }
+        switch change {
+        case .stalled(let silent):
+            events.post(.interrupted(OcellusError(.timeout,
+                "\(camera.uniqueID) sent no frame for \(silent / 1_000_000) ms (the camera stalled); waiting for it to recover")))
+        case .resumed:
+            events.post(.interruptionEnded)
+        case .gaveUp(let silent):
+            events.post(.runtimeError(OcellusError(.timeout,
+                "\(camera.uniqueID) sent no frame for \(silent / 1_000_000_000) s (the camera stalled); the session stopped")))
+            pthread_detach(startThread { [weak self] in try? self?.stopRunning() })
+        }
     }
 }

@@ -1,5 +1,8 @@
 """Capture sessions from Python on the real daemon: NumPy views of the virtual camera's pattern."""
 
+import json
+import os
+import subprocess
 import sys
 import threading
 import time
@@ -424,3 +427,64 @@ def test_h264_output_that_falls_behind_catches_up_at_the_next_idr(context, camer
     session.close()
     assert all(abs(expected - found) <= 3 for expected, found in bars), bars
     assert output.dropped_frames["late"] > 0
+
+
+def test_a_camera_that_stalls_is_an_interruption_that_ends_when_frames_return(context, cameras):
+    cameras.add("pystall")
+    device = next(d for d in context.devices() if d.unique_id == "pipewire-pystall")
+    session = context.capture_session()
+    events, stalled, recovered = [], threading.Event(), threading.Event()
+
+    def on_event(event, message):
+        events.append((event, message))
+        if event is SessionEvent.INTERRUPTED:
+            stalled.set()
+        if event is SessionEvent.INTERRUPTION_ENDED:
+            recovered.set()
+
+    session.add_event_callback(on_event)
+    output = VideoDataOutput()
+    frames = []
+    output.set_frame_callback(lambda frame: frames.append(frame.sequence))
+    session.set_input(device)
+    session.add_output(output)
+    session.start_running()
+    deadline = time.monotonic() + 10
+    while not frames and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert frames
+    cameras.signal("pystall", "STOP")
+    stopped_at = time.monotonic()
+    assert stalled.wait(8), events
+    assert time.monotonic() - stopped_at < 5   # ten frame intervals, within 1-3 s, plus the check interval
+    interrupted = next(message for event, message in events if event is SessionEvent.INTERRUPTED)
+    assert "stalled" in interrupted and "pipewire-pystall" in interrupted
+    assert session.is_running
+    before = len(frames)
+    cameras.signal("pystall", "CONT")
+    assert recovered.wait(8), events
+    deadline = time.monotonic() + 5
+    while len(frames) < before + 5 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(frames) >= before + 5   # streaming resumed
+    assert SessionEvent.RUNTIME_ERROR not in [event for event, _ in events]
+    session.close()
+
+
+def test_cli_stream_and_snap_end_with_an_error_when_the_camera_stalls(cameras, tmp_path):
+    cameras.add("clistall")
+    cli = os.environ.get("OCELLUS_CLI", "ocellus")
+    stream = subprocess.Popen([cli, "stream", "pipewire-clistall", "--frames", "100000", "--json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    cameras.signal("clistall", "STOP")
+    try:
+        out, err = stream.communicate(timeout=15)
+    finally:
+        stream.kill()
+    assert stream.returncode != 0 and "stalled" in err
+    assert json.loads(out)["frames"] > 0   # the summary still says what arrived
+    snap = subprocess.run([cli, "snap", "pipewire-clistall", "-o", str(tmp_path / "p.jpg")],
+                          capture_output=True, text=True, timeout=20)
+    assert snap.returncode != 0 and "stalled" in snap.stderr
+    cameras.signal("clistall", "CONT")

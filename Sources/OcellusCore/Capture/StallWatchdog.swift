@@ -1,0 +1,82 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Notices a camera that stops delivering without going away (a stuck USB camera, a
+/// suspended or stopped producer): no frame for `stallAfter` is a stall, frames coming
+/// back end it, and a stall that lasts `giveUpAfter` more is given up on. The stream
+/// thread only stores an arrival time per frame; a thread of the watchdog's own looks.
+public final class StallWatchdog: @unchecked Sendable {
+    public enum Change: Sendable {
+        case stalled(silentFor: UInt64)
+        case resumed
+        case gaveUp(silentFor: UInt64)
+    }
+
+    /// How long without a frame is a stall: ten frame intervals, within 1–3 s; before the
+    /// first frame 4 s (cameras take a while to start).
+    public static func stallAfter(frameInterval: UInt64, firstFrame: Bool) -> UInt64 {
+        firstFrame ? 4_000_000_000 : min(3_000_000_000, max(1_000_000_000, 10 * frameInterval))
+    }
+    public static let giveUpAfter: UInt64 = 10_000_000_000
+
+    private let lastFrame = Atomic<UInt64>(0)
+    private let lock = ConditionLock()
+    private var thread: pthread_t?
+    private var armed = false
+
+    public init() {}
+
+    /// On the stream thread, for every frame.
+    @inline(__always)
+    public func frameArrived() { lastFrame.store(monotonicNanoseconds(), ordering: .relaxed) }
+
+    /// Starts watching a stream at `frameInterval` (replacing any watch); `report` runs on
+    /// the watchdog's thread, which ends after `.gaveUp`.
+    public func arm(frameInterval: UInt64, report: @escaping @Sendable (Change) -> Void) {
+        disarm()
+        lastFrame.store(0, ordering: .relaxed)
+        let started = monotonicNanoseconds()
+        lock.withLock {
+            armed = true
+            thread = startThread { [self] in watch(started: started, frameInterval: frameInterval, report: report) }
+        }
+    }
+
+    /// Stops watching and waits for the watchdog's thread (not from a `report`).
+    public func disarm() {
+        let running: pthread_t? = lock.withLock {
+            armed = false
+            lock.broadcast()
+            defer { thread = nil }
+            return thread
+        }
+        if let running { pthread_join(running, nil) }
+    }
+
+    private func watch(started: UInt64, frameInterval: UInt64, report: (Change) -> Void) {
+        var stalledSince: UInt64?
+        lock.withLock {
+            while armed {
+                lock.wait(untilMonotonicNanoseconds: monotonicNanoseconds() + 100_000_000)
+                guard armed else { return }
+                let last = lastFrame.load(ordering: .relaxed)
+                let now = monotonicNanoseconds()
+                let silent = now - (last == 0 ? started : max(last, started))
+                if let since = stalledSince {
+                    if last > since {
+                        stalledSince = nil
+                        lock.unlocked { report(.resumed) }
+                    } else if now - since >= Self.giveUpAfter {
+                        lock.unlocked { report(.gaveUp(silentFor: silent)) }
+                        return
+                    }
+                } else if silent >= Self.stallAfter(frameInterval: frameInterval, firstFrame: last == 0) {
+                    stalledSince = now
+                    lock.unlocked { report(.stalled(silentFor: silent)) }
+                }
+            }
+        }
+    }
+}
