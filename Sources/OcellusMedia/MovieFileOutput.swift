@@ -101,6 +101,11 @@ public final class MovieFileOutput: @unchecked Sendable {
                                           frameRate: format.maxFrameRate ?? FrameRate(30), rotation: rotation)
             let writer = try MovieWriter(path: path, video: video, audio: session.audioInput != nil ? AudioFormat() : nil)
             let started = Recording(writer: writer, bufferCount: Self.bufferCount, session: session, completion: completion)
+            let microphone = session.audioInput?.uniqueID ?? "the microphone"
+            writer.onMicrophoneSilent = { [weak session] in
+                session?.events.post(.audioInterrupted(OcellusError(.timeout,
+                    "\(microphone) sent no sound for over a second; the recording carries silence until it does")))
+            }
             session.recordingStarted()   // automatic switching waits until the file is finished
             recording = started
             _ = startThread { [self] in run(started) }

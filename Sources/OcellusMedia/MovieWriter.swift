@@ -42,6 +42,14 @@ final class MovieWriter {
     /// The next audio frame's position in samples from the movie's start; nil until the first buffer.
     private var audioPosition: Int64?
     private(set) var audioSamplesWritten: Int64 = 0
+    /// Sound lagging the picture by more than this is filled with silence, so that video
+    /// fragments never wait for a microphone that delivers nothing (a crash then loses
+    /// nothing but the last second); the filled stretch ends `silenceMargin` behind the picture.
+    static let silenceAfter: UInt64 = 1_000_000_000, silenceMargin: UInt64 = 500_000_000
+    /// Samples of silence the writer put in for a silent microphone.
+    private(set) var silenceFilledSamples: Int64 = 0
+    /// Called once, on the writer's thread, when the writer starts filling silence.
+    var onMicrophoneSilent: (() -> Void)?
     private var firstTimestamp: UInt64?
     private var lastPTS: Int64 = -1
     private var lastTimestamp: UInt64 = 0
@@ -107,6 +115,8 @@ final class MovieWriter {
         defer { av_dict_free(&options) }
         av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
         av_dict_set(&options, "frag_duration", "1000000", 0)
+        // The interleaver waits at most a second for a lagging stream before it writes the others.
+        format.pointee.max_interleave_delta = 1_000_000
         try check(avformat_write_header(format, &options), "cannot start \(path)")
         headerWritten = true
         avio_flush(format.pointee.pb)
@@ -201,6 +211,14 @@ final class MovieWriter {
               buffer.format == audio else { return }
         let channels = Int(audio.channels)
         var samples = buffer.samples[...]
+        if silenceFilledSamples > 0, let position = audioPosition {
+            // Sound that arrives for a stretch already filled with silence keeps its place on the
+            // timeline: what falls before the track's end is left out.
+            let offset = (Int64(buffer.timestampNanoseconds) - Int64(start)) * Int64(audio.sampleRate) / 1_000_000_000
+            let end = position + Int64(audioPending.count / channels)
+            samples = samples.dropFirst(Int(min(max(0, end - offset), Int64(buffer.frameCount))) * channels)
+            guard !samples.isEmpty else { return }
+        }
         if audioPosition == nil {
             // Where this buffer falls on the movie's timeline, in samples.
             let offset = (Int64(buffer.timestampNanoseconds) - Int64(start)) * Int64(audio.sampleRate) / 1_000_000_000
@@ -286,6 +304,27 @@ final class MovieWriter {
             try writePacket(packet, to: videoStream, from: Self.timeBase)
         }
         framesWritten += 1
+        try fillSilence(behind: frame.timestampNanoseconds)
+    }
+
+    /// Silence for the sound track while it lags the picture by more than `silenceAfter`.
+    private func fillSilence(behind videoTime: UInt64) throws(OcellusError) {
+        guard let audio, let encoder = audioEncoder, let frame = audioFrame, let start = firstTimestamp,
+              videoTime > start + Self.silenceAfter else { return }
+        let channels = Int(audio.channels), frameSize = Int(encoder.pointee.frame_size)
+        let rate = UInt64(audio.sampleRate)
+        let soundEnd = (audioPosition ?? 0) + Int64(audioPending.count / channels)
+        let videoSamples = Int64((videoTime - start) * rate / 1_000_000_000)
+        guard videoSamples - soundEnd > Int64(Self.silenceAfter * rate / 1_000_000_000) else { return }
+        if silenceFilledSamples == 0 { onMicrophoneSilent?() }
+        if audioPosition == nil { audioPosition = 0 }
+        let target = videoSamples - Int64(Self.silenceMargin * rate / 1_000_000_000)
+        while (audioPosition ?? 0) + Int64(audioPending.count / channels) < target {
+            let missing = frameSize * channels - audioPending.count
+            audioPending.append(contentsOf: repeatElement(0, count: missing))   // within the reserved capacity
+            silenceFilledSamples += Int64(missing / channels)
+            try encodeAudio(frame: frame, encoder: encoder, count: frameSize)
+        }
     }
 
     private func drain(_ encoder: UnsafeMutablePointer<AVCodecContext>, into stream: UnsafeMutablePointer<AVStream>?) throws(OcellusError) {

@@ -1,0 +1,52 @@
+import OcellusCore
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import OcellusMedia
+
+/// A recording with a microphone that delivers nothing: the picture is written fragment by
+/// fragment all the same (a crash loses at most the last second), the sound track is silence.
+@Suite struct MovieWriterTests {
+    func bytes(of path: String) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        var result: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return result }
+            result += chunk[0..<count]
+        }
+    }
+
+    func fragments(_ file: [UInt8]) -> Int {
+        let moof = Array("moof".utf8)
+        return (0..<max(0, file.count - 4)).filter { Array(file[$0..<$0 + 4]) == moof }.count
+    }
+
+    @Test func videoFragmentsAreWrittenWhileTheMicrophoneIsSilent() throws {
+        let path = "/tmp/ocellus-writer-silent-\(getpid()).mp4"
+        defer { unlink(path) }
+        let pixels = [UInt8](repeating: 128, count: 160 * 120 * 2)
+        var silentCalls = 0
+        do {
+            let writer = try MovieWriter(path: path, video: .init(pixelFormat: .yuyv, width: 160, height: 120,
+                                                                  frameRate: FrameRate(30), rotation: 0),
+                                         audio: AudioFormat())
+            writer.onMicrophoneSilent = { silentCalls += 1 }
+            let view = pixels.withUnsafeBytes { $0 }   // `pixels` outlives the writes
+            for index in 0..<90 {   // three seconds, and not a sample of sound
+                try writer.write(CameraFrame(pixelFormat: .yuyv, width: 160, height: 120, sequence: UInt64(index),
+                                             timestampNanoseconds: 1_000_000_000 + UInt64(index) * 33_333_333,
+                                             planes: FramePlane(bytes: view, stride: 320)))
+            }
+            // Before finish(): what a SIGKILL would leave on disk.
+            let file = bytes(of: path)
+            #expect(fragments(file) >= 2, "only \(file.count) bytes reached the file")
+            #expect(silentCalls == 1)
+            #expect(writer.silenceFilledSamples >= 48_000)   // at least the first second and a half, less the margin
+            try writer.finish()
+            #expect(writer.framesWritten == 90)
+        }
+    }
+}
