@@ -12,7 +12,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install test test-swift test-c test-badinput test-python test-rust test-vivid bench clean
+.PHONY: all build install test test-swift test-c test-badinput test-python test-rust test-vivid test-fuzz fuzz fuzz-build bench clean
 
 all: build
 
@@ -65,6 +65,24 @@ test-vivid: build
 	$(SWIFT) build --build-tests
 	OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) cargo test --manifest-path bindings/rust/Cargo.toml --no-run -q 2>/dev/null
 	Tests/vivid/run.sh
+
+# libFuzzer targets (Sources/OcellusFuzz) built with AddressSanitizer: `make fuzz` runs each
+# for FUZZ_SECONDS (600); `make test-fuzz` is the test suite's smoke run (10 s each).
+FUZZ_BUILD := .build/fuzz
+FUZZ_SECONDS ?= 600
+FUZZER_NO_MAIN := $(firstword $(wildcard $(dir $(realpath $(SWIFT)))../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a))
+# libFuzzer's instrumentation and AddressSanitizer; the driver comes without libFuzzer's main
+# (the target's own entry point starts it).
+FUZZ_FLAGS := -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xcc -fsanitize=fuzzer-no-link,address
+
+fuzz-build:
+	$(SWIFT) build --build-path $(FUZZ_BUILD) --product ocellus-fuzz $(FUZZ_FLAGS)
+
+fuzz: fuzz-build
+	Tests/fuzz/run.sh $(FUZZ_BUILD)/debug/ocellus-fuzz $(FUZZ_SECONDS)
+
+test-fuzz: fuzz-build
+	Tests/fuzz/run.sh $(FUZZ_BUILD)/debug/ocellus-fuzz 10
 
 bench: build
 	$(SWIFT) build -c release --product ocellus-bench

@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "ocellus", type: .dynamic, targets: ["OcellusCABI"]),
         .executable(name: "ocellus-cli", targets: ["OcellusCLI"]),
         .executable(name: "ocellus-bench", targets: ["OcellusBench"]),
+        // libFuzzer targets (`make fuzz` builds them with -sanitize=fuzzer,address -D FUZZING).
+        .executable(name: "ocellus-fuzz", targets: ["OcellusFuzz"]),
     ],
     targets: [
         // The public C header, imported so `@c @implementation` checks each Swift body against it.
@@ -88,6 +90,10 @@ let package = Package(
         // Discovery and hotplug latency against a baseline client, on the real daemon (`make bench`).
         .executableTarget(name: "OcellusBench", dependencies: ["OcellusCore", "OcellusPipeWire", "CPipeWire", "CLibPipeWire"],
                           swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        // lld: GNU gold fails on the sanitizer-instrumented objects.
+        .executableTarget(name: "OcellusFuzz", dependencies: ["OcellusCore", "OcellusMedia", "OcellusUSB", "OcellusV4L2", "CPipeWire", "CLibPipeWire"],
+                          swiftSettings: [.swiftLanguageMode(.v5)], linkerSettings: [.unsafeFlags(["-use-ld=lld"])]),
 
         .testTarget(name: "OcellusMediaTests", dependencies: ["OcellusCore", "OcellusMedia", "CTurboJPEG", "CLibExif"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),

@@ -37,6 +37,7 @@ suite c test-c count_plain
 suite badinput test-badinput count_plain
 suite python test-python count_pytest
 suite rust test-rust count_cargo
+suite fuzz test-fuzz count_plain
 suite v4l2-vivid test-vivid count_plain
 
 [ ${#broken[@]} = 0 ] || echo "failing suites: ${broken[*]}"

@@ -1,0 +1,39 @@
+#!/bin/bash
+# Runs every libFuzzer target of ocellus-fuzz for SECONDS each (default 10: the test
+# suite's smoke run; `make fuzz FUZZ_SECONDS=600` for a real session), from seeds made
+# here (a camera JPEG and H.264 from ffmpeg's test source, state files, pods). Crashes
+# are kept in $FUZZ_ARTIFACTS (default .build/fuzz-artifacts); exits non-zero on any.
+# Prints one "ok"/"not ok" line per target and "N passed, N failed".
+set -u
+BINARY="$1"; SECONDS_EACH="${2:-10}"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ARTIFACTS="${FUZZ_ARTIFACTS:-$HERE/../../.build/fuzz-artifacts}"
+CORPUS="${FUZZ_CORPUS:-$HERE/../../.build/fuzz-corpus}"
+mkdir -p "$ARTIFACTS"
+seed() {   # TARGET NAME < bytes
+	mkdir -p "$CORPUS/$1"; cat > "$CORPUS/$1/$2"
+}
+ffmpeg -loglevel error -y -f lavfi -i testsrc=size=64x48:rate=30 -frames:v 1 -f mjpeg - | seed mjpeg testsrc.jpg
+mkdir -p "$CORPUS/photo"; cp "$CORPUS/mjpeg/testsrc.jpg" "$CORPUS/photo/"
+ffmpeg -loglevel error -y -f lavfi -i testsrc=size=64x48:rate=30 -frames:v 3 -c:v libx264 -bsf:v h264_mp4toannexb -f h264 - | seed h264 testsrc.h264
+printf 'ocellus-selection 1\nfirst-run 6497519e-e543-416e-998c-a14728216940 10\nchoice 6497519e-e543-416e-998c-a14728216940 20 usb-046d:082d-ABC\nend 0000000000000000\n' | seed state selection
+printf 'ocellus-mounting 1\n90 usb-046d:082d-ABC\n' | seed state mounting
+printf '\x01\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' | seed v4l2 zeros
+printf '\x40\x00\x00\x00\x0f\x00\x00\x00\x03\x00\x04\x00\x03\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x03\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00' | seed pod format
+
+passed=0 failed=0
+for target in mjpeg h264 photo state v4l2 pod; do
+	mkdir -p "$CORPUS/$target"
+	log="$ARTIFACTS/$target.log"
+	OCELLUS_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 "$BINARY" -max_total_time="$SECONDS_EACH" -max_len=65536 \
+		-timeout=10 -rss_limit_mb=2048 -artifact_prefix="$ARTIFACTS/$target-" "$CORPUS/$target" >"$log" 2>&1
+	status=$?
+	runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -1)
+	if [ "$status" = 0 ]; then
+		passed=$((passed + 1)); echo "ok - fuzz $target: ${runs:-?} inputs in ${SECONDS_EACH} s, no crash"
+	else
+		failed=$((failed + 1)); echo "not ok - fuzz $target (exit $status): see $log"; grep -m3 -E 'ERROR|SUMMARY|panic|Fatal' "$log" | sed 's/^/    /'
+	fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
