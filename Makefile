@@ -12,7 +12,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install test test-swift test-c test-badinput test-python test-rust test-vivid test-fuzz fuzz fuzz-build bench clean
+.PHONY: all build install test test-swift test-c test-badinput test-python test-rust test-vivid test-fuzz test-sanitizers fuzz fuzz-build bench clean
 
 all: build
 
@@ -83,6 +83,15 @@ fuzz: fuzz-build
 
 test-fuzz: fuzz-build
 	Tests/fuzz/run.sh $(FUZZ_BUILD)/debug/ocellus-fuzz 10
+
+# The Swift suites (unit tests and the PipeWire tests on a private daemon) under
+# AddressSanitizer and ThreadSanitizer, each in its own build folder. Not part of `make test`
+# (two more full builds); see docs/DESIGN.md for what each covers and what it cannot.
+test-sanitizers: build
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- env LSAN_OPTIONS=suppressions=$(abspath Tests/sanitizers/lsan.supp) \
+		$(SWIFT) test --build-path .build/asan --sanitize=address
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- env TSAN_OPTIONS=halt_on_error=1 \
+		$(SWIFT) test --build-path .build/tsan --sanitize=thread
 
 bench: build
 	$(SWIFT) build -c release --product ocellus-bench

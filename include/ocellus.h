@@ -920,13 +920,24 @@ typedef enum oc_session_event {
     OC_SESSION_EVENT_STOPPED = 1,
     /** The stream ended on its own (camera disconnected, daemon gone, driver error). */
     OC_SESSION_EVENT_RUNTIME_ERROR = 2,
-    /** The camera is in use by another client; the session keeps trying to start. */
+    /**
+     * The camera is in use by another client (`error` OC_ERROR_BUSY; the session
+     * keeps trying to start), or it stopped sending frames without going away
+     * (OC_ERROR_TIMEOUT: no frame for ten frame intervals, 1–3 s, or 4 s before
+     * the first; the session waits, and after 10 s more reports RUNTIME_ERROR
+     * and stops).
+     */
     OC_SESSION_EVENT_INTERRUPTED = 3,
-    /** The camera became free and the session started (STARTED follows). */
+    /**
+     * The interruption is over: the camera became free and the session started
+     * (STARTED follows), or a stalled camera sends frames again.
+     */
     OC_SESSION_EVENT_INTERRUPTION_ENDED = 4,
     /**
-     * The default microphone moved to an input that could not be opened; the
-     * session runs without sound until the route changes again.
+     * Sound is missing: the default microphone moved to an input that could not
+     * be opened (the session runs without sound until the route changes again),
+     * or while recording the microphone sent nothing for over a second
+     * (OC_ERROR_TIMEOUT; the movie's sound track carries silence until it does).
      */
     OC_SESSION_EVENT_AUDIO_INTERRUPTED = 5,
     /** Automatic switching made another camera the input; `message` is its unique ID. */
@@ -940,12 +951,19 @@ typedef enum oc_session_event {
      * Automatic switching could not move to a camera; the session kept its
      * input. `message` starts with the camera's unique ID, then the reason.
      */
-    OC_SESSION_EVENT_SWITCH_FAILED = 8
+    OC_SESSION_EVENT_SWITCH_FAILED = 8,
+    /**
+     * A recording's encoder could not keep up with the camera on this machine
+     * (`error` OC_ERROR_NO_RESOURCES): rather than drop frames at random it
+     * records every other frame until it catches up; `message` says what changed.
+     * The recording's summary counts the frames left out as dropped.
+     */
+    OC_SESSION_EVENT_RECORDING_DEGRADED = 9
 } oc_session_event;
 
 /**
- * Session events. For RUNTIME_ERROR, INTERRUPTED, AUDIO_INTERRUPTED and
- * SWITCH_FAILED, `error` is the status code and `message` says what happened;
+ * Session events. For RUNTIME_ERROR, INTERRUPTED, AUDIO_INTERRUPTED,
+ * SWITCH_FAILED and RECORDING_DEGRADED, `error` is the status code and `message` says what happened;
  * for INPUT_SWITCHED and SWITCH_DEFERRED `error` is 0 and `message` is the
  * camera's unique ID; otherwise 0 and "". `message` is valid during the call.
  * Runs on a library thread, one call at a time.

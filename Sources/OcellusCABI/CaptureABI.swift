@@ -230,6 +230,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
         case .switchDeferred(let camera): (OC_SESSION_EVENT_SWITCH_DEFERRED, 0, camera.uniqueID)
         case .switchFailed(let camera, let error):
             (OC_SESSION_EVENT_SWITCH_FAILED, error.code.rawValue, "\(camera.uniqueID): \(error.message)")
+        case .recordingDegraded(let error): (OC_SESSION_EVENT_RECORDING_DEGRADED, error.code.rawValue, error.message)
         }
         message.withCString { text in
             callback(handle, kind, code, text, UnsafeMutableRawPointer(bitPattern: userDataBits))

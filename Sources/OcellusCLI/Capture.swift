@@ -28,6 +28,8 @@ final class CLICapture {
             case .runtimeError(let error), .interrupted(let error) where error.code == .timeout:
                 self.state.withLock { if self.failure == nil { self.failure = error.message } }
                 CLICapture.finish()
+            case .recordingDegraded(let error), .audioInterrupted(let error):
+                fputs("ocellus: warning: \(error.message)\n", stderr)
             default: return
             }
         }
@@ -279,7 +281,8 @@ func record(_ options: GlobalOptions, uniqueID: String, path: String, seconds: D
     if json {
         emit(JSON.object([("path", .string(summary.path)), ("bytes", .int(summary.bytes)),
                           ("width", .int(Int64(summary.width))), ("height", .int(Int64(summary.height))),
-                          ("duration", .number(summary.duration)), ("orientation", .int(Int64(summary.rotation)))]).text)
+                          ("duration", .number(summary.duration)), ("orientation", .int(Int64(summary.rotation))),
+                          ("frames", .int(Int64(summary.frames))), ("dropped", .int(Int64(summary.droppedFrames)))]).text)
     } else {
         let sound = summary.audioDuration > 0 ? ", AAC \(JSON.number(summary.audioDuration).text) s" : ""
         emit("\(summary.path): \(summary.videoCodec) \(summary.width)x\(summary.height), \(JSON.number(summary.duration).text) s, \(summary.frames) frames (\(summary.droppedFrames) dropped)\(sound), \(summary.bytes) bytes, rotation \(summary.rotation)°")

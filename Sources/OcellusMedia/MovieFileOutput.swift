@@ -142,6 +142,10 @@ public final class MovieFileOutput: @unchecked Sendable {
                 recording.dropped += 1
                 return nil
             }
+            if recording.thinning(frame) {
+                recording.dropped += 1
+                return nil
+            }
             guard let slot = recording.free.popLast() else {
                 recording.dropped += 1
                 recording.awaitingKeyFrame = isH264
@@ -243,6 +247,29 @@ private final class Recording: @unchecked Sendable {
     var dropped = 0
     /// An H.264 frame was dropped: frames wait for the next IDR picture.
     var awaitingKeyFrame = false
+    /// While the encoder lags, every other frame is left out (evenly, instead of in bursts
+    /// when the buffers run out); and when the backlog last stood high.
+    private var halfRate = false
+    private var backlogSeen: UInt64 = 0
+
+    /// Whether to leave `frame` out to let the encoder catch up (output's lock held).
+    /// The rate halves when the writer has most buffers queued and returns after 3 s without.
+    func thinning(_ frame: CameraFrame) -> Bool {
+        guard writer.encodes else { return false }
+        let now = monotonicNanoseconds()
+        if ready.count >= buffers.count - 2 {
+            backlogSeen = now
+            if !halfRate {
+                halfRate = true
+                let video = writer.video
+                session?.events.post(.recordingDegraded(OcellusError(.noResources,
+                    "the \(writer.videoCodecName) encoder cannot keep up with \(video.width)x\(video.height) at \(video.frameRate.framesPerSecond) fps on this machine; recording every other frame until it catches up")))
+            }
+        } else if halfRate && now - backlogSeen > 3_000_000_000 {
+            halfRate = false
+        }
+        return halfRate && frame.sequence % 2 == 1
+    }
     var duration = 0.0
     /// Microphone samples waiting for the writer, and the capture time of the first.
     var audio: [Float] = []

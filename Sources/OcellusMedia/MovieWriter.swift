@@ -165,7 +165,7 @@ final class MovieWriter {
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         if videoCodecName == "libx264" {
-            av_dict_set(&options, "preset", "veryfast", 0)
+            av_dict_set(&options, "preset", Self.x264Preset(width: video.width, height: video.height, rate: rate), 0)
             av_dict_set(&options, "tune", "zerolatency", 0)
         } else {
             context.pointee.bit_rate = Int64(video.width) * Int64(video.height) * 4
@@ -347,6 +347,33 @@ final class MovieWriter {
         try check(status, "writing \(path)")
         avio_flush(format.pointee.pb)   // a finished fragment reaches the file now, not at the end
         try checkIO()
+    }
+
+    /// Whether frames are encoded here (raw cameras), rather than kept as the camera sent them.
+    var encodes: Bool { encoder != nil }
+
+    /// libx264's preset for a live recording: `veryfast`, or `ultrafast` (about a third of the
+    /// work) when the picture rate per core this process may use is high — 1080p30 on two cores,
+    /// 720p30 on one — so that the encoder keeps up with the camera instead of dropping frames.
+    static func x264Preset(width: UInt32, height: UInt32, rate: FrameRate, cores: Int = availableCores()) -> String {
+        let pixelsPerSecond = Double(width) * Double(height) * rate.framesPerSecond
+        return pixelsPerSecond / Double(max(1, cores)) > 20e6 ? "ultrafast" : "veryfast"
+    }
+
+    /// The CPUs this process may run on: its affinity mask (`taskset` narrows it), read from
+    /// /proc (Glibc's module does not export sched_getaffinity), else the CPUs online.
+    static func availableCores() -> Int {
+        let online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        guard let file = fopen("/proc/self/status", "r") else { return online }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 512)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(cString: line)
+            guard text.hasPrefix("Cpus_allowed:") else { continue }
+            let bits = text.dropFirst("Cpus_allowed:".count).compactMap { $0.hexDigitValue }.reduce(0) { $0 + $1.nonzeroBitCount }
+            return bits > 0 ? bits : online
+        }
+        return online
     }
 
     /// Flushes the encoder and writes the trailer; the file is complete after this.

@@ -165,6 +165,8 @@ public final class CaptureSession: @unchecked Sendable {
         case switchDeferred(Device)
         /// Automatic switching could not move to this camera; the session kept its input.
         case switchFailed(Device, OcellusError)
+        /// A recording's encoder cannot keep up: it records fewer frames, as the error says.
+        case recordingDegraded(OcellusError)
     }
 
     /// SPEC §4 presets: what the stream aims for when no output pins a size.

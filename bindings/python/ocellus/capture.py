@@ -57,6 +57,8 @@ class SessionEvent(enum.IntEnum):
     SWITCH_DEFERRED = 7
     #: automatic switching could not move (message: unique ID, then why); the input is kept
     SWITCH_FAILED = 8
+    #: a recording's encoder cannot keep up: it records every other frame until it catches up
+    RECORDING_DEGRADED = 9
 
 
 class Frame:
@@ -477,6 +479,8 @@ class CaptureSession(_Closable):
         INPUT_SWITCHED / SWITCH_DEFERRED the camera's unique ID; None when empty); returns an ID."""
 
         def trampoline(_session, event, _status, message, _user_data):
+            if event not in SessionEvent._value2member_map_:
+                return   # a newer library's event this binding does not know yet
             try:
                 callback(SessionEvent(event), _text(message) or None)
             except BaseException:  # noqa: B036

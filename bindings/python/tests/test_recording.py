@@ -56,7 +56,7 @@ class SessionEvents:
 def test_h264_recording_has_the_frames_and_duration(tmp_path):
     path = tmp_path / "clip.mp4"
     summary = json.loads(record(VCAM0, "-o", str(path), "--seconds", "2", "--size", "640x480", "--json").stdout)
-    assert list(summary) == ["path", "bytes", "width", "height", "duration", "orientation"]
+    assert list(summary) == ["path", "bytes", "width", "height", "duration", "orientation", "frames", "dropped"]
     assert summary["bytes"] == path.stat().st_size and (summary["width"], summary["height"]) == (640, 480)
     assert 1.8 <= summary["duration"] <= 2.6 and summary["orientation"] == 0
     [video] = probe(path)
@@ -369,3 +369,24 @@ def test_automatic_switch_to_a_camera_that_cannot_serve_keeps_the_input(tmp_path
             time.sleep(0.3)
             assert session.is_running and output.delivered_frames > delivered, "still streaming from vcam0"
         session.close()
+
+
+def test_recording_under_cpu_pressure_keeps_up_or_says_why(tmp_path, cameras):
+    # 1080p30 raw frames encoded while a busy loop shares the recorder's one core: the writer
+    # picks a preset the core can carry and, if it still falls behind, halves the rate and says so.
+    cameras.add("pressure", "--sizes", "1920x1080", "--fps", "30")
+    busy = subprocess.Popen(["taskset", "-c", "0", "python3", "-c", "while True: pass"])
+    try:
+        path = tmp_path / "pressure.mp4"
+        done = subprocess.run(["taskset", "-c", "0", CLI, "record", "pipewire-pressure", "-o", str(path),
+                               "--seconds", "4", "--json"], capture_output=True, text=True, timeout=60)
+    finally:
+        busy.kill()
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    total = summary["frames"] + summary["dropped"]
+    assert total >= 90, summary
+    if summary["dropped"] > total * 0.05:
+        assert "cannot keep up" in done.stderr, (summary, done.stderr)
+        assert summary["dropped"] <= total * 0.6, summary
+    assert probe(path)[0]["nb_read_frames"] == str(summary["frames"])

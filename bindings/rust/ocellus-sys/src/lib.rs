@@ -128,6 +128,7 @@ pub const OC_SESSION_EVENT_AUDIO_INTERRUPTED: oc_session_event = 5;
 pub const OC_SESSION_EVENT_INPUT_SWITCHED: oc_session_event = 6;
 pub const OC_SESSION_EVENT_SWITCH_DEFERRED: oc_session_event = 7;
 pub const OC_SESSION_EVENT_SWITCH_FAILED: oc_session_event = 8;
+pub const OC_SESSION_EVENT_RECORDING_DEGRADED: oc_session_event = 9;
 
 #[repr(C)]
 pub struct oc_photo_output {

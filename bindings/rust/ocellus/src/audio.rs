@@ -133,6 +133,8 @@ pub enum SessionEvent {
     SwitchDeferred(String),
     /// Automatic switching could not move ("unique ID: reason"); the input was kept.
     SwitchFailed(String),
+    /// A recording's encoder cannot keep up: it records every other frame until it catches up.
+    RecordingDegraded(String),
 }
 
 type EventClosure = Box<dyn FnMut(SessionEvent) + Send + 'static>;
@@ -223,6 +225,7 @@ unsafe extern "C" fn event_trampoline(
         ffi::OC_SESSION_EVENT_INPUT_SWITCHED => SessionEvent::InputSwitched(message),
         ffi::OC_SESSION_EVENT_SWITCH_DEFERRED => SessionEvent::SwitchDeferred(message),
         ffi::OC_SESSION_EVENT_SWITCH_FAILED => SessionEvent::SwitchFailed(message),
+        ffi::OC_SESSION_EVENT_RECORDING_DEGRADED => SessionEvent::RecordingDegraded(message),
         _ => return,   // a newer library's event this binding does not know yet
     };
     if catch_unwind(AssertUnwindSafe(|| callback(event))).is_err() {
