@@ -12,7 +12,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install test test-swift test-c test-badinput test-python test-rust test-vivid test-fuzz test-sanitizers fuzz fuzz-build bench clean
+.PHONY: all build install test test-swift test-c test-badinput test-python test-rust test-vivid test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
 
 all: build
 
@@ -92,6 +92,11 @@ test-sanitizers: build
 		$(SWIFT) test --build-path .build/asan --sanitize=address
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- env TSAN_OPTIONS=halt_on_error=1 \
 		$(SWIFT) test --build-path .build/tsan --sanitize=thread
+
+# Unplug/replug, SIGKILL mid-recording and daemon kills, many times, with fds, threads and
+# RSS before and after (Tests/soak/soak.py; CYCLES, KILLS, DAEMONS set the counts). Not in CI.
+soak: build
+	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIBRARY=$(abspath $(LIB)) $(TESTBED) run -- $(PYTHON) Tests/soak/soak.py
 
 bench: build
 	$(SWIFT) build -c release --product ocellus-bench

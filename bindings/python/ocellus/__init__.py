@@ -296,11 +296,35 @@ class _ConfigurationLock:
         self.unlock()
 
 
+def _unraisable_hook_args_type():
+    """CPython's UnraisableHookArgs, which its default hook insists on (it is not exported):
+    taken from one unraisable exception reported to a hook of our own."""
+    seen = []
+    previous = sys.unraisablehook
+    sys.unraisablehook = lambda args: seen.append(type(args))
+
+    class _Raises:
+        def __del__(self):
+            raise RuntimeError
+
+    try:
+        _Raises()
+    finally:
+        sys.unraisablehook = previous
+    return seen[0] if seen else None
+
+
+_UnraisableHookArgs = _unraisable_hook_args_type()
+
+
 def _report_callback_exception(callback):
-    """Reports the exception being handled as unraisable: it cannot propagate into C."""
+    """Reports the exception being handled to sys.unraisablehook (whatever it is: CPython's
+    default prints the traceback): it cannot propagate into C."""
     exc_type, exc, tb = sys.exc_info()
-    sys.unraisablehook(types.SimpleNamespace(exc_type=exc_type, exc_value=exc, exc_traceback=tb,
-                                             err_msg="Exception ignored in Ocellus callback", object=callback))
+    fields = (exc_type, exc, tb, "Exception ignored in Ocellus callback", callback)
+    sys.unraisablehook(_UnraisableHookArgs(fields) if _UnraisableHookArgs else
+                       types.SimpleNamespace(exc_type=exc_type, exc_value=exc, exc_traceback=tb,
+                                             err_msg=fields[3], object=callback))
 
 
 class _Closable:

@@ -1,6 +1,7 @@
 """Capture sessions from Python on the real daemon: NumPy views of the virtual camera's pattern."""
 
 import json
+from pathlib import Path
 import os
 import subprocess
 import sys
@@ -141,6 +142,36 @@ def test_exception_in_frame_callback_is_reported(context, monkeypatch):
             time.sleep(0.01)
     assert reported and isinstance(reported[0], ZeroDivisionError)
     session.close()
+
+
+RAISER = """
+import sys, threading, time, ocellus
+with ocellus.Context("org.ocellus.test.raiser") as ctx:
+    session = ctx.capture_session()
+    output = ocellus.VideoDataOutput("YUYV", 640, 480)
+    calls = [0]
+    def on_frame(frame):
+        calls[0] += 1
+        raise KeyError("the user's own error")
+    output.set_frame_callback(on_frame)
+    session.set_input(next(d for d in ctx.devices() if d.unique_id == "usb-1d6b:0110-VCAM-0000"))
+    session.add_output(output)
+    with session.running():
+        deadline = time.monotonic() + 10
+        while calls[0] < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+print("calls", calls[0], flush=True)
+"""
+
+
+def test_callback_exceptions_reach_cpythons_own_unraisable_hook():
+    # No hook replaced: what every user sees.
+    done = subprocess.run([sys.executable, "-c", RAISER], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(Path(ocellus.__file__).parents[1])})
+    assert done.returncode == 0, done.stderr
+    assert "Exception ignored in Ocellus callback" in done.stderr
+    assert "KeyError: \"the user's own error\"" in done.stderr and "in on_frame" in done.stderr
+    assert "TypeError" not in done.stderr
 
 
 STREAMER = """
