@@ -936,7 +936,7 @@ typedef enum oc_session_event {
     /**
      * Sound is missing: the default microphone moved to an input that could not
      * be opened (the session runs without sound until the route changes again),
-     * or while recording the microphone sent nothing for over a second
+     * or while recording the microphone sent nothing for half a second
      * (OC_ERROR_TIMEOUT; the movie's sound track carries silence until it does).
      */
     OC_SESSION_EVENT_AUDIO_INTERRUPTED = 5,

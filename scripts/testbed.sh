@@ -9,7 +9,8 @@
 #   testbed.sh stop [DIR]              stop everything started (by PID) and remove DIR
 #   testbed.sh add-camera DIR NAME [virtual-camera args...]   hotplug a camera (prints its READY line)
 #   testbed.sh remove-camera DIR NAME [SIGNAL]                unplug it (kill its process)
-#   testbed.sh signal-camera DIR NAME SIGNAL                  e.g. STOP / CONT: a camera that stalls and recovers
+#   testbed.sh add-process-mic DIR NAME                       a microphone that is its own process (silence)
+#   testbed.sh signal DIR NAME SIGNAL                         STOP / CONT a camera or process microphone: it stalls, recovers
 #   testbed.sh add-mic DIR NAME [VOLUME]                      hotplug a microphone (a 440 Hz tone at VOLUME, default 1)
 #   testbed.sh remove-mic DIR NAME                            unplug it
 #
@@ -78,6 +79,14 @@ add_camera() {   # NAME [virtual-camera args]
 		log "camera $name did not come up:"; cat "$DIR/$name.log" >&2; return 1
 	fi
 	grep '^READY' "$DIR/$name.log" | head -1
+}
+
+# A microphone that is a process of its own (pw-cat feeding silence as an Audio/Source
+# stream), so that `signal DIR NAME STOP` makes it deliver nothing without going away.
+add_process_mic() {   # NAME
+	local name="$1"
+	spawn "$name" sh -c "exec pw-cat -p --target 0 -P '{ media.class=Audio/Source node.name=$name node.description=$name session.suspend-timeout-seconds=0 }' --format f32 --rate 48000 --channels 2 - < /dev/zero"
+	wait_for 10 test -n "$(node_serial "$name")" || { log "microphone $name did not come up"; return 1; }
 }
 
 # A camera shaped like a USB webcam under WirePlumber's V4L2 monitor: udev identity
@@ -191,15 +200,16 @@ run)
 	;;
 add-camera) DIR="$1"; shift; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0"; add_camera "$@" ;;
 add-mic) DIR="$1"; shift; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0"; add_mic "$@" ;;
+add-process-mic) DIR="$1"; shift; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0"; add_process_mic "$@" ;;
 remove-mic)
 	DIR="$1"; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0"
 	id="$(node_id "$2")"; [ -n "$id" ] && pw-cli destroy "$id" >/dev/null
 	wait_for 5 test -z "$(node_serial "$2")"
 	;;
-remove-camera|signal-camera)
+remove-camera|signal)
 	DIR="$1"; name="$2"; sig="${3:-TERM}"
 	set -- $(awk -v n="$name" '$2==n{print $1, $3}' "$DIR/pids" | tail -1)
 	ours "${1:-}" "${2:-}" && kill -"$sig" "$1"
 	;;
-*) sed -n '2,25p' "$0"; exit 2 ;;
+*) sed -n '2,26p' "$0"; exit 2 ;;
 esac

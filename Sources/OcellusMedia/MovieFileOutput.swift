@@ -104,7 +104,7 @@ public final class MovieFileOutput: @unchecked Sendable {
             let microphone = session.audioInput?.uniqueID ?? "the microphone"
             writer.onMicrophoneSilent = { [weak session] in
                 session?.events.post(.audioInterrupted(OcellusError(.timeout,
-                    "\(microphone) sent no sound for over a second; the recording carries silence until it does")))
+                    "\(microphone) sent no sound for half a second; the recording carries silence until it does")))
             }
             session.recordingStarted()   // automatic switching waits until the file is finished
             recording = started

@@ -44,8 +44,9 @@ final class MovieWriter {
     private(set) var audioSamplesWritten: Int64 = 0
     /// Sound lagging the picture by more than this is filled with silence, so that video
     /// fragments never wait for a microphone that delivers nothing (a crash then loses
-    /// nothing but the last second); the filled stretch ends `silenceMargin` behind the picture.
-    static let silenceAfter: UInt64 = 1_000_000_000, silenceMargin: UInt64 = 500_000_000
+    /// little more than the last fragment); the filled stretch ends `silenceMargin` behind
+    /// the picture. Real microphones deliver every 10–100 ms, far inside the limit.
+    static let silenceAfter: UInt64 = 500_000_000, silenceMargin: UInt64 = 200_000_000
     /// Samples of silence the writer put in for a silent microphone.
     private(set) var silenceFilledSamples: Int64 = 0
     /// Called once, on the writer's thread, when the writer starts filling silence.
@@ -115,8 +116,8 @@ final class MovieWriter {
         defer { av_dict_free(&options) }
         av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
         av_dict_set(&options, "frag_duration", "1000000", 0)
-        // The interleaver waits at most a second for a lagging stream before it writes the others.
-        format.pointee.max_interleave_delta = 1_000_000
+        // The interleaver waits at most half a second for a lagging stream before it writes the others.
+        format.pointee.max_interleave_delta = 500_000
         try check(avformat_write_header(format, &options), "cannot start \(path)")
         headerWritten = true
         avio_flush(format.pointee.pb)

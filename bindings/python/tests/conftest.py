@@ -35,13 +35,13 @@ class Cameras:
         self.plugged.add(name)
 
     def remove(self, name):
-        subprocess.run([str(TESTBED), "signal-camera", self.directory, name, "CONT"], check=False)
+        subprocess.run([str(TESTBED), "signal", self.directory, name, "CONT"], check=False)
         subprocess.run([str(TESTBED), "remove-camera", self.directory, name, "KILL"], check=True)
         self.plugged.discard(name)
 
     def signal(self, name, signal_name):
         """STOP: the camera stalls (its producer no longer runs) without going away; CONT: it recovers."""
-        subprocess.run([str(TESTBED), "signal-camera", self.directory, name, signal_name], check=True)
+        subprocess.run([str(TESTBED), "signal", self.directory, name, signal_name], check=True)
 
     def remove_all(self):
         for name in list(self.plugged):
