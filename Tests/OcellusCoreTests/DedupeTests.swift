@@ -10,7 +10,9 @@ import Glibc
 @Suite struct DedupeTests {
     final class StandInBackend: DeviceBackend, @unchecked Sendable {
         let kind: BackendKind
-        var delegate: (any DeviceBackendDelegate)?
+        /// Weak, as in the real backends: the hub owns its backends (a strong reference here
+        /// was a cycle that LeakSanitizer reported).
+        weak var delegate: (any DeviceBackendDelegate)?
         init(_ kind: BackendKind) { self.kind = kind }
         func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) { self.delegate = delegate }
         func stop() {}

@@ -106,12 +106,13 @@ def kills_mid_recording(count):
             sound = ["--audio", "pipewire-vmic0"] if index % 2 else []
             recorder = subprocess.Popen([CLI, "record", "usb-1d6b:0110-VCAM-0000", "-o", path, "--size", "640x480", *sound],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            time.sleep(random.uniform(1.5, 4.0))
+            time.sleep(random.uniform(2.5, 5.0))   # a SIGKILL loses about the last fragment (1 s)
             recorder.send_signal(signal.SIGKILL)
             recorder.wait()
             probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
                                     "stream=nb_read_frames", "-of", "csv=p=0", path], capture_output=True, text=True)
-            frames = int(probe.stdout.strip() or 0) if probe.returncode == 0 else 0
+            text = probe.stdout.strip()
+            frames = int(text) if probe.returncode == 0 and text.isdigit() else 0
             if frames < 15:
                 failures.append(f"kill {index}{' with sound' if sound else ''}: {frames} playable frames "
                                 f"({os.path.getsize(path) if os.path.exists(path) else 0} bytes) {probe.stderr.strip()[:200]}")
