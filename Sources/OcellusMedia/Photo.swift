@@ -142,14 +142,15 @@ public enum JPEGPhoto {
             else if !isExif { break }
             position += 2 + length
         }
-        let payload = try exifPayload(metadata)
+        let payload = try exifPayload(metadata, pixelSize: bytes.withUnsafeBytes { jpegSize($0) })
         guard payload.count + 2 <= 0xFFFF else { throw OcellusError(.invalidArgument, "EXIF segment too large") }
         let length = payload.count + 2
         return keptHeader + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + bytes[position...]
     }
 
-    /// "Exif\0\0" and the TIFF structure, built with libexif.
-    static func exifPayload(_ metadata: PhotoMetadata) throws(OcellusError) -> [UInt8] {
+    /// "Exif\0\0" and the TIFF structure, built with libexif; `pixelSize` (the JPEG's own)
+    /// fills PixelXDimension/PixelYDimension, which EXIF requires for compressed images.
+    static func exifPayload(_ metadata: PhotoMetadata, pixelSize: (UInt32, UInt32)? = nil) throws(OcellusError) -> [UInt8] {
         guard let data = exif_data_new() else { throw OcellusError(.noResources, "libexif: out of memory") }
         defer { exif_data_unref(data) }
         exif_data_set_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
@@ -180,6 +181,16 @@ public enum JPEGPhoto {
         }
 
         exif_set_short(entry(EXIF_IFD_0, EXIF_TAG_ORIENTATION).pointee.data, order, metadata.orientation)
+        if let (width, height) = pixelSize {
+            for (tag, value) in [(EXIF_TAG_PIXEL_X_DIMENSION, width), (EXIF_TAG_PIXEL_Y_DIMENSION, height)] {
+                let target = entry(EXIF_IFD_EXIF, tag)
+                if target.pointee.format == EXIF_FORMAT_SHORT && value <= UInt32(UInt16.max) {
+                    exif_set_short(target.pointee.data, order, UInt16(value))
+                } else if target.pointee.format == EXIF_FORMAT_LONG {
+                    exif_set_long(target.pointee.data, order, value)
+                }
+            }
+        }
         if let make = metadata.make, !make.isEmpty { setText(EXIF_IFD_0, EXIF_TAG_MAKE, make) }
         if let model = metadata.model, !model.isEmpty { setText(EXIF_IFD_0, EXIF_TAG_MODEL, model) }
         var seconds = metadata.captureTime, local = tm()

@@ -79,6 +79,9 @@ import Glibc
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let stamp = "\(local.tm_year + 1900):\(two(local.tm_mon + 1)):\(two(local.tm_mday)) \(two(local.tm_hour)):\(two(local.tm_min)):\(two(local.tm_sec))"
         #expect(exifTag(photo.bytes, EXIF_IFD_EXIF, EXIF_TAG_DATE_TIME_ORIGINAL) == stamp)
+        // The JPEG's own size, as EXIF requires for compressed images (they used to be 0).
+        #expect(exifTag(photo.bytes, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION) == "32")
+        #expect(exifTag(photo.bytes, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION) == "16")
     }
 
     @Test func rawFramesAreEncodedWithFullRangeContrast() throws {

@@ -1,15 +1,16 @@
 """Capture sessions from Python on the real daemon: NumPy views of the virtual camera's pattern."""
 
 import json
-from pathlib import Path
 import os
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
+from photo_checks import assert_valid_exif
 
 import ocellus
 from ocellus import SessionEvent, VideoDataOutput
@@ -353,6 +354,10 @@ def test_photos_back_to_back_keep_the_cameras_jpeg(context, cameras, tmp_path):
         assert strip_exif(p.data) == frames[p.sequence], "the camera's JPEG, only EXIF added"
     assert photos[-1].path == str(tmp_path / "p.jpg") and (tmp_path / "p.jpg").read_bytes() == photos[-1].data
     assert (turned.width, turned.height, turned.orientation) == (480, 640, 1) and exif_orientation(turned.data) == 1
+    # The camera's JPEG with EXIF put in, and one re-encoded: both valid to exiftool.
+    (tmp_path / "turned.jpg").write_bytes(turned.data)
+    assert_valid_exif(tmp_path / "p.jpg", 640, 480)
+    assert_valid_exif(tmp_path / "turned.jpg", 480, 640)
 
 
 def test_photo_requests_fail_cleanly(context, tmp_path):

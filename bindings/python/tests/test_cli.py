@@ -6,6 +6,8 @@ import select
 import subprocess
 import time
 
+from photo_checks import assert_valid_exif
+
 CLI = os.environ.get("OCELLUS_CLI", "ocellus")
 
 
@@ -114,6 +116,8 @@ def test_snap_writes_a_jpeg_with_exif(tmp_path):
     probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=width,height,codec_name", "-of", "json", str(path)],
                            capture_output=True, text=True, check=True)
     assert json.loads(probe.stdout)["streams"][0] == {"codec_name": "mjpeg", "width": 1920, "height": 1080}
+    assert_valid_exif(path, 1920, 1080)
+
 
 
 def test_snap_errors(tmp_path):
