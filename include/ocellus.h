@@ -454,6 +454,48 @@ oc_status oc_device_get_format(const oc_device *device, size_t index, oc_format_
  */
 char *oc_fourcc_string(uint32_t fourcc, char *buffer);
 
+/** The fourcc of four characters, as V4L2's v4l2_fourcc(). */
+#define OC_FOURCC(a, b, c, d) \
+    ((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) | ((uint32_t)(d) << 24))
+
+/*
+ * Pixel formats outputs can ask for (oc_video_data_output_set_format()), by the
+ * names people use. Packed RGB is named by byte order in memory: BGRA is B, G,
+ * R, A (OpenCV's order with alpha), BGR24 is OpenCV's default three-byte order.
+ */
+#define OC_PIXEL_FORMAT_NV12  OC_FOURCC('N', 'V', '1', '2')
+#define OC_PIXEL_FORMAT_I420  OC_FOURCC('Y', 'U', '1', '2')   /**< V4L2's YU12 */
+#define OC_PIXEL_FORMAT_YUYV  OC_FOURCC('Y', 'U', 'Y', 'V')
+#define OC_PIXEL_FORMAT_UYVY  OC_FOURCC('U', 'Y', 'V', 'Y')
+#define OC_PIXEL_FORMAT_MJPEG OC_FOURCC('M', 'J', 'P', 'G')   /**< the camera's JPEGs, as they came */
+#define OC_PIXEL_FORMAT_H264  OC_FOURCC('H', '2', '6', '4')
+#define OC_PIXEL_FORMAT_BGRA  OC_FOURCC('A', 'R', '2', '4')
+#define OC_PIXEL_FORMAT_RGBA  OC_FOURCC('A', 'B', '2', '4')
+#define OC_PIXEL_FORMAT_BGR24 OC_FOURCC('B', 'G', 'R', '3')
+#define OC_PIXEL_FORMAT_RGB24 OC_FOURCC('R', 'G', 'B', '3')
+#define OC_PIXEL_FORMAT_GRAY8 OC_FOURCC('G', 'R', 'E', 'Y')
+#define OC_PIXEL_FORMAT_Z16   OC_FOURCC('Z', '1', '6', ' ')   /**< 16-bit depth */
+
+/**
+ * The pixel format called `name`: NV12, I420 (or YU12), YUYV (YUY2), UYVY,
+ * MJPEG (MJPG), H264, BGRA, RGBA, BGR24, RGB24, GRAY8 (GREY) in any case, or any
+ * four printable characters as a V4L2 code.
+ * \returns OC_OK; OC_ERROR_INVALID_ARGUMENT for NULL arguments or an unknown name
+ *          ("unknown pixel format X; known: …").
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_pixel_format_from_name(const char *name, uint32_t *out);
+
+/**
+ * The one name Ocellus uses for a pixel format in every output: its V4L2 code
+ * without padding ("YUYV", "MJPG", "Z16"), but "I420" for YU12, with "-BE" for
+ * the big-endian flag and hex for unprintable codes. snprintf-style: writes at
+ * most `size` bytes (NUL-terminated) into `buffer` (owned by the caller; NULL
+ * when `size` is 0). \returns the name's length without the NUL.
+ * \threadsafety Safe from any thread.
+ */
+size_t oc_pixel_format_name(uint32_t fourcc, char *buffer, size_t size);
+
 /* ------------------------------------------------------------------------ */
 /* Controls (SPEC §1)                                                         */
 /* ------------------------------------------------------------------------ */

@@ -222,6 +222,22 @@ private func lookupList(_ list: OpaquePointer?) -> DeviceListBox? {
     return buffer
 }
 
+@c @implementation public func oc_pixel_format_from_name(_ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UInt32>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_pixel_format_from_name: out is NULL") }
+    out.pointee = 0
+    guard let name else { return LastError.fail(.invalidArgument, "oc_pixel_format_from_name: name is NULL") }
+    let text = String(decoding: UnsafeRawBufferPointer(start: name, count: strlen(name)), as: UTF8.self)
+    guard let code = PixelFormatNames.code(text) else {
+        return LastError.fail(.invalidArgument, "unknown pixel format \(text); known: \(PixelFormatNames.everyday.joined(separator: ", "))")
+    }
+    out.pointee = code.rawValue
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_pixel_format_name(_ fourcc: UInt32, _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
+    copyText(FourCC(rawValue: fourcc).name, into: buffer, size: size)
+}
+
 // MARK: Hotplug
 
 @c @implementation public func oc_context_add_hotplug_callback(_ ctx: OpaquePointer?, _ callback: oc_hotplug_callback?,

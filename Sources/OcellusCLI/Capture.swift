@@ -128,7 +128,7 @@ struct StreamOptions {
 
 func stream(_ options: GlobalOptions, uniqueID: String, _ settings: StreamOptions) -> Never {
     let capture = CLICapture(options, uniqueID: uniqueID)
-    let output = VideoDataOutput(pixelFormat: settings.format.map { $0 == "I420" ? .i420 : FourCC($0) },
+    let output = VideoDataOutput(pixelFormat: settings.format.flatMap(PixelFormatNames.code),
                                  width: settings.size?.width, height: settings.size?.height)
     output.maximumFrameRate = settings.rate.map { FrameRate($0.numerator, $0.denominator) }
     let statistics = StreamStatistics(limit: settings.frames)
@@ -146,7 +146,7 @@ func stream(_ options: GlobalOptions, uniqueID: String, _ settings: StreamOption
     }
     capture.start { session throws(OcellusError) in try session.addOutput(output) }
     let active = capture.session.activeFormat
-    let (pixelFormat, width, height) = (settings.format.map { $0 == "YU12" ? "I420" : $0 } ?? active.map { "\($0.pixelFormat)" } ?? "",
+    let (pixelFormat, width, height) = ((output.pixelFormat ?? active?.pixelFormat)?.name ?? "",
                                         output.width ?? active?.width ?? 0, output.height ?? active?.height ?? 0)
     let live = !settings.json && !settings.frameEvents
     if live, let active {

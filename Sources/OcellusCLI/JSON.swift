@@ -57,7 +57,7 @@ extension Device {
             ("connected", .bool(isConnected)),
             ("formats", .array(formats.map { format in
                 .object([
-                    ("pixel_format", .string(format.pixelFormat.description)),
+                    ("pixel_format", .string(format.pixelFormat.name)),
                     ("width", .int(Int64(format.width))),
                     ("height", .int(Int64(format.height))),
                     ("frame_rates", .array(format.frameRates.map { .number($0.framesPerSecond) })),

@@ -26,7 +26,7 @@ commands:
                             --host-orientation, from iio-sensor-proxy (system bus, or ADDRESS)
   mount-rotation UNIQUE_ID 0|90|180|270
                             set and keep an external camera's mounting correction
-  stream UNIQUE_ID [--format FOURCC] [--size WxH] [--fps N] [--frames N | --seconds S] [--json | --frame-events]
+  stream UNIQUE_ID [--format NAME] [--size WxH] [--fps N] [--frames N | --seconds S] [--json | --frame-events]
                             capture from a camera: live stats, or one JSON summary (--json), or a
                             JSON line per frame then the summary (--frame-events)
   snap UNIQUE_ID -o FILE [--size WxH] [--rotate-pixels] [--host-orientation H] [--sensor-bus ADDRESS] [--json]
@@ -460,7 +460,12 @@ func main() {
             var settings = StreamOptions()
             settings.json = arguments.flag("--json")
             settings.frameEvents = arguments.flag("--frame-events")
-            settings.format = try arguments.value("--format")
+            settings.format = try arguments.value("--format").map { name -> String in
+                guard PixelFormatNames.code(name) != nil else {
+                    throw UsageError(message: "unknown pixel format \(name); known: \(PixelFormatNames.everyday.joined(separator: ", "))")
+                }
+                return name
+            }
             settings.size = try arguments.value("--size").map(parseSize)
             settings.rate = try arguments.value("--fps").map(parseRate)
             settings.frames = try arguments.value("--frames").map { text -> Int in

@@ -75,9 +75,15 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible {
     public static let uyvy = FourCC("UYVY")
     public static let nv12 = FourCC("NV12")
     public static let i420 = FourCC("YU12")
+    /// R, G, B bytes per pixel (V4L2 `RGB3`).
     public static let rgb24 = FourCC("RGB3")
+    /// B, G, R bytes per pixel, OpenCV's order (V4L2 `BGR3`).
+    public static let bgr24 = FourCC("BGR3")
     public static let bgrx = FourCC("XR24")
+    /// B, G, R, A bytes per pixel (V4L2 `AR24`).
     public static let bgra = FourCC("AR24")
+    /// R, G, B, A bytes per pixel (V4L2 `AB24`).
+    public static let rgba = FourCC("AB24")
     public static let grey = FourCC("GREY")
     public static let mjpeg = FourCC("MJPG")
     public static let h264 = FourCC("H264")

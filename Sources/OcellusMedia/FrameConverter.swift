@@ -30,7 +30,7 @@ public final class FrameConverter: FrameConverting {
     private var catchingUp = false
 
     public static let sources: Set<FourCC> = [.yuyv, .uyvy, .nv12, .i420, .mjpeg, .h264]
-    public static let targets: Set<FourCC> = [.nv12, .i420, .yuyv, .bgra]
+    public static let targets: Set<FourCC> = [.nv12, .i420, .yuyv, .uyvy, .bgra, .rgba, .bgr24, .rgb24, .grey]
 
     public static func canConvert(from source: FourCC, to target: FourCC) -> Bool {
         source == target || (sources.contains(source) && targets.contains(target))
@@ -90,7 +90,7 @@ public final class FrameConverter: FrameConverting {
         var fullRange = frame.isFullRange
 
         // Fast paths: packed 4:2:2 at the same size, one libyuv call.
-        if sameSize && !reorients && (frame.pixelFormat == .yuyv || frame.pixelFormat == .uyvy) && target != .yuyv {
+        if sameSize && !reorients && (frame.pixelFormat == .yuyv || frame.pixelFormat == .uyvy) && [.nv12, .i420, .bgra].contains(target) {
             let yuyv = frame.pixelFormat == .yuyv
             let (y, u, v) = (out, out + layout.offsets.1, out + layout.offsets.2)
             switch target {
@@ -178,6 +178,18 @@ public final class FrameConverter: FrameConverting {
                      out, Int32(w), out + layout.offsets.1, Int32(w / 2), out + layout.offsets.2, Int32(w / 2), Int32(w), Int32(h))
         case .yuyv:
             I420ToYUY2(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 2), Int32(w), Int32(h))
+        case .uyvy:
+            I420ToUYVY(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 2), Int32(w), Int32(h))
+        // libyuv names packed RGB by its word order: its "ARGB" is B,G,R,A in memory, "ABGR" is
+        // R,G,B,A, "RGB24" is B,G,R and "RAW" is R,G,B.
+        case .rgba:
+            I420ToABGR(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 4), Int32(w), Int32(h))
+        case .bgr24:
+            I420ToRGB24(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 3), Int32(w), Int32(h))
+        case .rgb24:
+            I420ToRAW(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 3), Int32(w), Int32(h))
+        case .grey:
+            CopyPlane(image.y, image.yStride, out, Int32(w), Int32(w), Int32(h))   // luma, in the source's range
         default:
             I420ToARGB(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 4), Int32(w), Int32(h))
         }
@@ -222,7 +234,9 @@ public final class FrameConverter: FrameConverting {
         let planes: (FramePlane, FramePlane?, FramePlane?) = switch target {
         case .nv12: (plane(0, w * h, w), plane(layout.offsets.1, w * h / 2, w), nil)
         case .i420: (plane(0, w * h, w), plane(layout.offsets.1, w * h / 4, w / 2), plane(layout.offsets.2, w * h / 4, w / 2))
-        case .yuyv: (plane(0, w * h * 2, w * 2), nil, nil)
+        case .yuyv, .uyvy: (plane(0, w * h * 2, w * 2), nil, nil)
+        case .bgr24, .rgb24: (plane(0, w * h * 3, w * 3), nil, nil)
+        case .grey: (plane(0, w * h, w), nil, nil)
         default: (plane(0, w * h * 4, w * 4), nil, nil)
         }
         return CameraFrame(pixelFormat: target, width: width, height: height, sequence: source.sequence,
@@ -239,7 +253,9 @@ public final class FrameConverter: FrameConverting {
         switch format {
         case .nv12: Layout(total: w * h * 3 / 2, offsets: (0, w * h, 0))
         case .i420: Layout(total: w * h * 3 / 2, offsets: (0, w * h, w * h + w * h / 4))
-        case .yuyv: Layout(total: w * h * 2, offsets: (0, 0, 0))
+        case .yuyv, .uyvy: Layout(total: w * h * 2, offsets: (0, 0, 0))
+        case .bgr24, .rgb24: Layout(total: w * h * 3, offsets: (0, 0, 0))
+        case .grey: Layout(total: w * h, offsets: (0, 0, 0))
         default: Layout(total: w * h * 4, offsets: (0, 0, 0))
         }
     }

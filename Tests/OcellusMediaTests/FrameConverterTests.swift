@@ -47,6 +47,54 @@ import Testing
         #expect(abs(Int(pixel[0]) - Int(pixel[1])) <= 1 && abs(Int(pixel[1]) - Int(pixel[2])) <= 1 && pixel[3] == 255, "\(Array(pixel.prefix(4)))")
     }
 
+    /// Red, as BT.601 limited-range YUV (Y 81, U 90, V 240), in every packed RGB layout.
+    @Test func packedRGBTargetsPutTheBytesInTheirNamedOrder() throws {
+        var source = [UInt8](repeating: 0, count: 16 * 4 * 2)
+        for i in stride(from: 0, to: source.count, by: 4) { source[i] = 81; source[i + 1] = 90; source[i + 2] = 81; source[i + 3] = 240 }
+        let (_, input) = frame(source, .yuyv, 16, 4, stride: 32)
+        let red = [(FourCC.bgr24, 3, [2]), (.rgb24, 3, [0]), (.bgra, 4, [2]), (.rgba, 4, [0])]
+        for (target, bytesPerPixel, redIndex) in red {
+            let converter = FrameConverter(target: target, width: 16, height: 4)   // owns the output buffer
+            let output = try #require(withExtendedLifetime(source) { converter.convert(input) }, "\(target.name)")
+            let plane = try #require(output.plane(0))
+            #expect(plane.stride == 16 * bytesPerPixel && plane.bytes.count == 16 * 4 * bytesPerPixel, "\(target.name)")
+            let pixel = Array(plane.bytes[(5 * bytesPerPixel)..<(6 * bytesPerPixel)])
+            for channel in 0..<3 {
+                let expected = redIndex.contains(channel) ? 255 : 0
+                #expect(abs(Int(pixel[channel]) - expected) <= 8, "\(target.name) channel \(channel): \(pixel)")
+            }
+            if bytesPerPixel == 4 { #expect(pixel[3] == 255, "\(target.name) alpha") }
+        }
+    }
+
+    @Test func gray8IsTheLumaPlane() throws {
+        let source = yuyvFrame(width: 64, height: 32)
+        let (_, input) = frame(source, .yuyv, 64, 32, stride: 128)
+        let converter = FrameConverter(target: .grey, width: 64, height: 32)   // owns the output buffer
+        let output = try #require(withExtendedLifetime(source) { converter.convert(input) })
+        let luma = try #require(output.plane(0))
+        #expect(output.planeCount == 1 && luma.stride == 64 && luma.bytes.count == 64 * 32)
+        #expect((0..<64).allSatisfy { luma.bytes[7 * 64 + $0] == UInt8($0 % 220 + 16) })
+    }
+
+    @Test func pixelFormatsByTheirEverydayNames() {
+        let expected: [(String, FourCC)] = [("NV12", .nv12), ("i420", .i420), ("YU12", .i420), ("YUY2", .yuyv), ("uyvy", .uyvy),
+                                            ("MJPEG", .mjpeg), ("MJPG", .mjpeg), ("BGRA", .bgra), ("RGBA", .rgba),
+                                            ("BGR24", .bgr24), ("RGB24", .rgb24), ("GRAY8", .grey), ("Z16", FourCC("Z16 "))]
+        for (name, code) in expected { #expect(PixelFormatNames.code(name) == code, "\(name)") }
+        #expect(PixelFormatNames.code("BOGUS") == nil && PixelFormatNames.code("") == nil && PixelFormatNames.code("a b") == nil)
+        // One name per format in outputs: I420 for YU12, no padding, the big-endian flag spelled out, hex when unprintable.
+        #expect(FourCC.i420.name == "I420" && FourCC("Z16 ").name == "Z16" && FourCC.mjpeg.name == "MJPG")
+        #expect(FourCC(rawValue: FourCC("Y16 ").rawValue | 1 << 31).name == "Y16-BE")
+        #expect(PixelFormatNames.code("Y16-BE") == FourCC(rawValue: FourCC("Y16 ").rawValue | 1 << 31))
+        #expect(FourCC(rawValue: 0x0102_0304).name == "0x1020304")
+        for name in PixelFormatNames.everyday {
+            let code = PixelFormatNames.code(name)!
+            #expect(FrameConverter.targets.contains(code) || code == .mjpeg, "\(name) is an output format")
+            #expect(PixelFormatNames.code(code.name) == code, "\(name) round-trips through its output name")
+        }
+    }
+
     @Test func scalingDownKeepsTheRamp() throws {
         let source = yuyvFrame(width: 640, height: 360)
         let (_, input) = frame(source, .yuyv, 640, 360, stride: 1280)

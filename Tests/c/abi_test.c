@@ -1088,6 +1088,62 @@ static int test_hardening_contracts(void)
     return 0;
 }
 
+struct format_log {
+    int frames;
+    uint32_t format, stride;
+};
+
+static void log_format(oc_video_data_output *output, const oc_frame *frame, void *user_data)
+{
+    struct format_log *log = user_data;
+    (void)output;
+    log->format = oc_frame_pixel_format(frame);
+    oc_frame_plane_data(frame, 0, NULL, &log->stride);
+    __atomic_add_fetch(&log->frames, 1, __ATOMIC_SEQ_CST);
+}
+
+static int test_pixel_formats_by_name(void)
+{
+    uint32_t code = 0;
+    CHECK(oc_pixel_format_from_name("BGRA", &code) == OC_OK && code == OC_PIXEL_FORMAT_BGRA);
+    CHECK(oc_pixel_format_from_name("bgr24", &code) == OC_OK && code == OC_PIXEL_FORMAT_BGR24);
+    CHECK(oc_pixel_format_from_name("YU12", &code) == OC_OK && code == OC_PIXEL_FORMAT_I420);
+    CHECK(oc_pixel_format_from_name("MJPEG", &code) == OC_OK && code == OC_PIXEL_FORMAT_MJPEG);
+    CHECK(oc_pixel_format_from_name("GRAY8", &code) == OC_OK && code == OC_FOURCC('G', 'R', 'E', 'Y'));
+    CHECK(oc_pixel_format_from_name("bogus", &code) == OC_ERROR_INVALID_ARGUMENT && code == 0);
+    CHECK(strstr(oc_last_error_message(), "unknown pixel format bogus; known: NV12, I420") != NULL);
+    CHECK(oc_pixel_format_from_name(NULL, &code) == OC_ERROR_INVALID_ARGUMENT);
+    char name[16];
+    CHECK(oc_pixel_format_name(OC_PIXEL_FORMAT_I420, name, sizeof name) == 4 && strcmp(name, "I420") == 0);
+    CHECK(oc_pixel_format_name(OC_PIXEL_FORMAT_Z16, name, sizeof name) == 3 && strcmp(name, "Z16") == 0);
+    CHECK(oc_pixel_format_name(OC_FOURCC('Y', '1', '6', ' ') | (1u << 31), name, sizeof name) == 6 && strcmp(name, "Y16-BE") == 0);
+    CHECK(oc_pixel_format_name(OC_PIXEL_FORMAT_BGRA, NULL, 0) == 4);
+
+    /* An output asks for OpenCV's BGR24 by its constant and gets three bytes a pixel. */
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    oc_device_list *list = NULL;
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    oc_capture_session *session = NULL;
+    oc_video_data_output *output = NULL;
+    struct format_log log = { 0, 0, 0 };
+    CHECK(oc_capture_session_create(ctx, &session) == OC_OK && oc_video_data_output_create(&output) == OC_OK);
+    CHECK(oc_video_data_output_set_format(output, OC_PIXEL_FORMAT_BGR24, 640, 480) == OC_OK);
+    CHECK(oc_video_data_output_set_frame_callback(output, log_format, &log) == OC_OK);
+    CHECK(oc_capture_session_set_input(session, find(list, "usb-1d6b:0110-VCAM-0000")) == OC_OK);
+    CHECK(oc_capture_session_add_output(session, output) == OC_OK);
+    CHECK(oc_capture_session_start_running(session) == OC_OK);
+    double deadline = now_ms() + 10000;
+    while (__atomic_load_n(&log.frames, __ATOMIC_SEQ_CST) < 3 && now_ms() < deadline) usleep(1000);
+    CHECK(oc_capture_session_stop_running(session) == OC_OK);
+    CHECK(log.frames >= 3 && log.format == OC_PIXEL_FORMAT_BGR24 && log.stride == 640 * 3);
+    oc_capture_session_destroy(session);
+    oc_video_data_output_destroy(output);
+    oc_device_list_free(list);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
 static int test_last_error_is_per_thread(void)
 {
     oc_context_copy_devices(NULL, NULL);
@@ -1127,6 +1183,7 @@ int main(void)
     run("unreachable remote fails fast", test_unreachable_remote_fails_fast);
     run("last error is per thread", test_last_error_is_per_thread);
     run("hardening contracts", test_hardening_contracts);
+    run("pixel formats by name", test_pixel_formats_by_name);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -570,7 +570,7 @@ public final class CaptureSession: @unchecked Sendable {
         }
         guard let chosen = best, chosen.maxFrameRate != nil else {
             let wants = outputs.map { output in
-                "\(output.pixelFormat?.description ?? "any format") at \(size(output).map { "\($0.0)x\($0.1)" } ?? "any size")"
+                "\(output.pixelFormat?.name ?? "any format") at \(size(output).map { "\($0.0)x\($0.1)" } ?? "any size")"
             }
             throw OcellusError(.invalidArgument,
                 "\(input.uniqueID) offers no format that serves every output (\(wants.joined(separator: "; "))"

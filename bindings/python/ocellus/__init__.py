@@ -26,7 +26,7 @@ __all__ = [
     "Context", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
     "PreferredCamera", "MediaType", "DiscoverySession", "Control", "ControlType",
     "OcellusError", "InvalidArgument", "InvalidHandle", "BackendUnavailable", "NotFound", "WrongState",
-    "Timeout", "NoResources", "Busy", "Disconnected", "IOFailure", "version",
+    "Timeout", "NoResources", "Busy", "Disconnected", "IOFailure", "version", "pixel_format_code",
 ]
 
 
@@ -193,7 +193,18 @@ _CONTROL_FLAGS = {0x1: "disabled", 0x2: "grabbed", 0x4: "read-only", 0x10: "inac
 
 
 def _fourcc(code: int) -> str:
-    return bytes((code >> shift) & 0xFF for shift in (0, 8, 16, 24)).decode("ascii", "replace").rstrip()
+    """The one name Ocellus gives a pixel format ("YUYV", "MJPG", "I420", …)."""
+    buffer = ctypes.create_string_buffer(32)
+    _lib.oc_pixel_format_name(code, buffer, len(buffer))
+    return buffer.value.decode("ascii")
+
+
+def pixel_format_code(name: str) -> int:
+    """The fourcc for a pixel format by any of its everyday names (NV12, I420, YUYV, UYVY, MJPEG,
+    BGRA, RGBA, BGR24, RGB24, GRAY8, …) or a V4L2 code; raises InvalidArgument for an unknown name."""
+    code = ctypes.c_uint32()
+    _lib.oc_pixel_format_from_name(name.encode(), ctypes.byref(code))
+    return code.value
 
 
 class Device:

@@ -136,6 +136,8 @@ def declare(lib, errcheck_status):
     table = {
         "oc_version": ([], cp),
         "oc_status_name": ([c_status], cp),
+        "oc_pixel_format_from_name": ([ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint32)], c_status),
+        "oc_pixel_format_name": ([ctypes.c_uint32, ctypes.c_char_p, sz], sz),
         "oc_last_error_message": ([], cp),
         "oc_context_options_init": ([ctypes.POINTER(ContextOptions)], None),
         "oc_context_create": ([cp, ctypes.POINTER(ContextOptions), ctypes.POINTER(vp)], c_status),

@@ -15,14 +15,9 @@ from fractions import Fraction
 from typing import Callable, List, Optional
 
 from . import _native
-from . import _Closable, _lib, _report_callback_exception, _text, _fourcc, Device
+from . import _Closable, _lib, _report_callback_exception, _text, _fourcc, pixel_format_code, Device
 
 __all__ = ["CaptureSession", "VideoDataOutput", "AudioDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
-
-
-def _code(fourcc: str) -> int:
-    padded = (fourcc + "    ")[:4].encode("ascii")
-    return padded[0] | padded[1] << 8 | padded[2] << 16 | padded[3] << 24
 
 
 class Preset(enum.IntEnum):
@@ -136,7 +131,7 @@ class VideoDataOutput(_Closable):
         self._handle = handle.value
         self._finalizer = weakref.finalize(self, _lib.oc_video_data_output_destroy, self._handle)
         self._trampoline = None
-        _lib.oc_video_data_output_set_format(self._handle, _code(pixel_format) if pixel_format else 0,
+        _lib.oc_video_data_output_set_format(self._handle, pixel_format_code(pixel_format) if pixel_format else 0,
                                              width or 0, height or 0)
         if max_frame_rate is not None:
             rate = Fraction(max_frame_rate)

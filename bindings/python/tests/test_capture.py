@@ -524,3 +524,26 @@ def test_cli_stream_and_snap_end_with_an_error_when_the_camera_stalls(cameras, t
                           capture_output=True, text=True, timeout=20)
     assert snap.returncode != 0 and "stalled" in snap.stderr
     cameras.signal("clistall", "CONT")
+
+
+@pytest.mark.parametrize("name, code, bytes_per_pixel", [("BGRA", "AR24", 4), ("RGBA", "AB24", 4), ("BGR24", "BGR3", 3),
+                                                         ("RGB24", "RGB3", 3), ("GRAY8", "GREY", 1), ("i420", "I420", 1)])
+def test_outputs_take_formats_by_their_everyday_names(context, name, code, bytes_per_pixel):
+    session = context.capture_session()
+    output = VideoDataOutput(name, 640, 480)
+    seen = []
+    output.set_frame_callback(lambda frame: seen.append((frame.pixel_format, frame.planes[0].shape)))
+    session.set_input(camera(context))
+    session.add_output(output)
+    with session.running():
+        deadline = time.monotonic() + 10
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.01)
+    session.close()
+    assert seen and seen[0] == (code, (480, 640 * bytes_per_pixel))
+
+
+def test_unknown_pixel_format_names_say_what_is_known():
+    with pytest.raises(ocellus.InvalidArgument, match="unknown pixel format BGRX2; known: NV12, I420, YUYV"):
+        VideoDataOutput("BGRX2")
+    assert ocellus.pixel_format_code("mjpeg") == ocellus.pixel_format_code("MJPG")

@@ -130,6 +130,23 @@ pub const OC_SESSION_EVENT_SWITCH_DEFERRED: oc_session_event = 7;
 pub const OC_SESSION_EVENT_SWITCH_FAILED: oc_session_event = 8;
 pub const OC_SESSION_EVENT_RECORDING_DEGRADED: oc_session_event = 9;
 
+/// `OC_FOURCC(a, b, c, d)`.
+pub const fn oc_fourcc(code: [u8; 4]) -> u32 {
+    u32::from_le_bytes(code)
+}
+pub const OC_PIXEL_FORMAT_NV12: u32 = oc_fourcc(*b"NV12");
+pub const OC_PIXEL_FORMAT_I420: u32 = oc_fourcc(*b"YU12");
+pub const OC_PIXEL_FORMAT_YUYV: u32 = oc_fourcc(*b"YUYV");
+pub const OC_PIXEL_FORMAT_UYVY: u32 = oc_fourcc(*b"UYVY");
+pub const OC_PIXEL_FORMAT_MJPEG: u32 = oc_fourcc(*b"MJPG");
+pub const OC_PIXEL_FORMAT_H264: u32 = oc_fourcc(*b"H264");
+pub const OC_PIXEL_FORMAT_BGRA: u32 = oc_fourcc(*b"AR24");
+pub const OC_PIXEL_FORMAT_RGBA: u32 = oc_fourcc(*b"AB24");
+pub const OC_PIXEL_FORMAT_BGR24: u32 = oc_fourcc(*b"BGR3");
+pub const OC_PIXEL_FORMAT_RGB24: u32 = oc_fourcc(*b"RGB3");
+pub const OC_PIXEL_FORMAT_GRAY8: u32 = oc_fourcc(*b"GREY");
+pub const OC_PIXEL_FORMAT_Z16: u32 = oc_fourcc(*b"Z16 ");
+
 #[repr(C)]
 pub struct oc_photo_output {
     _private: [u8; 0],
@@ -296,6 +313,8 @@ extern "C" {
     pub fn oc_device_format_count(device: *const oc_device) -> usize;
     pub fn oc_device_get_format(device: *const oc_device, index: usize, info: *mut oc_format_info) -> oc_status;
     pub fn oc_fourcc_string(fourcc: u32, buffer: *mut c_char) -> *mut c_char;
+    pub fn oc_pixel_format_from_name(name: *const c_char, out: *mut u32) -> oc_status;
+    pub fn oc_pixel_format_name(fourcc: u32, buffer: *mut c_char, size: usize) -> usize;
 
     pub fn oc_device_copy_controls(device: *mut oc_device, out: *mut *mut oc_control_list) -> oc_status;
     pub fn oc_control_list_count(list: *const oc_control_list) -> usize;

@@ -1,6 +1,6 @@
 //! Capture sessions, video data outputs and frames (SPEC §4).
-use crate::{check, ffi, text, Context, Device, Result};
-use std::os::raw::{c_char, c_void};
+use crate::{check, ffi, Context, Device, Result};
+use std::os::raw::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 
@@ -18,9 +18,7 @@ impl Frame<'_> {
         unsafe { ffi::oc_frame_height(self.raw) }
     }
     pub fn pixel_format(&self) -> String {
-        let mut fourcc = [0 as c_char; 5];
-        unsafe { ffi::oc_fourcc_string(ffi::oc_frame_pixel_format(self.raw), fourcc.as_mut_ptr()) };
-        text(fourcc.as_ptr()).unwrap_or_default()
+        crate::pixel_format_name(unsafe { ffi::oc_frame_pixel_format(self.raw) })
     }
     pub fn sequence(&self) -> u64 {
         unsafe { ffi::oc_frame_sequence(self.raw) }
@@ -82,15 +80,15 @@ pub struct VideoDataOutput {
 unsafe impl Send for VideoDataOutput {}
 
 impl VideoDataOutput {
-    /// `pixel_format` a fourcc such as "NV12" (None: the camera's); `size` (None: the camera's).
+    /// `pixel_format` by name, e.g. "NV12", "BGR24", "MJPEG" (None: the camera's); `size` (None: the camera's).
     pub fn new(pixel_format: Option<&str>, size: Option<(u32, u32)>) -> Result<VideoDataOutput> {
         let mut raw = ptr::null_mut();
         check(unsafe { ffi::oc_video_data_output_create(&mut raw) })?;
         let output = VideoDataOutput { raw: NonNull::new(raw).expect("output handle"), callback: None };
-        let code = pixel_format.map_or(0, |name| {
-            let bytes: Vec<u8> = name.bytes().chain(std::iter::repeat(b' ')).take(4).collect();
-            u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
-        });
+        let code = match pixel_format {
+            Some(name) => crate::pixel_format_code(name)?,
+            None => 0,
+        };
         let (width, height) = size.unwrap_or((0, 0));
         check(unsafe { ffi::oc_video_data_output_set_format(output.raw.as_ptr(), code, width, height) })?;
         Ok(output)

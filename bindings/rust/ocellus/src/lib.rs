@@ -100,6 +100,23 @@ pub(crate) fn check(status: i32) -> Result<()> {
     }
 }
 
+/// The fourcc of a pixel format by any of its everyday names (NV12, I420, YUYV, UYVY, MJPEG,
+/// BGRA, RGBA, BGR24, RGB24, GRAY8, …) or a V4L2 code; an unknown name is an
+/// `InvalidArgument` error listing the known ones.
+pub fn pixel_format_code(name: &str) -> Result<u32> {
+    let name = c_string(name, "pixel format")?;
+    let mut code = 0u32;
+    check(unsafe { ffi::oc_pixel_format_from_name(name.as_ptr(), &mut code) })?;
+    Ok(code)
+}
+
+/// The one name Ocellus gives a pixel format in every output ("YUYV", "MJPG", "I420", …).
+pub fn pixel_format_name(code: u32) -> String {
+    let mut buffer = [0 as c_char; 32];
+    unsafe { ffi::oc_pixel_format_name(code, buffer.as_mut_ptr(), buffer.len()) };
+    text(buffer.as_ptr()).unwrap_or_default()
+}
+
 fn c_string(value: &str, what: &str) -> Result<CString> {
     CString::new(value).map_err(|_| Error {
         kind: ErrorKind::InvalidArgument,
@@ -286,10 +303,8 @@ impl Device {
                 } else {
                     unsafe { std::slice::from_raw_parts(info.frame_rates, info.frame_rate_count as usize) }
                 };
-                let mut fourcc = [0 as c_char; 5];
-                unsafe { ffi::oc_fourcc_string(info.pixel_format, fourcc.as_mut_ptr()) };
                 Ok(Format {
-                    pixel_format: text(fourcc.as_ptr()).unwrap_or_default(),
+                    pixel_format: pixel_format_name(info.pixel_format),
                     width: info.width,
                     height: info.height,
                     frame_rates: rates
