@@ -1118,6 +1118,39 @@ typedef void (*oc_frame_callback)(oc_video_data_output *output, const oc_frame *
  * once and applies from the next frame.
  * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread, including the callback.
  */
+/* Pulling frames instead of taking callbacks: for loops that ask for the next
+ * frame, and host event loops (epoll, GLib, asyncio) that wait on a descriptor. */
+
+/**
+ * The output's newest frame not yet taken, as a retained copy, waiting up to
+ * `timeout_ms` for one (0: only a frame already waiting). The output keeps one
+ * frame, never a queue: a newer frame replaces one not yet taken, so a slow
+ * reader always gets the latest. Pulling starts with the first call (or
+ * oc_video_data_output_get_pollable_fd()); from then on each frame is also
+ * copied into the output's one reused buffer. Works beside a frame callback.
+ * \param out receives the frame; the caller releases it with oc_frame_release().
+ * \returns OC_OK; OC_ERROR_TIMEOUT when no frame came in time;
+ *          OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (NULL `out`);
+ *          OC_ERROR_WRONG_STATE from the output's own stream thread (a frame
+ *          callback: it would wait for itself) or once the output is destroyed.
+ * \threadsafety Any thread but the session's stream thread; several readers
+ *               share the frames (each frame goes to one of them).
+ */
+oc_status oc_video_data_output_copy_next_frame(oc_video_data_output *output, uint32_t timeout_ms, oc_frame **out);
+
+/**
+ * A file descriptor that is readable while a frame waits to be taken with
+ * oc_video_data_output_copy_next_frame() (which clears it): add it to epoll,
+ * g_unix_fd_add() or asyncio's add_reader(). Starts pulling like the first
+ * oc_video_data_output_copy_next_frame().
+ * \ownership The descriptor belongs to the output (closed when it is destroyed);
+ *            do not read from or close it.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (NULL `out_fd`);
+ *          OC_ERROR_NO_RESOURCES when no descriptor could be made.
+ * \threadsafety Any thread; the same descriptor on every call.
+ */
+oc_status oc_video_data_output_get_pollable_fd(oc_video_data_output *output, int *out_fd);
+
 oc_status oc_video_data_output_set_frame_callback(oc_video_data_output *output, oc_frame_callback callback,
                                                   void *user_data);
 

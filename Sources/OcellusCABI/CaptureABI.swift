@@ -36,6 +36,9 @@ final class FrameBox {
     /// A copy of `frame` that outlives the camera's buffer.
     init(copying frame: CameraFrame) { retained = RetainedFrame(copying: frame) }
 
+    /// A copy already made (a pulled frame).
+    init(retaining copy: RetainedFrame) { retained = copy }
+
     /// Runs the C callback with this view showing `frame`. The thread's delivering
     /// record lets accessors on this thread skip the handle table.
     func deliver(_ frame: CameraFrame, _ callback: () -> Void) {
@@ -266,6 +269,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
         return LastError.set("oc_video_data_output_destroy: \(error.message)")
     }
     box.output.frameHandler = nil
+    box.output.latest.close()   // readers waiting for a frame return
     HandleTable.unregister(box.view.handle)
     HandleTable.unregister(box.handle)
 }
@@ -323,6 +327,33 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
         view.deliver(frame) { callback(outputHandle, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
     }
     return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_video_data_output_copy_next_frame(_ output: OpaquePointer?, _ timeoutMilliseconds: UInt32,
+                                                                    _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_video_data_output_copy_next_frame: out is NULL") }
+    out.pointee = nil
+    guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard !box.output.isStreamThread else {
+        return LastError.fail(.wrongState, "oc_video_data_output_copy_next_frame: called on the output's own stream thread (a frame callback), where it would wait for itself")
+    }
+    switch box.output.latest.take(timeoutMilliseconds: timeoutMilliseconds) {
+    case .frame(let copy):
+        let frame = FrameBox(retaining: copy)
+        frame.handle = HandleTable.register(frame)
+        out.pointee = frame.handle
+        return oc_status(OC_OK)
+    case .timedOut:
+        return LastError.fail(.timeout, "oc_video_data_output_copy_next_frame: no frame within \(timeoutMilliseconds) ms")
+    case .closed:
+        return LastError.fail(.wrongState, "oc_video_data_output_copy_next_frame: the output was destroyed")
+    }
+}
+
+@c @implementation public func oc_video_data_output_get_pollable_fd(_ output: OpaquePointer?, _ outFD: UnsafeMutablePointer<Int32>?) -> oc_status {
+    guard let outFD else { return LastError.fail(.invalidArgument, "oc_video_data_output_get_pollable_fd: out_fd is NULL") }
+    outFD.pointee = -1
+    return abiCall(OutputBox.lookup(output)) { (box: OutputBox) throws(OcellusError) in outFD.pointee = try box.output.latest.fileDescriptor() }
 }
 
 @c @implementation public func oc_video_data_output_delivered_frames(_ output: OpaquePointer?) -> UInt64 {

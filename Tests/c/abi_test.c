@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE
 #include <ocellus.h>
 
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1144,6 +1145,71 @@ static int test_pixel_formats_by_name(void)
     return 0;
 }
 
+struct pull_waiter {
+    oc_video_data_output *output;
+    oc_status status;
+};
+
+static void *pull_until_destroyed(void *argument)
+{
+    struct pull_waiter *waiter = argument;
+    oc_frame *frame = NULL;
+    waiter->status = oc_video_data_output_copy_next_frame(waiter->output, 10000, &frame);
+    return NULL;
+}
+
+static int test_pulled_frames_and_pollable_fd(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    oc_device_list *list = NULL;
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    oc_capture_session *session = NULL;
+    oc_video_data_output *output = NULL;
+    oc_frame *frame = NULL;
+    CHECK(oc_capture_session_create(ctx, &session) == OC_OK && oc_video_data_output_create(&output) == OC_OK);
+    CHECK(oc_video_data_output_copy_next_frame(output, 0, NULL) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_video_data_output_copy_next_frame(output, 20, &frame) == OC_ERROR_TIMEOUT && frame == NULL);
+    int fd = -1;
+    CHECK(oc_video_data_output_get_pollable_fd(output, &fd) == OC_OK && fd >= 0);
+    int again = -1;
+    CHECK(oc_video_data_output_get_pollable_fd(output, &again) == OC_OK && again == fd);
+    CHECK(oc_video_data_output_set_format(output, OC_PIXEL_FORMAT_NV12, 640, 480) == OC_OK);
+    CHECK(oc_capture_session_set_input(session, find(list, "usb-1d6b:0110-VCAM-0000")) == OC_OK);
+    CHECK(oc_capture_session_add_output(session, output) == OC_OK);
+    CHECK(oc_capture_session_start_running(session) == OC_OK);
+
+    struct pollfd waiting = { fd, POLLIN, 0 };
+    CHECK(poll(&waiting, 1, 5000) == 1 && (waiting.revents & POLLIN));
+    uint64_t last = 0;
+    for (int i = 0; i < 3; i++) {
+        CHECK(oc_video_data_output_copy_next_frame(output, 5000, &frame) == OC_OK && frame != NULL);
+        CHECK(oc_frame_pixel_format(frame) == OC_PIXEL_FORMAT_NV12 && oc_frame_width(frame) == 640);
+        CHECK(i == 0 || oc_frame_sequence(frame) > last);
+        last = oc_frame_sequence(frame);
+        oc_frame_release(frame);
+    }
+    /* Taken: the descriptor is no longer readable until the next frame comes. */
+    waiting.revents = 0;
+    CHECK(poll(&waiting, 1, 0) == 0 || oc_video_data_output_copy_next_frame(output, 0, &frame) == OC_OK);
+    CHECK(oc_capture_session_stop_running(session) == OC_OK);
+
+    /* A reader waiting for a frame returns when the output is destroyed. */
+    struct pull_waiter waiter = { output, OC_OK };
+    pthread_t reader;
+    CHECK(oc_capture_session_remove_output(session, output) == OC_OK);
+    CHECK(pthread_create(&reader, NULL, pull_until_destroyed, &waiter) == 0);
+    usleep(100000);
+    double started = now_ms();
+    oc_video_data_output_destroy(output);
+    pthread_join(reader, NULL);
+    CHECK(waiter.status == OC_ERROR_WRONG_STATE && now_ms() - started < 2000);
+    oc_capture_session_destroy(session);
+    oc_device_list_free(list);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
 static int test_last_error_is_per_thread(void)
 {
     oc_context_copy_devices(NULL, NULL);
@@ -1184,6 +1250,7 @@ int main(void)
     run("last error is per thread", test_last_error_is_per_thread);
     run("hardening contracts", test_hardening_contracts);
     run("pixel formats by name", test_pixel_formats_by_name);
+    run("pulled frames and pollable fd", test_pulled_frames_and_pollable_fd);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

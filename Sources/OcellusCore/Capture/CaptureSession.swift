@@ -57,6 +57,13 @@ public final class VideoDataOutput: @unchecked Sendable {
     public var isDeliveringThread: Bool { handler.isCallingThread }
 
     private let handler = HandlerSlot<CameraFrame>()
+    /// The newest frame, for callers that pull (`LatestFrame`); off until first used.
+    public let latest = LatestFrame()
+    /// The thread that last delivered a frame (pthread_t bits): a pull from there would wait for itself.
+    private let deliveringThread = Atomic<UInt>(0)
+
+    /// True on the thread that delivers this output's frames (its stream thread).
+    public var isStreamThread: Bool { deliveringThread.load(ordering: .relaxed) == UInt(pthread_self()) }
     /// Counters other threads read; the stream thread is their only writer.
     private let delivered = Atomic<UInt64>(0)
     private let lateDrops = Atomic<UInt64>(0), bufferDrops = Atomic<UInt64>(0)
@@ -137,6 +144,8 @@ public final class VideoDataOutput: @unchecked Sendable {
         } else {
             ready = frame
         }
+        deliveringThread.store(UInt(pthread_self()), ordering: .relaxed)
+        if latest.isEnabled { latest.store(ready) }
         handler.call(ready)
         delivered.wrappingAdd(1, ordering: .relaxed)
     }

@@ -594,10 +594,10 @@ class DiscoverySession(_Closable):
         self._trampoline = new
 
 
-from .capture import (AudioDataOutput, CaptureSession, Frame, MovieFileOutput, Photo, PhotoOutput, Preset, Recording,  # noqa: E402
-                      RetainedFrame, SessionEvent, VideoDataOutput, device_supports_preset)
+from .capture import (AudioDataOutput, Camera, CaptureSession, Frame, MovieFileOutput, Photo, PhotoOutput, Preset,  # noqa: E402
+                      Recording, RetainedFrame, SessionEvent, VideoDataOutput, device_supports_preset, open_camera)
 
-__all__ += ["CaptureSession", "VideoDataOutput", "AudioDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset",
+__all__ += ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "AudioDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset",
             "device_supports_preset"]
 
 

@@ -8,6 +8,7 @@ viewing the camera's buffer without a copy: valid only during the callback.
 import ctypes
 import enum
 import threading
+import time
 import weakref
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -15,9 +16,9 @@ from fractions import Fraction
 from typing import Callable, List, Optional
 
 from . import _native
-from . import _Closable, _lib, _report_callback_exception, _text, _fourcc, pixel_format_code, Device
+from . import NotFound as NotFoundError, Timeout, WrongState, _Closable, _lib, _report_callback_exception, _text, _fourcc, pixel_format_code, Device
 
-__all__ = ["CaptureSession", "VideoDataOutput", "AudioDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
+__all__ = ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "AudioDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
 
 
 class Preset(enum.IntEnum):
@@ -93,16 +94,60 @@ class Frame:
         """One uint8 array per plane, shaped (rows, stride): no copy."""
         import numpy as np
 
+        count = _lib.oc_frame_plane_count(self._handle)
+        if count == 0:
+            raise WrongState(_text(_lib.oc_last_error_message()) or "the frame is no longer valid")
         result = []
-        for index in range(_lib.oc_frame_plane_count(self._handle)):
+        for index in range(count):
             size, stride = ctypes.c_size_t(), ctypes.c_uint32()
             data = _lib.oc_frame_plane_data(self._handle, index, ctypes.byref(size), ctypes.byref(stride))
             if not data:
-                raise ValueError(_text(_lib.oc_last_error_message()))
-            flat = np.ctypeslib.as_array(data, shape=(size.value,))
+                raise WrongState(_text(_lib.oc_last_error_message()))
+            # The array's memory keeps this frame (and so a retained frame's copy) alive.
+            memory = (ctypes.c_uint8 * size.value).from_address(ctypes.addressof(data.contents))
+            memory._frame = self
+            flat = np.frombuffer(memory, dtype=np.uint8)
             rows = size.value // stride.value if stride.value else 1
             result.append(flat[: rows * stride.value].reshape(rows, stride.value) if stride.value else flat)
         return result
+
+    #: bytes per pixel of the packed formats `image` shapes as (height, width, channels)
+    _PACKED = {"YUYV": 2, "UYVY": 2, "AR24": 4, "AB24": 4, "XR24": 4, "BGR3": 3, "RGB3": 3}
+
+    @property
+    def image(self):
+        """The frame as one read-only NumPy array shaped as OpenCV expects: (h, w, 2) for
+        YUYV/UYVY, (h, w, 4) for BGRA/RGBA, (h, w, 3) for BGR24/RGB24, (h, w) for GRAY8, and
+        (h * 3 / 2, w) for NV12 and I420 (ready for cv2.cvtColor's COLOR_YUV2BGR_NV12/_I420).
+        A view where the planes lie as OpenCV wants them; else a copy. MJPEG: the JPEG's bytes."""
+        import numpy as np
+
+        planes = self.planes
+        width, height, name = self.width, self.height, self.pixel_format
+        if name in self._PACKED:
+            channels = self._PACKED[name]
+            flat = planes[0].reshape(-1)
+            array = np.lib.stride_tricks.as_strided(flat, shape=(height, width, channels),
+                                                    strides=(planes[0].shape[1], channels, 1))
+        elif name == "GREY":
+            array = planes[0][:height, :width]
+        elif name in ("NV12", "I420"):
+            chroma = [plane.reshape(-1) for plane in planes[1:]]
+            luma = planes[0]
+            contiguous = luma.shape[1] == width and all(
+                part.ctypes.data == luma.ctypes.data + luma.size + sum(p.size for p in chroma[:i])
+                for i, part in enumerate(chroma))
+            if contiguous:
+                memory = (ctypes.c_uint8 * (width * height * 3 // 2)).from_address(luma.ctypes.data)
+                memory._frame = self
+                array = np.frombuffer(memory, dtype=np.uint8).reshape(height * 3 // 2, width)
+            else:
+                array = np.concatenate([luma[:height, :width].reshape(-1)] + [c for c in chroma]).reshape(height * 3 // 2, width)
+        else:
+            array = planes[0].reshape(-1)
+        array = array.view()
+        array.flags.writeable = False
+        return array
 
     def retain(self) -> "RetainedFrame":
         """A copy of this frame that stays valid after the callback."""
@@ -164,6 +209,59 @@ class VideoDataOutput(_Closable):
         new = _native.FRAME_CALLBACK(trampoline)
         _lib.oc_video_data_output_set_frame_callback(self._handle, new, None)
         self._trampoline = new
+
+    def read(self, timeout: Optional[float] = None) -> "RetainedFrame":
+        """The newest frame not yet taken, as a frame of its own (`.image` is a NumPy image),
+        waiting up to `timeout` seconds (None: until one comes). One frame is kept, never a
+        queue: a slow reader gets the latest. Raises Timeout when none came in time."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        handle = ctypes.c_void_p()
+        while True:
+            # Waits in slices of a second so that Ctrl-C is seen (ctypes releases the GIL meanwhile).
+            left = 1.0 if deadline is None else max(0.0, min(1.0, deadline - time.monotonic()))
+            try:
+                _lib.oc_video_data_output_copy_next_frame(self._handle, int(left * 1000), ctypes.byref(handle))
+                return RetainedFrame(handle.value)
+            except Timeout:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise
+
+    def __iter__(self):
+        """Every frame as it comes (the newest when the loop body is slow), until the output is closed."""
+        while True:
+            try:
+                yield self.read()
+            except WrongState:
+                return
+
+    def fileno(self) -> int:
+        """A descriptor readable while a frame waits for `read()` (for selectors and event loops)."""
+        fd = ctypes.c_int()
+        _lib.oc_video_data_output_get_pollable_fd(self._handle, ctypes.byref(fd))
+        return fd.value
+
+    async def _frames(self):
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        ready = asyncio.Event()
+        loop.add_reader(self.fileno(), ready.set)
+        try:
+            while True:
+                await ready.wait()
+                ready.clear()
+                try:
+                    yield self.read(timeout=0)
+                except Timeout:
+                    continue   # another reader took it
+                except WrongState:
+                    return
+        finally:
+            loop.remove_reader(self.fileno())
+
+    def __aiter__(self):
+        """`async for frame in output`: frames on an asyncio loop, without a thread of its own."""
+        return self._frames()
 
     @property
     def delivered_frames(self) -> int:
@@ -490,3 +588,61 @@ class CaptureSession(_Closable):
     def remove_event_callback(self, callback_id: int) -> None:
         _lib.oc_capture_session_remove_callback(self._handle, callback_id)
         self._callbacks.pop(callback_id, None)
+
+
+class Camera(_Closable):
+    """A camera streaming into one output, ready to `read()`: what `open_camera` returns."""
+
+    def __init__(self, context, device: Device, output: VideoDataOutput, owns_context: bool):
+        self.context, self.device, self.output = context, device, output
+        self._owns_context = owns_context
+        self.session = context.capture_session()
+        self.session.set_input(device)
+        self.session.add_output(output)
+        self.session.start_running()
+
+    def read(self, timeout: Optional[float] = 10.0):
+        """The newest picture as a read-only NumPy image (`Frame.image`), waiting up to `timeout` s."""
+        return self.output.read(timeout).image
+
+    def __iter__(self):
+        for frame in self.output:
+            yield frame.image
+
+    def close(self) -> None:
+        self.session.close()
+        self.output.close()
+        if self._owns_context:
+            self.context.close()
+
+
+def open_camera(pixel_format: Optional[str] = "BGR24", width: Optional[int] = None, height: Optional[int] = None,
+                camera=None, app_id: str = "org.ocellus.app", context=None) -> Camera:
+    """A streaming camera in one call: the system preferred camera (or `camera`, a Device or
+    unique ID), its frames as `pixel_format` (OpenCV's BGR24 by default) at `width`x`height`
+    (default: the camera's). Close it (or use `with`) to stop.
+
+        import ocellus
+        with ocellus.open_camera() as camera:
+            image = camera.read()   # (height, width, 3) uint8, B G R
+    """
+    from . import Context
+
+    owns = context is None
+    context = context or Context(app_id)
+    try:
+        if camera is None:
+            device = context.system_preferred_camera
+            if device is None:
+                raise NotFoundError("no camera is connected")
+        elif isinstance(camera, str):
+            device = next((d for d in context.devices() if d.unique_id == camera), None)
+            if device is None:
+                raise NotFoundError(f"no connected camera has the unique ID {camera}")
+        else:
+            device = camera
+        return Camera(context, device, VideoDataOutput(pixel_format, width, height), owns)
+    except BaseException:
+        if owns:
+            context.close()
+        raise

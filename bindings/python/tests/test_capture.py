@@ -547,3 +547,81 @@ def test_unknown_pixel_format_names_say_what_is_known():
     with pytest.raises(ocellus.InvalidArgument, match="unknown pixel format BGRX2; known: NV12, I420, YUYV"):
         VideoDataOutput("BGRX2")
     assert ocellus.pixel_format_code("mjpeg") == ocellus.pixel_format_code("MJPG")
+
+
+def test_one_frame_in_three_lines():
+    # The README's example: the system preferred camera as a NumPy image OpenCV takes as it is.
+    with ocellus.open_camera() as camera:
+        image = camera.read()
+    assert image.shape == (1080, 1920, 3) and image.dtype == np.uint8 and not image.flags.writeable
+
+
+def test_pulled_frames_iteration_polling_and_asyncio(context):
+    import asyncio
+    import select
+
+    session = context.capture_session()
+    output = VideoDataOutput("NV12", 640, 480)
+    session.set_input(camera(context))
+    session.add_output(output)
+    with pytest.raises(ocellus.Timeout):
+        output.read(timeout=0.05)   # not running: nothing comes
+    with session.running():
+        frame = output.read(timeout=5)
+        image = frame.image
+        del frame   # the image keeps the frame's copy alive
+        assert image.shape == (720, 640) and not image.flags.writeable
+        assert select.select([output.fileno()], [], [], 5)[0], "the descriptor becomes readable for the next frame"
+        sequences = []
+        for pulled in output:
+            sequences.append(pulled.sequence)
+            if len(sequences) == 3:
+                break
+        assert sequences == sorted(set(sequences))
+
+        async def three():
+            seen = []
+            async for pulled in output:
+                seen.append(pulled.sequence)
+                if len(seen) == 3:
+                    return seen
+        seen = asyncio.run(asyncio.wait_for(three(), 10))
+        assert seen == sorted(set(seen)) and seen[0] > sequences[-1]
+        # A slow reader gets the newest frame, not a backlog.
+        time.sleep(0.5)
+        first, second = output.read(5), output.read(5)
+        assert second.sequence == first.sequence + 1 or second.sequence > first.sequence
+    session.close()
+
+
+def test_opencv_shapes_of_every_layout(context):
+    shapes = {"YUYV": (480, 640, 2), "BGRA": (480, 640, 4), "BGR24": (480, 640, 3), "GRAY8": (480, 640),
+              "I420": (720, 640), "NV12": (720, 640)}
+    session = context.capture_session()
+    outputs = {name: VideoDataOutput(name, 640, 480) for name in shapes}
+    session.set_input(camera(context))
+    for output in outputs.values():
+        session.add_output(output)
+    with session.running():
+        images = {name: output.read(timeout=5).image for name, output in outputs.items()}
+    session.close()
+    for name, shape in shapes.items():
+        assert images[name].shape == shape, name
+    # The same picture in every layout: BGR24's grey level of a pixel matches GRAY8's luma roughly.
+    assert abs(int(images["BGR24"][100, 100].mean()) - int(images["GRAY8"][100, 100])) < 40
+
+
+def test_a_frame_kept_after_its_callback_raises(context):
+    kept = []
+    session = context.capture_session()
+    output = VideoDataOutput("YUYV", 640, 480)
+    output.set_frame_callback(lambda frame: kept.append(frame) if not kept else None)
+    session.set_input(camera(context))
+    session.add_output(output)
+    with session.running():
+        deadline = time.monotonic() + 10
+        while not kept and time.monotonic() < deadline:
+            time.sleep(0.01)
+    session.close()
+    with pytest.raises(ocellus.WrongState, match="no longer valid"):
+        kept[0].planes

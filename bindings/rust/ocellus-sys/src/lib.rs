@@ -2,7 +2,7 @@
 //! threading of each function; the safe wrapper is the `ocellus` crate.
 #![allow(non_camel_case_types)]
 
-use std::os::raw::{c_char, c_void};
+use std::os::raw::{c_char, c_int, c_void};
 
 pub type oc_status = i32;
 pub const OC_OK: oc_status = 0;
@@ -314,6 +314,9 @@ extern "C" {
     pub fn oc_device_get_format(device: *const oc_device, index: usize, info: *mut oc_format_info) -> oc_status;
     pub fn oc_fourcc_string(fourcc: u32, buffer: *mut c_char) -> *mut c_char;
     pub fn oc_pixel_format_from_name(name: *const c_char, out: *mut u32) -> oc_status;
+    pub fn oc_video_data_output_copy_next_frame(output: *mut oc_video_data_output, timeout_ms: u32,
+                                                out: *mut *mut oc_frame) -> oc_status;
+    pub fn oc_video_data_output_get_pollable_fd(output: *mut oc_video_data_output, out_fd: *mut c_int) -> oc_status;
     pub fn oc_pixel_format_name(fourcc: u32, buffer: *mut c_char, size: usize) -> usize;
 
     pub fn oc_device_copy_controls(device: *mut oc_device, out: *mut *mut oc_control_list) -> oc_status;

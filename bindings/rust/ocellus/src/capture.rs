@@ -94,6 +94,30 @@ impl VideoDataOutput {
         Ok(output)
     }
 
+    /// The newest frame not yet taken, waiting up to `timeout` for one: one frame is kept,
+    /// never a queue, so a slow reader gets the latest. A `Timeout` error when none came.
+    /// Not from a frame callback of the same session (it would wait for itself).
+    pub fn next_frame(&self, timeout: std::time::Duration) -> Result<RetainedFrame> {
+        let mut raw = ptr::null_mut();
+        let milliseconds = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
+        check(unsafe { ffi::oc_video_data_output_copy_next_frame(self.raw.as_ptr(), milliseconds, &mut raw) })?;
+        Ok(RetainedFrame { raw: NonNull::new(raw).expect("pulled frame") })
+    }
+
+    /// Every frame as it comes (the newest when the loop body is slow), until the output
+    /// stops delivering for `timeout` or fails.
+    pub fn frames(&self, timeout: std::time::Duration) -> impl Iterator<Item = RetainedFrame> + '_ {
+        std::iter::from_fn(move || self.next_frame(timeout).ok())
+    }
+
+    /// A descriptor readable while a frame waits for `next_frame` (for poll/epoll or an async
+    /// reactor); owned by the output.
+    pub fn pollable_fd(&self) -> Result<std::os::raw::c_int> {
+        let mut fd = -1;
+        check(unsafe { ffi::oc_video_data_output_get_pollable_fd(self.raw.as_ptr(), &mut fd) })?;
+        Ok(fd)
+    }
+
     /// Calls `callback` on the stream thread for each frame (panics are contained).
     pub fn set_frame_callback<F>(&mut self, callback: F) -> Result<()>
     where

@@ -33,3 +33,24 @@ fn frames_reach_a_closure_and_can_be_retained() {
     assert_eq!(kept.frame().plane(0).unwrap().0.len(), 320 * 240);
     assert!(output.delivered_frames() >= 1);
 }
+
+#[test]
+fn frames_can_be_pulled_by_name_and_iterated() {
+    let ctx = Context::new("org.ocellus.test.rust.pull", &ContextOptions::default()).unwrap();
+    let camera = ctx.devices().unwrap().into_iter().find(|d| d.unique_id() == "usb-1d6b:0110-VCAM-0000").unwrap();
+    assert_eq!(VideoDataOutput::new(Some("BOGUS"), None).err().unwrap().kind, ErrorKind::InvalidArgument);
+    let output = VideoDataOutput::new(Some("BGR24"), Some((640, 480))).unwrap();   // OpenCV's order, by name
+    assert_eq!(output.next_frame(Duration::from_millis(20)).err().unwrap().kind, ErrorKind::Timeout);
+    assert!(output.pollable_fd().unwrap() >= 0);
+    let session = ctx.capture_session().unwrap();
+    session.set_input(&camera).unwrap();
+    session.add_output(&output).unwrap();
+    session.start_running().unwrap();
+    let first = output.next_frame(Duration::from_secs(5)).unwrap();
+    assert_eq!((first.frame().pixel_format().as_str(), first.frame().plane(0).unwrap().1), ("BGR3", 640 * 3));
+    let sequences: Vec<u64> = output.frames(Duration::from_secs(5)).take(3).map(|f| f.frame().sequence()).collect();
+    session.stop_running().unwrap();
+    assert_eq!(sequences.len(), 3);
+    assert!(sequences[0] > first.frame().sequence() && sequences.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(ocellus::pixel_format_name(ocellus::pixel_format_code("i420").unwrap()), "I420");
+}
