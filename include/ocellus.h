@@ -779,6 +779,28 @@ oc_status oc_context_copy_user_preferred_camera(oc_context *ctx, oc_device **out
 oc_status oc_context_copy_system_preferred_camera(oc_context *ctx, oc_device **out);
 
 /**
+ * The connected device with this unique ID.
+ * \param out receives a new reference (release with oc_device_release()).
+ * \returns OC_OK; OC_ERROR_NOT_FOUND (none connected); OC_ERROR_INVALID_HANDLE;
+ *          OC_ERROR_INVALID_ARGUMENT (NULL or non-UTF-8 arguments).
+ * \threadsafety Safe from any thread, including from callbacks.
+ */
+oc_status oc_context_copy_device_by_unique_id(oc_context *ctx, const char *unique_id, oc_device **out);
+
+/**
+ * The device a person means by `spec`, tried in this order: its unique ID; its
+ * index in oc_context_copy_devices()'s order ("0", as `ocellus list` numbers
+ * them); one of its V4L2 nodes ("/dev/video2"); a part of its name, in any
+ * case, that only one device has ("logitech").
+ * \param out receives a new reference (release with oc_device_release()).
+ * \returns OC_OK; OC_ERROR_NOT_FOUND; OC_ERROR_INVALID_ARGUMENT (NULL arguments,
+ *          or a name part several devices share: the message lists them);
+ *          OC_ERROR_INVALID_HANDLE.
+ * \threadsafety Safe from any thread, including from callbacks.
+ */
+oc_status oc_context_copy_device_matching(oc_context *ctx, const char *spec, oc_device **out);
+
+/**
  * Record the user's choice of camera for this app: it becomes the user
  * preferred camera (and the system preferred one until another external camera
  * is plugged in). The history is persisted in the state directory, shared with

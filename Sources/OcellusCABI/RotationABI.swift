@@ -95,12 +95,7 @@ private func coordinatorCall(_ handle: OpaquePointer?, _ body: (CoordinatorBox) 
 
 @c @implementation public func oc_rotation_coordinator_set_mounting_correction(_ coordinator: OpaquePointer?, _ degrees: Int32) -> oc_status {
     coordinatorCall(coordinator) { (box: CoordinatorBox) throws(OcellusError) in
-        // Virtual cameras have no mounting: their picture is whatever the producer sends.
-        guard box.coordinator.kind == .external, box.device.type != .virtualCamera else {
-            throw OcellusError(.invalidArgument, box.device.type == .virtualCamera
-                ? "\(box.device.uniqueID) is a virtual camera; only external cameras take a mounting correction"
-                : "\(box.device.uniqueID) moves with the host; only external cameras take a mounting correction")
-        }
+        try RotationCoordinator.checkTakesMountingCorrection(box.device)
         try box.coordinator.setMountingCorrection(Int(degrees))
         try box.corrections.setCorrection(Int(degrees), for: box.device.uniqueID)
     }

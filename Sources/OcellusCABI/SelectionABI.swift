@@ -143,6 +143,37 @@ func copyContextDevice(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<Opaque
     return oc_status(OC_OK)
 }
 
+/// `oc_context_copy_device_*`: a device found by a string, or NOT_FOUND (never OK with NULL).
+private func copyDevice(_ ctx: OpaquePointer?, _ text: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+                        function: String, _ find: (DeviceHub, String) throws(OcellusError) -> Device) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "\(function): out is NULL") }
+    out.pointee = nil
+    guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard let text else { return LastError.fail(.invalidArgument, "\(function): the name is NULL") }
+    do {
+        let device = try find(box.hub, stringArgument(text, function))
+        out.pointee = DeviceBox.retainedHandle(for: device)
+        return oc_status(OC_OK)
+    } catch {
+        return LastError.fail(error)
+    }
+}
+
+@c @implementation public func oc_context_copy_device_by_unique_id(_ ctx: OpaquePointer?, _ uniqueID: UnsafePointer<CChar>?,
+                                                                   _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    copyDevice(ctx, uniqueID, out, function: "oc_context_copy_device_by_unique_id") { (hub, id) throws(OcellusError) in
+        guard let device = hub.device(uniqueID: id) else { throw OcellusError(.notFound, "no connected device has the unique ID \(id)") }
+        return device
+    }
+}
+
+@c @implementation public func oc_context_copy_device_matching(_ ctx: OpaquePointer?, _ spec: UnsafePointer<CChar>?,
+                                                               _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    copyDevice(ctx, spec, out, function: "oc_context_copy_device_matching") { (hub, spec) throws(OcellusError) in
+        try hub.device(matching: spec)
+    }
+}
+
 @c @implementation public func oc_context_copy_user_preferred_camera(_ ctx: OpaquePointer?,
                                                                      _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
     copyContextDevice(ctx, out, function: "oc_context_copy_user_preferred_camera") { $0.userPreferredCamera }

@@ -63,6 +63,13 @@ struct Arguments {
         return remaining.remove(at: index)
     }
 
+    /// The next argument when it is not a flag (an optional positional that leads its command's
+    /// arguments: `stream 0 --frames 5`, or `stream --frames 5` without one).
+    mutating func leadingPositional() -> String? {
+        guard let first = remaining.first, !first.hasPrefix("-") else { return nil }
+        return remaining.removeFirst()
+    }
+
     func finish() throws {
         if let extra = remaining.first { throw UsageError(message: "unexpected argument '\(extra)'") }
     }

@@ -16,7 +16,7 @@ final class CLICapture {
     private let state = ConditionLock()
     private var failure: String?
 
-    init(_ options: GlobalOptions, uniqueID: String) {
+    init(_ options: GlobalOptions, uniqueID: String?) {
         signals = blockTerminationSignals()
         hub = openHub(options)
         device = connectedDevice(hub, uniqueID)
@@ -126,7 +126,7 @@ struct StreamOptions {
     var frameEvents = false
 }
 
-func stream(_ options: GlobalOptions, uniqueID: String, _ settings: StreamOptions) -> Never {
+func stream(_ options: GlobalOptions, uniqueID: String?, _ settings: StreamOptions) -> Never {
     let capture = CLICapture(options, uniqueID: uniqueID)
     let output = VideoDataOutput(pixelFormat: settings.format.flatMap(PixelFormatNames.code),
                                  width: settings.size?.width, height: settings.size?.height)
@@ -196,7 +196,7 @@ func captureAngle(_ device: Device, stateDirectory: String, host: Int) -> Int {
     return coordinator.angles.capture
 }
 
-func snap(_ options: GlobalOptions, uniqueID: String, path: String, size: (width: UInt32, height: UInt32)?,
+func snap(_ options: GlobalOptions, uniqueID: String?, path: String, size: (width: UInt32, height: UInt32)?,
           rotatePixels: Bool, host: HostOrientationSource, json: Bool) -> Never {
     let capture = CLICapture(options, uniqueID: uniqueID)
     let hostDegrees = host.current()
@@ -242,7 +242,7 @@ func snap(_ options: GlobalOptions, uniqueID: String, path: String, size: (width
     }
 }
 
-func record(_ options: GlobalOptions, uniqueID: String, path: String, seconds: Double?, size: (width: UInt32, height: UInt32)?,
+func record(_ options: GlobalOptions, uniqueID: String?, path: String, seconds: Double?, size: (width: UInt32, height: UInt32)?,
             audio: String??, host: HostOrientationSource, json: Bool) -> Never {
     let capture = CLICapture(options, uniqueID: uniqueID)
     let hostDegrees = host.current()

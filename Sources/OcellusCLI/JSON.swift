@@ -63,8 +63,26 @@ extension Device {
                     ("frame_rates", .array(format.frameRates.map { .number($0.framesPerSecond) })),
                 ])
             })),
+            // Added in 0.2: what other tools call the device by.
+            ("vendor_id", vendorID.map { .string(hex4($0)) } ?? .null),
+            ("product_id", productID.map { .string(hex4($0)) } ?? .null),
+            ("serial", serialNumber.map { .string($0) } ?? .null),
+            ("v4l2_nodes", .array(v4l2Nodes.map { .string($0) })),
+            ("pipewire_serial", properties["object.serial"].flatMap { Int64($0) }.map { .int($0) } ?? .null),
         ])
     }
+
+    /// The device's V4L2 nodes (`/dev/videoN`), as the raw V4L2 backend or PipeWire's V4L2 plugin report them.
+    var v4l2Nodes: [String] {
+        if let nodes = properties["api.v4l2.nodes"] { return nodes.split(separator: " ").map(String.init) }
+        return properties["api.v4l2.path"].map { [$0] } ?? []
+    }
+}
+
+/// Four lower-case hex digits, as lsusb writes USB IDs.
+func hex4(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 4 - digits.count) + digits
 }
 
 extension CameraControl {

@@ -15,24 +15,24 @@ commands:
   list [--json]             cameras and microphones present now
   watch [--json]            print devices added and removed and preferred-camera changes, until interrupted
   preferred [--json]        the app's user preferred and system preferred cameras
-  prefer UNIQUE_ID          make a connected camera the app's user preferred camera
+  prefer CAMERA             make a connected camera the app's user preferred camera
   microphones [--json]      the inputs and the one the `microphone` device routes to now
-  controls UNIQUE_ID [--json] [--set name=value]...
+  controls [CAMERA] [--json] [--set name=value]...
                             a camera's controls, or change them
-  rotation UNIQUE_ID [--host-orientation normal|left-up|bottom-up|right-up]
+  rotation [CAMERA] [--host-orientation normal|left-up|bottom-up|right-up]
            [--interface-orientation 0|90|180|270|follow] [--mirrored|--unmirrored] [--json]
            [--watch] [--sensor-bus ADDRESS]
                             the camera's preview and capture angles (SPEC §3); without
                             --host-orientation, from iio-sensor-proxy (system bus, or ADDRESS)
-  mount-rotation UNIQUE_ID 0|90|180|270
+  mount-rotation CAMERA 0|90|180|270
                             set and keep an external camera's mounting correction
-  stream UNIQUE_ID [--format NAME] [--size WxH] [--fps N] [--frames N | --seconds S] [--json | --frame-events]
+  stream [CAMERA] [--format NAME] [--size WxH] [--fps N] [--frames N | --seconds S] [--json | --frame-events]
                             capture from a camera: live stats, or one JSON summary (--json), or a
                             JSON line per frame then the summary (--frame-events)
-  snap UNIQUE_ID -o FILE [--size WxH] [--rotate-pixels] [--host-orientation H] [--sensor-bus ADDRESS] [--json]
+  snap [CAMERA] -o FILE [--size WxH] [--rotate-pixels] [--host-orientation H] [--sensor-bus ADDRESS] [--json]
                             a JPEG photo with EXIF orientation from the camera's capture angle
                             (the host's orientation H from iio-sensor-proxy unless given)
-  record UNIQUE_ID -o FILE.mp4|FILE.mov [--seconds S] [--size WxH] [--audio [MIC_UNIQUE_ID]]
+  record [CAMERA] -o FILE.mp4|FILE.mov [--seconds S] [--size WxH] [--audio [MIC_UNIQUE_ID]]
          [--host-orientation H] [--sensor-bus ADDRESS] [--json]
                             a movie (fragmented: playable up to a crash), the capture angle in
                             the track's display matrix; until S seconds or Ctrl-C; --audio adds
@@ -42,6 +42,9 @@ commands:
   virtual-camera [options]  publish a test-pattern camera into PipeWire until interrupted
       --name N --desc D --formats YUY2,NV12,MJPG,H264 --sizes 640x480,1280x720 --fps 30,15
       --prop key=value ... --device-prop key=value ... --frames N
+
+CAMERA is a unique ID, the # that `list` shows, a /dev/videoN node, or a part of the
+name only one device has; where it is optional, none means the system preferred camera.
 """
 
 struct GlobalOptions {
@@ -91,8 +94,11 @@ func list(_ options: GlobalOptions, json: Bool) {
         emit("no cameras or microphones found")
         return
     }
-    let rows = devices.map { [$0.type.name, $0.position.name, $0.backend.name, $0.uniqueID, $0.name, formatSummary($0)] }
-    let header = ["TYPE", "POSITION", "BACKEND", "UNIQUE ID", "NAME", "FORMATS"]
+    // The index is what commands accept as CAMERA (`ocellus stream 0`).
+    let rows = devices.enumerated().map { index, device in
+        [String(index), device.type.name, device.position.name, device.backend.name, device.uniqueID, device.name, formatSummary(device)]
+    }
+    let header = ["#", "TYPE", "POSITION", "BACKEND", "UNIQUE ID", "NAME", "FORMATS"]
     var widths = header.map(\.count)
     for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
     for row in [header] + rows {
@@ -149,13 +155,20 @@ func watch(_ options: GlobalOptions, json: Bool) -> Never {
     exit(0)
 }
 
-/// The connected device with `uniqueID`, or a one-line error and exit.
-func connectedDevice(_ hub: DeviceHub, _ uniqueID: String) -> Device {
-    guard let device = hub.devices().first(where: { $0.uniqueID == uniqueID }) else {
+/// The device a command's CAMERA argument names (a unique ID, an index from `list`, a
+/// /dev/video node or a part of the name: `DeviceHub.device(matching:)`); none given: the
+/// system preferred camera.
+func connectedDevice(_ hub: DeviceHub, _ spec: String?) -> Device {
+    do throws(OcellusError) {
+        guard let spec else {
+            guard let preferred = hub.systemPreferredCamera else { throw OcellusError(.notFound, "no camera is connected") }
+            return preferred
+        }
+        return try hub.device(matching: spec)
+    } catch {
         hub.close()
-        fail("no connected device has the unique ID \(uniqueID) (see ocellus list)")
+        fail(error.message)
     }
-    return device
 }
 
 func preferred(_ options: GlobalOptions, json: Bool) {
@@ -203,7 +216,7 @@ func prefer(_ options: GlobalOptions, uniqueID: String) {
     if let problem = hub.selectionStateProblem { fputs("ocellus: warning: \(problem)\n", stderr) }
 }
 
-func controls(_ options: GlobalOptions, uniqueID: String, json: Bool, settings: [String]) {
+func controls(_ options: GlobalOptions, uniqueID: String?, json: Bool, settings: [String]) {
     let hub = openHub(options)
     defer { hub.close() }
     let device = connectedDevice(hub, uniqueID)
@@ -234,7 +247,7 @@ func controls(_ options: GlobalOptions, uniqueID: String, json: Bool, settings: 
 }
 
 /// Streams through a capture session (either backend) and reports each frame.
-func rotation(_ options: GlobalOptions, uniqueID: String, host: Int?, interface: String?, mirrored: Bool?, json: Bool,
+func rotation(_ options: GlobalOptions, uniqueID: String?, host: Int?, interface: String?, mirrored: Bool?, json: Bool,
               sensorBus: String?, watch: Bool) {
     let hub = openHub(options)
     defer { hub.close() }
@@ -242,7 +255,7 @@ func rotation(_ options: GlobalOptions, uniqueID: String, host: Int?, interface:
     var sensor: SensorProxyOrientation?
     do throws(OcellusError) {
         let coordinator = try RotationCoordinator(
-            device: device, mountingCorrection: MountingCorrections(directory: hub.stateDirectory).correction(for: uniqueID),
+            device: device, mountingCorrection: MountingCorrections(directory: hub.stateDirectory).correction(for: device.uniqueID),
             previewMirrored: mirrored ?? RotationCoordinator.mirrorsByDefault(device))
         if let host {
             try coordinator.setHostOrientation(host)
@@ -292,10 +305,8 @@ func mountRotation(_ options: GlobalOptions, uniqueID: String, degrees: String) 
     let device = connectedDevice(hub, uniqueID)
     do throws(OcellusError) {
         guard let value = Int(degrees) else { throw OcellusError(.invalidArgument, "bad angle '\(degrees)' (0, 90, 180 or 270)") }
-        guard RotationCoordinator.kind(of: device) == .external else {
-            throw OcellusError(.invalidArgument, "\(uniqueID) moves with the host; only external cameras take a mounting correction")
-        }
-        try MountingCorrections(directory: hub.stateDirectory).setCorrection(value, for: uniqueID)
+        try RotationCoordinator.checkTakesMountingCorrection(device)
+        try MountingCorrections(directory: hub.stateDirectory).setCorrection(value, for: device.uniqueID)
     } catch {
         hub.close()
         fail(error.message)
@@ -429,17 +440,17 @@ func main() {
             try arguments.finish()
             microphones(options, json: json)
         case "prefer":
-            guard let uniqueID = arguments.positional() else { throw UsageError(message: "prefer needs a unique ID") }
+            guard let uniqueID = arguments.leadingPositional() else { throw UsageError(message: "prefer needs a camera") }
             try arguments.finish()
             prefer(options, uniqueID: uniqueID)
         case "controls":
-            guard let uniqueID = arguments.positional() else { throw UsageError(message: "controls needs a unique ID") }
+            let uniqueID = arguments.leadingPositional()   // none: the system preferred camera
             let json = arguments.flag("--json")
             let settings = try arguments.values("--set")
             try arguments.finish()
             controls(options, uniqueID: uniqueID, json: json, settings: settings)
         case "rotation":
-            guard let uniqueID = arguments.positional() else { throw UsageError(message: "rotation needs a unique ID") }
+            let uniqueID = arguments.leadingPositional()   // none: the system preferred camera
             let json = arguments.flag("--json")
             let host = try arguments.value("--host-orientation").map(parseHostOrientation)
             let interface = try arguments.value("--interface-orientation")
@@ -450,13 +461,13 @@ func main() {
             rotation(options, uniqueID: uniqueID, host: host, interface: interface, mirrored: mirrored, json: json,
                      sensorBus: sensorBus, watch: watch)
         case "mount-rotation":
-            guard let uniqueID = arguments.positional(), let degrees = arguments.positional() else {
-                throw UsageError(message: "mount-rotation needs a unique ID and an angle")
+            guard let uniqueID = arguments.leadingPositional(), let degrees = arguments.positional() else {
+                throw UsageError(message: "mount-rotation needs a camera and an angle")
             }
             try arguments.finish()
             mountRotation(options, uniqueID: uniqueID, degrees: degrees)
         case "stream":
-            guard let uniqueID = arguments.positional() else { throw UsageError(message: "stream needs a unique ID") }
+            let uniqueID = arguments.leadingPositional()   // none: the system preferred camera
             var settings = StreamOptions()
             settings.json = arguments.flag("--json")
             settings.frameEvents = arguments.flag("--frame-events")
@@ -476,7 +487,7 @@ func main() {
             try arguments.finish()
             stream(options, uniqueID: uniqueID, settings)
         case "snap":
-            guard let uniqueID = arguments.positional() else { throw UsageError(message: "snap needs a unique ID") }
+            let uniqueID = arguments.leadingPositional()   // none: the system preferred camera
             guard let path = try arguments.value("-o") ?? arguments.value("--output") else { throw UsageError(message: "snap needs -o FILE") }
             let size = try arguments.value("--size").map(parseSize)
             let rotatePixels = arguments.flag("--rotate-pixels")
@@ -485,7 +496,7 @@ func main() {
             try arguments.finish()
             snap(options, uniqueID: uniqueID, path: path, size: size, rotatePixels: rotatePixels, host: host, json: json)
         case "record":
-            guard let uniqueID = arguments.positional() else { throw UsageError(message: "record needs a unique ID") }
+            let uniqueID = arguments.leadingPositional()   // none: the system preferred camera
             guard let path = try arguments.value("-o") ?? arguments.value("--output") else { throw UsageError(message: "record needs -o FILE") }
             let seconds = try arguments.value("--seconds").map(parseSeconds)
             let size = try arguments.value("--size").map(parseSize)

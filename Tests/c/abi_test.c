@@ -1123,6 +1123,14 @@ static int test_pixel_formats_by_name(void)
     /* An output asks for OpenCV's BGR24 by its constant and gets three bytes a pixel. */
     oc_context *ctx = create();
     CHECK(ctx != NULL);
+    oc_device *by_name = NULL, *by_id = NULL;
+    CHECK(oc_context_copy_device_matching(ctx, "/dev/video40", &by_name) == OC_OK);
+    CHECK(oc_context_copy_device_by_unique_id(ctx, "usb-1d6b:0110-VCAM-0000", &by_id) == OC_OK && by_id == by_name);
+    oc_device_release(by_name);
+    oc_device_release(by_id);
+    CHECK(oc_context_copy_device_matching(ctx, "Virtual Camera", &by_name) == OC_ERROR_INVALID_ARGUMENT && by_name == NULL);
+    CHECK(strstr(oc_last_error_message(), "could mean") != NULL);
+    CHECK(oc_context_copy_device_by_unique_id(ctx, "0", &by_id) == OC_ERROR_NOT_FOUND && by_id == NULL);
     oc_device_list *list = NULL;
     CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
     oc_capture_session *session = NULL;

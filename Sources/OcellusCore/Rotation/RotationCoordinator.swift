@@ -116,6 +116,17 @@ public final class RotationCoordinator: @unchecked Sendable {
         }
     }
 
+    /// Only external cameras take a mounting correction M: others move with the host, and a
+    /// virtual camera's picture has no mounting (it is whatever its producer sends).
+    public static func checkTakesMountingCorrection(_ device: Device) throws(OcellusError) {
+        guard device.type != .virtualCamera else {
+            throw OcellusError(.invalidArgument, "\(device.uniqueID) is a virtual camera; only external cameras take a mounting correction")
+        }
+        guard kind(of: device) == .external else {
+            throw OcellusError(.invalidArgument, "\(device.uniqueID) moves with the host; only external cameras take a mounting correction")
+        }
+    }
+
     /// S from V4L2's `V4L2_CID_CAMERA_SENSOR_ROTATION` or libcamera's rotation property,
     /// both counter-clockwise: the clockwise correction is their negation.
     public static func sensorMounting(of device: Device) -> Int {

@@ -492,6 +492,16 @@ class Context:
         _lib.oc_device_release(handle.value)  # Device() took its own reference
         return device
 
+    def device(self, spec: str) -> Device:
+        """The device a person means by `spec`: its unique ID, its index in `devices()` ("0"),
+        a V4L2 node ("/dev/video2") or a part of its name only one device has ("logitech").
+        Raises NotFound, or InvalidArgument for a name part several devices share."""
+        return self._copy_device(_lib.oc_context_copy_device_matching, spec.encode())
+
+    def device_by_unique_id(self, unique_id: str) -> Device:
+        """The connected device with exactly this unique ID; raises NotFound."""
+        return self._copy_device(_lib.oc_context_copy_device_by_unique_id, unique_id.encode())
+
     @property
     def user_preferred_camera(self) -> Optional[Device]:
         """The app's latest choice still connected, else the camera it last streamed from,

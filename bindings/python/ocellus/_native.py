@@ -137,6 +137,8 @@ def declare(lib, errcheck_status):
         "oc_version": ([], cp),
         "oc_status_name": ([c_status], cp),
         "oc_pixel_format_from_name": ([ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint32)], c_status),
+        "oc_context_copy_device_by_unique_id": ([vp, ctypes.c_char_p, ctypes.POINTER(vp)], c_status),
+        "oc_context_copy_device_matching": ([vp, ctypes.c_char_p, ctypes.POINTER(vp)], c_status),
         "oc_video_data_output_copy_next_frame": ([vp, ctypes.c_uint32, ctypes.POINTER(vp)], c_status),
         "oc_video_data_output_get_pollable_fd": ([vp, ctypes.POINTER(ctypes.c_int)], c_status),
         "oc_pixel_format_name": ([ctypes.c_uint32, ctypes.c_char_p, sz], sz),

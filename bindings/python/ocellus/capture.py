@@ -618,8 +618,8 @@ class Camera(_Closable):
 
 def open_camera(pixel_format: Optional[str] = "BGR24", width: Optional[int] = None, height: Optional[int] = None,
                 camera=None, app_id: str = "org.ocellus.app", context=None) -> Camera:
-    """A streaming camera in one call: the system preferred camera (or `camera`, a Device or
-    unique ID), its frames as `pixel_format` (OpenCV's BGR24 by default) at `width`x`height`
+    """A streaming camera in one call: the system preferred camera (or `camera`: a Device, or
+    anything `Context.device()` takes — a unique ID, an index, a node, part of a name), its frames as `pixel_format` (OpenCV's BGR24 by default) at `width`x`height`
     (default: the camera's). Close it (or use `with`) to stop.
 
         import ocellus
@@ -636,9 +636,7 @@ def open_camera(pixel_format: Optional[str] = "BGR24", width: Optional[int] = No
             if device is None:
                 raise NotFoundError("no camera is connected")
         elif isinstance(camera, str):
-            device = next((d for d in context.devices() if d.unique_id == camera), None)
-            if device is None:
-                raise NotFoundError(f"no connected camera has the unique ID {camera}")
+            device = context.device(camera)
         else:
             device = camera
         return Camera(context, device, VideoDataOutput(pixel_format, width, height), owns)

@@ -23,7 +23,10 @@ def test_list_json_shape():
     devices = json.loads(run("--app-id", "org.ocellus.test.cli", "list", "--json").stdout)
     assert [d["type"] for d in devices][-1] == "microphone"
     camera = next(d for d in devices if d["unique_id"] == "usb-1d6b:0110-VCAM-0000")
-    assert list(camera) == ["unique_id", "name", "type", "position", "backend", "connected", "formats"]
+    assert list(camera)[:7] == ["unique_id", "name", "type", "position", "backend", "connected", "formats"]
+    # Added in 0.2 after the original keys: what other tools call the device by.
+    assert (camera["vendor_id"], camera["product_id"], camera["serial"]) == ("1d6b", "0110", "VCAM-0000")
+    assert camera["v4l2_nodes"] == ["/dev/video40"] and isinstance(camera["pipewire_serial"], int)
     assert camera["type"] == "external_camera" and camera["position"] == "unspecified"
     assert camera["backend"] == "pipewire" and camera["connected"] is True
     assert camera["formats"][0] == {"pixel_format": "YUYV", "width": 640, "height": 480, "frame_rates": [30, 15]}
@@ -31,7 +34,7 @@ def test_list_json_shape():
 
 def test_list_table_names_every_device():
     table = run("list").stdout
-    assert table.splitlines()[0].split()[:3] == ["TYPE", "POSITION", "BACKEND"]
+    assert table.splitlines()[0].split()[:4] == ["#", "TYPE", "POSITION", "BACKEND"]
     for unique_id in ("usb-1d6b:0110-VCAM-0000", "usb-1d6b:0111-VCAM-0001", "pipewire-vmic0"):
         assert unique_id in table
 
@@ -153,3 +156,18 @@ def test_a_selection_file_cut_mid_line_is_reported_not_obeyed(tmp_path):
     done = run("--state-dir", str(state), "--app-id", "org.ocellus.test.cut", "preferred", "--json")
     assert "corrupt" in done.stderr and "cut short" in done.stderr
     assert list(state.glob("org.ocellus.test.cut.selection.corrupt-*"))
+
+
+def test_a_camera_by_index_node_name_or_nothing():
+    devices = json.loads(run("list", "--json").stdout)
+    index = next(i for i, d in enumerate(devices) if d["unique_id"] == "usb-1d6b:0110-VCAM-0000")
+    for spec in (str(index), "/dev/video40", "virtual camera 0", "usb-1d6b:0110-VCAM-0000"):
+        summary = json.loads(run("stream", spec, "--frames", "2", "--json").stdout)
+        assert summary["frames"] == 2, spec
+    assert json.loads(run("stream", "--frames", "2", "--json").stdout)["frames"] == 2   # the system preferred camera
+    ambiguous = run("stream", "virtual camera", "--frames", "1", check=False)
+    assert ambiguous.returncode == 1 and "could mean" in ambiguous.stderr and "VCAM-0001" in ambiguous.stderr
+    missing = run("stream", "99", "--frames", "1", check=False)
+    assert missing.returncode == 1 and "there is no device 99" in missing.stderr
+    table = run("list").stdout.splitlines()
+    assert table[index + 1].split()[0] == str(index)   # the # column is what commands take

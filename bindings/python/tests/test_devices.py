@@ -216,3 +216,23 @@ def test_a_daemon_that_starts_later_joins(tmp_path):
         app.kill()
         if daemon_dir:
             subprocess.run([testbed, "stop", daemon_dir], env=env)
+
+
+def test_devices_by_what_people_call_them():
+    with ocellus.Context("org.ocellus.test.lookup") as context:
+        check_lookups(context)
+
+
+def check_lookups(context):
+    devices = context.devices()
+    index = next(i for i, d in enumerate(devices) if d.unique_id == "usb-1d6b:0110-VCAM-0000")
+    for spec in ("usb-1d6b:0110-VCAM-0000", str(index), "/dev/video40", "VIRTUAL CAMERA 0"):
+        assert context.device(spec).unique_id == "usb-1d6b:0110-VCAM-0000", spec
+    assert context.device_by_unique_id("pipewire-vmic0").type is ocellus.DeviceType.MICROPHONE
+    with pytest.raises(ocellus.InvalidArgument, match="could mean"):
+        context.device("Virtual Camera")
+    for missing in ("nothing-like-it", "99", "/dev/video99"):
+        with pytest.raises(ocellus.NotFound):
+            context.device(missing)
+    with pytest.raises(ocellus.NotFound):
+        context.device_by_unique_id("0")   # exactly a unique ID, nothing else

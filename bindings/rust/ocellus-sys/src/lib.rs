@@ -314,6 +314,9 @@ extern "C" {
     pub fn oc_device_get_format(device: *const oc_device, index: usize, info: *mut oc_format_info) -> oc_status;
     pub fn oc_fourcc_string(fourcc: u32, buffer: *mut c_char) -> *mut c_char;
     pub fn oc_pixel_format_from_name(name: *const c_char, out: *mut u32) -> oc_status;
+    pub fn oc_context_copy_device_by_unique_id(ctx: *mut oc_context, unique_id: *const c_char,
+                                               out: *mut *mut oc_device) -> oc_status;
+    pub fn oc_context_copy_device_matching(ctx: *mut oc_context, spec: *const c_char, out: *mut *mut oc_device) -> oc_status;
     pub fn oc_video_data_output_copy_next_frame(output: *mut oc_video_data_output, timeout_ms: u32,
                                                 out: *mut *mut oc_frame) -> oc_status;
     pub fn oc_video_data_output_get_pollable_fd(output: *mut oc_video_data_output, out_fd: *mut c_int) -> oc_status;

@@ -501,6 +501,23 @@ impl Context {
         self.copy_device(ffi::oc_context_copy_system_preferred_camera)
     }
 
+    /// The device a person means by `spec`: its unique ID, its index in `devices()` ("0"), a
+    /// V4L2 node ("/dev/video2") or a part of its name only one device has ("logitech").
+    pub fn device(&self, spec: &str) -> Result<Device> {
+        let spec = c_string(spec, "device")?;
+        let mut raw = ptr::null_mut();
+        check(unsafe { ffi::oc_context_copy_device_matching(self.raw.as_ptr(), spec.as_ptr(), &mut raw) })?;
+        Ok(Device { raw: NonNull::new(raw).expect("matched device") })
+    }
+
+    /// The connected device with exactly this unique ID (a `NotFound` error when none is).
+    pub fn device_by_unique_id(&self, unique_id: &str) -> Result<Device> {
+        let id = c_string(unique_id, "unique ID")?;
+        let mut raw = ptr::null_mut();
+        check(unsafe { ffi::oc_context_copy_device_by_unique_id(self.raw.as_ptr(), id.as_ptr(), &mut raw) })?;
+        Ok(Device { raw: NonNull::new(raw).expect("found device") })
+    }
+
     /// Records the user's choice, persisted for the app and seen by its other processes.
     pub fn set_user_preferred_camera(&self, camera: &Device) -> Result<()> {
         check(unsafe { ffi::oc_context_set_user_preferred_camera(self.raw.as_ptr(), camera.raw.as_ptr()) })

@@ -115,3 +115,13 @@ fn bad_input_is_an_error() {
     assert!(error.message.contains("/nonexistent/rs-pw-0"), "{}", error.message);
     assert!(started.elapsed() < Duration::from_secs(1));
 }
+
+#[test]
+fn devices_by_unique_id_index_node_or_name() {
+    let ctx = ocellus::Context::new("org.ocellus.test.rust.lookup", &ocellus::ContextOptions::default()).unwrap();
+    for spec in ["usb-1d6b:0110-VCAM-0000", "/dev/video40", "virtual camera 0"] {
+        assert_eq!(ctx.device(spec).unwrap().unique_id(), "usb-1d6b:0110-VCAM-0000", "{spec}");
+    }
+    assert_eq!(ctx.device("Virtual Camera").err().unwrap().kind, ocellus::ErrorKind::InvalidArgument);
+    assert_eq!(ctx.device_by_unique_id("nope").err().unwrap().kind, ocellus::ErrorKind::NotFound);
+}
