@@ -1153,8 +1153,10 @@ typedef void (*oc_frame_callback)(oc_video_data_output *output, const oc_frame *
  * \param out receives the frame; the caller releases it with oc_frame_release().
  * \returns OC_OK; OC_ERROR_TIMEOUT when no frame came in time;
  *          OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (NULL `out`);
- *          OC_ERROR_WRONG_STATE from the output's own stream thread (a frame
- *          callback: it would wait for itself) or once the output is destroyed.
+ *          OC_ERROR_WRONG_STATE at once when no frame can come — the output is
+ *          not part of a running session, or its session stops, or the output is
+ *          destroyed while waiting — and from the output's own stream thread (a
+ *          frame callback: it would wait for itself).
  * \threadsafety Any thread but the session's stream thread; several readers
  *               share the frames (each frame goes to one of them).
  */

@@ -345,6 +345,8 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
         return oc_status(OC_OK)
     case .timedOut:
         return LastError.fail(.timeout, "oc_video_data_output_copy_next_frame: no frame within \(timeoutMilliseconds) ms")
+    case .notStreaming:
+        return LastError.fail(.wrongState, "oc_video_data_output_copy_next_frame: the output is not part of a running session, so no frame can come")
     case .closed:
         return LastError.fail(.wrongState, "oc_video_data_output_copy_next_frame: the output was destroyed")
     }

@@ -104,7 +104,7 @@ def classify(function, ptype, pname, typedefs):
         return ("fraction", None)
     if core in ("oc_callback_id",) and stars == 1:
         return ("optional_out", core)
-    if core in ("size_t", "uint32_t", "int32_t", "int64_t", "uint64_t") and stars == 1:
+    if core in ("size_t", "uint32_t", "int32_t", "int64_t", "uint64_t", "int") and stars == 1:
         return ("optional_out", core)
     if core == "char" and stars == 2:
         return ("optional_out", "constchar*")

@@ -240,6 +240,8 @@ public final class CaptureSession: @unchecked Sendable {
     private let retry = RetryState()
     /// Notices a camera that stops sending frames without going away.
     private let watchdog = StallWatchdog()
+    /// The outputs told they stream (their pulled frames can come), so that they can be told when not.
+    private var pulling: [VideoDataOutput] = []
     // Automatic switching (SPEC §4): the hub followed, recordings in progress, and whether the
     // session stopped because its camera went (a switch then starts it again).
     private var switching: (hub: DeviceHub, observer: UInt64)?
@@ -608,6 +610,7 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     private func apply(_ proposed: Configuration) throws(OcellusError) {
+        defer { updatePulling() }
         let choice = try chooseFormat(for: proposed)
         let (wasRunning, previous, oldStream) = lock.withLock { (running, committed, stream) }
         guard wasRunning else {
@@ -640,6 +643,18 @@ public final class CaptureSession: @unchecked Sendable {
             try? updateAudio(previous)
             throw error
         }
+    }
+
+    /// Tells outputs whether frames can come to their pull slots: the committed outputs of a
+    /// running session can; outputs removed, or a session stopped, wake their readers.
+    private func updatePulling() {
+        let (now, before): ([VideoDataOutput], [VideoDataOutput]) = lock.withLock {
+            let current = running ? committed.outputs : []
+            defer { pulling = current }
+            return (current, pulling)
+        }
+        for output in before where !now.contains(where: { $0 === output }) { output.latest.setStreaming(false) }
+        for output in now { output.latest.setStreaming(true) }
     }
 
     // MARK: Running
@@ -747,6 +762,7 @@ public final class CaptureSession: @unchecked Sendable {
         follow(nil)
         stopAudio()
         lock.withLock { (streamOutputs, streamOutputsCommit) = ([], .max) }   // the stream thread is gone
+        updatePulling()
         if wasRunning { events.post(.stopped) }
     }
 
@@ -787,12 +803,14 @@ public final class CaptureSession: @unchecked Sendable {
                     (self.running, self.streamThread) = (false, nil)
                     self.stoppedByLostInput = error.code == .disconnected && self.switching != nil
                 }
+                self.updatePulling()
                 self.events.post(.runtimeError(error))
                 self.events.post(.stopped)
                 self.stopAudio()   // the audio thread waits at most for the lock, which is free here
             }
         }
         lock.withLock { (stream, running) = (opened, true) }
+        updatePulling()
         watchdog.arm(frameInterval: UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))) { [weak self] change in
             self?.stallChanged(change, camera: input)
         }

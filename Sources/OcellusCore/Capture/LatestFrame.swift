@@ -14,6 +14,8 @@ public final class LatestFrame: @unchecked Sendable {
     /// The slot holds a frame not yet taken.
     private var waiting = false
     private var closed = false
+    /// The output is part of a running session, so frames can come.
+    private var streaming = false
     /// A pipe whose read end is readable while a frame waits (one byte in it); -1 until asked for.
     private var readFD: Int32 = -1, writeFD: Int32 = -1
     private let enabled = Atomic<Bool>(false)
@@ -40,7 +42,18 @@ public final class LatestFrame: @unchecked Sendable {
     public enum Taken {
         case frame(RetainedFrame)
         case timedOut
+        /// No frame can come: the output is not part of a running session (or stopped being).
+        case notStreaming
         case closed
+    }
+
+    /// Set by the session: whether frames can come. Readers waiting when it turns false return.
+    public func setStreaming(_ value: Bool) {
+        lock.withLock {
+            guard streaming != value else { return }
+            streaming = value
+            lock.broadcast()
+        }
     }
 
     /// A copy of the waiting frame, waiting up to `timeoutMilliseconds` for one (0: only
@@ -50,6 +63,7 @@ public final class LatestFrame: @unchecked Sendable {
         let deadline = monotonicNanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
         return lock.withLock {
             while !waiting && !closed {
+                guard streaming else { return .notStreaming }
                 if !lock.wait(untilMonotonicNanoseconds: deadline) && !waiting { return .timedOut }
             }
             guard !closed else { return .closed }

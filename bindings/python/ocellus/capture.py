@@ -213,7 +213,8 @@ class VideoDataOutput(_Closable):
     def read(self, timeout: Optional[float] = None) -> "RetainedFrame":
         """The newest frame not yet taken, as a frame of its own (`.image` is a NumPy image),
         waiting up to `timeout` seconds (None: until one comes). One frame is kept, never a
-        queue: a slow reader gets the latest. Raises Timeout when none came in time."""
+        queue: a slow reader gets the latest. Raises Timeout when none came in time, and
+        WrongState at once when none can come (the output is not in a running session)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         handle = ctypes.c_void_p()
         while True:
@@ -227,7 +228,7 @@ class VideoDataOutput(_Closable):
                     raise
 
     def __iter__(self):
-        """Every frame as it comes (the newest when the loop body is slow), until the output is closed."""
+        """Every frame as it comes (the newest when the loop body is slow), until the session stops."""
         while True:
             try:
                 yield self.read()

@@ -564,8 +564,8 @@ def test_pulled_frames_iteration_polling_and_asyncio(context):
     output = VideoDataOutput("NV12", 640, 480)
     session.set_input(camera(context))
     session.add_output(output)
-    with pytest.raises(ocellus.Timeout):
-        output.read(timeout=0.05)   # not running: nothing comes
+    with pytest.raises(ocellus.WrongState, match="not part of a running session"):
+        output.read()   # not running: nothing can come, so no wait
     with session.running():
         frame = output.read(timeout=5)
         image = frame.image
