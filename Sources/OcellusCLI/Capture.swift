@@ -20,7 +20,7 @@ final class CLICapture {
         signals = blockTerminationSignals()
         hub = openHub(options)
         device = connectedDevice(hub, uniqueID)
-        session = CaptureSession.system(pipewireRemote: options.remote)
+        session = CaptureSession.system(pipewireRemote: options.remote, appID: options.appID)
         // A runtime error, or a camera that stalled, ends the command with its message.
         _ = session.events.addObserver { [weak self] event in
             guard let self else { return }

@@ -14,6 +14,7 @@ public final class PipeWireAudioStream: AudioStream, @unchecked Sendable {
     private var capture: PipeWireCapture?
 
     public init(remote: String?, objectSerial: String, format: AudioFormat, timeoutMilliseconds: UInt32 = 3000,
+                application: PipeWireApplication? = nil, deviceName: String? = nil,
                 handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) {
         self.format = format
         let media = PipeWireCaptureMedia(
@@ -23,7 +24,8 @@ public final class PipeWireAudioStream: AudioStream, @unchecked Sendable {
             buildFormat: { buffer, size in ocpw_build_audio_format(buffer, size, format.sampleRate, format.channels) },
             process: { buffer in PipeWireAudioStream.deliver(buffer, format: format, to: handler) },
             failed: { handler(.failed($0)) })
-        capture = try PipeWireCapture(remote: remote, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds, media: media)
+        capture = try PipeWireCapture(remote: remote, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds, media: media,
+                                      application: application, deviceName: deviceName)
     }
 
     deinit { stop() }

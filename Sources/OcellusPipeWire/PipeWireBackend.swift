@@ -35,8 +35,12 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     private var settledOnce = false
     private var failure: OcellusError?
 
-    public init(remote: String? = nil) {
+    /// Names the discovery client in PipeWire (`wpctl status`) as the app's.
+    private let application: PipeWireApplication?
+
+    public init(remote: String? = nil, appID: String? = nil) {
         self.remote = remote
+        application = appID.map(PipeWireApplication.init(id:))
     }
 
     /// Where the daemon's socket for `remote` (a name or a path) lives.
@@ -48,7 +52,8 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
 
     public func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) {
         self.delegate = delegate
-        let connection = try PipeWireConnection(threadName: "ocellus-pw", remote: remote)
+        let connection = try PipeWireConnection(threadName: "ocellus-pw", remote: remote,
+                                                clientProperties: application?.clientProperties ?? [:])
         self.connection = connection
         let result = connection.withLock {
             enumerate(connection, timeoutMilliseconds: timeoutMilliseconds == 0 ? 3000 : timeoutMilliseconds)

@@ -15,8 +15,8 @@ final class PipeWireConnection {
     private var context: OpaquePointer?
 
     /// Starts the loop thread and connects to `remote` (a socket name or path; nil:
-    /// `PIPEWIRE_REMOTE`, else the default socket).
-    init(threadName: String, remote: String?) throws(OcellusError) {
+    /// `PIPEWIRE_REMOTE`, else the default socket) with `clientProperties` on the client.
+    init(threadName: String, remote: String?, clientProperties: [String: String] = [:]) throws(OcellusError) {
         PipeWireLibrary.initializeOnce()
         guard let loop = pw_thread_loop_new(threadName, nil) else {
             throw OcellusError(.noResources, "could not create a PipeWire thread loop")
@@ -35,11 +35,11 @@ final class PipeWireConnection {
                 // PIPEWIRE_REMOTE would override a `remote.name` property, so an explicit remote is
                 // connected here and handed over as a socket.
                 switch PipeWireSocket.connect(remote) {
-                case .success(let fd): core = pw_context_connect_fd(context, fd, nil, 0)
+                case .success(let fd): core = pw_context_connect_fd(context, fd, makeClientProperties(clientProperties), 0)
                 case .failure(let error): return .failure(error)
                 }
             } else {
-                core = pw_context_connect(context, nil, 0)
+                core = pw_context_connect(context, makeClientProperties(clientProperties), 0)
             }
             guard let core else {
                 return .failure(OcellusError(.backendUnavailable,
@@ -94,4 +94,9 @@ final class PipeWireConnection {
         PipeWireLibrary.shutDown(loop: loop, context: context)
         context = nil
     }
+}
+
+/// nil for none (PipeWire's defaults), else the properties to give the connection (it takes them).
+private func makeClientProperties(_ values: [String: String]) -> UnsafeMutablePointer<pw_properties>? {
+    values.isEmpty ? nil : makeProperties(values)
 }

@@ -30,6 +30,8 @@ struct PipeWireCaptureMedia {
 /// camera and microphone streams.
 final class PipeWireCapture: @unchecked Sendable {
     private let media: PipeWireCaptureMedia
+    /// node.name, node.description and application.* of the stream.
+    private let identity: [String: String]
     private var connection: PipeWireConnection?
     private var stream: OpaquePointer?
     private let coreHook = Pinned(spa_hook()), streamHook = Pinned(spa_hook())
@@ -40,9 +42,12 @@ final class PipeWireCapture: @unchecked Sendable {
     private var everStreamed = false
 
     /// Connects and waits until buffers flow (or fails within `timeoutMilliseconds`).
-    init(remote: String?, objectSerial: String, timeoutMilliseconds: UInt32, media: PipeWireCaptureMedia) throws(OcellusError) {
+    init(remote: String?, objectSerial: String, timeoutMilliseconds: UInt32, media: PipeWireCaptureMedia,
+         application: PipeWireApplication?, deviceName: String?) throws(OcellusError) {
         self.media = media
-        let connection = try PipeWireConnection(threadName: "ocellus-capture", remote: remote)
+        self.identity = application?.streamProperties(device: deviceName) ?? ["node.name": "ocellus-capture"]
+        let connection = try PipeWireConnection(threadName: "ocellus-capture", remote: remote,
+                                                clientProperties: application?.clientProperties ?? [:])
         self.connection = connection
         let outcome = connection.withLock {
             connect(connection, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds)
@@ -82,8 +87,8 @@ final class PipeWireCapture: @unchecked Sendable {
         }
         ocpw_core_add_listener(core, coreHook.pointer, coreEvents.pointer, me)
 
-        let properties = makeProperties(media.properties.merging([
-            "target.object": objectSerial, "node.dont-reconnect": "true", "node.name": "ocellus-capture",
+        let properties = makeProperties(media.properties.merging(identity) { _, own in own }.merging([
+            "target.object": objectSerial, "node.dont-reconnect": "true",
         ]) { _, fixed in fixed })
         stream = pw_stream_new(core, "ocellus-capture", properties)
         guard let stream else { return OcellusError(.noResources, "could not create a PipeWire stream: \(errnoText())") }
@@ -164,7 +169,8 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
     private var capture: PipeWireCapture?
 
     public init(remote: String?, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
-                timeoutMilliseconds: UInt32 = 3000, handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
+                timeoutMilliseconds: UInt32 = 3000, application: PipeWireApplication? = nil, deviceName: String? = nil,
+                handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
         self.format = format
         self.handler = handler
         (pixelFormat, width, height) = (format.pixelFormat, format.width, format.height)
@@ -191,7 +197,8 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
             },
             process: { [unowned(unsafe) self] buffer in self.deliver(buffer) },
             failed: { [unowned(unsafe) self] error in self.handler(.failed(error)) })
-        capture = try PipeWireCapture(remote: remote, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds, media: media)
+        capture = try PipeWireCapture(remote: remote, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds, media: media,
+                                      application: application, deviceName: deviceName)
     }
 
     deinit { stop() }

@@ -12,7 +12,7 @@ extension DeviceHub {
     /// daemon explicitly, whose absence is then an error.
     public static func system(appID: String, pipewireRemote: String? = nil, stateDirectory: String? = nil,
                               timeoutMilliseconds: UInt32 = 0) throws(OcellusError) -> DeviceHub {
-        let hub = try DeviceHub(appID: appID, backends: [PipeWireBackend(remote: pipewireRemote), V4L2Backend()],
+        let hub = try DeviceHub(appID: appID, backends: [PipeWireBackend(remote: pipewireRemote, appID: appID), V4L2Backend()],
                                 timeoutMilliseconds: timeoutMilliseconds, stateDirectory: stateDirectory,
                                 required: pipewireRemote == nil ? [] : [.pipewire])
         PipeWireReconnector.watch(hub, remote: pipewireRemote)

@@ -7,9 +7,12 @@ import OcellusV4L2
 /// `object.serial` (the hub keys PipeWire devices by it), V4L2 by its node.
 public struct SystemStreamOpener: CameraStreamOpening {
     public let pipewireRemote: String?
+    /// The app the streams belong to, named on PipeWire's clients and nodes.
+    public let application: PipeWireApplication?
 
-    public init(pipewireRemote: String? = nil) {
+    public init(pipewireRemote: String? = nil, appID: String? = nil) {
         self.pipewireRemote = pipewireRemote
+        application = appID.map(PipeWireApplication.init(id:))
     }
 
     public func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
@@ -18,7 +21,7 @@ public struct SystemStreamOpener: CameraStreamOpening {
         switch device.backend {
         case .pipewire:
             return try PipeWireStream(remote: pipewireRemote, objectSerial: device.backendKey, format: format,
-                                      frameRate: frameRate, handler: handler)
+                                      frameRate: frameRate, application: application, deviceName: device.name, handler: handler)
         case .v4l2:
             guard let path = device.properties["api.v4l2.path"] else {
                 throw OcellusError(.notFound, "\(device.uniqueID) has no V4L2 node")
@@ -36,15 +39,17 @@ extension SystemStreamOpener: AudioStreamOpening {
         guard device.type == .microphone, device.backend == .pipewire else {
             throw OcellusError(.invalidArgument, "\(device.uniqueID) is not a PipeWire microphone")
         }
-        return try PipeWireAudioStream(remote: pipewireRemote, objectSerial: device.backendKey, format: format, handler: handler)
+        return try PipeWireAudioStream(remote: pipewireRemote, objectSerial: device.backendKey, format: format,
+                                       application: application, deviceName: device.name, handler: handler)
     }
 }
 
 extension CaptureSession {
     /// A session over the system's backends, converting and scaling with libyuv and libjpeg-turbo,
     /// with microphones from PipeWire.
-    public static func system(pipewireRemote: String? = nil) -> CaptureSession {
-        let opener = SystemStreamOpener(pipewireRemote: pipewireRemote)
+    /// `appID` names the session's streams in PipeWire (`application.id`, `node.description`).
+    public static func system(pipewireRemote: String? = nil, appID: String? = nil) -> CaptureSession {
+        let opener = SystemStreamOpener(pipewireRemote: pipewireRemote, appID: appID)
         return CaptureSession(opener: opener, conversion: MediaConversion(), audio: opener)
     }
 }

@@ -625,3 +625,23 @@ def test_a_frame_kept_after_its_callback_raises(context):
     session.close()
     with pytest.raises(ocellus.WrongState, match="no longer valid"):
         kept[0].planes
+
+
+def test_apps_are_named_in_pipewire():
+    # wpctl status, pw-top and session-manager rules tell apps apart by these.
+    with ocellus.Context("org.example.PhotoBooth") as ctx:
+        session = ctx.capture_session()
+        output = VideoDataOutput("YUYV", 640, 480)
+        session.set_input(camera(ctx))
+        session.add_output(output)
+        with session.running():
+            output.read(timeout=5)
+            dump = json.loads(subprocess.run(["pw-dump"], capture_output=True, text=True, check=True).stdout)
+        session.close()
+    ours = [o for o in dump if o.get("info", {}).get("props", {}).get("application.id") == "org.example.PhotoBooth"]
+    clients = [o["info"]["props"] for o in ours if o["type"].endswith(":Client")]
+    nodes = [o["info"]["props"] for o in ours if o["type"].endswith(":Node")]
+    assert clients and all(props["application.name"] == "PhotoBooth" for props in clients)
+    assert len(nodes) == 1
+    assert nodes[0]["node.name"] == "ocellus.org.example.PhotoBooth"
+    assert nodes[0]["node.description"] == "PhotoBooth: Virtual Camera 0"
