@@ -222,8 +222,11 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         for handler in handlers { handler() }
         for backend in running { backend.stop() }
         lock.withLock { selection }?.stop()
-        microphoneRoute.update(nil)
+        // Observers hear no last route change: a session following the route would reopen its
+        // microphone stream, and when close runs on that stream's thread (from an audio
+        // callback) the two would wait for each other.
         microphoneRoute.changes.stop()
+        microphoneRoute.update(nil)
         microphone.markDisconnected()
         events.stop()
         lock.withLock {

@@ -40,15 +40,17 @@ NULL_MEANS_SOMETHING = {
 # Functions that free: NULL is ignored; anything else invalid must leave a message.
 FREEING = re.compile(r"_(destroy|free|release)$")
 # Callback-taking objects: how a case gets inside the callback, and which functions it tries there.
+# Besides the object's own family, the objects it belongs to: destroying the session from a
+# photo's callback, or the context from a frame callback, must not hang or crash either.
 INSIDE = {
-    "frame": ["oc_video_data_output_", "oc_frame_", "oc_capture_session_"],
-    "audio": ["oc_audio_data_output_", "oc_capture_session_"],
-    "session_event": ["oc_capture_session_"],
-    "context": ["oc_context_"],
-    "discovery": ["oc_discovery_session_"],
-    "rotation": ["oc_rotation_coordinator_"],
-    "photo": ["oc_photo_output_"],
-    "recording": ["oc_movie_file_output_"],
+    "frame": ["oc_video_data_output_", "oc_frame_", "oc_capture_session_", "oc_context_"],
+    "audio": ["oc_audio_data_output_", "oc_capture_session_", "oc_context_"],
+    "session_event": ["oc_capture_session_", "oc_context_"],
+    "context": ["oc_context_", "oc_discovery_session_"],
+    "discovery": ["oc_discovery_session_", "oc_context_"],
+    "rotation": ["oc_rotation_coordinator_", "oc_context_"],
+    "photo": ["oc_photo_output_", "oc_capture_session_"],
+    "recording": ["oc_movie_file_output_", "oc_capture_session_"],
 }
 
 

@@ -70,7 +70,8 @@ def test_h264_recording_has_the_frames_and_duration(tmp_path):
 
 @pytest.fixture
 def jpeg_camera(cameras):
-    cameras.add("recjpg", "--formats", "MJPG", "--sizes", "640x480")
+    # On a USB bus, so that it is an external camera (a virtual one takes no mounting correction).
+    cameras.add("recjpg", "--formats", "MJPG", "--sizes", "640x480", "--prop", "device.bus=usb")
     return "pipewire-recjpg"
 
 

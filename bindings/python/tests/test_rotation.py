@@ -42,6 +42,14 @@ def test_built_in_back_camera_follows_the_host(tmp_path, cameras):
     assert refused.returncode == 1 and "moves with the host" in refused.stderr
 
 
+def test_a_virtual_camera_takes_no_mounting_correction(tmp_path, cameras):
+    # Its picture is whatever its producer sends: there is no mounting to correct.
+    cameras.add("rotvirt")
+    refused = cli(tmp_path, "mount-rotation", "pipewire-rotvirt", "90", check=False)
+    assert refused.returncode == 1 and "is a virtual camera" in refused.stderr
+    assert not (tmp_path / "camera-mounting").exists()
+
+
 def test_bad_input_is_refused(tmp_path):
     for args, words in ((["mount-rotation", VCAM0, "45"], "multiple of 90"),
                         (["rotation", VCAM0, "--host-orientation", "sideways"], "unknown host orientation"),
