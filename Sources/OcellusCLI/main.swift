@@ -47,6 +47,23 @@ CAMERA is a unique ID, the # that `list` shows, a /dev/videoN node, or a part of
 name only one device has; where it is optional, none means the system preferred camera.
 """
 
+/// One command's part of `usage` (its lines up to the next command), with the global
+/// options and the CAMERA note: `ocellus COMMAND --help`. The usage text is the one table.
+func commandUsage(_ command: String) -> String? {
+    let lines = usage.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let isCommandLine = { (line: String) in line.hasPrefix("  ") && !line.hasPrefix("   ") }
+    guard let start = lines.firstIndex(where: { isCommandLine($0) && $0.dropFirst(2).split(separator: " ").first.map(String.init) == command })
+    else { return nil }
+    var end = start + 1
+    while end < lines.count, !isCommandLine(lines[end]), !lines[end].isEmpty { end += 1 }
+    var help = ["usage: ocellus [--app-id ID] [--pipewire-remote PATH] [--state-dir DIR] \(lines[start].dropFirst(2))"]
+    help += lines[(start + 1)..<end]
+    if lines[start].contains("CAMERA"), let note = lines.firstIndex(where: { $0.hasPrefix("CAMERA is") }) {
+        help += [""] + lines[note...].prefix { !$0.isEmpty }
+    }
+    return help.joined(separator: "\n")
+}
+
 struct GlobalOptions {
     var appID = "org.ocellus.cli"
     var remote: String?
@@ -420,8 +437,17 @@ func main() {
         if let appID = try arguments.value("--app-id") { options.appID = appID }
         options.remote = try arguments.value("--pipewire-remote")
         options.stateDirectory = try arguments.value("--state-dir")
-        if arguments.flag("--help") || arguments.flag("-h") { emit(usage); return }
-        guard let command = arguments.positional() else { throw UsageError(message: "no command given") }
+        if arguments.flag("--version") { emit("ocellus \(OcellusVersion.string)"); return }
+        let wantsHelp = arguments.flag("--help") || arguments.flag("-h")
+        guard let command = arguments.positional() else {
+            if wantsHelp { emit(usage); return }
+            throw UsageError(message: "no command given")
+        }
+        if wantsHelp {
+            guard let help = commandUsage(command) else { throw UsageError(message: "unknown command '\(command)'") }
+            emit(help)
+            return
+        }
         switch command {
         case "list":
             let json = arguments.flag("--json")

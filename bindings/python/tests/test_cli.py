@@ -171,3 +171,13 @@ def test_a_camera_by_index_node_name_or_nothing():
     assert missing.returncode == 1 and "there is no device 99" in missing.stderr
     table = run("list").stdout.splitlines()
     assert table[index + 1].split()[0] == str(index)   # the # column is what commands take
+
+
+def test_version_flag_and_help_per_command():
+    assert run("--version").stdout == run("version").stdout
+    for command in ("list", "stream", "snap", "record", "prefer", "controls"):
+        help_text = run(command, "--help").stdout
+        assert help_text.startswith("usage: ocellus ") and f" {command}" in help_text.splitlines()[0], command
+        assert "virtual-camera" not in help_text, command   # only that command's part
+    assert "CAMERA is a unique ID" in run("stream", "--help").stdout
+    assert run("bogus", "--help", check=False).returncode == 2
