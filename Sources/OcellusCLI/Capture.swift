@@ -76,42 +76,52 @@ final class CLICapture {
     }
 }
 
-/// Frames counted on the stream thread: arrival times and capture-to-callback latencies.
+/// Frames counted on the stream thread: arrival times and capture-to-callback latencies,
+/// the latencies in a fixed histogram (0.1 ms buckets up to 2 s, then one overflow bucket)
+/// so that a frame costs a few instructions and no memory, however long the stream runs.
 final class StreamStatistics: @unchecked Sendable {
     private let lock = ConditionLock()
     private let limit: Int
-    private var latencies: [UInt64] = []
+    private static let bucketNanoseconds: UInt64 = 100_000, buckets = 20_000
+    private var histogram = [UInt32](repeating: 0, count: StreamStatistics.buckets + 1)
+    private var counted = 0
     private var first: UInt64 = 0, last: UInt64 = 0
 
-    init(limit: Int) {
-        self.limit = limit
-        latencies.reserveCapacity(limit > 0 ? limit : 4096)
-    }
+    init(limit: Int) { self.limit = limit }
 
     /// The frame's number (1-based), or nil once `limit` frames were counted.
     func record(_ frame: CameraFrame) -> Int? {
         let arrival = monotonicNanoseconds()
+        let latency = arrival > frame.timestampNanoseconds ? arrival - frame.timestampNanoseconds : 0
         return lock.withLock {
-            guard limit == 0 || latencies.count < limit else { return nil }
-            latencies.append(arrival > frame.timestampNanoseconds ? arrival - frame.timestampNanoseconds : 0)
-            if latencies.count == 1 { first = arrival }
+            guard limit == 0 || counted < limit else { return nil }
+            histogram[Int(min(UInt64(Self.buckets), latency / Self.bucketNanoseconds))] &+= 1
+            counted += 1
+            if counted == 1 { first = arrival }
             last = arrival
-            return latencies.count
+            return counted
         }
     }
 
-    var count: Int { lock.withLock { latencies.count } }
+    var count: Int { lock.withLock { counted } }
 
     /// Frames per second between the first and the last frame.
     var framesPerSecond: Double {
-        lock.withLock { latencies.count > 1 && last > first ? Double(latencies.count - 1) * 1e9 / Double(last - first) : 0 }
+        lock.withLock { counted > 1 && last > first ? Double(counted - 1) * 1e9 / Double(last - first) : 0 }
     }
 
-    /// Latency quantile in milliseconds (0.5 median, 0.99 p99).
+    /// Latency quantile in milliseconds (0.5 median, 0.99 p99), to the bucket's middle (±0.05 ms).
     func latency(_ quantile: Double) -> Double {
-        let sorted = lock.withLock { latencies.sorted() }
-        guard !sorted.isEmpty else { return 0 }
-        return Double(sorted[min(sorted.count - 1, Int((Double(sorted.count) * quantile).rounded(.down)))]) / 1e6
+        lock.withLock {
+            guard counted > 0 else { return 0 }
+            let rank = min(counted - 1, Int((Double(counted) * quantile).rounded(.down)))
+            var seen = 0
+            for (bucket, frames) in histogram.enumerated() {
+                seen += Int(frames)
+                if seen > rank { return (Double(bucket) + 0.5) * Double(Self.bucketNanoseconds) / 1e6 }
+            }
+            return Double(Self.buckets) * Double(Self.bucketNanoseconds) / 1e6
+        }
     }
 }
 
@@ -124,6 +134,70 @@ struct StreamOptions {
     var json = false
     /// One JSON line per frame, then the summary object.
     var frameEvents = false
+    /// Raw frames (rows without padding) or the camera's JPEGs, to this file or `-` (stdout).
+    var output: String?
+}
+
+/// Frames into a file or pipe, as ffmpeg and ffplay read them (`-f rawvideo` with the pixel
+/// format and size, or `-f mjpeg`): each plane's rows without stride padding, or the
+/// compressed frame as it came. Runs on the stream thread; nothing is allocated per frame.
+final class FrameFileWriter: @unchecked Sendable {
+    private let fd: Int32
+    private(set) var closedByReader = false
+
+    init(path: String) throws(OcellusError) {
+        if path == "-" {
+            fd = 1
+            messageStream = stderr   // stdout carries the frames now
+        } else {
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw OcellusError(.io, "cannot write \(path): \(String(cString: strerror(errno)))") }
+        }
+        signal(SIGPIPE, SIG_IGN)   // a reader that quits (ffplay closed) is an EPIPE, not a kill
+    }
+
+    /// Bytes of one row of plane `index` of a `format` frame `width` pixels wide; nil: compressed.
+    static func rowBytes(_ format: FourCC, width: Int, plane index: Int) -> Int? {
+        switch format {
+        case .yuyv, .uyvy: width * 2
+        case .nv12: width
+        case .i420: index == 0 ? width : (width + 1) / 2
+        case .bgra, .rgba, .bgrx: width * 4
+        case .bgr24, .rgb24: width * 3
+        case .grey: width
+        default: nil
+        }
+    }
+
+    /// False once the reader went away.
+    func write(_ frame: CameraFrame) -> Bool {
+        guard !closedByReader else { return false }
+        for index in 0..<frame.planeCount {
+            guard let plane = frame.plane(index), let base = plane.bytes.baseAddress else { continue }
+            guard let row = Self.rowBytes(frame.pixelFormat, width: Int(frame.width), plane: index), plane.stride > row else {
+                if !writeAll(base, plane.bytes.count) { return false }
+                continue
+            }
+            for offset in stride(from: 0, to: plane.bytes.count - row + 1, by: plane.stride) where !writeAll(base + offset, row) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private func writeAll(_ bytes: UnsafeRawPointer, _ count: Int) -> Bool {
+        var written = 0
+        while written < count {
+            let result = Glibc.write(fd, bytes + written, count - written)
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else {
+                closedByReader = true
+                return false
+            }
+            written += result
+        }
+        return true
+    }
 }
 
 func stream(_ options: GlobalOptions, uniqueID: String?, _ settings: StreamOptions) -> Never {
@@ -133,9 +207,14 @@ func stream(_ options: GlobalOptions, uniqueID: String?, _ settings: StreamOptio
     output.maximumFrameRate = settings.rate.map { FrameRate($0.numerator, $0.denominator) }
     let statistics = StreamStatistics(limit: settings.frames)
     let (limit, frameEvents) = (settings.frames, settings.frameEvents)
+    let file: FrameFileWriter?
+    do throws(OcellusError) { file = try settings.output.map { (path) throws(OcellusError) in try FrameFileWriter(path: path) } } catch {
+        capture.fail(error.message)
+    }
     output.frameHandler = { frame in
         // Exactly `frames` frames are reported, even if a few more arrive before the stream stops.
         guard let count = statistics.record(frame) else { return }
+        if let file, !file.write(frame) { CLICapture.finish() }   // the reader went away: stop
         if frameEvents {
             let bytes = (0..<frame.planeCount).reduce(0) { $0 + (frame.plane($1)?.bytes.count ?? 0) }
             emit(JSON.object([("event", .string("frame")), ("sequence", .int(Int64(frame.sequence))),

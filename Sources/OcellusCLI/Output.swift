@@ -2,10 +2,13 @@
 import Glibc
 #endif
 
+/// Where `emit` writes: stdout, or stderr while stdout carries frames (`stream --output -`).
+nonisolated(unsafe) var messageStream: UnsafeMutablePointer<FILE> = stdout
+
 /// Writes a line to stdout and flushes, so pipes see events as they happen.
 func emit(_ line: String) {
-    fputs(line + "\n", stdout)
-    fflush(stdout)
+    fputs(line + "\n", messageStream)
+    fflush(messageStream)
 }
 
 struct UsageError: Error { let message: String }

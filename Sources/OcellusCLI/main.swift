@@ -27,8 +27,12 @@ commands:
   mount-rotation CAMERA 0|90|180|270
                             set and keep an external camera's mounting correction
   stream [CAMERA] [--format NAME] [--size WxH] [--fps N] [--frames N | --seconds S] [--json | --frame-events]
+         [--output FILE|-]
                             capture from a camera: live stats, or one JSON summary (--json), or a
-                            JSON line per frame then the summary (--frame-events)
+                            JSON line per frame then the summary (--frame-events); --output writes
+                            the frames (raw rows, or the camera's JPEGs) to FILE or stdout (-), e.g.
+                            `stream --format I420 --size 640x480 --output - | ffplay -f rawvideo
+                            -pixel_format yuv420p -video_size 640x480 -`; messages go to stderr then
   snap [CAMERA] -o FILE [--size WxH] [--rotate-pixels] [--host-orientation H] [--sensor-bus ADDRESS] [--json]
                             a JPEG photo with EXIF orientation from the camera's capture angle
                             (the host's orientation H from iio-sensor-proxy unless given)
@@ -510,6 +514,7 @@ func main() {
                 return count
             } ?? 0
             settings.seconds = try arguments.value("--seconds").map(parseSeconds)
+            settings.output = try arguments.value("--output") ?? arguments.value("-o")
             try arguments.finish()
             stream(options, uniqueID: uniqueID, settings)
         case "snap":

@@ -181,3 +181,20 @@ def test_version_flag_and_help_per_command():
         assert "virtual-camera" not in help_text, command   # only that command's part
     assert "CAMERA is a unique ID" in run("stream", "--help").stdout
     assert run("bogus", "--help", check=False).returncode == 2
+
+
+def test_stream_output_pipes_raw_frames_into_ffmpeg(tmp_path):
+    # Rows without padding, as ffmpeg's rawvideo reads them; messages move to stderr.
+    done = subprocess.run([CLI, "stream", "usb-1d6b:0110-VCAM-0000", "--format", "I420", "--size", "320x240",
+                           "--frames", "5", "--json", "--output", "-"], capture_output=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout) == 5 * 320 * 240 * 3 // 2
+    assert json.loads(done.stderr.decode().strip().splitlines()[-1])["frames"] == 5
+    raw = tmp_path / "frames.yuv"
+    raw.write_bytes(done.stdout)
+    decoded = subprocess.run(["ffmpeg", "-v", "error", "-f", "rawvideo", "-pixel_format", "yuv420p", "-video_size", "320x240",
+                              "-i", str(raw), "-f", "null", "-"], capture_output=True, text=True)
+    assert decoded.returncode == 0, decoded.stderr
+    path = tmp_path / "bgr.raw"
+    run("stream", "usb-1d6b:0110-VCAM-0000", "--format", "BGR24", "--size", "320x240", "--frames", "3", "--output", str(path))
+    assert path.stat().st_size == 3 * 320 * 240 * 3
