@@ -73,15 +73,9 @@ final class AudioOutputBox: SessionMember {
 }
 
 @c @implementation public func oc_audio_data_output_destroy(_ output: OpaquePointer?) {
-    guard let box = AudioOutputBox.lookup(output) else { return }
-    guard !box.output.isDeliveringThread else {
-        return LastError.set("oc_audio_data_output_destroy: called from the output's own callback (clear the callback there, destroy after)")
-    }
-    do throws(OcellusError) {
-        if let session = box.session { try session.session.removeAudioOutput(box.output) }
-    } catch {
-        return LastError.set("oc_audio_data_output_destroy: \(error.message)")
-    }
+    guard let box = AudioOutputBox.lookup(output),
+          leaveSessionToDestroy(box, function: "oc_audio_data_output_destroy", inOwnCallback: box.output.isDeliveringThread,
+                                { (session, box) throws(OcellusError) in try session.removeAudioOutput(box.output) }) else { return }
     box.output.sampleHandler = nil
     HandleTable.unregister(box.handle)
 }

@@ -103,6 +103,24 @@ func addMember<Member: SessionMember>(_ member: Member?, to session: OpaquePoint
     }
 }
 
+/// `oc_*_output_destroy`, before the handle goes: refused from the output's own callback (the
+/// rule for calls from inside callbacks), then the output leaves its session. False, with the
+/// reason as the last error, when it cannot be destroyed now and stays as it was.
+func leaveSessionToDestroy<Member: SessionMember>(_ member: Member, function: String, inOwnCallback: Bool,
+                                                 _ leave: (CaptureSession, Member) throws(OcellusError) -> Void) -> Bool {
+    guard !inOwnCallback else {
+        LastError.set("\(function): called from the output's own callback (clear the callback there, destroy after)")
+        return false
+    }
+    do throws(OcellusError) {
+        if let session = member.session { try leave(session.session, member) }
+        return true
+    } catch {
+        LastError.set("\(function): \(error.message)")
+        return false
+    }
+}
+
 /// `oc_capture_session_remove_*`: `remove` takes `member` out of the session it is in.
 func removeMember<Member: SessionMember>(_ member: Member?, from session: OpaquePointer?, what: String,
                                          _ remove: (CaptureSession, Member) throws(OcellusError) -> Void) -> oc_status {
@@ -259,15 +277,9 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 }
 
 @c @implementation public func oc_video_data_output_destroy(_ output: OpaquePointer?) {
-    guard let box = OutputBox.lookup(output) else { return }
-    guard !box.output.isDeliveringThread else {
-        return LastError.set("oc_video_data_output_destroy: called from the output's own frame callback (clear the callback there, destroy after)")
-    }
-    do throws(OcellusError) {
-        if let session = box.session { try session.session.removeOutput(box.output) }
-    } catch {
-        return LastError.set("oc_video_data_output_destroy: \(error.message)")
-    }
+    guard let box = OutputBox.lookup(output),
+          leaveSessionToDestroy(box, function: "oc_video_data_output_destroy", inOwnCallback: box.output.isDeliveringThread,
+                                { (session, box) throws(OcellusError) in try session.removeOutput(box.output) }) else { return }
     box.output.frameHandler = nil
     box.output.latest.close()   // readers waiting for a frame return
     HandleTable.unregister(box.view.handle)

@@ -65,6 +65,19 @@ static oc_context *create(void)
     return oc_context_create("org.ocellus.test.c", NULL, &ctx) == OC_OK ? ctx : NULL;
 }
 
+/* A context whose selection and mounting state live in a fresh directory of their own. */
+static oc_context *create_with_private_state(const char *app_id)
+{
+    static char state[64];
+    snprintf(state, sizeof state, "/tmp/ocellus-c-state-XXXXXX");
+    if (!mkdtemp(state)) return NULL;
+    oc_context_options options;
+    oc_context_options_init(&options);
+    options.state_directory = state;
+    oc_context *ctx = NULL;
+    return oc_context_create(app_id, &options, &ctx) == OC_OK ? ctx : NULL;
+}
+
 static oc_device *find(oc_device_list *list, const char *unique_id)
 {
     for (size_t i = 0; i < oc_device_list_count(list); i++) {
@@ -921,13 +934,8 @@ static int test_microphone_route(void)
 
 static int test_rotation_coordinator(void)
 {
-    char state[] = "/tmp/ocellus-c-rotation-XXXXXX";
-    CHECK(mkdtemp(state) != NULL);
-    oc_context_options options;
-    oc_context_options_init(&options);
-    options.state_directory = state;
-    oc_context *ctx = NULL;
-    CHECK(oc_context_create("org.ocellus.test.c.rotation", &options, &ctx) == OC_OK);
+    oc_context *ctx = create_with_private_state("org.ocellus.test.c.rotation");
+    CHECK(ctx != NULL);
     oc_device_list *list = NULL;
     CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
     oc_device *camera = find(list, "usb-1d6b:0110-VCAM-0000"), *mic = find(list, "pipewire-vmic0");
@@ -1008,13 +1016,8 @@ static void on_any_photo(oc_photo_output *output, oc_status status, const oc_pho
 
 static int test_hardening_contracts(void)
 {
-    char state[] = "/tmp/ocellus-c-hardening-XXXXXX";
-    CHECK(mkdtemp(state) != NULL);
-    oc_context_options options;
-    oc_context_options_init(&options);
-    options.state_directory = state;
-    oc_context *ctx = NULL;
-    CHECK(oc_context_create("org.ocellus.test.c.hardening", &options, &ctx) == OC_OK);
+    oc_context *ctx = create_with_private_state("org.ocellus.test.c.hardening");
+    CHECK(ctx != NULL);
     oc_device_list *list = NULL;
     CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
     oc_device *camera = find(list, "usb-1d6b:0110-VCAM-0000");
