@@ -25,6 +25,9 @@ else echo "ok - nothing from the Swift toolchain at run time"; fi
 if readelf -d "$PREFIX/lib/libocellus.so.0" | grep -q 'SONAME.*\[libocellus.so.0\]'; then echo "ok - SONAME libocellus.so.0"
 else echo "not ok - SONAME"; fail=1; fi
 LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/header_only" >/dev/null || true; echo "ok - header compiles alone as C99 with -Werror"
+if c++ -x c++ -std=c++11 -Wall -Wextra -Werror -pedantic $(pkg-config --cflags ocellus) -c -o /dev/null "$HERE/header_only.c"; then
+	echo "ok - header compiles as C++11 with -Werror"
+else echo "not ok - header compiles as C++11"; fail=1; fi
 
 export OCELLUS_TESTBED_SCRIPT="$ROOT/scripts/testbed.sh"
 LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/abi_test" | tee "$PREFIX/abi.log" || true
@@ -35,6 +38,6 @@ cc -O2 -shared -fPIC -o "$PREFIX/malloc_counter.so" "$HERE/malloc_counter.c" -ld
 cc $CFLAGS $(pkg-config --cflags ocellus) -o "$PREFIX/steady_state" "$HERE/steady_state.c" $(pkg-config --libs ocellus) -ldl
 LD_PRELOAD="$PREFIX/malloc_counter.so" LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/steady_state" | tee "$PREFIX/steady.log" || true
 read -r sp _ sf _ < <(tail -1 "$PREFIX/steady.log")
-p=$((p + ${sp:-0} + 4 - fail)); f=$((f + ${sf:-1} + fail))
+p=$((p + ${sp:-0} + 5 - fail)); f=$((f + ${sf:-1} + fail))
 echo "$p passed, $f failed"
 [ "$f" = 0 ]
