@@ -81,12 +81,17 @@ add_camera() {   # NAME [virtual-camera args]
 	grep '^READY' "$DIR/$name.log" | head -1
 }
 
+# Node checks for wait_for, which runs its command on every try: `wait_for 5 test -n "$(…)"`
+# would look once, before the first try.
+has_node() { [ -n "$(node_serial "$1")" ]; }
+lacks_node() { ! has_node "$1"; }
+
 # A microphone that is a process of its own (pw-cat feeding silence as an Audio/Source
 # stream), so that `signal DIR NAME STOP` makes it deliver nothing without going away.
 add_process_mic() {   # NAME
 	local name="$1"
 	spawn "$name" sh -c "exec pw-cat -p --target 0 -P '{ media.class=Audio/Source node.name=$name node.description=$name session.suspend-timeout-seconds=0 }' --format f32 --rate 48000 --channels 2 - < /dev/zero"
-	wait_for 10 test -n "$(node_serial "$name")" || { log "microphone $name did not come up"; return 1; }
+	wait_for 10 has_node "$name" || { log "microphone $name did not come up:"; cat "$DIR/$name.log" >&2; return 1; }
 }
 
 # A camera shaped like a USB webcam under WirePlumber's V4L2 monitor: udev identity
@@ -114,7 +119,7 @@ node_id() {   # NODE_NAME -> global id
 add_mic() {   # NAME [VOLUME]
 	local name="$1" volume="${2:-}"
 	pw-cli create-node adapter "{ factory.name=audiotestsrc node.name=$name node.description=\"Virtual Microphone $name\" media.class=Audio/Source object.linger=true $NO_SUSPEND }" >/dev/null
-	wait_for 5 test -n "$(node_serial "$name")" || { log "microphone $name did not come up"; return 1; }
+	wait_for 5 has_node "$name" || { log "microphone $name did not come up"; return 1; }
 	# The adapter's volume: microphones told apart by loudness in recordings.
 	[ -z "$volume" ] || pw-cli set-param "$(node_id "$name")" Props "{ volume: $volume }" >/dev/null
 }
@@ -204,7 +209,7 @@ add-process-mic) DIR="$1"; shift; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE=
 remove-mic)
 	DIR="$1"; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0"
 	id="$(node_id "$2")"; [ -n "$id" ] && pw-cli destroy "$id" >/dev/null
-	wait_for 5 test -z "$(node_serial "$2")"
+	wait_for 5 lacks_node "$2"
 	;;
 remove-camera|signal)
 	DIR="$1"; name="$2"; sig="${3:-TERM}"

@@ -237,6 +237,18 @@ func prefer(_ options: GlobalOptions, uniqueID: String) {
     if let problem = hub.selectionStateProblem { fputs("ocellus: warning: \(problem)\n", stderr) }
 }
 
+/// A control value as v4l2-ctl takes it: decimal, negative, or hex (`0x10`, `-0x10`), up to 64 bits
+/// (a bitmask's high bit included: `0x80000010`).
+func parseControlValue(_ text: Substring) -> Int64? {
+    let negative = text.hasPrefix("-")
+    let digits = negative ? text.dropFirst() : text
+    let magnitude: UInt64?
+    if digits.lowercased().hasPrefix("0x") { magnitude = UInt64(digits.dropFirst(2), radix: 16) } else { magnitude = UInt64(digits) }
+    guard let magnitude else { return nil }
+    if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
+    return Int64(exactly: magnitude) ?? Int64(bitPattern: magnitude)
+}
+
 func controls(_ options: GlobalOptions, uniqueID: String?, json: Bool, settings: [String]) {
     let hub = openHub(options)
     defer { hub.close() }
@@ -244,7 +256,7 @@ func controls(_ options: GlobalOptions, uniqueID: String?, json: Bool, settings:
     do {
         let controller = try DeviceControls.controller(for: device)
         for setting in settings {
-            guard let equals = setting.firstIndex(of: "="), let value = Int64(setting[setting.index(after: equals)...]) else {
+            guard let equals = setting.firstIndex(of: "="), let value = parseControlValue(setting[setting.index(after: equals)...]) else {
                 hub.close()
                 fail("bad setting '\(setting)' (expected name=integer)", status: 2)
             }

@@ -72,6 +72,7 @@ public struct CameraControl: Equatable, Sendable {
             throw OcellusError(.wrongState, "control \(name) is read-only")
         }
         if kind == .string { throw OcellusError(.invalidArgument, "control \(name) takes a string, not a number") }
+        if kind == .button { return }   // any value presses it (v4l2-ctl takes =1 as well as =0)
         guard newValue >= minimum && newValue <= maximum else {
             throw OcellusError(.invalidArgument, "\(newValue) is out of range for \(name) (\(minimum)…\(maximum))")
         }

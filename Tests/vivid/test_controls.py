@@ -88,3 +88,16 @@ def test_cli_controls_json_shape():
     controls = {c["name"]: c for c in json.loads(result.stdout)}
     assert set(controls["menu"]) == {"name", "id", "type", "minimum", "maximum", "step", "default", "value", "flags", "menu"}
     assert controls["menu"]["menu"][0] == {"value": 1, "name": "Menu Item 1"}
+
+
+def test_cli_takes_hex_negative_values_and_button_presses():
+    # As v4l2-ctl takes them: -c bitmask=0x80000010, -c integer_64_bits=-16, -c button=1.
+    subprocess.run([CLI, "controls", VIVID, "--set", "bitmask=0x80000010", "--set", "integer_64_bits=-0x10",
+                    "--set", "brightness=-0", "--set", "button=1"], capture_output=True, text=True, check=True)
+    result = subprocess.run([CLI, "controls", VIVID, "--json"], capture_output=True, text=True, check=True)
+    controls = {c["name"]: c for c in json.loads(result.stdout)}
+    assert controls["bitmask"]["value"] == 0x80000010
+    assert controls["integer_64_bits"]["value"] == -16
+    assert controls["brightness"]["value"] == 0
+    bad = subprocess.run([CLI, "controls", VIVID, "--set", "brightness=0xZZ"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "bad setting" in bad.stderr

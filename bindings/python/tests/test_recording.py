@@ -398,8 +398,8 @@ def test_sigkill_with_a_microphone_that_delivers_nothing_keeps_the_picture(tmp_p
     # is killed at a random moment. Every file must play, with the picture up to about a second
     # before the kill: video fragments do not wait for sound.
     testbed = os.path.join(os.path.dirname(__file__), "..", "..", "..", "scripts", "testbed.sh")
-    subprocess.run([testbed, "add-process-mic", testbed_dir, "deadmic"], check=True)
     try:
+        subprocess.run([testbed, "add-process-mic", testbed_dir, "deadmic"], check=True)
         rng = np.random.default_rng(15)
         for attempt in range(20):
             subprocess.run([testbed, "signal", testbed_dir, "deadmic", "CONT"], check=True)
