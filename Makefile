@@ -2,6 +2,19 @@
 # library and CLI; `make install PREFIX=DIR` installs them; `make test` runs
 # every suite against a private PipeWire test bed (scripts/testbed.sh).
 PREFIX ?= /usr/local
+# Where `install` puts things (DESTDIR is prepended to each; LIBDIR may be multiarch,
+# e.g. /usr/lib/x86_64-linux-gnu).
+LIBDIR ?= $(PREFIX)/lib
+BINDIR ?= $(PREFIX)/bin
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# Stripping is the packager's (dh_strip makes -dbgsym from unstripped files):
+# STRIP= or DEB_BUILD_OPTIONS=nostrip keeps the symbols in build/.
+STRIP ?= strip
+ifneq (,$(findstring nostrip,$(DEB_BUILD_OPTIONS)))
+STRIP :=
+endif
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 VERSION := $(shell sed -n 's/^\#define OCELLUS_VERSION_STRING "\(.*\)"/\1/p' include/ocellus.h)
 RELEASE := .build/release
@@ -12,7 +25,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install test test-swift test-c test-badinput test-python test-rust test-vivid test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
+.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-rust test-vivid test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
 
 all: build
 
@@ -22,20 +35,32 @@ build:
 	$(SWIFT) build -c release --product ocellus
 	$(SWIFT) build -c release --product ocellus-cli
 	mkdir -p $(BUILD)/lib $(BUILD)/bin $(BUILD)/include $(BUILD)/lib/pkgconfig
-	strip --strip-unneeded -o $(LIB) $(RELEASE)/libocellus.so
+	$(if $(STRIP),$(STRIP) --strip-unneeded -o $(LIB) $(RELEASE)/libocellus.so,cp $(RELEASE)/libocellus.so $(LIB))
 	ln -sf libocellus.so.0 $(BUILD)/lib/libocellus.so
-	strip -o $(CLI) $(RELEASE)/ocellus-cli
+	$(if $(STRIP),$(STRIP) -o $(CLI) $(RELEASE)/ocellus-cli,cp $(RELEASE)/ocellus-cli $(CLI))
 	cp include/ocellus.h $(BUILD)/include/
-	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@VERSION@|$(VERSION)|' pkgconfig/ocellus.pc.in > $(BUILD)/lib/pkgconfig/ocellus.pc
+	sed -e 's|@LIBDIR@|$(abspath $(BUILD))/lib|' -e 's|@INCLUDEDIR@|$(abspath $(BUILD))/include|' -e 's|@PREFIX@|$(abspath $(BUILD))|' \
+		-e 's|@VERSION@|$(VERSION)|' pkgconfig/ocellus.pc.in > $(BUILD)/lib/pkgconfig/ocellus.pc
 
-install: build
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libocellus.so.0
-	ln -sf libocellus.so.0 $(DESTDIR)$(PREFIX)/lib/libocellus.so
-	install -m 0644 include/ocellus.h $(DESTDIR)$(PREFIX)/include/ocellus.h
-	install -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/bin/ocellus
-	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(VERSION)|' pkgconfig/ocellus.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/ocellus.pc
+# Man pages for `ocellus` and each of its commands, from the CLI's own help (scripts/man-pages.sh).
+man: build
+	scripts/man-pages.sh $(CLI) $(BUILD)/man/man1 $(VERSION)
+
+# A shared library is 0644 (not executable); nothing is stripped here (see STRIP).
+install: build man
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 $(LIB) $(DESTDIR)$(LIBDIR)/libocellus.so.0
+	ln -sf libocellus.so.0 $(DESTDIR)$(LIBDIR)/libocellus.so
+	install -m 0644 include/ocellus.h $(DESTDIR)$(INCLUDEDIR)/ocellus.h
+	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/ocellus
+	install -m 0644 $(BUILD)/man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
+	sed -e 's|@LIBDIR@|$(abspath $(LIBDIR))|' -e 's|@INCLUDEDIR@|$(abspath $(INCLUDEDIR))|' -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(VERSION)|' \
+		pkgconfig/ocellus.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/ocellus.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libocellus.so.0 $(DESTDIR)$(LIBDIR)/libocellus.so $(DESTDIR)$(INCLUDEDIR)/ocellus.h \
+		$(DESTDIR)$(BINDIR)/ocellus $(DESTDIR)$(PKGCONFIGDIR)/ocellus.pc $(DESTDIR)$(MANDIR)/man1/ocellus.1 \
+		$(DESTDIR)$(MANDIR)/man1/ocellus-*.1
 
 # Each suite runs inside its own private test bed; the test bed's CLI is the stripped one.
 test: test-swift test-c test-badinput test-python test-rust test-vivid

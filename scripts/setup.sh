@@ -10,6 +10,7 @@ PACKAGES=(
 	libavformat-dev libavcodec-dev libavutil-dev                           # movie files (FFmpeg)
 	ffmpeg                                                                 # ffprobe/ffmpeg check recordings (tests)
 	libimage-exiftool-perl                                                 # exiftool -validate checks photos (tests)
+	help2man                                                               # man pages from the CLI's help
 	libsystemd-dev                                                         # sd-bus: iio-sensor-proxy
 	dbus-daemon python3-dbus python3-gi                                    # stand-in sensor proxy (tests)
 	python3 python3-pytest python3-numpy                                   # Python bindings

@@ -24,6 +24,20 @@ if ldd "$PREFIX/lib/libocellus.so.0" "$PREFIX/bin/ocellus" | grep -q /opt/swift;
 else echo "ok - nothing from the Swift toolchain at run time"; fi
 if readelf -d "$PREFIX/lib/libocellus.so.0" | grep -q 'SONAME.*\[libocellus.so.0\]'; then echo "ok - SONAME libocellus.so.0"
 else echo "not ok - SONAME"; fail=1; fi
+
+# A distribution's layout: DESTDIR, multiarch LIBDIR, a 0644 library, man pages, uninstall.
+STAGE="$PREFIX/stage"
+make -s -C "$ROOT" install DESTDIR="$STAGE" PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu >/dev/null 2>&1
+staged_lib="$STAGE/usr/lib/x86_64-linux-gnu/libocellus.so.0"
+if [ "$(stat -c %a "$staged_lib" 2>/dev/null)" = 644 ] && [ -x "$STAGE/usr/bin/ocellus" ] \
+	&& grep -qx 'libdir=/usr/lib/x86_64-linux-gnu' "$STAGE/usr/lib/x86_64-linux-gnu/pkgconfig/ocellus.pc" \
+	&& [ -f "$STAGE/usr/share/man/man1/ocellus.1" ] && [ -f "$STAGE/usr/share/man/man1/ocellus-stream.1" ] \
+	&& grep -q 'ffplay' "$STAGE/usr/share/man/man1/ocellus-stream.1"; then
+	echo "ok - make install DESTDIR= LIBDIR= (multiarch), library 0644, man pages from the CLI's help"
+else echo "not ok - make install DESTDIR= LIBDIR="; ls -lR "$STAGE" | head -30; fail=1; fi
+make -s -C "$ROOT" uninstall DESTDIR="$STAGE" PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu >/dev/null 2>&1
+if [ -z "$(find "$STAGE" -type f -o -type l)" ]; then echo "ok - make uninstall removes every installed file"
+else echo "not ok - make uninstall left:"; find "$STAGE" -type f -o -type l; fail=1; fi
 LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/header_only" >/dev/null || true; echo "ok - header compiles alone as C99 with -Werror"
 if c++ -x c++ -std=c++11 -Wall -Wextra -Werror -pedantic $(pkg-config --cflags ocellus) -c -o /dev/null "$HERE/header_only.c"; then
 	echo "ok - header compiles as C++11 with -Werror"
@@ -38,6 +52,6 @@ cc -O2 -shared -fPIC -o "$PREFIX/malloc_counter.so" "$HERE/malloc_counter.c" -ld
 cc $CFLAGS $(pkg-config --cflags ocellus) -o "$PREFIX/steady_state" "$HERE/steady_state.c" $(pkg-config --libs ocellus) -ldl
 LD_PRELOAD="$PREFIX/malloc_counter.so" LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/steady_state" | tee "$PREFIX/steady.log" || true
 read -r sp _ sf _ < <(tail -1 "$PREFIX/steady.log")
-p=$((p + ${sp:-0} + 5 - fail)); f=$((f + ${sf:-1} + fail))
+p=$((p + ${sp:-0} + 7 - fail)); f=$((f + ${sf:-1} + fail))
 echo "$p passed, $f failed"
 [ "$f" = 0 ]

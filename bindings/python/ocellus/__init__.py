@@ -22,11 +22,14 @@ from typing import Callable, List, Optional
 
 from . import _native
 
+#: The binding's version: the C header's it was written against (the library's own is `version()`).
+__version__ = "0.1.0"
+
 __all__ = [
     "Context", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
     "PreferredCamera", "MediaType", "DiscoverySession", "Control", "ControlType",
     "OcellusError", "InvalidArgument", "InvalidHandle", "BackendUnavailable", "NotFound", "WrongState",
-    "Timeout", "NoResources", "Busy", "Disconnected", "IOFailure", "version", "pixel_format_code",
+    "Timeout", "NoResources", "Busy", "Disconnected", "IOFailure", "version", "pixel_format_code", "__version__",
 ]
 
 

@@ -18,7 +18,7 @@ def test_version_matches_header():
     header = (os.path.dirname(__file__) + "/../../../include/ocellus.h")
     with open(header) as source:
         line = next(l for l in source if l.startswith("#define OCELLUS_VERSION_STRING"))
-    assert ocellus.version() == line.split('"')[1]
+    assert ocellus.version() == line.split('"')[1] == ocellus.__version__
 
 
 def test_lists_cameras_and_microphone_with_properties():

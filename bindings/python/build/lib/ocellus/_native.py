@@ -1,0 +1,276 @@
+"""ctypes declarations of include/ocellus.h: each C function once, with its
+argument and result types and how its errors are checked, so no call site
+checks a status code by hand."""
+
+import ctypes
+import ctypes.util
+import os
+
+c_status = ctypes.c_int32
+c_callback_id = ctypes.c_uint64
+
+
+class ContextOptions(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("pipewire_remote", ctypes.c_char_p),
+        ("state_directory", ctypes.c_char_p),
+        ("timeout_ms", ctypes.c_uint32),
+    ]
+
+
+class Fraction(ctypes.Structure):
+    _fields_ = [("numerator", ctypes.c_uint32), ("denominator", ctypes.c_uint32)]
+
+
+class FormatInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("pixel_format", ctypes.c_uint32),
+        ("width", ctypes.c_uint32),
+        ("height", ctypes.c_uint32),
+        ("frame_rate_count", ctypes.c_uint32),
+        ("frame_rates", ctypes.POINTER(Fraction)),
+        ("frame_rates_are_range", ctypes.c_bool),
+    ]
+
+
+class ControlInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("id", ctypes.c_uint32),
+        ("name", ctypes.c_char_p),
+        ("type", ctypes.c_int),
+        ("minimum", ctypes.c_int64),
+        ("maximum", ctypes.c_int64),
+        ("step", ctypes.c_int64),
+        ("default_value", ctypes.c_int64),
+        ("flags", ctypes.c_uint32),
+        ("has_value", ctypes.c_bool),
+        ("value", ctypes.c_int64),
+        ("menu_count", ctypes.c_uint32),
+    ]
+
+
+class Photo(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.POINTER(ctypes.c_uint8)),
+        ("size", ctypes.c_size_t),
+        ("width", ctypes.c_uint32),
+        ("height", ctypes.c_uint32),
+        ("orientation", ctypes.c_uint16),
+        ("sequence", ctypes.c_uint64),
+        ("timestamp_ns", ctypes.c_uint64),
+        ("path", ctypes.c_char_p),
+    ]
+
+
+class PhotoSettings(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("apply_rotation_to_pixels", ctypes.c_bool),
+        ("quality", ctypes.c_int32),
+        ("path", ctypes.c_char_p),
+    ]
+
+
+class RecordingSummary(ctypes.Structure):
+    _fields_ = [
+        ("path", ctypes.c_char_p),
+        ("bytes", ctypes.c_int64),
+        ("width", ctypes.c_uint32),
+        ("height", ctypes.c_uint32),
+        ("duration", ctypes.c_double),
+        ("frames", ctypes.c_uint64),
+        ("dropped_frames", ctypes.c_uint64),
+        ("rotation", ctypes.c_int32),
+        ("video_codec", ctypes.c_char_p),
+    ]
+
+
+AUDIO_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(ctypes.c_float), ctypes.c_size_t, ctypes.c_uint32,
+                                  ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p)
+RECORDING_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_char_p, ctypes.POINTER(RecordingSummary),
+                                      ctypes.c_void_p)
+PHOTO_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(Photo), ctypes.c_char_p, ctypes.c_void_p)
+ROTATION_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
+FRAME_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+SESSION_EVENT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
+HOTPLUG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+PREFERRED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+DISCONNECTED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+MICROPHONE_ROUTE_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+DISCOVERY_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+
+_SONAME = "libocellus.so.0"
+
+
+def _candidates():
+    env = os.environ.get("OCELLUS_LIBRARY")
+    if env:
+        yield env
+    yield os.path.join(os.path.dirname(os.path.abspath(__file__)), _SONAME)
+    yield _SONAME
+    found = ctypes.util.find_library("ocellus")
+    if found:
+        yield found
+
+
+def load_library():
+    """Loads libocellus: $OCELLUS_LIBRARY, then a copy beside this package, then the SONAME."""
+    tried = []
+    for candidate in _candidates():
+        if os.sep in candidate and not os.path.exists(candidate):
+            tried.append(f"{candidate} (no such file)")
+            continue
+        try:
+            return ctypes.CDLL(candidate)
+        except OSError as error:
+            tried.append(f"{candidate} ({error})")
+    raise ImportError("cannot load the Ocellus library; tried: " + "; ".join(tried))
+
+
+def declare(lib, errcheck_status):
+    """Sets argtypes/restype for every C function; status-returning ones raise on failure."""
+    vp, cp, sz = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t
+    table = {
+        "oc_version": ([], cp),
+        "oc_status_name": ([c_status], cp),
+        "oc_pixel_format_from_name": ([ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint32)], c_status),
+        "oc_context_copy_device_by_unique_id": ([vp, ctypes.c_char_p, ctypes.POINTER(vp)], c_status),
+        "oc_context_copy_device_matching": ([vp, ctypes.c_char_p, ctypes.POINTER(vp)], c_status),
+        "oc_video_data_output_copy_next_frame": ([vp, ctypes.c_uint32, ctypes.POINTER(vp)], c_status),
+        "oc_video_data_output_get_pollable_fd": ([vp, ctypes.POINTER(ctypes.c_int)], c_status),
+        "oc_pixel_format_name": ([ctypes.c_uint32, ctypes.c_char_p, sz], sz),
+        "oc_last_error_message": ([], cp),
+        "oc_context_options_init": ([ctypes.POINTER(ContextOptions)], None),
+        "oc_context_create": ([cp, ctypes.POINTER(ContextOptions), ctypes.POINTER(vp)], c_status),
+        "oc_context_destroy": ([vp], None),
+        "oc_context_app_id": ([vp], cp),
+        "oc_context_state_directory": ([vp], cp),
+        "oc_context_copy_devices": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_device_list_count": ([vp], sz),
+        "oc_device_list_get": ([vp, sz], vp),
+        "oc_device_list_free": ([vp], None),
+        "oc_device_retain": ([vp], vp),
+        "oc_device_release": ([vp], None),
+        "oc_device_unique_id": ([vp], cp),
+        "oc_device_name": ([vp], cp),
+        "oc_device_get_type": ([vp], ctypes.c_int),
+        "oc_device_get_position": ([vp], ctypes.c_int),
+        "oc_device_get_backend": ([vp], ctypes.c_int),
+        "oc_device_is_connected": ([vp], ctypes.c_bool),
+        "oc_device_vendor_id": ([vp], ctypes.c_uint16),
+        "oc_device_supports_multitasking": ([vp], ctypes.c_bool),
+        "oc_device_product_id": ([vp], ctypes.c_uint16),
+        "oc_device_serial_number": ([vp], cp),
+        "oc_device_get_property": ([vp, cp], cp),
+        "oc_device_format_count": ([vp], sz),
+        "oc_device_get_format": ([vp, sz, ctypes.POINTER(FormatInfo)], c_status),
+        "oc_context_add_hotplug_callback": ([vp, HOTPLUG_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_context_remove_callback": ([vp, c_callback_id], c_status),
+        "oc_rotation_coordinator_create": ([vp, vp, ctypes.c_int, ctypes.POINTER(vp)], c_status),
+        "oc_rotation_coordinator_destroy": ([vp], None),
+        "oc_rotation_coordinator_get_angles": ([vp, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int32)], c_status),
+        "oc_rotation_coordinator_is_mirrored": ([vp], ctypes.c_bool),
+        "oc_rotation_coordinator_set_host_orientation": ([vp, ctypes.c_int32], c_status),
+        "oc_rotation_coordinator_follow_host_sensor": ([vp, cp], c_status),
+        "oc_rotation_coordinator_set_interface_orientation": ([vp, ctypes.c_int32], c_status),
+        "oc_rotation_coordinator_set_mounting_correction": ([vp, ctypes.c_int32], c_status),
+        "oc_rotation_coordinator_add_callback": ([vp, ROTATION_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_rotation_coordinator_remove_callback": ([vp, c_callback_id], c_status),
+        "oc_capture_session_create": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_capture_session_destroy": ([vp], None),
+        "oc_capture_session_begin_configuration": ([vp], c_status),
+        "oc_capture_session_commit_configuration": ([vp], c_status),
+        "oc_capture_session_set_input": ([vp, vp], c_status),
+        "oc_capture_session_add_output": ([vp, vp], c_status),
+        "oc_capture_session_set_audio_input": ([vp, vp], c_status),
+        "oc_audio_data_output_create": ([ctypes.POINTER(vp)], c_status),
+        "oc_audio_data_output_destroy": ([vp], None),
+        "oc_capture_session_add_audio_output": ([vp, vp], c_status),
+        "oc_capture_session_remove_audio_output": ([vp, vp], c_status),
+        "oc_audio_data_output_set_callback": ([vp, AUDIO_CALLBACK, vp], c_status),
+        "oc_audio_data_output_delivered_frames": ([vp], ctypes.c_uint64),
+        "oc_movie_file_output_create": ([ctypes.POINTER(vp)], c_status),
+        "oc_movie_file_output_destroy": ([vp], None),
+        "oc_capture_session_add_movie_file_output": ([vp, vp], c_status),
+        "oc_capture_session_remove_movie_file_output": ([vp, vp], c_status),
+        "oc_movie_file_output_set_rotation_angle": ([vp, ctypes.c_int32], c_status),
+        "oc_movie_file_output_start_recording": ([vp, ctypes.c_char_p, RECORDING_CALLBACK, vp], c_status),
+        "oc_movie_file_output_stop_recording": ([vp], c_status),
+        "oc_movie_file_output_is_recording": ([vp], ctypes.c_bool),
+        "oc_movie_file_output_recorded_duration": ([vp], ctypes.c_double),
+        "oc_photo_output_create": ([ctypes.POINTER(vp)], c_status),
+        "oc_photo_output_destroy": ([vp], None),
+        "oc_capture_session_add_photo_output": ([vp, vp], c_status),
+        "oc_capture_session_remove_photo_output": ([vp, vp], c_status),
+        "oc_photo_output_set_rotation_angle": ([vp, ctypes.c_int32], c_status),
+        "oc_photo_output_set_mirrored": ([vp, ctypes.c_bool], c_status),
+        "oc_photo_output_capture": ([vp, ctypes.POINTER(PhotoSettings), PHOTO_CALLBACK, vp], c_status),
+        "oc_capture_session_remove_output": ([vp, vp], c_status),
+        "oc_capture_session_can_add_output": ([vp, vp], ctypes.c_bool),
+        "oc_capture_session_start_running": ([vp], c_status),
+        "oc_capture_session_set_preset": ([vp, ctypes.c_int], c_status),
+        "oc_device_supports_preset": ([vp, ctypes.c_int], ctypes.c_bool),
+        "oc_capture_session_stop_running": ([vp], c_status),
+        "oc_capture_session_is_running": ([vp], ctypes.c_bool),
+        "oc_capture_session_set_automatically_switches_camera": ([vp, ctypes.c_bool], c_status),
+        "oc_capture_session_automatically_switches_camera": ([vp], ctypes.c_bool),
+        "oc_capture_session_is_recording": ([vp], ctypes.c_bool),
+        "oc_capture_session_add_event_callback": ([vp, SESSION_EVENT_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_capture_session_remove_callback": ([vp, c_callback_id], c_status),
+        "oc_video_data_output_create": ([ctypes.POINTER(vp)], c_status),
+        "oc_video_data_output_destroy": ([vp], None),
+        "oc_video_data_output_set_format": ([vp, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32], c_status),
+        "oc_video_data_output_set_max_frame_rate": ([vp, Fraction], c_status),
+        "oc_video_data_output_is_rotation_angle_supported": ([vp, ctypes.c_int32], ctypes.c_bool),
+        "oc_video_data_output_set_rotation_angle": ([vp, ctypes.c_int32], c_status),
+        "oc_video_data_output_set_mirrored": ([vp, ctypes.c_int], c_status),
+        "oc_video_data_output_set_frame_callback": ([vp, FRAME_CALLBACK, vp], c_status),
+        "oc_video_data_output_delivered_frames": ([vp], ctypes.c_uint64),
+        "oc_video_data_output_dropped_frames": ([vp, ctypes.c_int], ctypes.c_uint64),
+        "oc_frame_pixel_format": ([vp], ctypes.c_uint32),
+        "oc_frame_width": ([vp], ctypes.c_uint32),
+        "oc_frame_height": ([vp], ctypes.c_uint32),
+        "oc_frame_sequence": ([vp], ctypes.c_uint64),
+        "oc_frame_timestamp_ns": ([vp], ctypes.c_uint64),
+        "oc_frame_is_full_range": ([vp], ctypes.c_bool),
+        "oc_frame_plane_count": ([vp], ctypes.c_uint32),
+        "oc_frame_plane_data": ([vp, ctypes.c_uint32, ctypes.POINTER(sz), ctypes.POINTER(ctypes.c_uint32)],
+                                ctypes.POINTER(ctypes.c_uint8)),
+        "oc_frame_retain": ([vp], vp),
+        "oc_frame_release": ([vp], None),
+        "oc_device_copy_controls": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_control_list_count": ([vp], sz),
+        "oc_control_list_get": ([vp, sz, ctypes.POINTER(ControlInfo)], c_status),
+        "oc_control_list_get_menu_item": ([vp, sz, sz, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(cp)], c_status),
+        "oc_control_list_free": ([vp], None),
+        "oc_device_set_control": ([vp, cp, ctypes.c_int64], c_status),
+        "oc_device_lock_for_configuration": ([vp], c_status),
+        "oc_device_unlock_for_configuration": ([vp], c_status),
+        "oc_context_add_disconnected_callback": ([vp, vp, DISCONNECTED_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_discovery_session_create": ([vp, ctypes.c_uint32, ctypes.c_int, ctypes.c_int, ctypes.POINTER(vp)], c_status),
+        "oc_discovery_session_copy_devices": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_discovery_session_set_callback": ([vp, DISCOVERY_CALLBACK, vp], c_status),
+        "oc_discovery_session_destroy": ([vp], None),
+        "oc_context_copy_associated_microphone": ([vp, vp, ctypes.POINTER(vp)], c_status),
+        "oc_context_copy_user_preferred_camera": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_context_copy_system_preferred_camera": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_context_set_user_preferred_camera": ([vp, vp], c_status),
+        "oc_context_copy_state_problem": ([vp, ctypes.c_char_p, sz], sz),
+        "oc_context_copy_backend_problem": ([vp, ctypes.c_int, ctypes.c_char_p, sz], sz),
+        "oc_context_add_preferred_camera_callback": ([vp, PREFERRED_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_context_copy_default_microphone": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_context_copy_microphone_route": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_context_copy_preferred_microphone": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_context_set_preferred_microphone": ([vp, vp], c_status),
+        "oc_context_add_microphone_route_callback": ([vp, MICROPHONE_ROUTE_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+    }
+    for name, (argtypes, restype) in table.items():
+        function = getattr(lib, name)
+        function.argtypes = argtypes
+        function.restype = restype
+        if restype is c_status:
+            function.errcheck = errcheck_status
+    return lib

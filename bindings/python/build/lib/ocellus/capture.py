@@ -1,0 +1,647 @@
+"""Capture sessions and video data outputs (SPEC §4) for Python.
+
+Frames reach the callback as `Frame` objects whose `planes` are NumPy arrays
+viewing the camera's buffer without a copy: valid only during the callback.
+`frame.retain()` returns a `RetainedFrame` that owns a copy and stays valid.
+"""
+
+import ctypes
+import enum
+import threading
+import time
+import weakref
+from concurrent.futures import Future
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, List, Optional
+
+from . import _native
+from . import NotFound as NotFoundError, Timeout, WrongState, _Closable, _lib, _report_callback_exception, _text, _fourcc, pixel_format_code, Device
+
+__all__ = ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "AudioDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
+
+
+class Preset(enum.IntEnum):
+    """What the stream aims for when no output pins a size."""
+
+    HIGH = 0
+    MEDIUM = 1
+    LOW = 2
+    PHOTO = 3
+    VGA_640X480 = 4
+    HD_1280X720 = 5
+    HD_1920X1080 = 6
+    UHD_3840X2160 = 7
+    INPUT_PRIORITY = 8
+
+
+def device_supports_preset(device: Device, preset: Preset) -> bool:
+    return bool(_lib.oc_device_supports_preset(device._handle, int(preset)))
+
+
+class SessionEvent(enum.IntEnum):
+    STARTED = 0
+    STOPPED = 1
+    RUNTIME_ERROR = 2
+    INTERRUPTED = 3
+    INTERRUPTION_ENDED = 4
+    #: the `microphone` device's new input could not be opened; no sound until the route moves again
+    AUDIO_INTERRUPTED = 5
+    #: automatic switching made another camera the input (message: its unique ID)
+    INPUT_SWITCHED = 6
+    #: automatic switching waits for the recording to end (message: the camera's unique ID)
+    SWITCH_DEFERRED = 7
+    #: automatic switching could not move (message: unique ID, then why); the input is kept
+    SWITCH_FAILED = 8
+    #: a recording's encoder cannot keep up: it records every other frame until it catches up
+    RECORDING_DEGRADED = 9
+
+
+class Frame:
+    """A frame during its callback: properties and NumPy views of its planes."""
+
+    def __init__(self, handle: int):
+        self._handle = handle
+
+    @property
+    def width(self) -> int:
+        return _lib.oc_frame_width(self._handle)
+
+    @property
+    def height(self) -> int:
+        return _lib.oc_frame_height(self._handle)
+
+    @property
+    def pixel_format(self) -> str:
+        return _fourcc(_lib.oc_frame_pixel_format(self._handle))
+
+    @property
+    def sequence(self) -> int:
+        return _lib.oc_frame_sequence(self._handle)
+
+    @property
+    def timestamp_ns(self) -> int:
+        """CLOCK_MONOTONIC nanoseconds of the capture."""
+        return _lib.oc_frame_timestamp_ns(self._handle)
+
+    @property
+    def full_range(self) -> bool:
+        """True for full-range samples (0-255, decoded JPEG), False for limited (16-235)."""
+        return _lib.oc_frame_is_full_range(self._handle)
+
+    @property
+    def planes(self):
+        """One uint8 array per plane, shaped (rows, stride): no copy."""
+        import numpy as np
+
+        count = _lib.oc_frame_plane_count(self._handle)
+        if count == 0:
+            raise WrongState(_text(_lib.oc_last_error_message()) or "the frame is no longer valid")
+        result = []
+        for index in range(count):
+            size, stride = ctypes.c_size_t(), ctypes.c_uint32()
+            data = _lib.oc_frame_plane_data(self._handle, index, ctypes.byref(size), ctypes.byref(stride))
+            if not data:
+                raise WrongState(_text(_lib.oc_last_error_message()))
+            # The array's memory keeps this frame (and so a retained frame's copy) alive.
+            memory = (ctypes.c_uint8 * size.value).from_address(ctypes.addressof(data.contents))
+            memory._frame = self
+            flat = np.frombuffer(memory, dtype=np.uint8)
+            rows = size.value // stride.value if stride.value else 1
+            result.append(flat[: rows * stride.value].reshape(rows, stride.value) if stride.value else flat)
+        return result
+
+    #: bytes per pixel of the packed formats `image` shapes as (height, width, channels)
+    _PACKED = {"YUYV": 2, "UYVY": 2, "AR24": 4, "AB24": 4, "XR24": 4, "BGR3": 3, "RGB3": 3}
+
+    @property
+    def image(self):
+        """The frame as one read-only NumPy array shaped as OpenCV expects: (h, w, 2) for
+        YUYV/UYVY, (h, w, 4) for BGRA/RGBA, (h, w, 3) for BGR24/RGB24, (h, w) for GRAY8, and
+        (h * 3 / 2, w) for NV12 and I420 (ready for cv2.cvtColor's COLOR_YUV2BGR_NV12/_I420).
+        A view where the planes lie as OpenCV wants them; else a copy. MJPEG: the JPEG's bytes."""
+        import numpy as np
+
+        planes = self.planes
+        width, height, name = self.width, self.height, self.pixel_format
+        if name in self._PACKED:
+            channels = self._PACKED[name]
+            flat = planes[0].reshape(-1)
+            array = np.lib.stride_tricks.as_strided(flat, shape=(height, width, channels),
+                                                    strides=(planes[0].shape[1], channels, 1))
+        elif name == "GREY":
+            array = planes[0][:height, :width]
+        elif name in ("NV12", "I420"):
+            chroma = [plane.reshape(-1) for plane in planes[1:]]
+            luma = planes[0]
+            contiguous = luma.shape[1] == width and all(
+                part.ctypes.data == luma.ctypes.data + luma.size + sum(p.size for p in chroma[:i])
+                for i, part in enumerate(chroma))
+            if contiguous:
+                memory = (ctypes.c_uint8 * (width * height * 3 // 2)).from_address(luma.ctypes.data)
+                memory._frame = self
+                array = np.frombuffer(memory, dtype=np.uint8).reshape(height * 3 // 2, width)
+            else:
+                array = np.concatenate([luma[:height, :width].reshape(-1)] + [c for c in chroma]).reshape(height * 3 // 2, width)
+        else:
+            array = planes[0].reshape(-1)
+        array = array.view()
+        array.flags.writeable = False
+        return array
+
+    def retain(self) -> "RetainedFrame":
+        """A copy of this frame that stays valid after the callback."""
+        handle = _lib.oc_frame_retain(self._handle)
+        if not handle:
+            raise ValueError(_text(_lib.oc_last_error_message()))
+        return RetainedFrame(handle)
+
+
+class RetainedFrame(Frame):
+    """A frame kept beyond its callback; its memory is released with the object."""
+
+    def __init__(self, handle: int):
+        super().__init__(handle)
+        self._finalizer = weakref.finalize(self, _lib.oc_frame_release, handle)
+
+
+class VideoDataOutput(_Closable):
+    """Frames for one consumer. `pixel_format` ("YUYV", "NV12", "MJPG", …), `width`/`height`
+    and `max_frame_rate` pin what it receives; None means the camera's own."""
+
+    def __init__(self, pixel_format: Optional[str] = None, width: Optional[int] = None,
+                 height: Optional[int] = None, max_frame_rate: Optional[Fraction] = None):
+        handle = ctypes.c_void_p()
+        _lib.oc_video_data_output_create(ctypes.byref(handle))
+        self._handle = handle.value
+        self._finalizer = weakref.finalize(self, _lib.oc_video_data_output_destroy, self._handle)
+        self._trampoline = None
+        _lib.oc_video_data_output_set_format(self._handle, pixel_format_code(pixel_format) if pixel_format else 0,
+                                             width or 0, height or 0)
+        if max_frame_rate is not None:
+            rate = Fraction(max_frame_rate)
+            _lib.oc_video_data_output_set_max_frame_rate(self._handle, _native.Fraction(rate.numerator, rate.denominator))
+
+    def is_rotation_angle_supported(self, degrees: int) -> bool:
+        return bool(_lib.oc_video_data_output_is_rotation_angle_supported(self._handle, degrees))
+
+    def set_rotation_angle(self, degrees: int) -> None:
+        """Turn the pixels clockwise (costly; prefer rotating the display layer)."""
+        _lib.oc_video_data_output_set_rotation_angle(self._handle, degrees)
+
+    def set_mirrored(self, mirrored: Optional[bool]) -> None:
+        """Flip the pixels (None: the default, unflipped)."""
+        _lib.oc_video_data_output_set_mirrored(self._handle, -1 if mirrored is None else int(mirrored))
+
+    def set_frame_callback(self, callback: Optional[Callable[[Frame], None]]) -> None:
+        """Calls `callback(frame)` on the stream thread for each frame; None clears it."""
+        if callback is None:
+            _lib.oc_video_data_output_set_frame_callback(self._handle, _native.FRAME_CALLBACK(), None)
+            self._trampoline = None
+            return
+
+        def trampoline(_output, frame, _user_data):
+            try:
+                callback(Frame(frame))
+            except BaseException:  # noqa: B036 - nothing may unwind into C
+                _report_callback_exception(callback)
+
+        new = _native.FRAME_CALLBACK(trampoline)
+        _lib.oc_video_data_output_set_frame_callback(self._handle, new, None)
+        self._trampoline = new
+
+    def read(self, timeout: Optional[float] = None) -> "RetainedFrame":
+        """The newest frame not yet taken, as a frame of its own (`.image` is a NumPy image),
+        waiting up to `timeout` seconds (None: until one comes). One frame is kept, never a
+        queue: a slow reader gets the latest. Raises Timeout when none came in time, and
+        WrongState at once when none can come (the output is not in a running session)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        handle = ctypes.c_void_p()
+        while True:
+            # Waits in slices of a second so that Ctrl-C is seen (ctypes releases the GIL meanwhile).
+            left = 1.0 if deadline is None else max(0.0, min(1.0, deadline - time.monotonic()))
+            try:
+                _lib.oc_video_data_output_copy_next_frame(self._handle, int(left * 1000), ctypes.byref(handle))
+                return RetainedFrame(handle.value)
+            except Timeout:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise
+
+    def __iter__(self):
+        """Every frame as it comes (the newest when the loop body is slow), until the session stops."""
+        while True:
+            try:
+                yield self.read()
+            except WrongState:
+                return
+
+    def fileno(self) -> int:
+        """A descriptor readable while a frame waits for `read()` (for selectors and event loops)."""
+        fd = ctypes.c_int()
+        _lib.oc_video_data_output_get_pollable_fd(self._handle, ctypes.byref(fd))
+        return fd.value
+
+    async def _frames(self):
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        ready = asyncio.Event()
+        loop.add_reader(self.fileno(), ready.set)
+        try:
+            while True:
+                await ready.wait()
+                ready.clear()
+                try:
+                    yield self.read(timeout=0)
+                except Timeout:
+                    continue   # another reader took it
+                except WrongState:
+                    return
+        finally:
+            loop.remove_reader(self.fileno())
+
+    def __aiter__(self):
+        """`async for frame in output`: frames on an asyncio loop, without a thread of its own."""
+        return self._frames()
+
+    @property
+    def delivered_frames(self) -> int:
+        return _lib.oc_video_data_output_delivered_frames(self._handle)
+
+    @property
+    def dropped_frames(self) -> dict:
+        """Frames dropped so far, by reason: "late", "out_of_buffers", "discontinuity", "corrupt"."""
+        reasons = ("late", "out_of_buffers", "discontinuity", "corrupt")
+        return {name: _lib.oc_video_data_output_dropped_frames(self._handle, index) for index, name in enumerate(reasons)}
+
+
+class AudioDataOutput(_Closable):
+    """PCM from the session's microphone: `callback(samples, timestamp_ns)` with a float32
+    NumPy array shaped (frames, channels) viewing the library's buffer (valid during the call)."""
+
+    def __init__(self):
+        handle = ctypes.c_void_p()
+        _lib.oc_audio_data_output_create(ctypes.byref(handle))
+        self._handle = handle.value
+        self._finalizer = weakref.finalize(self, _lib.oc_audio_data_output_destroy, self._handle)
+        self._trampoline = None
+
+    def set_callback(self, callback) -> None:
+        if callback is None:
+            _lib.oc_audio_data_output_set_callback(self._handle, _native.AUDIO_CALLBACK(), None)
+            self._trampoline = None
+            return
+        import numpy as np
+
+        def trampoline(_output, samples, frames, channels, _rate, timestamp_ns, _user_data):
+            try:
+                callback(np.ctypeslib.as_array(samples, shape=(frames * channels,)).reshape(frames, channels), timestamp_ns)
+            except BaseException:  # noqa: B036 - nothing may unwind into C
+                _report_callback_exception(callback)
+
+        new = _native.AUDIO_CALLBACK(trampoline)
+        _lib.oc_audio_data_output_set_callback(self._handle, new, None)
+        self._trampoline = new
+
+    @property
+    def delivered_frames(self) -> int:
+        return _lib.oc_audio_data_output_delivered_frames(self._handle)
+
+
+class _Requests:
+    """Futures of requests answered by a C callback, keyed by the token passed as its user data.
+    The C callback closes over this object only (never the output), and the output's finalizer
+    keeps the callback alive until destroy has answered every request."""
+
+    def __init__(self):
+        self._futures, self._lock, self._next = {}, threading.Lock(), 0
+
+    def call(self, function, *arguments) -> Future:
+        """`function(*arguments, token)`; the returned future is dropped if the call raises."""
+        future = Future()
+        with self._lock:
+            self._next += 1
+            token = self._next
+            self._futures[token] = future
+        try:
+            function(*arguments, token)
+        except BaseException:
+            self.take(token)
+            raise
+        return future
+
+    def take(self, token) -> Optional[Future]:
+        with self._lock:
+            return self._futures.pop(token, None)
+
+
+def _error(status, message):
+    from . import _ERRORS, OcellusError
+    return _ERRORS.get(status, OcellusError)(_text(message), status)
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A finished photo: JPEG bytes with EXIF."""
+
+    data: bytes
+    width: int
+    height: int
+    orientation: int
+    sequence: int
+    timestamp_ns: int
+    path: Optional[str]
+
+
+class PhotoOutput(_Closable):
+    """Stills from a running session: `capture()` returns a Future resolved with a `Photo`
+    (or failed with an OcellusError). JPEG encoding runs on the output's own thread."""
+
+    def __init__(self, rotation_angle: int = 0, mirrored: bool = False):
+        handle = ctypes.c_void_p()
+        _lib.oc_photo_output_create(ctypes.byref(handle))
+        self._handle = handle.value
+        self._requests = _Requests()
+        self._trampoline = _native.PHOTO_CALLBACK(_photo_completion(self._requests))
+        self._finalizer = weakref.finalize(self, _destroy_photo_output, self._handle, self._trampoline)
+        self.set_rotation_angle(rotation_angle)
+        self.set_mirrored(mirrored)
+
+    def set_rotation_angle(self, degrees: int) -> None:
+        """The capture angle (clockwise to upright), written as EXIF Orientation."""
+        _lib.oc_photo_output_set_rotation_angle(self._handle, degrees)
+
+    def set_mirrored(self, mirrored: bool) -> None:
+        _lib.oc_photo_output_set_mirrored(self._handle, mirrored)
+
+    def capture(self, path: Optional[str] = None, apply_rotation_to_pixels: bool = False, quality: int = 0) -> Future:
+        """Requests a photo from the next frame; with `path`, the JPEG is also written there."""
+        settings = _native.PhotoSettings(ctypes.sizeof(_native.PhotoSettings), apply_rotation_to_pixels, quality,
+                                         path.encode() if path else None)
+        return self._requests.call(_lib.oc_photo_output_capture, self._handle, ctypes.byref(settings), self._trampoline)
+
+
+def _destroy_photo_output(handle, _trampoline):
+    _lib.oc_photo_output_destroy(handle)
+
+
+def _photo_completion(requests):
+    def done(_output, status, photo, message, token):
+        future = requests.take(token)
+        if future is None:
+            return
+        if status != 0:
+            future.set_exception(_error(status, message))
+            return
+        value = photo.contents
+        future.set_result(Photo(ctypes.string_at(value.data, value.size), value.width, value.height, value.orientation,
+                                value.sequence, value.timestamp_ns, _text(value.path) if value.path else None))
+
+    return done
+
+
+@dataclass(frozen=True)
+class Recording:
+    """A finished movie file; `error` says why it ended early (the file plays up to then)."""
+
+    path: str
+    bytes: int
+    width: int
+    height: int
+    duration: float
+    frames: int
+    dropped_frames: int
+    rotation: int
+    video_codec: str
+    error: Optional[Exception]
+
+
+class MovieFileOutput(_Closable):
+    """Records the session's camera to .mp4/.mov: `start_recording(path)` returns a Future
+    resolved with a `Recording` once the file is finished (after `stop_recording()`)."""
+
+    def __init__(self, rotation_angle: int = 0):
+        handle = ctypes.c_void_p()
+        _lib.oc_movie_file_output_create(ctypes.byref(handle))
+        self._handle = handle.value
+        self._requests = _Requests()
+        self._trampoline = _native.RECORDING_CALLBACK(_recording_completion(self._requests))
+        self._finalizer = weakref.finalize(self, _destroy_movie_file_output, self._handle, self._trampoline)
+        self.set_rotation_angle(rotation_angle)
+
+    def set_rotation_angle(self, degrees: int) -> None:
+        """The capture angle (clockwise to upright) for the next recording's display matrix."""
+        _lib.oc_movie_file_output_set_rotation_angle(self._handle, degrees)
+
+    def start_recording(self, path: str) -> Future:
+        return self._requests.call(_lib.oc_movie_file_output_start_recording, self._handle, path.encode(), self._trampoline)
+
+    def stop_recording(self) -> None:
+        _lib.oc_movie_file_output_stop_recording(self._handle)
+
+    @property
+    def is_recording(self) -> bool:
+        return bool(_lib.oc_movie_file_output_is_recording(self._handle))
+
+    @property
+    def recorded_duration(self) -> float:
+        return _lib.oc_movie_file_output_recorded_duration(self._handle)
+
+
+def _destroy_movie_file_output(handle, _trampoline):
+    _lib.oc_movie_file_output_destroy(handle)
+
+
+def _recording_completion(requests):
+    def done(_output, status, message, summary, token):
+        future = requests.take(token)
+        if future is None:
+            return
+        value = summary.contents
+        error = _error(status, message) if status != 0 else None
+        future.set_result(Recording(_text(value.path), value.bytes, value.width, value.height, value.duration, value.frames,
+                                    value.dropped_frames, value.rotation, _text(value.video_codec), error))
+
+    return done
+
+
+class CaptureSession(_Closable):
+    """A camera, outputs and one stream feeding them. Use `running()` as a context manager
+    or `start_running()`/`stop_running()` (not from a frame callback)."""
+
+    def __init__(self, context):
+        handle = ctypes.c_void_p()
+        _lib.oc_capture_session_create(context._handle_checked(), ctypes.byref(handle))
+        self._context = context
+        self._handle = handle.value
+        self._outputs = []
+        self._callbacks = {}
+        self._finalizer = weakref.finalize(self, _lib.oc_capture_session_destroy, self._handle)
+
+    def set_input(self, camera: Device) -> None:
+        _lib.oc_capture_session_set_input(self._handle, camera._handle)
+
+    def set_preset(self, preset: "Preset") -> None:
+        _lib.oc_capture_session_set_preset(self._handle, int(preset))
+
+    def add_output(self, output: VideoDataOutput) -> None:
+        _lib.oc_capture_session_add_output(self._handle, output._handle)
+        self._outputs.append(output)
+
+    def remove_output(self, output: VideoDataOutput) -> None:
+        _lib.oc_capture_session_remove_output(self._handle, output._handle)
+        self._outputs.remove(output)
+
+    def set_audio_input(self, microphone: Optional[Device]) -> None:
+        """The session's microphone (None removes it): heard by audio outputs and recordings."""
+        _lib.oc_capture_session_set_audio_input(self._handle, microphone._handle if microphone else None)
+
+    def add_audio_output(self, output: AudioDataOutput) -> None:
+        _lib.oc_capture_session_add_audio_output(self._handle, output._handle)
+        self._outputs.append(output)
+
+    def remove_audio_output(self, output: AudioDataOutput) -> None:
+        _lib.oc_capture_session_remove_audio_output(self._handle, output._handle)
+        self._outputs.remove(output)
+
+    def add_photo_output(self, output: PhotoOutput) -> None:
+        _lib.oc_capture_session_add_photo_output(self._handle, output._handle)
+        self._outputs.append(output)
+
+    def remove_photo_output(self, output: PhotoOutput) -> None:
+        _lib.oc_capture_session_remove_photo_output(self._handle, output._handle)
+        self._outputs.remove(output)
+
+    def add_movie_file_output(self, output: MovieFileOutput) -> None:
+        _lib.oc_capture_session_add_movie_file_output(self._handle, output._handle)
+        self._outputs.append(output)
+
+    def remove_movie_file_output(self, output: MovieFileOutput) -> None:
+        _lib.oc_capture_session_remove_movie_file_output(self._handle, output._handle)
+        self._outputs.remove(output)
+
+    def can_add_output(self, output: VideoDataOutput) -> bool:
+        return bool(_lib.oc_capture_session_can_add_output(self._handle, output._handle))
+
+    def begin_configuration(self) -> None:
+        _lib.oc_capture_session_begin_configuration(self._handle)
+
+    def commit_configuration(self) -> None:
+        _lib.oc_capture_session_commit_configuration(self._handle)
+
+    def start_running(self) -> None:
+        _lib.oc_capture_session_start_running(self._handle)
+
+    def stop_running(self) -> None:
+        _lib.oc_capture_session_stop_running(self._handle)
+
+    @property
+    def is_running(self) -> bool:
+        return bool(_lib.oc_capture_session_is_running(self._handle))
+
+    @property
+    def automatically_switches_camera(self) -> bool:
+        """SPEC §4 automatic switching (opt-in): the input follows the context's system preferred
+        camera, never while recording (the switch waits for the recording's end)."""
+        return bool(_lib.oc_capture_session_automatically_switches_camera(self._handle))
+
+    @automatically_switches_camera.setter
+    def automatically_switches_camera(self, enabled: bool) -> None:
+        _lib.oc_capture_session_set_automatically_switches_camera(self._handle, bool(enabled))
+
+    @property
+    def is_recording(self) -> bool:
+        """Whether a movie file output of the session records (until its file is finished)."""
+        return bool(_lib.oc_capture_session_is_recording(self._handle))
+
+    def running(self):
+        """`with session.running():` starts the stream and stops it on exit."""
+        session = self
+
+        class _Running:
+            def __enter__(self):
+                session.start_running()
+                return session
+
+            def __exit__(self, *exc):
+                session.stop_running()
+
+        return _Running()
+
+    def add_event_callback(self, callback: Callable[[SessionEvent, Optional[str]], None]) -> int:
+        """Calls `callback(event, message)` for every `SessionEvent` (message: the error, or for
+        INPUT_SWITCHED / SWITCH_DEFERRED the camera's unique ID; None when empty); returns an ID."""
+
+        def trampoline(_session, event, _status, message, _user_data):
+            if event not in SessionEvent._value2member_map_:
+                return   # a newer library's event this binding does not know yet
+            try:
+                callback(SessionEvent(event), _text(message) or None)
+            except BaseException:  # noqa: B036
+                _report_callback_exception(callback)
+
+        c_trampoline = _native.SESSION_EVENT_CALLBACK(trampoline)
+        callback_id = _native.c_callback_id()
+        _lib.oc_capture_session_add_event_callback(self._handle, c_trampoline, None, ctypes.byref(callback_id))
+        self._callbacks[callback_id.value] = c_trampoline
+        return callback_id.value
+
+    def remove_event_callback(self, callback_id: int) -> None:
+        _lib.oc_capture_session_remove_callback(self._handle, callback_id)
+        self._callbacks.pop(callback_id, None)
+
+
+class Camera(_Closable):
+    """A camera streaming into one output, ready to `read()`: what `open_camera` returns."""
+
+    def __init__(self, context, device: Device, output: VideoDataOutput, owns_context: bool):
+        self.context, self.device, self.output = context, device, output
+        self._owns_context = owns_context
+        self.session = context.capture_session()
+        self.session.set_input(device)
+        self.session.add_output(output)
+        self.session.start_running()
+
+    def read(self, timeout: Optional[float] = 10.0):
+        """The newest picture as a read-only NumPy image (`Frame.image`), waiting up to `timeout` s."""
+        return self.output.read(timeout).image
+
+    def __iter__(self):
+        for frame in self.output:
+            yield frame.image
+
+    def close(self) -> None:
+        self.session.close()
+        self.output.close()
+        if self._owns_context:
+            self.context.close()
+
+
+def open_camera(pixel_format: Optional[str] = "BGR24", width: Optional[int] = None, height: Optional[int] = None,
+                camera=None, app_id: str = "org.ocellus.app", context=None) -> Camera:
+    """A streaming camera in one call: the system preferred camera (or `camera`: a Device, or
+    anything `Context.device()` takes — a unique ID, an index, a node, part of a name), its frames as `pixel_format` (OpenCV's BGR24 by default) at `width`x`height`
+    (default: the camera's). Close it (or use `with`) to stop.
+
+        import ocellus
+        with ocellus.open_camera() as camera:
+            image = camera.read()   # (height, width, 3) uint8, B G R
+    """
+    from . import Context
+
+    owns = context is None
+    context = context or Context(app_id)
+    try:
+        if camera is None:
+            device = context.system_preferred_camera
+            if device is None:
+                raise NotFoundError("no camera is connected")
+        elif isinstance(camera, str):
+            device = context.device(camera)
+        else:
+            device = camera
+        return Camera(context, device, VideoDataOutput(pixel_format, width, height), owns)
+    except BaseException:
+        if owns:
+            context.close()
+        raise
