@@ -8,6 +8,7 @@ LIBDIR ?= $(PREFIX)/lib
 BINDIR ?= $(PREFIX)/bin
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 # Stripping is the packager's (dh_strip makes -dbgsym from unstripped files):
 # STRIP= or DEB_BUILD_OPTIONS=nostrip keeps the symbols in build/.
@@ -42,9 +43,11 @@ build:
 	sed -e 's|@LIBDIR@|$(abspath $(BUILD))/lib|' -e 's|@INCLUDEDIR@|$(abspath $(BUILD))/include|' -e 's|@PREFIX@|$(abspath $(BUILD))|' \
 		-e 's|@VERSION@|$(VERSION)|' pkgconfig/ocellus.pc.in > $(BUILD)/lib/pkgconfig/ocellus.pc
 
-# Man pages for `ocellus` and each of its commands, from the CLI's own help (scripts/man-pages.sh).
+# Man pages and bash/zsh completions for `ocellus` and each of its commands, from the CLI's
+# own help (scripts/man-pages.sh, scripts/completions.sh), so they cannot drift from it.
 man: build
 	scripts/man-pages.sh $(CLI) $(BUILD)/man/man1 $(VERSION)
+	scripts/completions.sh $(CLI) $(BUILD)/completions
 
 # A shared library is 0644 (not executable); nothing is stripped here (see STRIP).
 install: build man
@@ -54,13 +57,16 @@ install: build man
 	install -m 0644 include/ocellus.h $(DESTDIR)$(INCLUDEDIR)/ocellus.h
 	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/ocellus
 	install -m 0644 $(BUILD)/man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -D -m 0644 $(BUILD)/completions/bash/ocellus $(DESTDIR)$(DATADIR)/bash-completion/completions/ocellus
+	install -D -m 0644 $(BUILD)/completions/zsh/_ocellus $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_ocellus
 	sed -e 's|@LIBDIR@|$(abspath $(LIBDIR))|' -e 's|@INCLUDEDIR@|$(abspath $(INCLUDEDIR))|' -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(VERSION)|' \
 		pkgconfig/ocellus.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/ocellus.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libocellus.so.0 $(DESTDIR)$(LIBDIR)/libocellus.so $(DESTDIR)$(INCLUDEDIR)/ocellus.h \
 		$(DESTDIR)$(BINDIR)/ocellus $(DESTDIR)$(PKGCONFIGDIR)/ocellus.pc $(DESTDIR)$(MANDIR)/man1/ocellus.1 \
-		$(DESTDIR)$(MANDIR)/man1/ocellus-*.1
+		$(DESTDIR)$(MANDIR)/man1/ocellus-*.1 $(DESTDIR)$(DATADIR)/bash-completion/completions/ocellus \
+		$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_ocellus
 
 # Each suite runs inside its own private test bed; the test bed's CLI is the stripped one.
 test: test-swift test-c test-badinput test-python test-rust test-vivid

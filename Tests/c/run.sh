@@ -32,8 +32,10 @@ staged_lib="$STAGE/usr/lib/x86_64-linux-gnu/libocellus.so.0"
 if [ "$(stat -c %a "$staged_lib" 2>/dev/null)" = 644 ] && [ -x "$STAGE/usr/bin/ocellus" ] \
 	&& grep -qx 'libdir=/usr/lib/x86_64-linux-gnu' "$STAGE/usr/lib/x86_64-linux-gnu/pkgconfig/ocellus.pc" \
 	&& [ -f "$STAGE/usr/share/man/man1/ocellus.1" ] && [ -f "$STAGE/usr/share/man/man1/ocellus-stream.1" ] \
-	&& grep -q 'ffplay' "$STAGE/usr/share/man/man1/ocellus-stream.1"; then
-	echo "ok - make install DESTDIR= LIBDIR= (multiarch), library 0644, man pages from the CLI's help"
+	&& grep -q 'ffplay' "$STAGE/usr/share/man/man1/ocellus-stream.1" \
+	&& bash -c 'source "$1"; COMP_WORDS=(ocellus stream --fo); COMP_CWORD=2; _ocellus; [ "${COMPREPLY[*]}" = --format ]' _ \
+		"$STAGE/usr/share/bash-completion/completions/ocellus"; then
+	echo "ok - make install DESTDIR= LIBDIR= (multiarch), library 0644, man pages and completions from the CLI's help"
 else echo "not ok - make install DESTDIR= LIBDIR="; ls -lR "$STAGE" | head -30; fail=1; fi
 make -s -C "$ROOT" uninstall DESTDIR="$STAGE" PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu >/dev/null 2>&1
 if [ -z "$(find "$STAGE" -type f -o -type l)" ]; then echo "ok - make uninstall removes every installed file"
