@@ -27,8 +27,9 @@ use std::os::raw::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 
-/// What kind of failure an [`Error`] is; mirrors `oc_status`.
+/// What kind of failure an [`Error`] is; mirrors `oc_status` (new statuses may be added).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ErrorKind {
     InvalidArgument,
     InvalidHandle,
