@@ -526,20 +526,25 @@ def test_cli_stream_and_snap_end_with_an_error_when_the_camera_stalls(cameras, t
     cameras.signal("clistall", "CONT")
 
 
-@pytest.mark.parametrize("name, code, bytes_per_pixel", [("BGRA", "AR24", 4), ("RGBA", "AB24", 4), ("BGR24", "BGR3", 3),
-                                                         ("RGB24", "RGB3", 3), ("GRAY8", "GREY", 1), ("i420", "I420", 1)])
-def test_outputs_take_formats_by_their_everyday_names(context, name, code, bytes_per_pixel):
+def stream_until(context, output, done, timeout=10):
+    """Runs a session on vcam0 feeding `output` until `done()` (or `timeout` seconds), then closes it."""
     session = context.capture_session()
-    output = VideoDataOutput(name, 640, 480)
-    seen = []
-    output.set_frame_callback(lambda frame: seen.append((frame.pixel_format, frame.planes[0].shape)))
     session.set_input(camera(context))
     session.add_output(output)
     with session.running():
-        deadline = time.monotonic() + 10
-        while not seen and time.monotonic() < deadline:
+        deadline = time.monotonic() + timeout
+        while not done() and time.monotonic() < deadline:
             time.sleep(0.01)
     session.close()
+
+
+@pytest.mark.parametrize("name, code, bytes_per_pixel", [("BGRA", "AR24", 4), ("RGBA", "AB24", 4), ("BGR24", "BGR3", 3),
+                                                         ("RGB24", "RGB3", 3), ("GRAY8", "GREY", 1), ("i420", "I420", 1)])
+def test_outputs_take_formats_by_their_everyday_names(context, name, code, bytes_per_pixel):
+    output = VideoDataOutput(name, 640, 480)
+    seen = []
+    output.set_frame_callback(lambda frame: seen.append((frame.pixel_format, frame.planes[0].shape)))
+    stream_until(context, output, lambda: seen)
     assert seen and seen[0] == (code, (480, 640 * bytes_per_pixel))
 
 
@@ -603,26 +608,20 @@ def test_opencv_shapes_of_every_layout(context):
     for output in outputs.values():
         session.add_output(output)
     with session.running():
-        images = {name: output.read(timeout=5).image for name, output in outputs.items()}
+        images = {name: output.read(timeout=10).image for name, output in outputs.items()}
     session.close()
     for name, shape in shapes.items():
         assert images[name].shape == shape, name
-    # The same picture in every layout: BGR24's grey level of a pixel matches GRAY8's luma roughly.
-    assert abs(int(images["BGR24"][100, 100].mean()) - int(images["GRAY8"][100, 100])) < 40
+    # The same scene in every layout (frames a few apart, so compared over the whole picture):
+    # BGR24's mean grey level is close to GRAY8's mean luma.
+    assert abs(float(images["BGR24"].mean()) - float(images["GRAY8"].mean())) < 40
 
 
 def test_a_frame_kept_after_its_callback_raises(context):
     kept = []
-    session = context.capture_session()
     output = VideoDataOutput("YUYV", 640, 480)
     output.set_frame_callback(lambda frame: kept.append(frame) if not kept else None)
-    session.set_input(camera(context))
-    session.add_output(output)
-    with session.running():
-        deadline = time.monotonic() + 10
-        while not kept and time.monotonic() < deadline:
-            time.sleep(0.01)
-    session.close()
+    stream_until(context, output, lambda: kept)
     with pytest.raises(ocellus.WrongState, match="no longer valid"):
         kept[0].planes
 
