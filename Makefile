@@ -6,6 +6,9 @@ PREFIX ?= /usr/local
 # e.g. /usr/lib/x86_64-linux-gnu).
 LIBDIR ?= $(PREFIX)/lib
 BINDIR ?= $(PREFIX)/bin
+# Programs the CLI runs, not people: ocellus-virtual-camera. The CLI finds it as
+# BINDIR/../libexec/ocellus/, so keep LIBEXECDIR beside BINDIR.
+LIBEXECDIR ?= $(PREFIX)/libexec
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
@@ -17,11 +20,20 @@ ifneq (,$(findstring nostrip,$(DEB_BUILD_OPTIONS)))
 STRIP :=
 endif
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+comma := ,
 VERSION := $(shell sed -n 's/^\#define OCELLUS_VERSION_STRING "\(.*\)"/\1/p' include/ocellus.h)
 RELEASE := .build/release
 BUILD := build
 LIB := $(BUILD)/lib/libocellus.so.0
 CLI := $(BUILD)/bin/ocellus
+VIRTUAL_CAMERA := $(BUILD)/libexec/ocellus/ocellus-virtual-camera
+CC ?= cc
+# The CLI is C, built like any program that uses the library (dpkg-buildflags' CFLAGS/LDFLAGS apply).
+CFLAGS ?= -O2 -g
+CLI_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Iinclude
+# The library's directory relative to the CLI, so build/ and any PREFIX work without
+# LD_LIBRARY_PATH; a distribution that installs into the loader's path sets CLI_RPATH=.
+CLI_RPATH ?= $$ORIGIN/../lib
 TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
@@ -30,15 +42,19 @@ BENCH_RUNS ?= 30
 
 all: build
 
-# The Swift runtime is linked statically into both binaries (Package.swift), so
-# they run without the toolchain; stripping drops debug info and local symbols.
+# The Swift runtime is linked statically into the library and the virtual camera
+# (Package.swift), so they run without the toolchain; the CLI links libocellus.so.0
+# alone. Stripping drops debug info and local symbols.
 build:
 	$(SWIFT) build -c release --product ocellus
-	$(SWIFT) build -c release --product ocellus-cli
-	mkdir -p $(BUILD)/lib $(BUILD)/bin $(BUILD)/include $(BUILD)/lib/pkgconfig
+	$(SWIFT) build -c release --product ocellus-virtual-camera
+	mkdir -p $(BUILD)/lib $(BUILD)/bin $(BUILD)/libexec/ocellus $(BUILD)/include $(BUILD)/lib/pkgconfig
 	$(if $(STRIP),$(STRIP) --strip-unneeded -o $(LIB) $(RELEASE)/libocellus.so,cp $(RELEASE)/libocellus.so $(LIB))
 	ln -sf libocellus.so.0 $(BUILD)/lib/libocellus.so
-	$(if $(STRIP),$(STRIP) -o $(CLI) $(RELEASE)/ocellus-cli,cp $(RELEASE)/ocellus-cli $(CLI))
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CLI_CFLAGS) cli/*.c -o $(CLI) $(LDFLAGS) -L$(BUILD)/lib -locellus -lm -lpthread \
+		$(if $(CLI_RPATH),-Wl$(comma)-rpath$(comma)'$(CLI_RPATH)')
+	$(if $(STRIP),$(STRIP) $(CLI))
+	$(if $(STRIP),$(STRIP) -o $(VIRTUAL_CAMERA) $(RELEASE)/ocellus-virtual-camera,cp $(RELEASE)/ocellus-virtual-camera $(VIRTUAL_CAMERA))
 	cp include/ocellus.h $(BUILD)/include/
 	sed -e 's|@LIBDIR@|$(abspath $(BUILD))/lib|' -e 's|@INCLUDEDIR@|$(abspath $(BUILD))/include|' -e 's|@PREFIX@|$(abspath $(BUILD))|' \
 		-e 's|@VERSION@|$(VERSION)|' pkgconfig/ocellus.pc.in > $(BUILD)/lib/pkgconfig/ocellus.pc
@@ -56,6 +72,7 @@ install: build man
 	ln -sf libocellus.so.0 $(DESTDIR)$(LIBDIR)/libocellus.so
 	install -m 0644 include/ocellus.h $(DESTDIR)$(INCLUDEDIR)/ocellus.h
 	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/ocellus
+	install -D -m 0755 $(VIRTUAL_CAMERA) $(DESTDIR)$(LIBEXECDIR)/ocellus/ocellus-virtual-camera
 	install -m 0644 $(BUILD)/man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -D -m 0644 $(BUILD)/completions/bash/ocellus $(DESTDIR)$(DATADIR)/bash-completion/completions/ocellus
 	install -D -m 0644 $(BUILD)/completions/zsh/_ocellus $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_ocellus
@@ -66,7 +83,8 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libocellus.so.0 $(DESTDIR)$(LIBDIR)/libocellus.so $(DESTDIR)$(INCLUDEDIR)/ocellus.h \
 		$(DESTDIR)$(BINDIR)/ocellus $(DESTDIR)$(PKGCONFIGDIR)/ocellus.pc $(DESTDIR)$(MANDIR)/man1/ocellus.1 \
 		$(DESTDIR)$(MANDIR)/man1/ocellus-*.1 $(DESTDIR)$(DATADIR)/bash-completion/completions/ocellus \
-		$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_ocellus
+		$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_ocellus $(DESTDIR)$(LIBEXECDIR)/ocellus/ocellus-virtual-camera
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/ocellus
 
 # Each suite runs inside its own private test bed; the test bed's CLI is the stripped one.
 test: test-swift test-c test-badinput test-python test-rust test-vivid

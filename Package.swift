@@ -20,7 +20,8 @@ let package = Package(
     products: [
         // libocellus.so: the C ABI and nothing else (see Makefile for the SONAME link).
         .library(name: "ocellus", type: .dynamic, targets: ["OcellusCABI"]),
-        .executable(name: "ocellus-cli", targets: ["OcellusCLI"]),
+        // The test-pattern camera `ocellus virtual-camera` runs (installed in libexec/ocellus/).
+        .executable(name: "ocellus-virtual-camera", targets: ["OcellusVirtualCameraTool"]),
         .executable(name: "ocellus-bench", targets: ["OcellusBench"]),
         // libFuzzer targets (`make fuzz` builds them with -sanitize=fuzzer,address -D FUZZING).
         .executable(name: "ocellus-fuzz", targets: ["OcellusFuzz"]),
@@ -82,8 +83,9 @@ let package = Package(
                                   "-Xlinker", "--version-script=Sources/OcellusCABI/exports.map"]),
                 ]),
 
-        .executableTarget(name: "OcellusCLI",
-                          dependencies: ["OcellusCore", "OcellusSystem", "OcellusV4L2", "OcellusMedia", "OcellusSensors", "OcellusVirtualCamera"],
+        // The `ocellus` command itself is C, in cli/: a client of the public header and
+        // libocellus.so.0 alone (a Swift client would carry a second copy of the Swift runtime).
+        .executableTarget(name: "OcellusVirtualCameraTool", dependencies: ["OcellusVirtualCamera"],
                           swiftSettings: [.swiftLanguageMode(.v5)],
                           linkerSettings: staticSwiftRuntime),
 

@@ -237,6 +237,16 @@ typedef enum oc_backend {
 } oc_backend;
 
 /**
+ * The names `ocellus list --json` writes: "built_in_camera", "external_camera",
+ * "virtual_camera", "depth_camera", "microphone"; "unspecified", "front",
+ * "back"; "pipewire", "v4l2". NULL for a value not in the enum (the last error
+ * says so). \ownership Static strings. \threadsafety Any thread.
+ */
+const char *oc_device_type_name(oc_device_type type);
+const char *oc_device_position_name(oc_device_position position);
+const char *oc_backend_name(oc_backend backend);
+
+/**
  * Why a backend of the context is not running, e.g. no PipeWire daemon at the
  * default socket (the context then works on raw V4L2 alone), or that the
  * daemon went away. A context created with an explicit
@@ -512,15 +522,44 @@ typedef enum oc_control_type {
     OC_CONTROL_TYPE_INTEGER_MENU = 9
 } oc_control_type;
 
-/** Bits of oc_control_info.flags. */
+/**
+ * The name `ocellus controls` writes for a control type: "int", "bool", "menu",
+ * "button", "int64", "string", "bitmask", "intmenu"; NULL with the last error
+ * set otherwise.
+ * \ownership A static string. \threadsafety Any thread.
+ */
+const char *oc_control_type_name(oc_control_type type);
+
+/** Bits of oc_control_info.flags: the driver's V4L2_CTRL_FLAG_* bits, passed on as they are. */
 enum {
     OC_CONTROL_FLAG_DISABLED = 0x0001,
     OC_CONTROL_FLAG_GRABBED = 0x0002,
     OC_CONTROL_FLAG_READ_ONLY = 0x0004,
+    /** Changing it may change other controls (re-read them). */
+    OC_CONTROL_FLAG_UPDATE = 0x0008,
     OC_CONTROL_FLAG_INACTIVE = 0x0010,
+    /** Best shown as a slider. */
+    OC_CONTROL_FLAG_SLIDER = 0x0020,
     OC_CONTROL_FLAG_WRITE_ONLY = 0x0040,
-    OC_CONTROL_FLAG_VOLATILE = 0x0080
+    OC_CONTROL_FLAG_VOLATILE = 0x0080,
+    /** The value lives in a payload (strings, arrays, compound controls). */
+    OC_CONTROL_FLAG_HAS_PAYLOAD = 0x0100,
+    /** Setting it acts even when the value does not change. */
+    OC_CONTROL_FLAG_EXECUTE_ON_WRITE = 0x0200,
+    /** Changing it may change the stream's format. */
+    OC_CONTROL_FLAG_MODIFY_LAYOUT = 0x0400,
+    /** An array whose length may change. */
+    OC_CONTROL_FLAG_DYNAMIC_ARRAY = 0x0800
 };
+
+/**
+ * The name of one flag bit as `v4l2-ctl --list-ctrls` prints it: "disabled",
+ * "grabbed", "read-only", "update", "inactive", "slider", "write-only",
+ * "volatile", "has-payload", "execute-on-write", "modify-layout",
+ * "dynamic-array"; NULL for a value that is not exactly one known bit.
+ * \ownership A static string. \threadsafety Any thread.
+ */
+const char *oc_control_flag_name(uint32_t flag);
 
 /** One control; filled by oc_control_list_get(). */
 typedef struct oc_control_info {
@@ -684,6 +723,23 @@ oc_status oc_context_add_disconnected_callback(oc_context *ctx, oc_device *devic
                                                oc_device_disconnected_callback callback,
                                                void *user_data, oc_callback_id *out_id);
 
+/**
+ * Called when a backend of the context stops working after it started (the
+ * PipeWire daemon went away): `error` is the status, `message` says why (valid
+ * during the call); its devices are removed (REMOVED events) and
+ * oc_context_copy_backend_problem() says the same from then on.
+ */
+typedef void (*oc_backend_failure_callback)(oc_context *ctx, oc_backend backend, oc_status error,
+                                            const char *message, void *user_data);
+
+/**
+ * Register a backend failure callback; unregister with oc_context_remove_callback().
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL callback).
+ * \threadsafety Safe from any thread; the callback runs on the context's event thread.
+ */
+oc_status oc_context_add_backend_failure_callback(oc_context *ctx, oc_backend_failure_callback callback,
+                                                  void *user_data, oc_callback_id *out_id);
+
 /* ------------------------------------------------------------------------ */
 /* Discovery sessions                                                         */
 /* ------------------------------------------------------------------------ */
@@ -826,6 +882,14 @@ oc_status oc_context_set_user_preferred_camera(oc_context *ctx, oc_device *camer
  * \threadsafety Safe from any thread.
  */
 size_t oc_context_copy_state_problem(const oc_context *ctx, char *buffer, size_t size);
+
+/**
+ * Whether the app's latest camera choice exists only in memory because it could
+ * not be written (see oc_context_copy_state_problem()): it is lost when the
+ * process exits. False for an invalid handle (which sets the last error).
+ * \threadsafety Safe from any thread.
+ */
+bool oc_context_selection_is_unsaved(const oc_context *ctx);
 
 typedef enum oc_preferred_camera_kind {
     OC_PREFERRED_CAMERA_USER = 0,
@@ -978,6 +1042,16 @@ oc_status oc_capture_session_stop_running(oc_capture_session *session);
 
 /** Whether the stream runs (false after a runtime error). \threadsafety Any thread. */
 bool oc_capture_session_is_running(const oc_capture_session *session);
+
+/**
+ * The format the camera stream runs at: what the session chose from the
+ * camera's formats for its outputs and preset. Each output may be NULL.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE when the
+ *          session is not running (no format is active).
+ * \threadsafety Any thread.
+ */
+oc_status oc_capture_session_get_active_format(const oc_capture_session *session, uint32_t *pixel_format,
+                                               uint32_t *width, uint32_t *height, oc_fraction *frame_rate);
 
 typedef enum oc_session_event {
     OC_SESSION_EVENT_STARTED = 0,
@@ -1210,6 +1284,12 @@ uint64_t oc_frame_sequence(const oc_frame *frame);
 uint64_t oc_frame_timestamp_ns(const oc_frame *frame);
 /** True for full-range samples (0–255, as decoded JPEG), false for limited range (16–235, as YUV cameras send). */
 bool oc_frame_is_full_range(const oc_frame *frame);
+/**
+ * True for a compressed frame the camera sent damaged (a JPEG that does not
+ * decode): outputs that convert drop such frames (OC_DROP_CORRUPT), outputs that
+ * take the camera's format get them with this flag.
+ */
+bool oc_frame_is_corrupt(const oc_frame *frame);
 uint32_t oc_frame_plane_count(const oc_frame *frame);
 
 /**
@@ -1419,6 +1499,14 @@ oc_status oc_photo_output_set_rotation_angle(oc_photo_output *output, int32_t de
 oc_status oc_photo_output_set_mirrored(oc_photo_output *output, bool mirrored);
 
 /**
+ * Pin the photos' size (0x0: the session's, e.g. the largest with
+ * OC_SESSION_PRESET_PHOTO). Takes effect at the next commit or start.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (only one
+ *          of width and height given). \threadsafety Any thread.
+ */
+oc_status oc_photo_output_set_size(oc_photo_output *output, uint32_t width, uint32_t height);
+
+/**
  * Request a photo from the next good frame (corrupt camera JPEGs are skipped).
  * Requests made back to back get successive frames and are all answered, in order.
  * `settings` may be NULL for the defaults; it is copied.
@@ -1461,6 +1549,8 @@ typedef struct oc_recording_summary {
     int32_t rotation;
     /** "mjpeg", "libx264" or "mpeg4". */
     const char *video_codec;
+    /** Seconds of sound (0 without a microphone). Added in 0.2: read it only from a 0.2 library. */
+    double audio_duration;
 } oc_recording_summary;
 
 /**
@@ -1492,6 +1582,13 @@ oc_status oc_capture_session_remove_movie_file_output(oc_capture_session *sessio
  * display matrix. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.
  */
 oc_status oc_movie_file_output_set_rotation_angle(oc_movie_file_output *output, int32_t degrees);
+
+/**
+ * Pin the movie's size (0x0: the session's). Takes effect at the next commit or start.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (only one
+ *          of width and height given). \threadsafety Any thread.
+ */
+oc_status oc_movie_file_output_set_size(oc_movie_file_output *output, uint32_t width, uint32_t height);
 
 /**
  * Start recording to `path` (.mp4 or .mov; an existing file is replaced). The file

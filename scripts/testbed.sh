@@ -19,7 +19,7 @@
 #       --dir DIR     runtime directory (default: mktemp -d)
 #
 # Needs: pipewire, wireplumber, pw-cli, and the `ocellus` CLI (OCELLUS_CLI, else
-# .build/release/ocellus-cli). Every process started is recorded as
+# build/bin/ocellus). Every process started is recorded as
 # "PID NAME STARTTIME" in $DIR/pids and stopped by PID (TERM, then KILL after 2 s),
 # checking the start time so that a reused PID is never signalled. Under `run`,
 # children get PDEATHSIG=KILL so nothing survives if this script is killed.
@@ -29,7 +29,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$HERE")"
 CONF="$ROOT/testbed/ocellus-testbed.conf"
 WP_XDG="$ROOT/testbed/xdg-config"
-OCELLUS_CLI="${OCELLUS_CLI:-$ROOT/.build/release/ocellus-cli}"
+OCELLUS_CLI="${OCELLUS_CLI:-$ROOT/build/bin/ocellus}"
 
 log() { echo "testbed: $*" >&2; }
 start_of() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }

@@ -154,6 +154,40 @@ private func lookupList(_ list: OpaquePointer?) -> DeviceListBox? {
     oc_backend(rawValue: UInt32(DeviceBox.lookup(device)?.device.backend.rawValue ?? 0))
 }
 
+/// Static C strings for an enum's names, by raw value (the names JSON and the CLI use);
+/// NULL with the last error set for a value not in the enum.
+final class NameTable {
+    private let names: [Int32: CString]
+    private let what: String
+    init(_ what: String, _ names: [Int32: String]) {
+        self.what = what
+        self.names = names.mapValues(CString.init)
+    }
+    func name(_ value: Int32, function: String) -> UnsafePointer<CChar>? {
+        guard let name = names[value] else {
+            LastError.set("\(function): \(value) is not a known \(what)")
+            return nil
+        }
+        return UnsafePointer(name.pointer)
+    }
+}
+
+private let deviceTypeNames = NameTable("device type", Dictionary(uniqueKeysWithValues: DeviceType.allCases.map { ($0.rawValue, $0.name) }))
+private let positionNames = NameTable("device position", Dictionary(uniqueKeysWithValues: [DevicePosition.unspecified, .front, .back].map { ($0.rawValue, $0.name) }))
+private let backendNames = NameTable("backend", Dictionary(uniqueKeysWithValues: [BackendKind.pipewire, .v4l2].map { ($0.rawValue, $0.name) }))
+
+@c @implementation public func oc_device_type_name(_ type: oc_device_type) -> UnsafePointer<CChar>? {
+    deviceTypeNames.name(Int32(bitPattern: type.rawValue), function: "oc_device_type_name")
+}
+
+@c @implementation public func oc_device_position_name(_ position: oc_device_position) -> UnsafePointer<CChar>? {
+    positionNames.name(Int32(bitPattern: position.rawValue), function: "oc_device_position_name")
+}
+
+@c @implementation public func oc_backend_name(_ backend: oc_backend) -> UnsafePointer<CChar>? {
+    backendNames.name(Int32(bitPattern: backend.rawValue), function: "oc_backend_name")
+}
+
 @c @implementation public func oc_device_is_connected(_ device: OpaquePointer?) -> Bool {
     DeviceBox.lookup(device)?.device.isConnected ?? false
 }

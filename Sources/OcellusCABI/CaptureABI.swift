@@ -268,6 +268,21 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 
 // MARK: Outputs
 
+@c @implementation public func oc_capture_session_get_active_format(_ session: OpaquePointer?, _ pixelFormat: UnsafeMutablePointer<UInt32>?,
+                                                                   _ width: UnsafeMutablePointer<UInt32>?, _ height: UnsafeMutablePointer<UInt32>?,
+                                                                   _ frameRate: UnsafeMutablePointer<oc_fraction>?) -> oc_status {
+    abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        guard box.session.isRunning, let format = box.session.activeFormat else {
+            throw OcellusError(.wrongState, "oc_capture_session_get_active_format: the session is not running")
+        }
+        pixelFormat?.pointee = format.pixelFormat.rawValue
+        width?.pointee = format.width
+        height?.pointee = format.height
+        let rate = format.maxFrameRate
+        frameRate?.pointee = oc_fraction(numerator: rate?.numerator ?? 0, denominator: rate?.denominator ?? 0)
+    }
+}
+
 @c @implementation public func oc_video_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "oc_video_data_output_create: out is NULL") }
     let box = OutputBox()
@@ -288,15 +303,12 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 
 @c @implementation public func oc_video_data_output_set_format(_ output: OpaquePointer?, _ pixelFormat: UInt32,
                                                                _ width: UInt32, _ height: UInt32) -> oc_status {
-    guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    guard (width == 0) == (height == 0) else {
-        return LastError.fail(.invalidArgument, "oc_video_data_output_set_format: give both width and height, or neither")
+    abiCall(OutputBox.lookup(output)) { (box: OutputBox) throws(OcellusError) in
+        try box.output.pinSize(width, height)
+        // 'I420' is the common name of V4L2's 'YU12'.
+        let requested = FourCC(rawValue: pixelFormat)
+        box.output.pixelFormat = pixelFormat == 0 ? nil : requested == FourCC("I420") ? .i420 : requested
     }
-    // 'I420' is the common name of V4L2's 'YU12'.
-    let requested = FourCC(rawValue: pixelFormat)
-    box.output.pixelFormat = pixelFormat == 0 ? nil : requested == FourCC("I420") ? .i420 : requested
-    (box.output.width, box.output.height) = width == 0 ? (nil, nil) : (width, height)
-    return oc_status(OC_OK)
 }
 
 @c @implementation public func oc_video_data_output_is_rotation_angle_supported(_ output: OpaquePointer?, _ degrees: Int32) -> Bool {
@@ -401,6 +413,10 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 
 @c @implementation public func oc_frame_is_full_range(_ frame: OpaquePointer?) -> Bool {
     FrameBox.withFrame(frame) { $0.pointee.isFullRange } ?? false
+}
+
+@c @implementation public func oc_frame_is_corrupt(_ frame: OpaquePointer?) -> Bool {
+    FrameBox.withFrame(frame) { $0.pointee.isCorrupt } ?? false
 }
 
 @c @implementation public func oc_frame_plane_count(_ frame: OpaquePointer?) -> UInt32 {

@@ -92,3 +92,17 @@ private func withController(_ device: OpaquePointer?, _ body: (any CameraControl
 @c @implementation public func oc_device_unlock_for_configuration(_ device: OpaquePointer?) -> oc_status {
     withController(device) { (controller: any CameraControlling) throws(OcellusError) in try controller.unlockForConfiguration() }
 }
+
+private let controlTypeNames = NameTable("control type", Dictionary(uniqueKeysWithValues:
+    [CameraControl.Kind.integer, .boolean, .menu, .button, .integer64, .string, .bitmask, .integerMenu].map { ($0.rawValue, $0.name) }))
+
+@c @implementation public func oc_control_type_name(_ type: oc_control_type) -> UnsafePointer<CChar>? {
+    controlTypeNames.name(Int32(bitPattern: type.rawValue), function: "oc_control_type_name")
+}
+
+private let controlFlagNames: [UInt32: CString] = Dictionary(uniqueKeysWithValues:
+    CameraControl.Flags.names.map { ($0.flag.rawValue, CString($0.name)) })
+
+@c @implementation public func oc_control_flag_name(_ flag: UInt32) -> UnsafePointer<CChar>? {
+    controlFlagNames[flag].map { UnsafePointer($0.pointer) }
+}

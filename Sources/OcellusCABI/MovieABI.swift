@@ -44,6 +44,10 @@ final class MovieBox: SessionMember {
     abiCall(MovieBox.lookup(output)) { (box: MovieBox) throws(OcellusError) in try box.movie.setVideoRotationAngle(Int(degrees)) }
 }
 
+@c @implementation public func oc_movie_file_output_set_size(_ output: OpaquePointer?, _ width: UInt32, _ height: UInt32) -> oc_status {
+    abiCall(MovieBox.lookup(output)) { (box: MovieBox) throws(OcellusError) in try box.movie.videoOutput.pinSize(width, height) }
+}
+
 @c @implementation public func oc_movie_file_output_start_recording(_ output: OpaquePointer?, _ path: UnsafePointer<CChar>?,
                                                                    _ callback: oc_recording_callback?,
                                                                    _ userData: UnsafeMutableRawPointer?) -> oc_status {
@@ -58,7 +62,7 @@ final class MovieBox: SessionMember {
                     var view = oc_recording_summary(path: cPath, bytes: summary.bytes, width: summary.width, height: summary.height,
                                                     duration: summary.duration, frames: UInt64(summary.frames),
                                                     dropped_frames: UInt64(summary.droppedFrames), rotation: Int32(summary.rotation),
-                                                    video_codec: codec)
+                                                    video_codec: codec, audio_duration: summary.audioDuration)
                     (result.error?.message ?? "").withCString { message in
                         callback(handle, result.error?.code.rawValue ?? oc_status(OC_OK), message, &view,
                                  UnsafeMutableRawPointer(bitPattern: userDataBits))

@@ -48,6 +48,10 @@ final class PhotoBox: SessionMember {
     abiCall(PhotoBox.lookup(output)) { (box: PhotoBox) throws(OcellusError) in box.photo.isVideoMirrored = mirrored }
 }
 
+@c @implementation public func oc_photo_output_set_size(_ output: OpaquePointer?, _ width: UInt32, _ height: UInt32) -> oc_status {
+    abiCall(PhotoBox.lookup(output)) { (box: PhotoBox) throws(OcellusError) in try box.photo.videoOutput.pinSize(width, height) }
+}
+
 @c @implementation public func oc_photo_output_capture(_ output: OpaquePointer?, _ settings: UnsafePointer<oc_photo_settings>?,
                                                        _ callback: oc_photo_callback?, _ userData: UnsafeMutableRawPointer?) -> oc_status {
     abiCall(PhotoBox.lookup(output)) { (box: PhotoBox) throws(OcellusError) in

@@ -226,6 +226,30 @@ func copyText(_ text: String?, into buffer: UnsafeMutablePointer<CChar>?, size: 
     return copyText(box.hub.backendProblem(kind)?.message, into: buffer, size: size)
 }
 
+@c @implementation public func oc_context_selection_is_unsaved(_ ctx: OpaquePointer?) -> Bool {
+    ContextBox.lookup(ctx)?.hub.selectionIsUnsaved ?? false
+}
+
+@c @implementation public func oc_context_add_backend_failure_callback(_ ctx: OpaquePointer?,
+                                                                       _ callback: oc_backend_failure_callback?,
+                                                                       _ userData: UnsafeMutableRawPointer?,
+                                                                       _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
+    outID?.pointee = 0
+    guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard let callback else { return LastError.fail(.invalidArgument, "oc_context_add_backend_failure_callback: callback is NULL") }
+    let contextHandle = box.handle
+    let userDataBits = UInt(bitPattern: userData)
+    let id = box.hub.events.addObserver { event in
+        guard case .backendFailed(let kind, let error) = event else { return }
+        error.message.withCString { message in
+            callback(contextHandle, oc_backend(rawValue: UInt32(kind.rawValue)), error.code.rawValue, message,
+                     UnsafeMutableRawPointer(bitPattern: userDataBits))
+        }
+    }
+    outID?.pointee = id
+    return oc_status(OC_OK)
+}
+
 @c @implementation public func oc_context_add_preferred_camera_callback(_ ctx: OpaquePointer?,
                                                                         _ callback: oc_preferred_camera_callback?,
                                                                         _ userData: UnsafeMutableRawPointer?,

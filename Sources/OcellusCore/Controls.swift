@@ -25,9 +25,26 @@ public struct CameraControl: Equatable, Sendable {
         public static let disabled = Flags(rawValue: 0x0001)
         public static let grabbed = Flags(rawValue: 0x0002)
         public static let readOnly = Flags(rawValue: 0x0004)
+        public static let update = Flags(rawValue: 0x0008)
         public static let inactive = Flags(rawValue: 0x0010)
+        public static let slider = Flags(rawValue: 0x0020)
         public static let writeOnly = Flags(rawValue: 0x0040)
         public static let volatile = Flags(rawValue: 0x0080)
+        public static let hasPayload = Flags(rawValue: 0x0100)
+        public static let executeOnWrite = Flags(rawValue: 0x0200)
+        public static let modifyLayout = Flags(rawValue: 0x0400)
+        public static let dynamicArray = Flags(rawValue: 0x0800)
+
+        /// Each flag with its name as `v4l2-ctl --list-ctrls` prints it (V4L2's bits).
+        public static let names: [(flag: Flags, name: String)] = [
+            (.disabled, "disabled"), (.grabbed, "grabbed"), (.readOnly, "read-only"), (.update, "update"),
+            (.inactive, "inactive"), (.slider, "slider"), (.writeOnly, "write-only"), (.volatile, "volatile"),
+            (.hasPayload, "has-payload"), (.executeOnWrite, "execute-on-write"), (.modifyLayout, "modify-layout"),
+            (.dynamicArray, "dynamic-array"),
+        ]
+
+        /// The names of the flags set, in bit order.
+        public var names: [String] { Self.names.filter { contains($0.flag) }.map(\.name) }
     }
 
     public struct MenuItem: Equatable, Sendable {

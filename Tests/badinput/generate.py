@@ -104,7 +104,7 @@ def classify(function, ptype, pname, typedefs):
         return ("sized_struct", core)
     if core == "oc_fraction" and stars == 0:
         return ("fraction", None)
-    if core in ("oc_callback_id",) and stars == 1:
+    if core in ("oc_callback_id", "oc_fraction") and stars == 1:
         return ("optional_out", core)
     if core in ("size_t", "uint32_t", "int32_t", "int64_t", "uint64_t", "int") and stars == 1:
         return ("optional_out", core)

@@ -4,9 +4,10 @@ metadata node that must not show up as a camera."""
 
 import json
 import os
-import select
+import queue
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -49,12 +50,17 @@ def test_context_without_pipewire_reports_it_and_lists_v4l2():
 
 
 def read_event(process, timeout=30):
-    """The next added/removed line (preferred-camera changes are printed too)."""
+    """The next added/removed line (preferred-camera changes are printed too). Lines are read by a
+    thread: several can arrive in one read, which select() on the pipe would not see."""
+    if not hasattr(process, "lines"):
+        process.lines = queue.Queue()
+        threading.Thread(target=lambda: [process.lines.put(line) for line in process.stdout], daemon=True).start()
     deadline = time.monotonic() + timeout
     while True:
-        ready, _, _ = select.select([process.stdout], [], [], max(0, deadline - time.monotonic()))
-        assert ready, "no hotplug event in time"
-        event = json.loads(process.stdout.readline())
+        try:
+            event = json.loads(process.lines.get(timeout=max(0, deadline - time.monotonic())))
+        except queue.Empty:
+            raise AssertionError("no hotplug event in time") from None
         if event["event"] in ("added", "removed"):
             return event
 
@@ -64,6 +70,10 @@ def test_unbind_and_rebind_are_hotplug_with_a_stable_id():
     try:
         # The note about PipeWire's absence comes once the context runs (uevents heard from then on).
         assert "PipeWire" in watcher.stderr.readline()
+        # First the devices present, each as an initial `added` event.
+        present = [read_event(watcher), read_event(watcher)]
+        assert {(e["event"], e["device"]["unique_id"], e.get("initial")) for e in present} == {
+            ("added", "v4l2-platform:vivid-000", True), ("added", "v4l2-platform:vivid-001", True)}
         Path(UNBIND).write_text("vivid.0")
         removed = [read_event(watcher), read_event(watcher)]
         assert {(e["event"], e["device"]["unique_id"]) for e in removed} == {

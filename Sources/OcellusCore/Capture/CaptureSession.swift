@@ -33,6 +33,12 @@ public final class VideoDataOutput: @unchecked Sendable {
     /// the preview, which flips for free (`RotationCoordinator.mirrorsByDefault`).
     public var isVideoMirrored: Bool?
 
+    /// Pins the size (0x0: the camera's); both or neither.
+    public func pinSize(_ width: UInt32, _ height: UInt32) throws(OcellusError) {
+        guard (width == 0) == (height == 0) else { throw OcellusError(.invalidArgument, "give both width and height, or neither") }
+        (self.width, self.height) = width == 0 ? (nil, nil) : (width, height)
+    }
+
     /// Right angles can be applied to every pixel format but MJPEG passthrough (compressed).
     public func isVideoRotationAngleSupported(_ degrees: Int) -> Bool {
         degrees % 90 == 0 && (degrees % 360 == 0 || pixelFormat != .mjpeg)

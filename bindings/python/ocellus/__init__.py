@@ -177,8 +177,8 @@ class ControlType(enum.IntEnum):
 @dataclass(frozen=True)
 class Control:
     """A camera control as the device describes it, with its value when it was read.
-    `menu` maps the values to set to item names; `flags` holds "read-only",
-    "inactive", "volatile", "write-only", "disabled", "grabbed"."""
+    `menu` maps the values to set to item names; `flags` holds V4L2's flag names as
+    v4l2-ctl prints them ("read-only", "inactive", "volatile", "slider", "update", …)."""
 
     id: int
     name: str
@@ -192,7 +192,8 @@ class Control:
     menu: dict
 
 
-_CONTROL_FLAGS = {0x1: "disabled", 0x2: "grabbed", 0x4: "read-only", 0x10: "inactive", 0x40: "write-only", 0x80: "volatile"}
+# The library names each V4L2 flag bit as v4l2-ctl does.
+_CONTROL_FLAGS = {1 << bit: _lib.oc_control_flag_name(1 << bit).decode() for bit in range(32) if _lib.oc_control_flag_name(1 << bit)}
 
 
 def _fourcc(code: int) -> str:

@@ -85,6 +85,7 @@ class RecordingSummary(ctypes.Structure):
         ("dropped_frames", ctypes.c_uint64),
         ("rotation", ctypes.c_int32),
         ("video_codec", ctypes.c_char_p),
+        ("audio_duration", ctypes.c_double),
     ]
 
 
@@ -136,6 +137,7 @@ def declare(lib, errcheck_status):
     table = {
         "oc_version": ([], cp),
         "oc_status_name": ([c_status], cp),
+        "oc_control_flag_name": ([ctypes.c_uint32], cp),
         "oc_pixel_format_from_name": ([ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint32)], c_status),
         "oc_context_copy_device_by_unique_id": ([vp, ctypes.c_char_p, ctypes.POINTER(vp)], c_status),
         "oc_context_copy_device_matching": ([vp, ctypes.c_char_p, ctypes.POINTER(vp)], c_status),

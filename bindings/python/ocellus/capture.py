@@ -414,6 +414,8 @@ class Recording:
     rotation: int
     video_codec: str
     error: Optional[Exception]
+    #: Seconds of sound (0 without a microphone).
+    audio_duration: float = 0.0
 
 
 class MovieFileOutput(_Closable):
@@ -460,7 +462,8 @@ def _recording_completion(requests):
         value = summary.contents
         error = _error(status, message) if status != 0 else None
         future.set_result(Recording(_text(value.path), value.bytes, value.width, value.height, value.duration, value.frames,
-                                    value.dropped_frames, value.rotation, _text(value.video_codec), error))
+                                    value.dropped_frames, value.rotation, _text(value.video_codec), error,
+                                    value.audio_duration))
 
     return done
 

@@ -2,8 +2,9 @@
 
 import json
 import os
-import select
+import queue
 import subprocess
+import threading
 import time
 
 from photo_checks import assert_valid_exif
@@ -40,19 +41,28 @@ def test_list_table_names_every_device():
 
 
 def read_line(process, timeout=10):
-    ready, _, _ = select.select([process.stdout], [], [], timeout)
-    assert ready, "no output in time"
-    return json.loads(process.stdout.readline())
+    """The next JSON line of `process`; its lines are read by a thread, since several lines can
+    arrive in one read (select() on the pipe would not see the ones already buffered)."""
+    if not hasattr(process, "lines"):
+        process.lines = queue.Queue()
+        threading.Thread(target=lambda: [process.lines.put(line) for line in process.stdout], daemon=True).start()
+    try:
+        return json.loads(process.lines.get(timeout=timeout))
+    except queue.Empty:
+        raise AssertionError("no output in time") from None
 
 
-def test_watch_json_reports_added_and_removed(cameras):
+def test_watch_json_lists_the_devices_present_then_changes(cameras):
+    present = [d["unique_id"] for d in json.loads(run("list", "--json").stdout)]
     watcher = subprocess.Popen([CLI, "watch", "--json"], stdout=subprocess.PIPE, text=True)
     try:
-        time.sleep(0.3)  # let it connect before plugging
+        initial = [read_line(watcher) for _ in present]
+        assert [(e["event"], e["device"]["unique_id"], e["initial"]) for e in initial] == [
+            ("added", unique_id, True) for unique_id in present]
         cameras.add("cliwatch")
         added = read_line(watcher)
         assert added["event"] == "added" and added["device"]["unique_id"] == "pipewire-cliwatch"
-        assert added["device"]["type"] == "virtual_camera"
+        assert added["device"]["type"] == "virtual_camera" and "initial" not in added
         cameras.remove("cliwatch")
         removed = read_line(watcher)
         assert removed["event"] == "removed" and removed["device"]["connected"] is False
@@ -61,8 +71,21 @@ def test_watch_json_reports_added_and_removed(cameras):
         assert watcher.wait(5) == 0
 
 
+def test_watch_changes_only_skips_the_devices_present(cameras):
+    watcher = subprocess.Popen([CLI, "watch", "--json", "--changes-only"], stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.3)  # let it connect before plugging
+        cameras.add("clichanges")
+        added = read_line(watcher)
+        assert (added["event"], added["device"]["unique_id"]) == ("added", "pipewire-clichanges") and "initial" not in added
+    finally:
+        watcher.terminate()
+        assert watcher.wait(5) == 0
+        cameras.remove("clichanges")
+
+
 def test_watch_exits_with_an_error_when_the_daemon_dies(private_daemon):
-    watcher = subprocess.Popen([CLI, "--pipewire-remote", private_daemon.remote, "watch", "--json"],
+    watcher = subprocess.Popen([CLI, "--pipewire-remote", private_daemon.remote, "watch", "--json", "--changes-only"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(0.3)
     private_daemon.kill_daemon()

@@ -255,7 +255,7 @@ def test_discovery_session_filters_and_follows_hotplug(cameras):
 
 
 def test_watch_prints_preferred_camera_changes(state, front):
-    watcher = subprocess.Popen([CLI, "--app-id", "org.ocellus.test.watch", "--state-dir", str(state), "watch", "--json"],
+    watcher = subprocess.Popen([CLI, "--app-id", "org.ocellus.test.watch", "--state-dir", str(state), "watch", "--json", "--changes-only"],
                                stdout=subprocess.PIPE, text=True)
     try:
         time.sleep(0.3)

@@ -187,6 +187,8 @@ pub struct oc_recording_summary {
     pub dropped_frames: u64,
     pub rotation: i32,
     pub video_codec: *const c_char,
+    /// Seconds of sound (0 without a microphone); added in 0.2.
+    pub audio_duration: f64,
 }
 
 pub type oc_photo_callback = Option<

@@ -122,6 +122,8 @@ pub struct Recording {
     pub dropped_frames: u64,
     pub rotation: i32,
     pub video_codec: String,
+    /// Seconds of sound (0 without a microphone).
+    pub audio_duration: f64,
     pub error: Option<Error>,
 }
 
@@ -203,6 +205,7 @@ unsafe extern "C" fn recording_trampoline(
         dropped_frames: s.dropped_frames,
         rotation: s.rotation,
         video_codec: text(s.video_codec).unwrap_or_default(),
+        audio_duration: s.audio_duration,
         error: if status < 0 { Some(error(status, text(message).unwrap_or_default())) } else { None },
     };
     if catch_unwind(AssertUnwindSafe(|| done(recording))).is_err() {

@@ -44,30 +44,10 @@ struct Arguments {
         return String(argument.dropFirst(name.count + 1))
     }
 
-    /// `--name` alone (.some(nil)), `--name value` when the next argument is not an option, or absent (nil).
-    mutating func optionalValue(_ name: String) -> String?? {
-        guard let index = remaining.firstIndex(of: name) else { return nil }
-        remaining.remove(at: index)
-        guard index < remaining.count, !remaining[index].hasPrefix("-") else { return .some(nil) }
-        return .some(remaining.remove(at: index))
-    }
-
     mutating func flag(_ name: String) -> Bool {
         let before = remaining.count
         remaining.removeAll { $0 == name }
         return remaining.count != before
-    }
-
-    mutating func positional() -> String? {
-        guard let index = remaining.firstIndex(where: { !$0.hasPrefix("--") }) else { return nil }
-        return remaining.remove(at: index)
-    }
-
-    /// The next argument when it is not a flag (an optional positional that leads its command's
-    /// arguments: `stream 0 --frames 5`, or `stream --frames 5` without one).
-    mutating func leadingPositional() -> String? {
-        guard let first = remaining.first, !first.hasPrefix("-") else { return nil }
-        return remaining.removeFirst()
     }
 
     func finish() throws {

@@ -1,0 +1,611 @@
+/* stream, snap, record: capture sessions from the command line. */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- a session on one camera, with the command's signal handling ---- */
+
+typedef struct capture {
+    oc_context *ctx;
+    oc_device *device;
+    oc_capture_session *session;
+    sigset_t signals;
+    pthread_mutex_t lock;
+    /* The runtime error (or stall) that ended the session early. */
+    char failure[1024];
+} capture;
+
+/* A runtime error, or a camera that stalled, ends the command with its message. */
+static void on_session_event(oc_capture_session *session, oc_session_event event, oc_status error, const char *message,
+                             void *user_data)
+{
+    (void)session;
+    capture *c = user_data;
+    if (event == OC_SESSION_EVENT_RUNTIME_ERROR || (event == OC_SESSION_EVENT_INTERRUPTED && error == OC_ERROR_TIMEOUT)) {
+        pthread_mutex_lock(&c->lock);
+        if (!c->failure[0]) snprintf(c->failure, sizeof c->failure, "%s", message);
+        pthread_mutex_unlock(&c->lock);
+        finish_wait();
+    } else if (event == OC_SESSION_EVENT_RECORDING_DEGRADED || event == OC_SESSION_EVENT_AUDIO_INTERRUPTED) {
+        warn("%s", message);
+    }
+}
+
+static void capture_open(capture *c, const global_options *options, const char *spec)
+{
+    c->signals = block_termination_signals();
+    pthread_mutex_init(&c->lock, NULL);
+    c->failure[0] = '\0';
+    c->ctx = open_context(options);
+    c->device = connected_device(c->ctx, spec);
+    if (oc_capture_session_create(c->ctx, &c->session) != OC_OK
+        || oc_capture_session_add_event_callback(c->session, on_session_event, c, NULL) != OC_OK
+        || oc_capture_session_set_input(c->session, c->device) != OC_OK) {
+        fail_last_error();
+    }
+}
+
+static void capture_close(capture *c)
+{
+    oc_capture_session_destroy(c->session);
+    oc_device_release(c->device);
+    oc_context_destroy(c->ctx);
+}
+
+/* Closes everything, then fails with `message`. */
+_Noreturn static void capture_fail(capture *c, const char *message)
+{
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", message);
+    capture_close(c);
+    fail(1, "%s", copy);
+}
+
+static void capture_start(capture *c)
+{
+    if (oc_capture_session_start_running(c->session) != OC_OK) capture_fail(c, oc_last_error_message());
+}
+
+/* Waits for a termination signal, finish_wait(), or `seconds` (<= 0: no limit); `tick` runs about once a second. */
+static void capture_wait(capture *c, double seconds, void (*tick)(void *), void *tick_data)
+{
+    uint64_t deadline = seconds > 0 ? monotonic_ns() + (uint64_t)(seconds * 1e9) : 0;
+    for (;;) {
+        uint64_t now = monotonic_ns();
+        if (deadline && now >= deadline) return;
+        uint64_t slice = 1000000000u;
+        if (deadline && deadline - now < slice) slice = deadline - now;
+        struct timespec timeout = { .tv_sec = (time_t)(slice / 1000000000u), .tv_nsec = (long)(slice % 1000000000u) };
+        if (sigtimedwait(&c->signals, NULL, &timeout) > 0) return;
+        if (tick) tick(tick_data);
+    }
+}
+
+/* The failure that ended the session, or NULL; copied into `buffer`. */
+static const char *capture_failure(capture *c, char buffer[1024])
+{
+    pthread_mutex_lock(&c->lock);
+    snprintf(buffer, 1024, "%s", c->failure);
+    pthread_mutex_unlock(&c->lock);
+    return buffer[0] ? buffer : NULL;
+}
+
+/* ---- stream ---- */
+
+/* Frames counted on the stream thread: arrival times and capture-to-callback latencies, the latencies
+ * in a fixed histogram (0.1 ms buckets up to 2 s, then one overflow bucket), so a frame costs a few
+ * instructions and no memory, however long the stream runs. */
+enum { BUCKET_NS = 100000, BUCKETS = 20000 };
+typedef struct stream_statistics {
+    pthread_mutex_t lock;
+    uint64_t limit;
+    uint32_t histogram[BUCKETS + 1];
+    uint64_t counted;
+    uint64_t first, last;
+} stream_statistics;
+
+/* The frame's number (1-based), or 0 once `limit` frames were counted. */
+static uint64_t statistics_record(stream_statistics *s, uint64_t captured_ns)
+{
+    uint64_t arrival = monotonic_ns();
+    uint64_t latency = arrival > captured_ns ? arrival - captured_ns : 0;
+    uint64_t bucket = latency / BUCKET_NS;
+    pthread_mutex_lock(&s->lock);
+    uint64_t number = 0;
+    if (s->limit == 0 || s->counted < s->limit) {
+        s->histogram[bucket < BUCKETS ? bucket : BUCKETS]++;
+        number = ++s->counted;
+        if (number == 1) s->first = arrival;
+        s->last = arrival;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return number;
+}
+
+static uint64_t statistics_count(stream_statistics *s)
+{
+    pthread_mutex_lock(&s->lock);
+    uint64_t count = s->counted;
+    pthread_mutex_unlock(&s->lock);
+    return count;
+}
+
+/* Frames per second between the first and the last frame. */
+static double statistics_fps(stream_statistics *s)
+{
+    pthread_mutex_lock(&s->lock);
+    double fps = s->counted > 1 && s->last > s->first ? (double)(s->counted - 1) * 1e9 / (double)(s->last - s->first) : 0;
+    pthread_mutex_unlock(&s->lock);
+    return fps;
+}
+
+/* Latency quantile in milliseconds (0.5 median, 0.99 p99), to the bucket's middle (±0.05 ms). */
+static double statistics_latency(stream_statistics *s, double quantile)
+{
+    pthread_mutex_lock(&s->lock);
+    double result = 0;
+    if (s->counted > 0) {
+        uint64_t rank = (uint64_t)((double)s->counted * quantile);
+        if (rank > s->counted - 1) rank = s->counted - 1;
+        uint64_t seen = 0;
+        result = (double)BUCKETS * BUCKET_NS / 1e6;
+        for (size_t bucket = 0; bucket <= BUCKETS; bucket++) {
+            seen += s->histogram[bucket];
+            if (seen > rank) { result = ((double)bucket + 0.5) * BUCKET_NS / 1e6; break; }
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return result;
+}
+
+#define OC_PIXEL_FORMAT_BGRX OC_FOURCC('X', 'R', '2', '4')
+
+/* Bytes of one row of plane `plane` of a frame `width` pixels wide; 0: compressed (written whole). */
+static size_t row_bytes(uint32_t format, uint32_t width, uint32_t plane)
+{
+    switch (format) {
+    case OC_PIXEL_FORMAT_YUYV: case OC_PIXEL_FORMAT_UYVY: return (size_t)width * 2;
+    case OC_PIXEL_FORMAT_NV12: case OC_PIXEL_FORMAT_GRAY8: return width;
+    case OC_PIXEL_FORMAT_I420: return plane == 0 ? width : (width + 1) / 2;
+    case OC_PIXEL_FORMAT_BGRA: case OC_PIXEL_FORMAT_RGBA: case OC_PIXEL_FORMAT_BGRX: return (size_t)width * 4;
+    case OC_PIXEL_FORMAT_BGR24: case OC_PIXEL_FORMAT_RGB24: return (size_t)width * 3;
+    default: return 0;
+    }
+}
+
+/* Frames into a file or pipe, as ffmpeg and ffplay read them (`-f rawvideo` with the pixel format and
+ * size, or `-f mjpeg`): each plane's rows without stride padding, or the compressed frame as it came.
+ * Runs on the stream thread; nothing is allocated per frame. */
+typedef struct frame_writer {
+    int fd;
+    bool closed_by_reader;
+} frame_writer;
+
+static bool write_all(frame_writer *writer, const uint8_t *bytes, size_t count)
+{
+    size_t written = 0;
+    while (written < count) {
+        ssize_t result = write(writer->fd, bytes + written, count - written);
+        if (result < 0 && errno == EINTR) continue;
+        if (result <= 0) {
+            writer->closed_by_reader = true;
+            return false;
+        }
+        written += (size_t)result;
+    }
+    return true;
+}
+
+/* False once the reader went away. */
+static bool write_frame(frame_writer *writer, const oc_frame *frame)
+{
+    if (writer->closed_by_reader) return false;
+    uint32_t format = oc_frame_pixel_format(frame), width = oc_frame_width(frame);
+    for (uint32_t plane = 0; plane < oc_frame_plane_count(frame); plane++) {
+        size_t size = 0;
+        uint32_t stride = 0;
+        const uint8_t *data = oc_frame_plane_data(frame, plane, &size, &stride);
+        if (!data) continue;
+        size_t row = row_bytes(format, width, plane);
+        if (row == 0 || stride <= row) {
+            if (!write_all(writer, data, size)) return false;
+            continue;
+        }
+        for (size_t offset = 0; offset + row <= size; offset += stride) {
+            if (!write_all(writer, data + offset, row)) return false;
+        }
+    }
+    return true;
+}
+
+typedef struct stream_run {
+    stream_statistics statistics;
+    frame_writer *writer;
+    bool frame_events;
+    uint64_t limit;
+    oc_video_data_output *output;
+    strbuf event_line;   /* the stream thread's own, reused: no allocation per frame once grown */
+} stream_run;
+
+static void on_frame(oc_video_data_output *output, const oc_frame *frame, void *user_data)
+{
+    (void)output;
+    stream_run *run = user_data;
+    /* Exactly `frames` frames are reported, even if a few more arrive before the stream stops. */
+    uint64_t count = statistics_record(&run->statistics, oc_frame_timestamp_ns(frame));
+    if (count == 0) return;
+    if (run->writer && !write_frame(run->writer, frame)) finish_wait();   /* the reader went away: stop */
+    if (run->frame_events) {
+        size_t bytes = 0;
+        for (uint32_t plane = 0; plane < oc_frame_plane_count(frame); plane++) {
+            size_t size = 0;
+            if (oc_frame_plane_data(frame, plane, &size, NULL)) bytes += size;
+        }
+        text_clear(&run->event_line);
+        text_printf(&run->event_line,
+                    "{\"event\": \"frame\", \"sequence\": %" PRIu64 ", \"timestamp_ns\": %" PRIu64 ", \"bytes\": %zu, \"corrupt\": %s}",
+                    oc_frame_sequence(frame), oc_frame_timestamp_ns(frame), bytes, oc_frame_is_corrupt(frame) ? "true" : "false");
+        emit(run->event_line.data);
+    }
+    if (run->limit > 0 && count == run->limit) finish_wait();
+}
+
+static uint64_t dropped_frames(oc_video_data_output *output)
+{
+    uint64_t total = 0;
+    for (int reason = OC_DROP_LATE; reason <= OC_DROP_CORRUPT; reason++) {
+        total += oc_video_data_output_dropped_frames(output, (oc_drop_reason)reason);
+    }
+    return total;
+}
+
+static void live_line(void *user_data)
+{
+    stream_run *run = user_data;
+    char fps[32], median[32];
+    char line[256];
+    snprintf(line, sizeof line, "%" PRIu64 " frames, %s fps, %" PRIu64 " dropped, latency median %s ms",
+             statistics_count(&run->statistics), number_text(statistics_fps(&run->statistics), fps),
+             dropped_frames(run->output), number_text(statistics_latency(&run->statistics, 0.5), median));
+    emit(line);
+}
+
+void command_stream(const global_options *options, arguments *a)
+{
+    const char *spec = args_leading_positional(a);   /* none: the system preferred camera */
+    bool as_json = args_flag(a, "--json");
+    bool frame_events = args_flag(a, "--frame-events");
+    const char *format_name = args_value(a, "--format");
+    uint32_t pixel_format = 0, width = 0, height = 0;
+    if (format_name && oc_pixel_format_from_name(format_name, &pixel_format) != OC_OK) usage_error("%s", oc_last_error_message());
+    const char *size = args_value(a, "--size");
+    if (size) parse_size(size, &width, &height);
+    const char *rate = args_value(a, "--fps");
+    oc_fraction max_rate = rate ? parse_rate(rate) : (oc_fraction){ 0, 0 };
+    const char *frames = args_value(a, "--frames");
+    uint64_t limit = 0;
+    if (frames) {
+        char *end = NULL;
+        long long count = strtoll(frames, &end, 10);
+        if (!*frames || *end || count <= 0) usage_error("bad frame count '%s'", frames);
+        limit = (uint64_t)count;
+    }
+    const char *seconds_text = args_value(a, "--seconds");
+    double seconds = seconds_text ? parse_seconds(seconds_text) : 0;
+    const char *output_path = args_value(a, "--output");
+    if (!output_path) output_path = args_value(a, "-o");
+    args_finish(a);
+
+    static stream_run run = { .statistics = { .lock = PTHREAD_MUTEX_INITIALIZER } };
+    run.statistics.limit = limit;
+    run.limit = limit;
+    run.frame_events = frame_events;
+    text_init(&run.event_line);
+    static capture c;
+    capture_open(&c, options, spec);
+    static frame_writer writer;
+    if (output_path) {
+        if (strcmp(output_path, "-") == 0) {
+            writer.fd = 1;
+            message_stream = stderr;   /* stdout carries the frames now */
+        } else {
+            writer.fd = open(output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+            if (writer.fd < 0) {
+                char message[1024];
+                snprintf(message, sizeof message, "cannot write %s: %s", output_path, strerror(errno));
+                capture_fail(&c, message);
+            }
+        }
+        signal(SIGPIPE, SIG_IGN);   /* a reader that quits (ffplay closed) is an EPIPE, not a kill */
+        run.writer = &writer;
+    }
+    if (oc_video_data_output_create(&run.output) != OC_OK
+        || oc_video_data_output_set_format(run.output, pixel_format, width, height) != OC_OK
+        || oc_video_data_output_set_max_frame_rate(run.output, max_rate) != OC_OK
+        || oc_video_data_output_set_frame_callback(run.output, on_frame, &run) != OC_OK
+        || oc_capture_session_add_output(c.session, run.output) != OC_OK) {
+        capture_fail(&c, oc_last_error_message());
+    }
+    capture_start(&c);
+    uint32_t active_format = 0, active_width = 0, active_height = 0;
+    oc_fraction active_rate = { 0, 0 };
+    oc_capture_session_get_active_format(c.session, &active_format, &active_width, &active_height, &active_rate);
+    char name[64] = "", fourcc[5], number[32];
+    oc_pixel_format_name(pixel_format ? pixel_format : active_format, name, sizeof name);
+    uint32_t shown_width = width ? width : active_width, shown_height = height ? height : active_height;
+    bool live = !as_json && !frame_events;
+    if (live && active_format) {
+        strbuf line;
+        text_init(&line);
+        text_printf(&line, "streaming %s %ux%u at %s fps from %s", oc_fourcc_string(active_format, fourcc), active_width,
+                    active_height, number_text(active_rate.denominator ? (double)active_rate.numerator / active_rate.denominator : 0, number),
+                    oc_device_name(c.device));
+        emit(line.data);
+        text_free(&line);
+    }
+    capture_wait(&c, seconds, live ? live_line : NULL, &run);
+    char failure_buffer[1024];
+    const char *problem = capture_failure(&c, failure_buffer);
+    oc_capture_session_stop_running(c.session);
+    uint64_t dropped = dropped_frames(run.output);
+    oc_video_data_output_destroy(run.output);
+    capture_close(&c);
+    stream_statistics *s = &run.statistics;
+    strbuf out;
+    text_init(&out);
+    char fps[32], median[32], p99[32];
+    if (as_json || frame_events) {
+        json w;
+        json_start(&w, &out);
+        json_object_begin(&w);
+        json_key(&w, "frames"); json_int(&w, (int64_t)statistics_count(s));
+        json_key(&w, "dropped"); json_int(&w, (int64_t)dropped);
+        json_key(&w, "fps"); json_number(&w, statistics_fps(s));
+        json_key(&w, "pixel_format"); json_string(&w, name);
+        json_key(&w, "width"); json_int(&w, shown_width);
+        json_key(&w, "height"); json_int(&w, shown_height);
+        json_key(&w, "latency_ms");
+        json_object_begin(&w);
+        json_key(&w, "median"); json_number(&w, statistics_latency(s, 0.5));
+        json_key(&w, "p99"); json_number(&w, statistics_latency(s, 0.99));
+        json_object_end(&w);
+        json_object_end(&w);
+    } else {
+        text_printf(&out, "%" PRIu64 " frames, %" PRIu64 " dropped, %s fps, latency median %s ms, p99 %s ms", statistics_count(s),
+                    dropped, number_text(statistics_fps(s), fps), number_text(statistics_latency(s, 0.5), median),
+                    number_text(statistics_latency(s, 0.99), p99));
+    }
+    emit(out.data);
+    text_free(&out);
+    if (problem) fail(1, "%s", problem);
+    exit(0);
+}
+
+/* ---- snap ---- */
+
+typedef struct photo_result {
+    pthread_mutex_t lock;
+    bool done;
+    oc_status status;
+    size_t bytes;
+    uint32_t width, height;
+    uint16_t orientation;
+    char message[1024];
+} photo_result;
+
+static void on_photo(oc_photo_output *output, oc_status status, const oc_photo *photo, const char *message, void *user_data)
+{
+    (void)output;
+    photo_result *result = user_data;
+    pthread_mutex_lock(&result->lock);
+    result->done = true;
+    result->status = status;
+    if (photo) {
+        result->bytes = photo->size;
+        result->width = photo->width;
+        result->height = photo->height;
+        result->orientation = photo->orientation;
+    }
+    snprintf(result->message, sizeof result->message, "%s", message ? message : "");
+    pthread_mutex_unlock(&result->lock);
+    finish_wait();
+}
+
+/* `--host-orientation NAME` (degrees), or -1: ask the sensor proxy. */
+static int host_option(arguments *a)
+{
+    const char *host = args_value(a, "--host-orientation");
+    return host ? parse_host_orientation(host) : -1;
+}
+
+void command_snap(const global_options *options, arguments *a)
+{
+    const char *spec = args_leading_positional(a);   /* none: the system preferred camera */
+    const char *path = args_value(a, "-o");
+    if (!path) path = args_value(a, "--output");
+    if (!path) usage_error("snap needs -o FILE");
+    const char *size = args_value(a, "--size");
+    uint32_t width = 0, height = 0;
+    if (size) parse_size(size, &width, &height);
+    bool rotate_pixels = args_flag(a, "--rotate-pixels");
+    int host = host_option(a);
+    const char *sensor_bus = sensor_bus_option(a);
+    bool as_json = args_flag(a, "--json");
+    args_finish(a);
+
+    static capture c;
+    capture_open(&c, options, spec);
+    oc_photo_output *photo_output = NULL;
+    if (oc_photo_output_create(&photo_output) != OC_OK
+        || oc_photo_output_set_size(photo_output, width, height) != OC_OK
+        || oc_photo_output_set_rotation_angle(photo_output, capture_angle(c.ctx, c.device, host, sensor_bus)) != OC_OK
+        || (!size && oc_capture_session_set_preset(c.session, OC_SESSION_PRESET_PHOTO) != OC_OK)
+        || oc_capture_session_add_photo_output(c.session, photo_output) != OC_OK) {
+        capture_fail(&c, oc_last_error_message());
+    }
+    capture_start(&c);
+    static photo_result result = { .lock = PTHREAD_MUTEX_INITIALIZER };
+    oc_photo_settings settings = { .struct_size = sizeof settings, .apply_rotation_to_pixels = rotate_pixels, .path = path };
+    if (oc_photo_output_capture(photo_output, &settings, on_photo, &result) != OC_OK) capture_fail(&c, oc_last_error_message());
+    capture_wait(&c, 15, NULL, NULL);
+    oc_photo_output_destroy(photo_output);   /* answers the request if the session ended first */
+    char failure_buffer[1024];
+    const char *problem = capture_failure(&c, failure_buffer);
+    capture_close(&c);
+    pthread_mutex_lock(&result.lock);
+    if (!result.done) fail(1, "no photo within 15 s: %s", problem ? problem : "the camera sent no usable frame");
+    if (result.status != OC_OK) fail(1, "%s", result.message);
+    strbuf out;
+    text_init(&out);
+    if (as_json) {
+        json w;
+        json_start(&w, &out);
+        json_object_begin(&w);
+        json_key(&w, "path"); json_string(&w, path);
+        json_key(&w, "bytes"); json_int(&w, (int64_t)result.bytes);
+        json_key(&w, "width"); json_int(&w, result.width);
+        json_key(&w, "height"); json_int(&w, result.height);
+        json_key(&w, "duration"); json_number(&w, 0);
+        json_key(&w, "orientation"); json_int(&w, result.orientation);
+        json_object_end(&w);
+    } else {
+        text_printf(&out, "%s: %ux%u JPEG, %zu bytes, EXIF orientation %u", path, result.width, result.height, result.bytes,
+                    result.orientation);
+    }
+    emit(out.data);
+    exit(0);
+}
+
+/* ---- record ---- */
+
+typedef struct recording_result {
+    pthread_mutex_t lock;
+    bool done;
+    oc_status status;
+    char message[1024];
+    strbuf summary_json, summary_text;
+} recording_result;
+
+static void on_recording(oc_movie_file_output *output, oc_status status, const char *message,
+                         const oc_recording_summary *summary, void *user_data)
+{
+    (void)output;
+    recording_result *result = user_data;
+    pthread_mutex_lock(&result->lock);
+    result->done = true;
+    result->status = status;
+    snprintf(result->message, sizeof result->message, "%s", message ? message : "");
+    json w;
+    json_start(&w, &result->summary_json);
+    json_object_begin(&w);
+    json_key(&w, "path"); json_string(&w, summary->path);
+    json_key(&w, "bytes"); json_int(&w, summary->bytes);
+    json_key(&w, "width"); json_int(&w, summary->width);
+    json_key(&w, "height"); json_int(&w, summary->height);
+    json_key(&w, "duration"); json_number(&w, summary->duration);
+    json_key(&w, "orientation"); json_int(&w, summary->rotation);
+    json_key(&w, "frames"); json_int(&w, (int64_t)summary->frames);
+    json_key(&w, "dropped"); json_int(&w, (int64_t)summary->dropped_frames);
+    json_object_end(&w);
+    char duration[32], audio[32];
+    text_printf(&result->summary_text, "%s: %s %ux%u, %s s, %" PRIu64 " frames (%" PRIu64 " dropped)", summary->path,
+                summary->video_codec, summary->width, summary->height, number_text(summary->duration, duration),
+                summary->frames, summary->dropped_frames);
+    if (summary->audio_duration > 0) text_printf(&result->summary_text, ", AAC %s s", number_text(summary->audio_duration, audio));
+    text_printf(&result->summary_text, ", %" PRId64 " bytes, rotation %d°", summary->bytes, summary->rotation);
+    pthread_mutex_unlock(&result->lock);
+    finish_wait();
+}
+
+/* The microphone `--audio [ID]` names: the one with that unique ID (the `microphone` device included),
+ * or without one the camera's own microphone, else the `microphone` device, which follows the default input. */
+static oc_device *chosen_microphone(capture *c, const char *unique_id)
+{
+    oc_device *microphone = NULL;
+    if (!unique_id) {
+        if (oc_context_copy_associated_microphone(c->ctx, c->device, &microphone) != OC_OK || !microphone) {
+            oc_context_copy_default_microphone(c->ctx, &microphone);
+        }
+        if (!microphone) capture_fail(c, "no microphone to record from");
+        return microphone;
+    }
+    if (oc_context_copy_default_microphone(c->ctx, &microphone) == OC_OK && microphone
+        && strcmp(oc_device_unique_id(microphone), unique_id) == 0) {
+        return microphone;
+    }
+    oc_device_release(microphone);
+    microphone = NULL;
+    if (oc_context_copy_device_by_unique_id(c->ctx, unique_id, &microphone) != OC_OK
+        || oc_device_get_type(microphone) != OC_DEVICE_TYPE_MICROPHONE) {
+        oc_device_release(microphone);
+        char message[512];
+        snprintf(message, sizeof message, "no connected microphone has the unique ID %s", unique_id);
+        capture_fail(c, message);
+    }
+    return microphone;
+}
+
+void command_record(const global_options *options, arguments *a)
+{
+    const char *spec = args_leading_positional(a);   /* none: the system preferred camera */
+    const char *path = args_value(a, "-o");
+    if (!path) path = args_value(a, "--output");
+    if (!path) usage_error("record needs -o FILE");
+    const char *seconds_text = args_value(a, "--seconds");
+    double seconds = seconds_text ? parse_seconds(seconds_text) : 0;
+    const char *size = args_value(a, "--size");
+    uint32_t width = 0, height = 0;
+    if (size) parse_size(size, &width, &height);
+    const char *audio_id = NULL;
+    bool audio = args_optional_value(a, "--audio", &audio_id);
+    int host = host_option(a);
+    const char *sensor_bus = sensor_bus_option(a);
+    bool as_json = args_flag(a, "--json");
+    args_finish(a);
+
+    static capture c;
+    capture_open(&c, options, spec);
+    oc_movie_file_output *movie = NULL;
+    if (oc_movie_file_output_create(&movie) != OC_OK
+        || oc_movie_file_output_set_size(movie, width, height) != OC_OK
+        || oc_movie_file_output_set_rotation_angle(movie, capture_angle(c.ctx, c.device, host, sensor_bus)) != OC_OK) {
+        capture_fail(&c, oc_last_error_message());
+    }
+    if (audio) {
+        oc_device *microphone = chosen_microphone(&c, audio_id);
+        oc_status status = oc_capture_session_set_audio_input(c.session, microphone);
+        oc_device_release(microphone);
+        if (status != OC_OK) capture_fail(&c, oc_last_error_message());
+    }
+    if (oc_capture_session_add_movie_file_output(c.session, movie) != OC_OK) capture_fail(&c, oc_last_error_message());
+    capture_start(&c);
+    static recording_result result = { .lock = PTHREAD_MUTEX_INITIALIZER };
+    text_init(&result.summary_json);
+    text_init(&result.summary_text);
+    if (oc_movie_file_output_start_recording(movie, path, on_recording, &result) != OC_OK) capture_fail(&c, oc_last_error_message());
+    if (!as_json) {
+        strbuf line;
+        text_init(&line);
+        text_printf(&line, "recording %s from %s; stop with Ctrl-C", path, oc_device_name(c.device));
+        emit(line.data);
+        text_free(&line);
+    }
+    capture_wait(&c, seconds, NULL, NULL);
+    oc_movie_file_output_destroy(movie);   /* finishes the file and waits for it */
+    char failure_buffer[1024];
+    const char *problem = capture_failure(&c, failure_buffer);
+    capture_close(&c);
+    pthread_mutex_lock(&result.lock);
+    if (!result.done) fail(1, "the recording did not finish");
+    emit(as_json ? result.summary_json.data : result.summary_text.data);
+    if (result.status != OC_OK) fail(1, "%s (the file holds what was recorded until then)", result.message);
+    if (problem) fail(1, "%s (the file holds what was recorded until then)", problem);
+    exit(0);
+}
