@@ -40,6 +40,52 @@ static void flag_names(uint32_t flags, json *w, strbuf *plain)
     }
 }
 
+/* Element `index` of a payload of `info`'s type, as a number. */
+static int64_t payload_element(const oc_control_info *info, const uint8_t *payload, size_t index)
+{
+    const uint8_t *at = payload + index * info->element_size;
+    switch (info->element_size) {
+    case 1: return *at;
+    case 2: { uint16_t v; memcpy(&v, at, 2); return v; }
+    case 4:
+        if (info->type == OC_CONTROL_TYPE_U32 || info->type == OC_CONTROL_TYPE_BITMASK) { uint32_t v; memcpy(&v, at, 4); return v; }
+        else { int32_t v; memcpy(&v, at, 4); return v; }
+    default: { int64_t v; memcpy(&v, at, 8); return v; }
+    }
+}
+
+/* A payload control's value: a string, an area {"width", "height"}, or an array's elements (flat,
+ * outermost dimension first); null when it was not read. */
+static void payload_json(json *w, const oc_control_list *list, size_t index, const oc_control_info *info)
+{
+    size_t size = oc_control_list_get_payload(list, index, NULL, 0);
+    if (size == 0) { json_null(w); return; }
+    if (info->type == OC_CONTROL_TYPE_STRING) {
+        char *value = malloc(size + 1);
+        oc_control_list_get_string(list, index, value, size + 1);
+        json_string(w, value);
+        free(value);
+        return;
+    }
+    uint8_t *payload = malloc(size);
+    oc_control_list_get_payload(list, index, payload, size);
+    if (info->type == OC_CONTROL_TYPE_AREA && size >= 8) {
+        uint32_t area[2];
+        memcpy(area, payload, sizeof area);
+        json_object_begin(w);
+        json_key(w, "width"); json_int(w, area[0]);
+        json_key(w, "height"); json_int(w, area[1]);
+        json_object_end(w);
+    } else if (info->element_size == 1 || info->element_size == 2 || info->element_size == 4 || info->element_size == 8) {
+        json_array_begin(w);
+        for (size_t element = 0; element < size / info->element_size; element++) json_int(w, payload_element(info, payload, element));
+        json_array_end(w);
+    } else {
+        json_null(w);   /* a compound layout Ocellus does not know */
+    }
+    free(payload);
+}
+
 static void control_json(json *w, const oc_control_list *list, size_t index, const oc_control_info *info)
 {
     json_object_begin(w);
@@ -50,7 +96,10 @@ static void control_json(json *w, const oc_control_list *list, size_t index, con
     json_key(w, "maximum"); json_int(w, info->maximum);
     json_key(w, "step"); json_int(w, info->step);
     json_key(w, "default"); json_int(w, info->default_value);
-    json_key(w, "value"); if (info->has_value) json_int(w, info->value); else json_null(w);
+    json_key(w, "value");
+    if (info->has_payload) payload_json(w, list, index, info);
+    else if (info->has_value) json_int(w, info->value);
+    else json_null(w);
     json_key(w, "flags");
     json_array_begin(w);
     flag_names(info->flags, w, NULL);
@@ -67,6 +116,12 @@ static void control_json(json *w, const oc_control_list *list, size_t index, con
         json_object_end(w);
     }
     json_array_end(w);
+    if (info->dimension_count > 0) {   /* arrays only: other controls keep the 0.1 shape */
+        json_key(w, "dimensions");
+        json_array_begin(w);
+        for (uint32_t d = 0; d < info->dimension_count && d < 4; d++) json_int(w, info->dimensions[d]);
+        json_array_end(w);
+    }
     json_object_end(w);
 }
 
@@ -75,7 +130,21 @@ static void control_line(const oc_control_list *list, size_t index, const oc_con
     text_clear(out);
     text_printf(out, "%s (%s): min=%" PRId64 " max=%" PRId64 " step=%" PRId64 " default=%" PRId64 " ", info->name,
                 oc_control_type_name(info->type), info->minimum, info->maximum, info->step, info->default_value);
+    if (info->dimension_count > 0) {
+        text_append(out, "dims=");
+        for (uint32_t d = 0; d < info->dimension_count && d < 4; d++) text_printf(out, "[%u]", info->dimensions[d]);
+    }
     if (info->has_value) text_printf(out, "value=%" PRId64, info->value);
+    if (info->type == OC_CONTROL_TYPE_STRING && oc_control_list_get_payload(list, index, NULL, 0) > 0) {
+        char value[4096];
+        oc_control_list_get_string(list, index, value, sizeof value);
+        text_printf(out, "value='%s'", value);
+    }
+    if (info->type == OC_CONTROL_TYPE_AREA && oc_control_list_get_payload(list, index, NULL, 0) >= 8) {
+        uint32_t area[2];
+        oc_control_list_get_payload(list, index, area, sizeof area);
+        text_printf(out, "value=%ux%u", area[0], area[1]);
+    }
     if (info->flags) {
         text_append(out, " flags=");
         flag_names(info->flags, NULL, out);
@@ -92,6 +161,82 @@ static void control_line(const oc_control_list *list, size_t index, const oc_con
     }
 }
 
+/* `text` as a payload for `info`: "[1,2,3]" or "1,2,3" (an array's elements, each within the
+ * element's size), or "WxH" for an area. False when it does not parse. */
+static bool parse_payload(const oc_control_info *info, const char *value, uint8_t **out, size_t *size)
+{
+    if (info->type == OC_CONTROL_TYPE_AREA) {
+        uint32_t area[2];
+        char *end = NULL;
+        unsigned long long width = strtoull(value, &end, 10);
+        if (end == value || *end != 'x' || width > UINT32_MAX) return false;
+        const char *rest = end + 1;
+        unsigned long long height = strtoull(rest, &end, 10);
+        if (end == rest || *end || height > UINT32_MAX) return false;
+        area[0] = (uint32_t)width;
+        area[1] = (uint32_t)height;
+        *size = sizeof area;
+        *out = malloc(*size);
+        memcpy(*out, area, *size);
+        return true;
+    }
+    size_t element_size = info->element_size;
+    if (element_size != 1 && element_size != 2 && element_size != 4 && element_size != 8) return false;
+    char *copy = strdup(value + (*value == '['));
+    size_t length = strlen(copy);
+    if (length > 0 && copy[length - 1] == ']') copy[length - 1] = '\0';
+    size_t capacity = 16, count = 0;
+    uint8_t *bytes = malloc(capacity * element_size);
+    bool good = true;
+    char *save = NULL;
+    for (char *item = strtok_r(copy, ", ", &save); item && good; item = strtok_r(NULL, ", ", &save)) {
+        int64_t number = 0;
+        good = parse_control_value(item, &number);
+        if (!good) break;
+        if (count == capacity) bytes = realloc(bytes, (capacity *= 2) * element_size);
+        uint8_t *at = bytes + count++ * element_size;
+        uint8_t u8 = (uint8_t)number;
+        uint16_t u16 = (uint16_t)number;
+        uint32_t u32 = (uint32_t)number;
+        switch (element_size) {
+        case 1: memcpy(at, &u8, 1); break;
+        case 2: memcpy(at, &u16, 2); break;
+        case 4: memcpy(at, &u32, 4); break;
+        default: memcpy(at, &number, 8); break;
+        }
+    }
+    free(copy);
+    if (!good || count == 0) { free(bytes); return false; }
+    *out = bytes;
+    *size = count * element_size;
+    return true;
+}
+
+/* One `--set name=value`: a string, an array or area, or an integer, as the control's type says. */
+static oc_status set_control(oc_device *device, const oc_control_list *list, const char *name, const char *value)
+{
+    oc_control_info info = { .struct_size = sizeof info };
+    bool found = false;
+    for (size_t index = 0; index < oc_control_list_count(list) && !found; index++) {
+        found = oc_control_list_get(list, index, &info) == OC_OK && strcmp(info.name, name) == 0;
+    }
+    if (found && info.type == OC_CONTROL_TYPE_STRING) return oc_device_set_control_string(device, name, value);
+    if (found && info.has_payload) {
+        uint8_t *bytes = NULL;
+        size_t size = 0;
+        if (!parse_payload(&info, value, &bytes, &size)) {
+            usage_error("bad value '%s' for %s (expected %s)", value, name,
+                        info.type == OC_CONTROL_TYPE_AREA ? "WIDTHxHEIGHT" : "elements like [1,2,3]");
+        }
+        oc_status status = oc_device_set_control_payload(device, name, bytes, size);
+        free(bytes);
+        return status;
+    }
+    int64_t number = 0;
+    if (!parse_control_value(value, &number)) usage_error("bad setting '%s=%s' (expected name=integer)", name, value);
+    return oc_device_set_control(device, name, number);   /* an unknown name gets the library's answer */
+}
+
 void command_controls(const global_options *options, arguments *a)
 {
     const char *spec = args_leading_positional(a);   /* none: the system preferred camera */
@@ -101,18 +246,16 @@ void command_controls(const global_options *options, arguments *a)
     args_finish(a);
     oc_context *ctx = open_context(options);
     oc_device *device = connected_device(ctx, spec);
+    oc_control_list *described = NULL;
+    if (setting_count > 0 && oc_device_copy_controls(device, &described) != OC_OK) fail_last_error();
     for (int index = 0; index < setting_count; index++) {
         const char *equals = strchr(settings[index], '=');
-        int64_t value = 0;
-        if (!equals || equals == settings[index] || !parse_control_value(equals + 1, &value)) {
-            oc_context_destroy(ctx);
-            usage_error("bad setting '%s' (expected name=integer)", settings[index]);
-        }
+        if (!equals || equals == settings[index]) usage_error("bad setting '%s' (expected name=value)", settings[index]);
         char *name = strndup(settings[index], (size_t)(equals - settings[index]));
-        oc_status status = oc_device_set_control(device, name, value);
+        if (set_control(device, described, name, equals + 1) != OC_OK) fail_last_error();
         free(name);
-        if (status != OC_OK) fail_last_error();
     }
+    oc_control_list_free(described);
     if (setting_count == 0) {
         oc_control_list *list = NULL;
         if (oc_device_copy_controls(device, &list) != OC_OK) fail_last_error();

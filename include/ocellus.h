@@ -43,9 +43,9 @@ extern "C" {
 
 /** Version of the header this program was compiled against. */
 #define OCELLUS_VERSION_MAJOR 0
-#define OCELLUS_VERSION_MINOR 1
+#define OCELLUS_VERSION_MINOR 2
 #define OCELLUS_VERSION_PATCH 0
-#define OCELLUS_VERSION_STRING "0.1.0"
+#define OCELLUS_VERSION_STRING "0.2.0"
 
 /**
  * The version of the library loaded at run time, "MAJOR.MINOR.PATCH".
@@ -348,7 +348,7 @@ oc_device *oc_device_retain(oc_device *device);
 void oc_device_release(oc_device *device);
 
 /**
- * The device's unique ID (SPEC §1): stable across replug and reboot, e.g.
+ * The device's unique ID (behaviour §1): stable across replug and reboot, e.g.
  * "usb-046d:0825-A1B2C3D4", "usb-534d:2109@1-2.3" or "pipewire-<node.name>".
  * A replugged device is a new oc_device with the same unique ID.
  *
@@ -395,7 +395,7 @@ oc_backend oc_device_get_backend(const oc_device *device);
 bool oc_device_is_connected(const oc_device *device);
 
 /**
- * Whether several applications can stream this device at once (SPEC §4
+ * Whether several applications can stream this device at once (behaviour §4
  * multitasking): true through PipeWire, false for raw V4L2, which is exclusive.
  * False (and the last error set) for an invalid handle.
  * \threadsafety Safe from any thread.
@@ -427,7 +427,7 @@ const char *oc_device_get_property(const oc_device *device, const char *key);
 
 /**
  * A camera's own microphone — the audio interface of the same USB device — when
- * it is connected (SPEC §1 associated_microphone).
+ * it is connected (behaviour §1 associated_microphone).
  *
  * \param out receives a new reference (release it), or NULL when the camera has
  *            none connected or `camera` is not a camera.
@@ -507,7 +507,7 @@ oc_status oc_pixel_format_from_name(const char *name, uint32_t *out);
 size_t oc_pixel_format_name(uint32_t fourcc, char *buffer, size_t size);
 
 /* ------------------------------------------------------------------------ */
-/* Controls (SPEC §1)                                                         */
+/* Controls (behaviour §1)                                                         */
 /* ------------------------------------------------------------------------ */
 
 /** Control types (the V4L2 ones Ocellus handles). */
@@ -519,12 +519,19 @@ typedef enum oc_control_type {
     OC_CONTROL_TYPE_INTEGER64 = 5,
     OC_CONTROL_TYPE_STRING = 7,
     OC_CONTROL_TYPE_BITMASK = 8,
-    OC_CONTROL_TYPE_INTEGER_MENU = 9
+    OC_CONTROL_TYPE_INTEGER_MENU = 9,
+    /** Compound types (always payload controls): arrays of 8-, 16- and 32-bit unsigned
+     * integers, and a width and height (two uint32_t). Added in 0.2. */
+    OC_CONTROL_TYPE_U8 = 0x0100,
+    OC_CONTROL_TYPE_U16 = 0x0101,
+    OC_CONTROL_TYPE_U32 = 0x0102,
+    OC_CONTROL_TYPE_AREA = 0x0106
 } oc_control_type;
 
 /**
  * The name `ocellus controls` writes for a control type: "int", "bool", "menu",
- * "button", "int64", "string", "bitmask", "intmenu"; NULL with the last error
+ * "button", "int64", "string", "bitmask", "intmenu", "u8", "u16", "u32",
+ * "area"; NULL with the last error
  * set otherwise.
  * \ownership A static string. \threadsafety Any thread.
  */
@@ -576,11 +583,26 @@ typedef struct oc_control_info {
     int64_t default_value;
     /** OR of OC_CONTROL_FLAG_* bits. */
     uint32_t flags;
-    /** Whether `value` holds the value read (false for buttons, strings, write-only controls). */
+    /** Whether `value` holds the value read (false for buttons, write-only and payload controls). */
     bool has_value;
     int64_t value;
     /** Items of a menu or integer-menu control (see oc_control_list_get_menu_item()). */
     uint32_t menu_count;
+    /* Added in 0.2; filled when struct_size covers them (a 0.1 caller's smaller struct is filled up to here). */
+    /**
+     * Whether the value is a payload rather than `value`: strings, arrays (any
+     * type with dimensions) and compound types. Read it with
+     * oc_control_list_get_payload() or oc_control_list_get_string(); set it with
+     * oc_device_set_control_payload() or oc_device_set_control_string().
+     */
+    bool has_payload;
+    /** Bytes of one element (a string's: its maximum length plus the NUL). */
+    uint32_t element_size;
+    /** Elements of the value read (a dynamic array's current length). */
+    uint32_t element_count;
+    /** An array's dimensions, outermost first (0 for a single value). */
+    uint32_t dimension_count;
+    uint32_t dimensions[4];
 } oc_control_info;
 
 /** A snapshot of a device's controls with their values at the time it was taken. */
@@ -628,6 +650,26 @@ oc_status oc_control_list_get_menu_item(const oc_control_list *list, size_t inde
 void oc_control_list_free(oc_control_list *list);
 
 /**
+ * The value bytes of payload control `index` as read (`element_count` elements of
+ * `element_size` bytes, in the machine's byte order; an area is width then
+ * height), copied into `buffer` up to `size` bytes.
+ * \param buffer may be NULL when `size` is 0 (to ask for the size).
+ * \returns the payload's size in bytes; 0 when the control has none or it could
+ *          not be read (write-only), or for an invalid list or index (which set
+ *          the last error).
+ * \threadsafety Any thread; a list is immutable.
+ */
+size_t oc_control_list_get_payload(const oc_control_list *list, size_t index, void *buffer, size_t size);
+
+/**
+ * A string control's value as read, NUL-terminated and truncated to `size`.
+ * \returns its length without the NUL; 0 (and "") for an empty string, a control
+ *          that is not a string, or an invalid list or index (which set the last error).
+ * \threadsafety Any thread.
+ */
+size_t oc_control_list_get_string(const oc_control_list *list, size_t index, char *buffer, size_t size);
+
+/**
  * Set control `name` (as listed, e.g. "brightness") to `value`.
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_NOT_FOUND (no such control,
  *          no reachable controls, device gone); OC_ERROR_INVALID_ARGUMENT (value
@@ -638,6 +680,25 @@ void oc_control_list_free(oc_control_list *list);
  * \threadsafety Safe from any thread.
  */
 oc_status oc_device_set_control(oc_device *device, const char *name, int64_t value);
+
+/**
+ * Set a string control (UTF-8, without NUL bytes; its length within the
+ * control's minimum…maximum, in steps of `step`).
+ * \returns as oc_device_set_control(); OC_ERROR_INVALID_ARGUMENT also for a
+ *          control that is not a string.
+ * \threadsafety Any thread.
+ */
+oc_status oc_device_set_control_string(oc_device *device, const char *name, const char *value);
+
+/**
+ * Set an array or compound control from `size` bytes laid out as
+ * oc_control_list_get_payload() gives them: exactly element_count × element_size
+ * bytes (for a dynamic array, 1 to dimensions[0] elements).
+ * \returns as oc_device_set_control(); OC_ERROR_INVALID_ARGUMENT for a wrong size
+ *          or a control without a payload.
+ * \threadsafety Any thread.
+ */
+oc_status oc_device_set_control_payload(oc_device *device, const char *name, const void *data, size_t size);
 
 /**
  * Take the device's exclusive configuration lock: until
@@ -809,7 +870,7 @@ oc_status oc_discovery_session_set_callback(oc_discovery_session *session, oc_di
 void oc_discovery_session_destroy(oc_discovery_session *session);
 
 /* ------------------------------------------------------------------------ */
-/* Camera selection (SPEC §2)                                                 */
+/* Camera selection (behaviour §2)                                                 */
 /* ------------------------------------------------------------------------ */
 
 /**
@@ -913,7 +974,7 @@ oc_status oc_context_add_preferred_camera_callback(oc_context *ctx, oc_preferred
                                                    void *user_data, oc_callback_id *out_id);
 
 /* ------------------------------------------------------------------------ */
-/* Capture sessions and video data outputs (SPEC §4)                          */
+/* Capture sessions and video data outputs (behaviour §4)                          */
 /* ------------------------------------------------------------------------ */
 
 /** A capture session: an input camera, outputs, and one camera stream feeding them. */
@@ -988,7 +1049,7 @@ oc_status oc_capture_session_remove_output(oc_capture_session *session, oc_video
  */
 bool oc_capture_session_can_add_output(oc_capture_session *session, oc_video_data_output *output);
 
-/** SPEC §4 session presets: what the stream aims for when no output pins a size. */
+/** behaviour §4 session presets: what the stream aims for when no output pins a size. */
 typedef enum oc_session_preset {
     /** The largest size at 30 fps or more (the default). */
     OC_SESSION_PRESET_HIGH = 0,
@@ -1120,7 +1181,7 @@ oc_status oc_capture_session_add_event_callback(oc_capture_session *session, oc_
 oc_status oc_capture_session_remove_callback(oc_capture_session *session, oc_callback_id id);
 
 /**
- * Automatic switching (SPEC §4, opt-in, off by default): the session's input
+ * Automatic switching (behaviour §4, opt-in, off by default): the session's input
  * follows the context's system preferred camera — a camera plugged in becomes
  * the input, an unplugged input is replaced by the next preferred camera and
  * the session starts again. It never switches while a movie file output of the
@@ -1173,7 +1234,7 @@ oc_status oc_video_data_output_set_format(oc_video_data_output *output, uint32_t
 bool oc_video_data_output_is_rotation_angle_supported(const oc_video_data_output *output, int32_t degrees);
 
 /**
- * Turn the output's pixels clockwise by `degrees` (0, 90, 180, 270; SPEC §3
+ * Turn the output's pixels clockwise by `degrees` (0, 90, 180, 270; behaviour §3
  * connection angle): width and height swap for quarter turns. Every frame is
  * then converted with libyuv, which costs CPU: rotating the display layer by
  * the rotation coordinator's preview angle is free, and photo and movie outputs
@@ -1185,7 +1246,7 @@ oc_status oc_video_data_output_set_rotation_angle(oc_video_data_output *output, 
 
 /**
  * Flip the output's pixels about the vertical axis (after rotation): 1 on, 0 off,
- * -1 the default (off: the camera's pixels, zero-copy; the SPEC's mirroring
+ * -1 the default (off: the camera's pixels, zero-copy; the behaviour contract's mirroring
  * defaults apply to the preview — see oc_rotation_coordinator_is_mirrored()).
  * Takes effect at the next commit or start.
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.
@@ -1316,11 +1377,11 @@ oc_frame *oc_frame_retain(const oc_frame *frame);
 void oc_frame_release(oc_frame *frame);
 
 /* ------------------------------------------------------------------------ */
-/* Microphone input and audio data outputs (SPEC §4, §5)                      */
+/* Microphone input and audio data outputs (behaviour §4, §5)                      */
 /* ------------------------------------------------------------------------ */
 
 /**
- * The single `microphone` device (SPEC §5, unique ID "microphone"): it stands
+ * The single `microphone` device (behaviour §5, unique ID "microphone"): it stands
  * for the current input and follows it. Its name is the name of that input and
  * changes with the route. The route is: the app's preferred input
  * (oc_context_set_preferred_microphone()) while connected; else the most
@@ -1420,7 +1481,7 @@ oc_status oc_audio_data_output_set_callback(oc_audio_data_output *output, oc_aud
 uint64_t oc_audio_data_output_delivered_frames(const oc_audio_data_output *output);
 
 /* ------------------------------------------------------------------------ */
-/* Photo output (SPEC §4)                                                     */
+/* Photo output (behaviour §4)                                                     */
 /* ------------------------------------------------------------------------ */
 
 /**
@@ -1520,7 +1581,7 @@ oc_status oc_photo_output_capture(oc_photo_output *output, const oc_photo_settin
                                   oc_photo_callback callback, void *user_data);
 
 /* ------------------------------------------------------------------------ */
-/* Movie file output (SPEC §4)                                                */
+/* Movie file output (behaviour §4)                                                */
 /* ------------------------------------------------------------------------ */
 
 /**
@@ -1616,7 +1677,7 @@ bool oc_movie_file_output_is_recording(const oc_movie_file_output *output);
 double oc_movie_file_output_recorded_duration(const oc_movie_file_output *output);
 
 /* ------------------------------------------------------------------------ */
-/* Rotation coordinator (SPEC §3)                                             */
+/* Rotation coordinator (behaviour §3)                                             */
 /* ------------------------------------------------------------------------ */
 
 /** Preview and capture angles for one camera. */

@@ -18,6 +18,7 @@ const unsigned long CV4L2_VIDIOC_G_EXT_CTRLS = VIDIOC_G_EXT_CTRLS;
 const unsigned long CV4L2_VIDIOC_S_EXT_CTRLS = VIDIOC_S_EXT_CTRLS;
 const unsigned long CV4L2_VIDIOC_S_PRIORITY = VIDIOC_S_PRIORITY;
 const unsigned int CV4L2_CTRL_FLAG_NEXT_CTRL = V4L2_CTRL_FLAG_NEXT_CTRL;
+const unsigned int CV4L2_CTRL_FLAG_NEXT_COMPOUND = V4L2_CTRL_FLAG_NEXT_COMPOUND;
 const unsigned long CV4L2_VIDIOC_S_FMT = VIDIOC_S_FMT;
 const unsigned long CV4L2_VIDIOC_S_PARM = VIDIOC_S_PARM;
 const unsigned long CV4L2_VIDIOC_REQBUFS = VIDIOC_REQBUFS;
@@ -50,6 +51,22 @@ void cv4l2_control_request_init(struct cv4l2_control_request *request, uint32_t 
         request->control.value64 = value;
     else
         request->control.value = (int32_t)value;
+}
+
+void cv4l2_control_request_init_payload(struct cv4l2_control_request *request, uint32_t id, void *payload, uint32_t size)
+{
+    memset(request, 0, sizeof(*request));
+    request->controls.which = V4L2_CTRL_WHICH_CUR_VAL;
+    request->controls.count = 1;
+    request->controls.controls = &request->control;
+    request->control.id = id;
+    request->control.size = size;
+    request->control.ptr = payload;
+}
+
+uint32_t cv4l2_control_request_size(const struct cv4l2_control_request *request)
+{
+    return request->control.size;
 }
 
 int64_t cv4l2_control_request_value(const struct cv4l2_control_request *request, int is_64bit)

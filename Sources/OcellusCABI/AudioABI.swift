@@ -1,4 +1,4 @@
-// Microphone input and audio data outputs in the C ABI (SPEC §4, §5).
+// Microphone input and audio data outputs in the C ABI (behaviour §4, §5).
 import COcellus
 import OcellusCore
 
@@ -20,7 +20,7 @@ final class AudioOutputBox: SessionMember {
     }
 }
 
-// MARK: Microphones (SPEC §5)
+// MARK: Microphones (behaviour §5)
 
 @c @implementation public func oc_context_copy_default_microphone(_ ctx: OpaquePointer?,
                                                                   _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {

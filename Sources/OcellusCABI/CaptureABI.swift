@@ -1,4 +1,4 @@
-// Capture sessions, video data outputs and frames in the C ABI (SPEC §4).
+// Capture sessions, video data outputs and frames in the C ABI (behaviour §4).
 import COcellus
 import CThreadFrame
 import OcellusCore

@@ -1,7 +1,10 @@
-// Camera controls in the C ABI (SPEC §1).
+// Camera controls in the C ABI (behaviour §1).
 import COcellus
 import OcellusCore
 import OcellusSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A snapshot of controls with the C strings its infos point to.
 final class ControlListBox {
@@ -39,9 +42,12 @@ private func withController(_ device: OpaquePointer?, _ body: (any CameraControl
 @c @implementation public func oc_control_list_get(_ list: OpaquePointer?, _ index: Int,
                                                    _ info: UnsafeMutablePointer<oc_control_info>?) -> oc_status {
     guard let box = ControlListBox.lookup(list) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    guard let info, info.pointee.struct_size >= UInt32(MemoryLayout<oc_control_info>.size) else {
+    // 0.1 callers know the struct up to menu_count: fill what they know.
+    let knownSize = MemoryLayout<oc_control_info>.offset(of: \oc_control_info.has_payload)!
+    guard let info, Int(info.pointee.struct_size) >= knownSize else {
         return LastError.fail(.invalidArgument, "oc_control_list_get: info is NULL or its struct_size is not sizeof(oc_control_info)")
     }
+    let extended = Int(info.pointee.struct_size) >= MemoryLayout<oc_control_info>.size
     guard index >= 0 && index < box.controls.count else {
         return LastError.fail(.invalidArgument, "oc_control_list_get: index \(index) is out of range (\(box.controls.count) controls)")
     }
@@ -57,7 +63,40 @@ private func withController(_ device: OpaquePointer?, _ body: (any CameraControl
     info.pointee.has_value = control.value != nil
     info.pointee.value = control.value ?? 0
     info.pointee.menu_count = UInt32(control.menu.count)
+    if extended {
+        info.pointee.has_payload = control.hasPayload
+        info.pointee.element_size = UInt32(control.elementSize)
+        info.pointee.element_count = UInt32(control.elementCount)
+        info.pointee.dimension_count = UInt32(control.dimensions.count)
+        withUnsafeMutableBytes(of: &info.pointee.dimensions) { raw in
+            let slots = raw.bindMemory(to: UInt32.self)
+            for index in 0..<slots.count { slots[index] = index < control.dimensions.count ? control.dimensions[index] : 0 }
+        }
+    }
     return oc_status(OC_OK)
+}
+
+/// The control at `index` of a list, or nil with the last error set.
+private func listedControl(_ list: OpaquePointer?, _ index: Int, _ function: String) -> CameraControl? {
+    guard let box = ControlListBox.lookup(list) else { return nil }
+    guard index >= 0 && index < box.controls.count else {
+        LastError.set("\(function): index \(index) is out of range (\(box.controls.count) controls)")
+        return nil
+    }
+    return box.controls[index]
+}
+
+@c @implementation public func oc_control_list_get_payload(_ list: OpaquePointer?, _ index: Int,
+                                                           _ buffer: UnsafeMutableRawPointer?, _ size: Int) -> Int {
+    guard let control = listedControl(list, index, "oc_control_list_get_payload") else { return 0 }
+    guard let payload = control.payload else { return 0 }
+    if let buffer, size > 0 { payload.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: min(size, $0.count)) } }
+    return payload.count
+}
+
+@c @implementation public func oc_control_list_get_string(_ list: OpaquePointer?, _ index: Int,
+                                                          _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
+    copyText(listedControl(list, index, "oc_control_list_get_string")?.stringValue, into: buffer, size: size)
 }
 
 @c @implementation public func oc_control_list_get_menu_item(_ list: OpaquePointer?, _ index: Int, _ item: Int,
@@ -85,6 +124,37 @@ private func withController(_ device: OpaquePointer?, _ body: (any CameraControl
     }
 }
 
+@c @implementation public func oc_device_set_control_string(_ device: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                                            _ value: UnsafePointer<CChar>?) -> oc_status {
+    guard let name else { return LastError.fail(.invalidArgument, "oc_device_set_control_string: name is NULL") }
+    guard let value else { return LastError.fail(.invalidArgument, "oc_device_set_control_string: value is NULL") }
+    let controlName = String(cString: name)
+    let bytes = Array(UnsafeRawBufferPointer(start: value, count: strlen(value)))
+    guard String(validating: bytes, as: UTF8.self) != nil else {
+        return LastError.fail(.invalidArgument, "oc_device_set_control_string: value is not UTF-8")
+    }
+    return withController(device) { (controller: any CameraControlling) throws(OcellusError) in
+        guard let control = try controller.controls().first(where: { $0.name == controlName }) else {
+            throw OcellusError(.notFound, "\(DeviceBox.lookup(device)?.device.uniqueID ?? "the device") has no control named \(controlName)")
+        }
+        guard control.kind == .string else {
+            throw OcellusError(.invalidArgument, "control \(controlName) is not a string (it is \(control.kind.name))")
+        }
+        try controller.setControl(named: controlName, payload: bytes)
+    }
+}
+
+@c @implementation public func oc_device_set_control_payload(_ device: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                                             _ data: UnsafeRawPointer?, _ size: Int) -> oc_status {
+    guard let name else { return LastError.fail(.invalidArgument, "oc_device_set_control_payload: name is NULL") }
+    guard let data, size > 0 else { return LastError.fail(.invalidArgument, "oc_device_set_control_payload: no data") }
+    let controlName = String(cString: name)
+    let bytes = Array(UnsafeRawBufferPointer(start: data, count: size))
+    return withController(device) { (controller: any CameraControlling) throws(OcellusError) in
+        try controller.setControl(named: controlName, payload: bytes)
+    }
+}
+
 @c @implementation public func oc_device_lock_for_configuration(_ device: OpaquePointer?) -> oc_status {
     withController(device) { (controller: any CameraControlling) throws(OcellusError) in try controller.lockForConfiguration() }
 }
@@ -94,7 +164,7 @@ private func withController(_ device: OpaquePointer?, _ body: (any CameraControl
 }
 
 private let controlTypeNames = NameTable("control type", Dictionary(uniqueKeysWithValues:
-    [CameraControl.Kind.integer, .boolean, .menu, .button, .integer64, .string, .bitmask, .integerMenu].map { ($0.rawValue, $0.name) }))
+    [CameraControl.Kind.integer, .boolean, .menu, .button, .integer64, .string, .bitmask, .integerMenu, .u8, .u16, .u32, .area].map { ($0.rawValue, $0.name) }))
 
 @c @implementation public func oc_control_type_name(_ type: oc_control_type) -> UnsafePointer<CChar>? {
     controlTypeNames.name(Int32(bitPattern: type.rawValue), function: "oc_control_type_name")

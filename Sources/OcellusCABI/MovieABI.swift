@@ -1,4 +1,4 @@
-// Movie file outputs in the C ABI (SPEC §4).
+// Movie file outputs in the C ABI (behaviour §4).
 import COcellus
 import OcellusCore
 import OcellusMedia

@@ -1,4 +1,4 @@
-// The rotation coordinator in the C ABI (SPEC §3).
+// The rotation coordinator in the C ABI (behaviour §3).
 import COcellus
 import OcellusCore
 import OcellusSensors

@@ -1,4 +1,4 @@
-// Discovery sessions, per-device observation and camera selection (SPEC §1, §2).
+// Discovery sessions, per-device observation and camera selection (behaviour §1, §2).
 import COcellus
 import OcellusCore
 #if canImport(Glibc)

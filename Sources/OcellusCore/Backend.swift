@@ -8,10 +8,13 @@ public protocol DeviceBackendDelegate: AnyObject, Sendable {
     /// The system's default input changed (PipeWire `default.audio.source`): the node
     /// name of the new default, nil when none is set.
     func backend(_ backend: any DeviceBackend, didChangeDefaultMicrophone nodeName: String?)
+    /// The context's file watcher, shared by its backends (one inotify descriptor).
+    var fileWatcher: FileWatcher? { get }
 }
 
 extension DeviceBackendDelegate {
     public func backend(_ backend: any DeviceBackend, didChangeDefaultMicrophone nodeName: String?) {}
+    public var fileWatcher: FileWatcher? { nil }
 }
 
 /// One source of devices (PipeWire, V4L2). Implementations live in their own targets.

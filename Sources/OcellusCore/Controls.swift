@@ -1,12 +1,18 @@
-/// A camera control (SPEC §1): zoom, focus, exposure, white balance, brightness,
+/// A camera control (behaviour §1): zoom, focus, exposure, white balance, brightness,
 /// …, as the device describes it. `name` is the driver's name in the form
 /// `v4l2-ctl` prints it (`brightness`, `white_balance_temperature`,
 /// `auto_exposure`), so people can use the names they know.
 public struct CameraControl: Equatable, Sendable {
     public enum Kind: Int32, Sendable {
         case integer = 1, boolean = 2, menu = 3, button = 4, integer64 = 5, string = 7, bitmask = 8, integerMenu = 9
+        /// Compound types: arrays of unsigned integers, and a width x height pair.
+        case u8 = 0x0100, u16 = 0x0101, u32 = 0x0102, area = 0x0106
         public var name: String {
             switch self {
+            case .u8: "u8"
+            case .u16: "u16"
+            case .u32: "u32"
+            case .area: "area"
             case .integer: "int"
             case .boolean: "bool"
             case .menu: "menu"
@@ -66,11 +72,21 @@ public struct CameraControl: Equatable, Sendable {
     public let defaultValue: Int64
     public let flags: Flags
     public let menu: [MenuItem]
-    /// The value when read; nil for write-only controls and buttons.
+    /// The value when read; nil for write-only controls, buttons and payload controls.
     public let value: Int64?
+    /// An array's dimensions (V4L2 `dims`), outermost first; empty for one value.
+    public let dimensions: [UInt32]
+    /// Bytes of one element (a string's: its maximum length plus the NUL).
+    public let elementSize: Int
+    /// Elements of the value (the product of `dimensions`; for a dynamic array, its current length).
+    public let elementCount: Int
+    /// The value's bytes as the driver keeps them, for payload controls (strings, arrays,
+    /// compound values) when read.
+    public let payload: [UInt8]?
 
     public init(id: UInt32, name: String, kind: Kind, minimum: Int64, maximum: Int64, step: Int64,
-                defaultValue: Int64, flags: Flags, menu: [MenuItem], value: Int64?) {
+                defaultValue: Int64, flags: Flags, menu: [MenuItem], value: Int64?,
+                dimensions: [UInt32] = [], elementSize: Int = 0, elementCount: Int = 1, payload: [UInt8]? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
@@ -81,6 +97,77 @@ public struct CameraControl: Equatable, Sendable {
         self.flags = flags
         self.menu = menu
         self.value = value
+        self.dimensions = dimensions
+        self.elementSize = elementSize
+        self.elementCount = elementCount
+        self.payload = payload
+    }
+
+    /// The same control with a value read.
+    public func with(value: Int64?, payload: [UInt8]?, elementCount: Int?) -> CameraControl {
+        CameraControl(id: id, name: name, kind: kind, minimum: minimum, maximum: maximum, step: step, defaultValue: defaultValue,
+                      flags: flags, menu: menu, value: value, dimensions: dimensions, elementSize: elementSize,
+                      elementCount: elementCount ?? self.elementCount, payload: payload)
+    }
+
+    /// Whether the value lives in a payload (a string, an array, a compound value) rather than one integer.
+    public var hasPayload: Bool { flags.contains(.hasPayload) || kind == .string || !dimensions.isEmpty || kind.rawValue >= 0x0100 }
+
+    /// A string control's value (its payload up to the NUL).
+    public var stringValue: String? {
+        guard kind == .string, let payload else { return nil }
+        return String(decoding: payload.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    /// Refuses a payload the control cannot take, saying why; returns the bytes to hand the
+    /// driver (a string gets its NUL).
+    public func validatePayload(_ bytes: [UInt8]) throws(OcellusError) -> [UInt8] {
+        if flags.contains(.readOnly) || flags.contains(.disabled) {
+            throw OcellusError(.wrongState, "control \(name) is read-only")
+        }
+        guard hasPayload else { throw OcellusError(.invalidArgument, "control \(name) takes a number, not a payload") }
+        if kind == .string {
+            guard !bytes.contains(0) else { throw OcellusError(.invalidArgument, "a string for \(name) cannot hold a NUL byte") }
+            let length = Int64(bytes.count)
+            guard length >= minimum && length <= maximum else {
+                throw OcellusError(.invalidArgument, "a string of \(length) bytes is out of range for \(name) (\(minimum)…\(maximum) bytes)")
+            }
+            if step > 1 && (length - minimum) % step != 0 {
+                throw OcellusError(.invalidArgument, "a string of \(length) bytes is not a valid length for \(name) (\(minimum) + n × \(step))")
+            }
+            return bytes + [0]
+        }
+        let whole = elementSize * elementCount
+        if flags.contains(.dynamicArray) {
+            let limit = elementSize * max(1, dimensions.first.map(Int.init) ?? 1)
+            guard !bytes.isEmpty, bytes.count % elementSize == 0, bytes.count <= limit else {
+                throw OcellusError(.invalidArgument, "\(name) takes 1 to \(limit / max(1, elementSize)) elements of \(elementSize) bytes, not \(bytes.count) bytes")
+            }
+        } else if bytes.count != whole {
+            throw OcellusError(.invalidArgument, "\(name) takes \(elementCount) elements of \(elementSize) bytes (\(whole) bytes), not \(bytes.count)")
+        }
+        // Numeric elements keep to the control's range, as single values do (the driver would clamp them).
+        for (index, element) in numericElements(bytes).enumerated() where element < minimum || element > maximum {
+            throw OcellusError(.invalidArgument, "element \(index) (\(element)) is out of range for \(name) (\(minimum)…\(maximum))")
+        }
+        return bytes
+    }
+
+    /// The elements of an array payload of integers (unsigned for u8/u16/u32, signed otherwise);
+    /// empty for compound layouts such as an area.
+    func numericElements(_ bytes: [UInt8]) -> [Int64] {
+        guard [.u8, .u16, .u32, .integer, .integer64, .boolean].contains(kind), [1, 2, 4, 8].contains(elementSize) else { return [] }
+        return stride(from: 0, to: bytes.count - elementSize + 1, by: elementSize).map { offset in
+            var value: UInt64 = 0
+            for byte in (0..<elementSize).reversed() { value = value << 8 | UInt64(bytes[offset + byte]) }   // little-endian
+            switch (kind, elementSize) {
+            case (.u8, _), (.u16, _), (.u32, _): return Int64(value)
+            case (_, 4): return Int64(Int32(truncatingIfNeeded: value))
+            case (_, 2): return Int64(Int16(truncatingIfNeeded: value))
+            case (_, 1): return Int64(Int8(truncatingIfNeeded: value))
+            default: return Int64(bitPattern: value)
+            }
+        }
     }
 
     /// Refuses a value the control cannot take, saying why.
@@ -89,6 +176,7 @@ public struct CameraControl: Equatable, Sendable {
             throw OcellusError(.wrongState, "control \(name) is read-only")
         }
         if kind == .string { throw OcellusError(.invalidArgument, "control \(name) takes a string, not a number") }
+        if hasPayload { throw OcellusError(.invalidArgument, "control \(name) takes an array or compound value, not one number") }
         if kind == .button { return }   // any value presses it (v4l2-ctl takes =1 as well as =0)
         guard newValue >= minimum && newValue <= maximum else {
             throw OcellusError(.invalidArgument, "\(newValue) is out of range for \(name) (\(minimum)…\(maximum))")
@@ -126,6 +214,9 @@ public struct CameraControl: Equatable, Sendable {
 public protocol CameraControlling: Sendable {
     func controls() throws(OcellusError) -> [CameraControl]
     func setControl(named name: String, to value: Int64) throws(OcellusError)
+    /// Sets a payload control: a string's bytes (without the NUL), an array's elements or a
+    /// compound value, as `CameraControl.payload` holds them.
+    func setControl(named name: String, payload: [UInt8]) throws(OcellusError)
     /// Takes the device's exclusive configuration lock (other clients can no longer change controls).
     func lockForConfiguration() throws(OcellusError)
     func unlockForConfiguration() throws(OcellusError)

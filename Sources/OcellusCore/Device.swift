@@ -2,13 +2,13 @@ import Synchronization
 
 /// One capture device instance. Immutable except for `isConnected`, which turns
 /// false once, for good, when the device goes away; a replugged device is a new
-/// instance with the same `uniqueID` (SPEC §1).
+/// instance with the same `uniqueID` (behaviour §1).
 public final class Device: Sendable {
     public let uniqueID: String
     /// The human name; for the `microphone` device, the name of the input it routes to now.
     public var name: String { route?.current?.name ?? fixedName }
     private let fixedName: String
-    /// Set only on the single `microphone` device (SPEC §5), which follows the default input.
+    /// Set only on the single `microphone` device (behaviour §5), which follows the default input.
     public let route: MicrophoneRoute?
     public let type: DeviceType
     public let position: DevicePosition
@@ -52,7 +52,7 @@ public final class Device: Sendable {
 
     public var isConnected: Bool { connected.load(ordering: .acquiring) }
 
-    /// SPEC §4 multitasking: whether several applications can stream this device at
+    /// behaviour §4 multitasking: whether several applications can stream this device at
     /// once — through PipeWire yes, raw V4L2 is exclusive.
     public var supportsMultitasking: Bool { backend == .pipewire }
 

@@ -8,10 +8,10 @@ public enum HubEvent: Sendable {
     case device(HotplugEvent, Device)
     /// A backend lost its connection (its devices were reported removed just before).
     case backendFailed(BackendKind, OcellusError)
-    /// SPEC §2: the computed user / system preferred camera changed (nil: none).
+    /// behaviour §2: the computed user / system preferred camera changed (nil: none).
     case userPreferredChanged(Device?)
     case systemPreferredChanged(Device?)
-    /// SPEC §5: the `microphone` device now routes to this input (nil: no microphone).
+    /// behaviour §5: the `microphone` device now routes to this input (nil: no microphone).
     case microphoneRouteChanged(Device?)
 }
 
@@ -19,7 +19,7 @@ public enum HubEvent: Sendable {
 /// it applies the identity rules and tells observers on its event thread.
 public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     public let appID: String
-    /// Resolved per-app state directory (SPEC §2); not created until state is written.
+    /// Resolved per-app state directory (behaviour §2); not created until state is written.
     public let stateDirectory: String
     /// Observers run here, one at a time, on a library thread.
     public let events = EventThread<HubEvent>()
@@ -39,14 +39,17 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     private var backends: [any DeviceBackend] = []
     private var closed = false
     private var selection: CameraSelection?
-    // SPEC §5 microphone routing inputs (under `lock`).
+    // behaviour §5 microphone routing inputs (under `lock`).
     private var preferredMicrophoneID: String?
     private var systemDefaultMicrophone: String?
     private var systemDefaultMicrophoneChangedAt: UInt64 = 0
 
     /// Where the `microphone` device's sound comes from now.
     public let microphoneRoute = MicrophoneRoute()
-    /// SPEC §5: the single `microphone` device, following the default input. The same
+    /// The one file watcher (one inotify descriptor) of the hub and its backends; nil when
+    /// inotify is unavailable (then hotplug relies on uevents and the registry).
+    public let fileWatcher = FileWatcher()
+    /// behaviour §5: the single `microphone` device, following the default input. The same
     /// instance for the hub's life (a session keeps it as its audio input across routes).
     public let microphone: Device
 
@@ -81,7 +84,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         if lock.withLock({ self.backends.isEmpty }) {
             throw firstError ?? OcellusError(.backendUnavailable, "no device backend is available")
         }
-        let started = CameraSelection(appID: appID, directory: self.stateDirectory, cameras: devices()) {
+        let started = CameraSelection(appID: appID, directory: self.stateDirectory, cameras: devices(), watcher: fileWatcher) {
             [events] event in events.post(event)
         }
         lock.withLock {
@@ -92,7 +95,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         updateMicrophoneRoute()
     }
 
-    // MARK: Microphones (SPEC §5)
+    // MARK: Microphones (behaviour §5)
 
     /// The `microphone` device while some input is connected, else nil.
     public var defaultMicrophone: Device? { microphoneRoute.current == nil ? nil : microphone }
@@ -173,7 +176,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         lock.withLock { backendProblems[kind] }
     }
 
-    // MARK: Camera selection (SPEC §2)
+    // MARK: Camera selection (behaviour §2)
 
     /// The user preferred camera: the latest choice still connected, else the camera
     /// most recently streamed, else the first in the default order; nil with no camera.
@@ -206,7 +209,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
 
     private var currentSelection: CameraSelection? { lock.withLock { selection } }
 
-    /// Connected devices in the default selection order (SPEC §2), then by name.
+    /// Connected devices in the default selection order (behaviour §2), then by name.
     public func devices() -> [Device] {
         lock.withLock { entries.values.compactMap(\.device) }.sorted(by: DeviceHub.defaultOrder)
     }
@@ -222,6 +225,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         for handler in handlers { handler() }
         for backend in running { backend.stop() }
         lock.withLock { selection }?.stop()
+        fileWatcher?.stop()
         // Observers hear no last route change: a session following the route would reopen its
         // microphone stream, and when close runs on that stream's thread (from an audio
         // callback) the two would wait for each other.
@@ -315,7 +319,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         if changes.contains(where: { $0.1.type == .microphone }) { updateMicrophoneRoute() }
     }
 
-    /// A device for `facts`, with the SPEC §1 rules (lock held: a serial another
+    /// A device for `facts`, with the behaviour §1 rules (lock held: a serial another
     /// listed device of the same model already uses does not identify the unit).
     private func makeDevice(_ facts: DeviceFacts, backend: BackendKind) -> Device {
         let port = DeviceClassifier.port(of: facts)
@@ -339,7 +343,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
 
     private static func key(_ kind: BackendKind, _ backendKey: String) -> String { "\(kind.name):\(backendKey)" }
 
-    /// SPEC §2 default order: built-in front > external > built-in back > others > virtual; microphones last.
+    /// behaviour §2 default order: built-in front > external > built-in back > others > virtual; microphones last.
     static func rank(_ device: Device) -> Int {
         switch (device.type, device.position) {
         case (.builtInCamera, .front): 0

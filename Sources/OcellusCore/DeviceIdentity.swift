@@ -1,5 +1,5 @@
 /// What a backend learned about a device, in backend-neutral terms. The core
-/// turns it into a `Device` (unique ID, type, position) with the SPEC §1 rules,
+/// turns it into a `Device` (unique ID, type, position) with the behaviour §1 rules,
 /// so every backend classifies the same way.
 public struct DeviceFacts: Sendable, Equatable {
     public enum Media: Sendable { case video, audio }
@@ -44,7 +44,7 @@ public struct DeviceFacts: Sendable, Equatable {
     }
 }
 
-/// SPEC §1 classification rules.
+/// behaviour §1 classification rules.
 public enum DeviceClassifier {
     /// Serials that cheap cameras ship identically on every unit: they identify nothing.
     public static let placeholderSerials: Set<String> = [
@@ -88,7 +88,7 @@ public enum DeviceClassifier {
         }
     }
 
-    /// The stable ID of SPEC §1. `serialTaken` says whether another connected
+    /// The stable ID of behaviour §1. `serialTaken` says whether another connected
     /// device of the same vendor/product already uses this serial.
     public static func uniqueID(of facts: DeviceFacts, backend: BackendKind, serialTaken: Bool) -> String {
         let suffix = facts.media == .audio ? "-audio" : ""
@@ -136,7 +136,7 @@ public enum DeviceClassifier {
     }
 }
 
-/// SPEC §2 app IDs: `[A-Za-z0-9._-]`, 1–255 characters, no leading dot.
+/// behaviour §2 app IDs: `[A-Za-z0-9._-]`, 1–255 characters, no leading dot.
 public enum AppID {
     public static func validate(_ id: String) throws(OcellusError) {
         let bytes = Array(id.utf8)

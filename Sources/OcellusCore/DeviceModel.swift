@@ -1,4 +1,4 @@
-/// SPEC §1 device types.
+/// behaviour §1 device types.
 public enum DeviceType: Int32, Sendable, CaseIterable {
     case builtInCamera = 0
     case externalCamera = 1
@@ -89,7 +89,7 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible {
     public static let h264 = FourCC("H264")
     public static let z16 = FourCC("Z16 ")
 
-    /// Formats that carry depth rather than a picture (SPEC §1: a device with only these is a depth camera).
+    /// Formats that carry depth rather than a picture (behaviour §1: a device with only these is a depth camera).
     public var isDepth: Bool { self == .z16 || self == FourCC("Y16I") || self == FourCC("INZI") }
 }
 

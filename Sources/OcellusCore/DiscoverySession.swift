@@ -1,4 +1,4 @@
-/// SPEC §1 discovery session: a live view of the hub's devices filtered by
+/// behaviour §1 discovery session: a live view of the hub's devices filtered by
 /// type, media and position.
 public struct DeviceFilter: Sendable, Equatable {
     public enum Media: Sendable { case video, audio }

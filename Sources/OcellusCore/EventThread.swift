@@ -7,7 +7,7 @@ import Musl
 /// Delivers events to registered observers on one library-owned thread, in order.
 ///
 /// `removeObserver` returns only after a call to that observer in flight on the
-/// event thread has finished (SPEC §6), unless it is called from the event thread
+/// event thread has finished (behaviour §6), unless it is called from the event thread
 /// itself, where it returns at once and no later call is made.
 public final class EventThread<Event>: @unchecked Sendable {
     public typealias Observer = (Event) -> Void

@@ -2,70 +2,126 @@
 import Glibc
 #endif
 
-/// Watches a directory for a file appearing, going or being replaced (created,
-/// deleted, renamed into place, closed after writing) and calls `onChange` on its
-/// own thread.
-/// Stops on `stop()`.
+/// Watches directories for files appearing, going or being replaced (created, deleted,
+/// renamed into place, closed after writing) and calls each watch's handler on the
+/// watcher's own thread, one call at a time.
+///
+/// One watcher serves a whole context — the selection file, `/dev` for V4L2 nodes, the
+/// PipeWire socket — on one inotify descriptor: closing an inotify descriptor waits for
+/// the kernel (several milliseconds each), and a short-lived client pays that at exit.
 public final class FileWatcher: @unchecked Sendable {
+    /// A registration, for `remove(_:)`.
+    public struct Watch: Hashable, Sendable {
+        fileprivate let id: UInt64
+    }
+
+    private struct Entry {
+        let id: UInt64
+        let descriptor: Int32
+        let matches: (String) -> Bool
+        let onChange: () -> Void
+    }
+
+    private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_CLOSE_WRITE)
     private let inotifyFD: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private var thread: pthread_t?
+    private let lock = ConditionLock()
+    private var entries: [Entry] = []
+    private var nextID: UInt64 = 1
 
-    public convenience init?(directory: String, fileName: String, onChange: @escaping () -> Void) {
-        self.init(directory: directory, matching: { $0 == fileName }, onChange: onChange)
-    }
-
-    /// Calls `onChange` for any file whose name passes `matches` (e.g. `video*` in `/dev`).
-    public init?(directory: String, matching matches: @escaping (String) -> Bool, onChange: @escaping () -> Void) {
+    public init?() {
         var pipeFDs: [Int32] = [-1, -1]
         inotifyFD = inotify_init1(Int32(IN_CLOEXEC))
         _ = pipe(&pipeFDs)
         (wakeRead, wakeWrite) = (pipeFDs[0], pipeFDs[1])
-        guard inotifyFD >= 0, wakeRead >= 0,
-              inotify_add_watch(inotifyFD, directory, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_CLOSE_WRITE)) >= 0 else {
+        for fd in [wakeRead, wakeWrite] where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        guard inotifyFD >= 0, wakeRead >= 0 else {
             for fd in [inotifyFD, wakeRead, wakeWrite] where fd >= 0 { close(fd) }
             return nil
         }
-        for fd in [wakeRead, wakeWrite] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        let inotify = inotifyFD, wake = wakeRead
-        thread = startThread {
+        let (inotify, wake, wakeWriter) = (inotifyFD, wakeRead, wakeWrite)
+        // The thread closes the descriptors as it ends, so `stop()` from one of its own handlers is safe.
+        thread = startThread { [weak self] in
             var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
             var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { return }
-                if descriptors[1].revents != 0 { return }
+            while poll(&descriptors, 2, -1) >= 0 || errno == EINTR {
+                if descriptors[1].revents != 0 { break }
                 guard descriptors[0].revents != 0 else { continue }
                 let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
                 guard count > 0 else { continue }
-                if FileWatcher.names(in: buffer[0..<count]).contains(where: matches) { onChange() }
+                self?.dispatch(FileWatcher.events(in: buffer[0..<count]))
             }
+            for fd in [inotify, wake, wakeWriter] { close(fd) }
         }
+    }
+
+    /// Calls `onChange` for any file in `directory` whose name passes `matches` (e.g.
+    /// `video*` in `/dev`); nil when the directory cannot be watched.
+    public func watch(directory: String, matching matches: @escaping (String) -> Bool,
+                      onChange: @escaping () -> Void) -> Watch? {
+        // The same directory twice gets the same descriptor (with the same mask).
+        let descriptor = inotify_add_watch(inotifyFD, directory, Self.mask)
+        guard descriptor >= 0 else { return nil }
+        return lock.withLock {
+            defer { nextID += 1 }
+            entries.append(Entry(id: nextID, descriptor: descriptor, matches: matches, onChange: onChange))
+            return Watch(id: nextID)
+        }
+    }
+
+    public func watch(directory: String, fileName: String, onChange: @escaping () -> Void) -> Watch? {
+        watch(directory: directory, matching: { $0 == fileName }, onChange: onChange)
+    }
+
+    /// Ends a watch; a call of its handler in flight on the watcher's thread may still finish.
+    public func remove(_ watch: Watch) {
+        lock.withLock {
+            guard let index = entries.firstIndex(where: { $0.id == watch.id }) else { return }
+            let descriptor = entries.remove(at: index).descriptor
+            if !entries.contains(where: { $0.descriptor == descriptor }) { _ = inotify_rm_watch(inotifyFD, descriptor) }
+        }
+    }
+
+    private func dispatch(_ events: [(descriptor: Int32, name: String)]) {
+        let due = lock.withLock {
+            entries.filter { entry in events.contains { $0.descriptor == entry.descriptor && entry.matches($0.name) } }
+        }
+        for entry in due { entry.onChange() }
+    }
+
+    /// (watch descriptor, name) of each `struct inotify_event` in a buffer.
+    static func events(in buffer: ArraySlice<UInt8>) -> [(descriptor: Int32, name: String)] {
+        var events: [(descriptor: Int32, name: String)] = []
+        var offset = buffer.startIndex
+        let headerSize = MemoryLayout<inotify_event>.size
+        while offset + headerSize <= buffer.endIndex {
+            let descriptor = buffer[offset..<offset + 4].withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
+            let nameLength = buffer[offset + 12..<offset + 16].withUnsafeBytes { Int($0.loadUnaligned(as: UInt32.self)) }
+            let nameStart = offset + headerSize
+            let nameBytes = buffer[nameStart..<min(buffer.endIndex, nameStart + nameLength)].prefix { $0 != 0 }
+            events.append((descriptor, String(decoding: nameBytes, as: UTF8.self)))
+            offset = nameStart + nameLength
+        }
+        return events
     }
 
     /// Names in a buffer of `struct inotify_event` records.
-    static func names(in events: ArraySlice<UInt8>) -> [String] {
-        var names: [String] = []
-        var offset = events.startIndex
-        let headerSize = MemoryLayout<inotify_event>.size
-        while offset + headerSize <= events.endIndex {
-            let nameLength = events[offset + 12..<offset + 16].withUnsafeBytes { Int($0.loadUnaligned(as: UInt32.self)) }
-            let nameStart = offset + headerSize
-            let nameBytes = events[nameStart..<min(events.endIndex, nameStart + nameLength)].prefix { $0 != 0 }
-            names.append(String(decoding: nameBytes, as: UTF8.self))
-            offset = nameStart + nameLength
-        }
-        return names
-    }
+    static func names(in buffer: ArraySlice<UInt8>) -> [String] { events(in: buffer).map(\.name) }
 
+    /// Stops the thread and closes the descriptor (once; every watch ends).
     public func stop() {
-        guard let running = thread else { return }
-        thread = nil
+        guard let running = lock.withLock({ () -> pthread_t? in defer { thread = nil }; return thread }) else { return }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
-        pthread_join(running, nil)
-        for fd in [inotifyFD, wakeRead, wakeWrite] { close(fd) }
+        if pthread_equal(running, pthread_self()) != 0 {
+            pthread_detach(running)   // stopped from one of its own handlers: it returns once the handler does
+        } else {
+            pthread_join(running, nil)
+        }
+        lock.withLock { entries.removeAll() }
     }
 
     deinit { stop() }

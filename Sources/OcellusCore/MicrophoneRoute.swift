@@ -1,4 +1,4 @@
-/// SPEC §5: the input the single `microphone` device stands for at the moment.
+/// behaviour §5: the input the single `microphone` device stands for at the moment.
 /// Sessions whose audio input is that device follow it: their microphone stream
 /// moves when the route does. Changes are told on the route's own event thread.
 public final class MicrophoneRoute: @unchecked Sendable {
@@ -25,7 +25,7 @@ public final class MicrophoneRoute: @unchecked Sendable {
     }
 }
 
-/// SPEC §5 routing rule, kept free of state so that it can be tested alone.
+/// behaviour §5 routing rule, kept free of state so that it can be tested alone.
 public enum MicrophoneRouting {
     public struct Input {
         public let device: Device

@@ -1,4 +1,4 @@
-/// Where per-app state (preferences, mounting corrections) lives, SPEC §2:
+/// Where per-app state (preferences, mounting corrections) lives, behaviour §2:
 /// the context option, else `$OCELLUS_STATE_DIR`, else `$XDG_STATE_HOME/ocellus`,
 /// else `~/.local/state/ocellus`. Resolved once per context; created on first write.
 public enum StateDirectory {

@@ -29,7 +29,7 @@ public struct RecordingResult: Sendable {
     public let error: OcellusError?
 }
 
-/// SPEC §4 movie file output: records the session's camera into an MP4 or MOV file
+/// behaviour §4 movie file output: records the session's camera into an MP4 or MOV file
 /// written by `MovieWriter` on a thread of its own. The stream thread only copies
 /// each frame into one of a few reused buffers; when the writer falls behind and
 /// all are taken, frames are dropped and counted, never queued without bound.

@@ -3,7 +3,7 @@ import OcellusCore
 import Glibc
 #endif
 
-/// A captured still (SPEC §4 photo output).
+/// A captured still (behaviour §4 photo output).
 public struct Photo: Sendable {
     public let jpeg: [UInt8]
     public let width: UInt32

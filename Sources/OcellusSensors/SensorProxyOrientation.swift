@@ -4,7 +4,7 @@ import OcellusCore
 import Glibc
 #endif
 
-/// The host's orientation H from iio-sensor-proxy (SPEC §3) over D-Bus, with
+/// The host's orientation H from iio-sensor-proxy (behaviour §3) over D-Bus, with
 /// sd-bus: `ClaimAccelerometer`, then `AccelerometerOrientation`, re-read on each
 /// `PropertiesChanged`; "undefined" keeps the last value. When the proxy goes
 /// away, the last value stays and `isAvailable` turns false.

@@ -28,7 +28,8 @@ enum PipeWireReconnector {
         let name = remote ?? environmentVariable("PIPEWIRE_REMOTE") ?? "pipewire-0"
         guard let path = PipeWireBackend.socketPath(for: name), let slash = path.lastIndex(of: "/") else { return }
         let directory = String(path[..<slash]), socket = String(path[path.index(after: slash)...])
-        let watcher = FileWatcher(directory: directory.isEmpty ? "/" : directory, fileName: socket) { [weak hub] in
+        let watcher = hub.fileWatcher
+        let watch = watcher?.watch(directory: directory.isEmpty ? "/" : directory, fileName: socket) { [weak hub] in
             // The socket file exists a moment before the daemon listens on it: retry briefly.
             for _ in 0..<20 {
                 guard let hub, hub.backendProblem(.pipewire) != nil else { return }
@@ -36,6 +37,6 @@ enum PipeWireReconnector {
                 usleep(50_000)
             }
         }
-        hub.onClose { watcher?.stop() }
+        if let watcher, let watch { hub.onClose { watcher.remove(watch) } }
     }
 }

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// The USB device behind a video node, read from sysfs (no permissions needed,
-/// unlike opening the device with libusb): the identity SPEC §1 unique IDs and
+/// unlike opening the device with libusb): the identity behaviour §1 unique IDs and
 /// the built-in/external decision rest on.
 public struct USBIdentity: Equatable, Sendable {
     public var vendorID: UInt16

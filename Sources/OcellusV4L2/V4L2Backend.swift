@@ -17,7 +17,8 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
     private weak var delegate: (any DeviceBackendDelegate)?
     private var present: [String: DeviceFacts] = [:]
     private var listener: UEventListener?
-    private var deviceWatcher: FileWatcher?
+    /// The `/dev` watch on the context's file watcher (inotify, for containers without uevents).
+    private var deviceWatch: (FileWatcher, FileWatcher.Watch)?
     private let hotplug: Bool
 
     /// `hotplug: false` scans once and listens for nothing (device-profile tests).
@@ -35,22 +36,23 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
         // namespace gets no uevents. A rescan is idempotent, so hearing both is harmless.
         if hotplug {
             let listener = UEventListener(subsystem: "video4linux") { [weak self] in self?.rescan() }
-            let deviceWatcher = FileWatcher(directory: "/dev", matching: { $0.hasPrefix("video") }) { [weak self] in
+            let watcher = delegate.fileWatcher
+            let nodeWatch = watcher?.watch(directory: "/dev", matching: { $0.hasPrefix("video") }) { [weak self] in
                 self?.rescan()
             }
-            lock.withLock { (self.listener, self.deviceWatcher) = (listener, deviceWatcher) }
+            lock.withLock { (self.listener, self.deviceWatch) = (listener, nodeWatch.map { (watcher!, $0) }) }
         }
         rescan()
     }
 
     public func stop() {
-        let (running, watcher) = lock.withLock { () -> (UEventListener?, FileWatcher?) in
+        let (running, watch) = lock.withLock { () -> (UEventListener?, (FileWatcher, FileWatcher.Watch)?) in
             delegate = nil
-            defer { (listener, deviceWatcher) = (nil, nil) }
-            return (listener, deviceWatcher)
+            defer { (listener, deviceWatch) = (nil, nil) }
+            return (listener, deviceWatch)
         }
         running?.stop()
-        watcher?.stop()
+        if let (watcher, watch) = watch { watcher.remove(watch) }
     }
 
     /// Scans the video nodes and reports what appeared and what went away.

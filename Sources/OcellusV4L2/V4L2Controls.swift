@@ -28,18 +28,32 @@ public final class V4L2Controls: CameraControlling, @unchecked Sendable {
         try withDescriptor { (fd: Int32) throws(OcellusError) -> [CameraControl] in
             var result: [CameraControl] = []
             var query = v4l2_query_ext_ctrl()
-            query.id = CV4L2_CTRL_FLAG_NEXT_CTRL
+            // Compound controls (arrays, areas) are listed only when asked for as well.
+            let next = CV4L2_CTRL_FLAG_NEXT_CTRL | CV4L2_CTRL_FLAG_NEXT_COMPOUND
+            query.id = next
             while system.ioctl(fd, CV4L2_VIDIOC_QUERY_EXT_CTRL, &query) == 0 {
-                defer { query.id |= CV4L2_CTRL_FLAG_NEXT_CTRL }
-                guard let kind = CameraControl.Kind(rawValue: Int32(query.type)), query.nr_of_dims == 0 else { continue }
+                defer { query.id |= next }
+                // Control classes are headings, not controls; codec compound types are not a camera's.
+                guard let kind = CameraControl.Kind(rawValue: Int32(query.type)) else { continue }
                 let flags = CameraControl.Flags(rawValue: query.flags)
-                let readable = !flags.contains(.writeOnly) && kind != .button && kind != .string
-                result.append(CameraControl(
+                let dimensions = withUnsafeBytes(of: query.dims) { Array($0.bindMemory(to: UInt32.self).prefix(Int(query.nr_of_dims))) }
+                let described = CameraControl(
                     id: query.id, name: CameraControl.canonicalName(cString(query.name)), kind: kind,
                     minimum: query.minimum, maximum: query.maximum, step: Int64(clamping: query.step),
                     defaultValue: query.default_value, flags: flags,
-                    menu: kind == .menu || kind == .integerMenu ? menu(fd, query) : [],
-                    value: readable ? try? read(fd, id: query.id, kind: kind) : nil))
+                    menu: kind == .menu || kind == .integerMenu ? menu(fd, query) : [], value: nil,
+                    dimensions: dimensions, elementSize: Int(query.elem_size), elementCount: Int(query.elems))
+                let readable = !flags.contains(.writeOnly) && kind != .button
+                guard readable else {
+                    result.append(described)
+                    continue
+                }
+                if described.hasPayload {
+                    let payload = try? readPayload(fd, described)
+                    result.append(described.with(value: nil, payload: payload, elementCount: payload.map { $0.count / max(1, described.elementSize) }))
+                } else {
+                    result.append(described.with(value: try? read(fd, id: query.id, kind: kind), payload: nil, elementCount: nil))
+                }
             }
             return result
         }
@@ -56,6 +70,23 @@ public final class V4L2Controls: CameraControlling, @unchecked Sendable {
             defer { request.deallocate() }
             cv4l2_control_request_init(request, control.id, control.kind == .integer64 ? 1 : 0, value)
             let result = system.ioctl(fd, CV4L2_VIDIOC_S_EXT_CTRLS, request)
+            guard result == 0 else { throw Self.error(result, "set \(name) on /dev/\(node)") }
+        }
+    }
+
+    public func setControl(named name: String, payload: [UInt8]) throws(OcellusError) {
+        let all = try controls()
+        guard let control = all.first(where: { $0.name == name }) else {
+            throw OcellusError(.notFound, "/dev/\(node) has no control named \(name) (it has: \(all.map(\.name).joined(separator: ", ")))")
+        }
+        var bytes = try control.validatePayload(payload)
+        try withDescriptor { (fd: Int32) throws(OcellusError) in
+            let request = UnsafeMutablePointer<cv4l2_control_request>.allocate(capacity: 1)
+            defer { request.deallocate() }
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                cv4l2_control_request_init_payload(request, control.id, buffer.baseAddress, UInt32(buffer.count))
+                return system.ioctl(fd, CV4L2_VIDIOC_S_EXT_CTRLS, request)
+            }
             guard result == 0 else { throw Self.error(result, "set \(name) on /dev/\(node)") }
         }
     }
@@ -104,6 +135,21 @@ public final class V4L2Controls: CameraControlling, @unchecked Sendable {
         let value = cv4l2_control_request_value(request, is64)
         // A bitmask is a 32-bit unsigned value in a signed field.
         return kind == .bitmask ? Int64(UInt32(truncatingIfNeeded: value)) : value
+    }
+
+    /// A payload control's bytes: a dynamic array is read at its largest and trimmed to what the driver filled.
+    private func readPayload(_ fd: Int32, _ control: CameraControl) throws(OcellusError) -> [UInt8] {
+        let capacity = control.elementSize * (control.flags.contains(.dynamicArray) ? Int(control.dimensions.first ?? 1) : control.elementCount)
+        guard capacity > 0, capacity <= 1 << 20 else { throw OcellusError(.invalidArgument, "control \(control.name) has no readable payload") }
+        var bytes = [UInt8](repeating: 0, count: capacity)
+        let request = UnsafeMutablePointer<cv4l2_control_request>.allocate(capacity: 1)
+        defer { request.deallocate() }
+        let result = bytes.withUnsafeMutableBytes { buffer in
+            cv4l2_control_request_init_payload(request, control.id, buffer.baseAddress, UInt32(buffer.count))
+            return system.ioctl(fd, CV4L2_VIDIOC_G_EXT_CTRLS, request)
+        }
+        guard result == 0 else { throw Self.error(result, "read control \(control.id)") }
+        return Array(bytes.prefix(min(capacity, Int(cv4l2_control_request_size(request)))))
     }
 
     private func menu(_ fd: Int32, _ query: v4l2_query_ext_ctrl) -> [CameraControl.MenuItem] {

@@ -1,8 +1,8 @@
 import Testing
 @testable import OcellusCore
 
-/// SPEC §1 identity and type rules, on facts shaped like real devices
-/// (values from ../shared/device-dumps: a C920, an MS2109 HDMI dongle, a Dell laptop camera).
+/// behaviour §1 identity and type rules, on facts shaped like real devices
+/// (values from real device dumps: a C920, an MS2109 HDMI dongle, a Dell laptop camera).
 @Suite struct DeviceClassifierTests {
     func usbFacts(vendor: UInt16, product: UInt16, serial: String?, busPath: String = "pci-0000:00:14.0-usb-0:2.3:1.0",
                   removable: DeviceFacts.Removable = .removable) -> DeviceFacts {

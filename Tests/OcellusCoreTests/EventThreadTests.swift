@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Delivery order and the SPEC §6 unregistration guarantee, with real threads.
+/// Delivery order and the behaviour §6 unregistration guarantee, with real threads.
 @Suite(.timeLimit(.minutes(1))) struct EventThreadTests {
     final class Log: @unchecked Sendable {
         let lock = ConditionLock()

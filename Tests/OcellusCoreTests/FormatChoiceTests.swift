@@ -1,7 +1,7 @@
 import Testing
 @testable import OcellusCore
 
-/// How a session picks the camera format for its outputs, and the USB budget (SPEC §4).
+/// How a session picks the camera format for its outputs, and the USB budget (behaviour §4).
 @Suite struct FormatChoiceTests {
     struct NoStreams: CameraStreamOpening {
         func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,

@@ -4,7 +4,7 @@ import Glibc
 #endif
 @testable import OcellusCore
 
-/// SPEC §3 checked against a simulation of the physical setup, without the formulas:
+/// behaviour §3 checked against a simulation of the physical setup, without the formulas:
 /// a scene with a known "up" (gravity), a camera on the host (facing the user or away)
 /// or beside it, its sensor rolled in its mount; the frame it stores; a preview layer
 /// drawing that frame rotated, then mirrored, in a UI laid out for an interface

@@ -2,7 +2,7 @@ import Testing
 import Foundation
 @testable import OcellusCore
 
-/// Who stops a camera stream that failed by itself (SPEC §4 runtime errors). A backend's
+/// Who stops a camera stream that failed by itself (behaviour §4 runtime errors). A backend's
 /// stream cannot tear itself down from its own thread, so the session must stop it on the
 /// caller's thread. The stream here is a test double that records its stop calls: the
 /// session's bookkeeping, not a backend, is under test (the PipeWire and vivid suites

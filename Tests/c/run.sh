@@ -16,14 +16,36 @@ cc $CFLAGS $(pkg-config --cflags ocellus) -o "$PREFIX/header_only" "$HERE/header
 cc $CFLAGS -pthread $(pkg-config --cflags ocellus) -o "$PREFIX/abi_test" "$HERE/abi_test.c" $(pkg-config --libs ocellus)
 
 fail=0
+checks=0
+ok() { echo "ok - $1"; checks=$((checks + 1)); }
+not_ok() { echo "not ok - $1"; fail=$((fail + 1)); }
 others=$(nm -D --defined-only "$PREFIX/lib/libocellus.so.0" | awk '{print $3}' | grep -v '^oc_' || true)
-if [ -n "$others" ]; then echo "not ok - library exports non-oc_ symbols:"; echo "$others" | head; fail=1
-else echo "ok - library exports only oc_ symbols"; fi
+if [ -n "$others" ]; then not_ok "library exports non-oc_ symbols:"; echo "$others" | head
+else ok "library exports only oc_ symbols"; fi
 if ldd "$PREFIX/lib/libocellus.so.0" "$PREFIX/bin/ocellus" | grep -q /opt/swift; then
-	echo "not ok - binaries depend on the Swift toolchain at run time"; fail=1
-else echo "ok - nothing from the Swift toolchain at run time"; fi
-if readelf -d "$PREFIX/lib/libocellus.so.0" | grep -q 'SONAME.*\[libocellus.so.0\]'; then echo "ok - SONAME libocellus.so.0"
-else echo "not ok - SONAME"; fail=1; fi
+	not_ok "binaries depend on the Swift toolchain at run time"
+else ok "nothing from the Swift toolchain at run time"; fi
+if readelf -d "$PREFIX/lib/libocellus.so.0" | grep -q 'SONAME.*\[libocellus.so.0\]'; then ok "SONAME libocellus.so.0"
+else not_ok "SONAME"; fi
+
+# Every function of the header is exported, each in a version node of the version script
+# (OCELLUS_0.1, OCELLUS_0.2, …), and nothing else is.
+declared=$(grep -oE '\boc_[a-z0-9_]+\(' "$ROOT/include/ocellus.h" | tr -d '(' | sort -u)
+exported=$(readelf --dyn-syms -W "$PREFIX/lib/libocellus.so.0" | awk '$7 != "UND" && $8 ~ /^oc_/ {print $8}' | sort -u)
+unversioned=$(echo "$exported" | grep -v '@@\?OCELLUS_0\.[0-9]*$' || true)
+if [ "$(echo "$exported" | sed 's/@.*//' | sort -u)" = "$declared" ] && [ -z "$unversioned" ]; then
+	ok "every header function is exported with a version node ($(echo "$exported" | sed 's/.*@//' | sort | uniq -c | tr -s ' ' | tr '\n' ' '))"
+else not_ok "exports and header differ, or unversioned:"; diff <(echo "$exported" | sed 's/@.*//' | sort -u) <(echo "$declared") | head; echo "$unversioned" | head; fi
+
+# The CLI is a client of the installed library, found through its RUNPATH, with no core of its own.
+if [ "$(env -u LD_LIBRARY_PATH "$PREFIX/bin/ocellus" --version)" = "ocellus $(sed -n 's/^#define OCELLUS_VERSION_STRING "\(.*\)"/\1/p' "$ROOT/include/ocellus.h")" ] \
+	&& env -u LD_LIBRARY_PATH ldd "$PREFIX/bin/ocellus" | grep -q "libocellus.so.0 => $PREFIX/bin/../lib/libocellus.so.0" \
+	&& ! nm -D "$PREFIX/bin/ocellus" | grep -q swift_; then
+	ok "bin/ocellus links the prefix's libocellus.so.0 (no LD_LIBRARY_PATH) and carries no Swift"
+else not_ok "bin/ocellus is not a plain client of libocellus.so.0"; env -u LD_LIBRARY_PATH ldd "$PREFIX/bin/ocellus"; fi
+total=$(( $(stat -c %s "$PREFIX/lib/libocellus.so.0") + $(stat -c %s "$PREFIX/bin/ocellus") ))
+if [ "$total" -le $((10 * 1024 * 1024)) ]; then ok "library + CLI = $((total / 1024)) KiB (goal ≤ 10 MiB)"
+else not_ok "library + CLI = $((total / 1024)) KiB, over 10 MiB"; fi
 
 # A distribution's layout: DESTDIR, multiarch LIBDIR, a 0644 library, man pages, uninstall.
 STAGE="$PREFIX/stage"
@@ -31,19 +53,19 @@ make -s -C "$ROOT" install DESTDIR="$STAGE" PREFIX=/usr LIBDIR=/usr/lib/x86_64-l
 staged_lib="$STAGE/usr/lib/x86_64-linux-gnu/libocellus.so.0"
 if [ "$(stat -c %a "$staged_lib" 2>/dev/null)" = 644 ] && [ -x "$STAGE/usr/bin/ocellus" ] \
 	&& grep -qx 'libdir=/usr/lib/x86_64-linux-gnu' "$STAGE/usr/lib/x86_64-linux-gnu/pkgconfig/ocellus.pc" \
-	&& [ -f "$STAGE/usr/share/man/man1/ocellus.1" ] && [ -f "$STAGE/usr/share/man/man1/ocellus-stream.1" ] \
+	&& [ -x "$STAGE/usr/libexec/ocellus/ocellus-virtual-camera" ] && [ -f "$STAGE/usr/share/man/man1/ocellus.1" ] && [ -f "$STAGE/usr/share/man/man1/ocellus-stream.1" ] \
 	&& grep -q 'ffplay' "$STAGE/usr/share/man/man1/ocellus-stream.1" \
 	&& bash -c 'source "$1"; COMP_WORDS=(ocellus stream --fo); COMP_CWORD=2; _ocellus; [ "${COMPREPLY[*]}" = --format ]' _ \
 		"$STAGE/usr/share/bash-completion/completions/ocellus"; then
-	echo "ok - make install DESTDIR= LIBDIR= (multiarch), library 0644, man pages and completions from the CLI's help"
-else echo "not ok - make install DESTDIR= LIBDIR="; ls -lR "$STAGE" | head -30; fail=1; fi
+	ok "make install DESTDIR= LIBDIR= (multiarch), library 0644, man pages and completions from the CLI's help"
+else not_ok "make install DESTDIR= LIBDIR="; ls -lR "$STAGE" | head -30; fi
 make -s -C "$ROOT" uninstall DESTDIR="$STAGE" PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu >/dev/null 2>&1
-if [ -z "$(find "$STAGE" -type f -o -type l)" ]; then echo "ok - make uninstall removes every installed file"
-else echo "not ok - make uninstall left:"; find "$STAGE" -type f -o -type l; fail=1; fi
-LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/header_only" >/dev/null || true; echo "ok - header compiles alone as C99 with -Werror"
+if [ -z "$(find "$STAGE" -type f -o -type l)" ]; then ok "make uninstall removes every installed file"
+else not_ok "make uninstall left:"; find "$STAGE" -type f -o -type l; fi
+LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/header_only" >/dev/null || true; ok "header compiles alone as C99 with -Werror"
 if c++ -x c++ -std=c++11 -Wall -Wextra -Werror -pedantic $(pkg-config --cflags ocellus) -c -o /dev/null "$HERE/header_only.c"; then
-	echo "ok - header compiles as C++11 with -Werror"
-else echo "not ok - header compiles as C++11"; fail=1; fi
+	ok "header compiles as C++11 with -Werror"
+else not_ok "header compiles as C++11"; fi
 
 export OCELLUS_TESTBED_SCRIPT="$ROOT/scripts/testbed.sh"
 LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/abi_test" | tee "$PREFIX/abi.log" || true
@@ -54,6 +76,6 @@ cc -O2 -shared -fPIC -o "$PREFIX/malloc_counter.so" "$HERE/malloc_counter.c" -ld
 cc $CFLAGS $(pkg-config --cflags ocellus) -o "$PREFIX/steady_state" "$HERE/steady_state.c" $(pkg-config --libs ocellus) -ldl
 LD_PRELOAD="$PREFIX/malloc_counter.so" LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/steady_state" | tee "$PREFIX/steady.log" || true
 read -r sp _ sf _ < <(tail -1 "$PREFIX/steady.log")
-p=$((p + ${sp:-0} + 7 - fail)); f=$((f + ${sf:-1} + fail))
+p=$((p + ${sp:-0} + checks)); f=$((f + ${sf:-1} + fail))
 echo "$p passed, $f failed"
 [ "$f" = 0 ]

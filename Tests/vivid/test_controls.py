@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,108 @@ def test_cli_takes_hex_negative_values_and_button_presses():
     assert controls["brightness"]["value"] == 0
     bad = subprocess.run([CLI, "controls", VIVID, "--set", "brightness=0xZZ"], capture_output=True, text=True)
     assert bad.returncode == 2 and "bad setting" in bad.stderr
+
+
+def cli_controls():
+    result = subprocess.run([CLI, "controls", VIVID, "--json"], capture_output=True, text=True, check=True)
+    return {c["name"]: c for c in json.loads(result.stdout)}
+
+
+CTRL_LINE = re.compile(r"^\s*(\S+) 0x([0-9a-f]{8}) \((\w+)\)\s*: ?(.*)$")
+MENU_LINE = re.compile(r"^\t+(-?\d+): (.*)$")
+FLAG_NAMES = {"0x00000800": "dynamic-array"}   # V4L2_CTRL_FLAG_DYNAMIC_ARRAY, newer than v4l-utils 1.22
+# v4l2-ctl's short type names where they differ from Ocellus's.
+TYPE_NAMES = {"str": "string"}
+
+
+def v4l2_ctl_controls(node):
+    """`v4l2-ctl --list-ctrls-menus`, parsed: name -> {id, type, fields (min=, max=, …), flags, menu}."""
+    output = subprocess.run(["v4l2-ctl", "-d", node, "--list-ctrls-menus"], capture_output=True, text=True, check=True).stdout
+    controls, current = {}, None
+    for line in output.splitlines():
+        if (match := CTRL_LINE.match(line)):
+            name, cid, ctype, rest = match.groups()
+            fields, flags = {}, set()
+            if "flags=" in rest:
+                rest, flag_text = rest.split("flags=", 1)
+                # Flags this v4l2-ctl has no name for it prints in hex: name them as V4L2 does.
+                flags = {FLAG_NAMES.get(f.strip(), f.strip()) for f in flag_text.split(",") if f.strip()}
+            if (quoted := re.search(r"value='(.*)'", rest)):
+                fields["value"] = quoted.group(1)
+                rest = rest[:quoted.start()] + rest[quoted.end():]
+            for key, value in re.findall(r"(\w+)=(\S+)", rest):
+                fields.setdefault(key, value)
+            current = controls[name] = {"id": int(cid, 16), "type": TYPE_NAMES.get(ctype, ctype), "fields": fields,
+                                        "flags": flags, "menu": {}}
+        elif current is not None and (match := MENU_LINE.match(line)):
+            current["menu"][int(match.group(1))] = match.group(2)
+    return controls
+
+
+def test_every_control_matches_v4l2_ctl_control_by_control():
+    ours = cli_controls()
+    node = next(d for d in json.loads(subprocess.run([CLI, "list", "--json"], capture_output=True, text=True,
+                                                     check=True).stdout) if d["unique_id"] == VIVID)["v4l2_nodes"][0]
+    theirs = v4l2_ctl_controls(node)
+    assert len(theirs) >= 55 and sorted(ours) == sorted(theirs)   # every control, none made up
+    for name, expected in theirs.items():
+        control, fields = ours[name], expected["fields"]
+        assert (control["id"], control["type"]) == (expected["id"], expected["type"]), name
+        assert set(control["flags"]) == expected["flags"], name
+        for key, ocellus_key in (("min", "minimum"), ("max", "maximum"), ("step", "step"), ("default", "default")):
+            if key in fields and control["type"] not in ("area",):
+                assert control[ocellus_key] == int(fields[key], 0), (name, key)
+        if "dims" in fields:
+            assert "".join(f"[{d}]" for d in control["dimensions"]) == fields["dims"], name
+        if "value" in fields and "volatile" not in expected["flags"] and "write-only" not in expected["flags"]:
+            value = fields["value"]
+            if control["type"] == "string":
+                assert control["value"] == value, name
+            elif control["type"] == "area":
+                assert f'{control["value"]["width"]}x{control["value"]["height"]}' == value, name
+            elif control["type"] == "bitmask":   # v4l2-ctl prints the 32 bits signed
+                assert control["value"] == int(value, 0) % 2 ** 32, name
+            else:
+                assert control["value"] == int(value, 0), name
+        if expected["menu"]:
+            menu = {item["value"]: item["name"] for item in control["menu"]}
+            if control["type"] == "intmenu":   # v4l2-ctl writes "42 (0x2a)"
+                assert {k: int(v.split()[0]) for k, v in expected["menu"].items()} == {k: int(v) for k, v in menu.items()}, name
+            else:
+                assert menu == expected["menu"], name
+
+
+def test_string_and_array_controls_are_set_and_read_back():
+    controls = cli_controls()
+    string, array = controls["string"], next(c for c in controls.values() if c["type"] == "u8" and c.get("dimensions"))
+    text = "x" * max(string["minimum"], 3)
+    low, high = array["minimum"], array["maximum"]
+    elements = [low + (index * 7) % (high - low + 1) for index in range(len(array["value"]))]
+    settings = ["--set", f"string={text}", "--set", f"{array['name']}=[{','.join(map(str, elements))}]"]
+    subprocess.run([CLI, "controls", VIVID, *settings], capture_output=True, text=True, check=True)
+    after = cli_controls()
+    assert after["string"]["value"] == text and after[array["name"]]["value"] == elements
+    too_long = subprocess.run([CLI, "controls", VIVID, "--set", "string=" + "y" * (string["maximum"] + 1)],
+                              capture_output=True, text=True)
+    assert too_long.returncode == 1 and "out of range" in too_long.stderr
+    short = subprocess.run([CLI, "controls", VIVID, "--set", f"{array['name']}=[1,2]"], capture_output=True, text=True)
+    assert short.returncode == 1 and "elements" in short.stderr
+    if high < 255:   # an element the driver would clamp is refused, as single values are
+        wide = [high + 1] + elements[1:]
+        refused = subprocess.run([CLI, "controls", VIVID, "--set", f"{array['name']}={wide}".replace(" ", "")],
+                                 capture_output=True, text=True)
+        assert refused.returncode == 1 and "out of range" in refused.stderr
+    assert cli_controls()[array["name"]]["value"] == elements   # nothing changed
+
+
+def test_payload_controls_from_python(camera):
+    controls = by_name(camera)
+    assert controls["string"].string is not None and controls["string"].value is None
+    camera.set_control("string", "abcd"[:max(controls["string"].minimum, 2)])
+    assert by_name(camera)["string"].string == "abcd"[:max(controls["string"].minimum, 2)]
+    array = next(c for c in controls.values() if c.type == ControlType.U8 and c.dimensions)
+    pattern = bytes(array.minimum + index % (array.maximum - array.minimum + 1) for index in range(len(array.payload)))
+    camera.set_control(array.name, pattern)
+    assert by_name(camera)[array.name].payload == pattern
+    with pytest.raises(ocellus.InvalidArgument, match="elements"):
+        camera.set_control(array.name, b"\x01")

@@ -23,6 +23,7 @@ extern const unsigned long CV4L2_VIDIOC_G_EXT_CTRLS;
 extern const unsigned long CV4L2_VIDIOC_S_EXT_CTRLS;
 extern const unsigned long CV4L2_VIDIOC_S_PRIORITY;
 extern const unsigned int CV4L2_CTRL_FLAG_NEXT_CTRL;
+extern const unsigned int CV4L2_CTRL_FLAG_NEXT_COMPOUND;
 extern const unsigned long CV4L2_VIDIOC_S_FMT;
 extern const unsigned long CV4L2_VIDIOC_S_PARM;
 extern const unsigned long CV4L2_VIDIOC_REQBUFS;
@@ -40,6 +41,10 @@ struct cv4l2_control_request {
 };
 void cv4l2_control_request_init(struct cv4l2_control_request *request, uint32_t id, int is_64bit, int64_t value);
 int64_t cv4l2_control_request_value(const struct cv4l2_control_request *request, int is_64bit);
+/* A request for a payload control (string, array, compound): `size` bytes at `payload`. */
+void cv4l2_control_request_init_payload(struct cv4l2_control_request *request, uint32_t id, void *payload, uint32_t size);
+/* The payload's size after VIDIOC_G_EXT_CTRLS (a dynamic array's current length). */
+uint32_t cv4l2_control_request_size(const struct cv4l2_control_request *request);
 /* v4l2_querymenu is packed with a union: its item name or integer value. */
 void cv4l2_querymenu_init(struct v4l2_querymenu *menu, uint32_t id, uint32_t index);
 const char *cv4l2_querymenu_name(const struct v4l2_querymenu *menu);

@@ -41,7 +41,7 @@ public protocol AudioStreamOpening: Sendable {
                          handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream
 }
 
-/// SPEC §4 audio data output: PCM from the session's microphone input, on the audio
+/// behaviour §4 audio data output: PCM from the session's microphone input, on the audio
 /// stream's thread, as views valid during the call.
 public final class AudioDataOutput: @unchecked Sendable {
     /// Replacing it waits for a call in flight, except from inside the handler (`HandlerSlot`).

@@ -3,7 +3,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// Frames of a capture session for one consumer (SPEC §4): the camera's format
+/// Frames of a capture session for one consumer (behaviour §4): the camera's format
 /// (zero-copy) or a pinned pixel format and size (converted), at a capped rate.
 ///
 /// Frames are never queued in Ocellus: each is handed over on the stream thread
@@ -23,13 +23,13 @@ public final class VideoDataOutput: @unchecked Sendable {
     public var height: UInt32?
     /// Frames closer together than this rate allows are skipped for this output.
     public var maximumFrameRate: FrameRate?
-    /// Clockwise degrees the output's pixels are turned (SPEC §3 connection angle). Costly
+    /// Clockwise degrees the output's pixels are turned (behaviour §3 connection angle). Costly
     /// (every frame is converted): rotating the display layer by the coordinator's preview
     /// angle is free. Takes effect at the next commit or start.
     public private(set) var videoRotationAngle = 0
     /// Whether the output's pixels are flipped about the vertical axis (after rotation).
     /// nil, the default, delivers the camera's pixels unflipped, keeping the zero-copy
-    /// path: the SPEC §4 mirroring defaults (front and external cameras mirror) are for
+    /// path: the behaviour §4 mirroring defaults (front and external cameras mirror) are for
     /// the preview, which flips for free (`RotationCoordinator.mirrorsByDefault`).
     public var isVideoMirrored: Bool?
 
@@ -157,7 +157,7 @@ public final class VideoDataOutput: @unchecked Sendable {
     }
 }
 
-/// SPEC §4 capture session: an input camera, video data outputs, and one camera
+/// behaviour §4 capture session: an input camera, video data outputs, and one camera
 /// stream feeding them. Changes made between `beginConfiguration` and
 /// `commitConfiguration` apply together; a commit that fails leaves the previous
 /// configuration (and a running stream) as it was and says why.
@@ -174,7 +174,7 @@ public final class CaptureSession: @unchecked Sendable {
         /// The `microphone` device's new input could not be opened; the session runs without
         /// sound until the route changes again.
         case audioInterrupted(OcellusError)
-        /// Automatic switching made this camera the input (SPEC §4).
+        /// Automatic switching made this camera the input (behaviour §4).
         case inputSwitched(Device)
         /// Automatic switching wants this camera but waits for the recording to end.
         case switchDeferred(Device)
@@ -184,7 +184,7 @@ public final class CaptureSession: @unchecked Sendable {
         case recordingDegraded(OcellusError)
     }
 
-    /// SPEC §4 presets: what the stream aims for when no output pins a size.
+    /// behaviour §4 presets: what the stream aims for when no output pins a size.
     public enum Preset: Int32, Sendable, CaseIterable {
         case high = 0, medium, low, photo, vga640x480, hd1280x720, hd1920x1080, uhd3840x2160, inputPriority
 
@@ -248,7 +248,7 @@ public final class CaptureSession: @unchecked Sendable {
     private let watchdog = StallWatchdog()
     /// The outputs told they stream (their pulled frames can come), so that they can be told when not.
     private var pulling: [VideoDataOutput] = []
-    // Automatic switching (SPEC §4): the hub followed, recordings in progress, and whether the
+    // Automatic switching (behaviour §4): the hub followed, recordings in progress, and whether the
     // session stopped because its camera went (a switch then starts it again).
     private var switching: (hub: DeviceHub, observer: UInt64)?
     private var recordings = 0
@@ -265,7 +265,7 @@ public final class CaptureSession: @unchecked Sendable {
         self.audioOpener = audio
     }
 
-    /// Told which camera the session started streaming from (SPEC §2: the user
+    /// Told which camera the session started streaming from (behaviour §2: the user
     /// preferred camera falls back to the camera most recently streamed).
     public var onStreamingStarted: ((Device) -> Void)?
 
@@ -306,7 +306,7 @@ public final class CaptureSession: @unchecked Sendable {
 
     public func removeInput() throws(OcellusError) { try change { $0.input = nil } }
 
-    // MARK: Automatic switching (SPEC §4)
+    // MARK: Automatic switching (behaviour §4)
 
     /// Whether the session follows `hub`'s system preferred camera.
     public var automaticallySwitchesCamera: Bool { lock.withLock { switching != nil } }
@@ -377,7 +377,7 @@ public final class CaptureSession: @unchecked Sendable {
         }
     }
 
-    // MARK: Audio (SPEC §4: a microphone input and audio data outputs)
+    // MARK: Audio (behaviour §4: a microphone input and audio data outputs)
 
     public var audioInput: Device? { lock.withLock { (pending ?? committed).audioInput } }
     public var audioOutputs: [AudioDataOutput] { lock.withLock { (pending ?? committed).audioOutputs } }

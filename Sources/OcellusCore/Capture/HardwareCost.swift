@@ -1,4 +1,4 @@
-/// SPEC §4 hardware cost: a stream's share of its USB bus, estimated from format,
+/// behaviour §4 hardware cost: a stream's share of its USB bus, estimated from format,
 /// size and rate against what isochronous video can get at the bus speed.
 /// Refusing above 1.0 up front beats the kernel's ENOSPC at stream-on.
 public enum HardwareCost {

@@ -1,4 +1,4 @@
-/// The mounting corrections M of external cameras (SPEC §3), by unique ID, in
+/// The mounting corrections M of external cameras (behaviour §3), by unique ID, in
 /// `<state dir>/camera-mounting`: a physical fact about where a camera sits, so
 /// kept beside the apps' selection state and shared by them.
 ///

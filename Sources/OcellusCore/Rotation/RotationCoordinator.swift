@@ -1,4 +1,4 @@
-/// SPEC §3 rotation coordinator: the clockwise angles (0, 90, 180, 270) that make
+/// behaviour §3 rotation coordinator: the clockwise angles (0, 90, 180, 270) that make
 /// a camera's stored frames upright (capture angle) and its preview level with
 /// gravity as the user sees it (preview angle), from the host's orientation H,
 /// the interface orientation I, the sensor mounting S, and — for a camera that
@@ -84,7 +84,7 @@ public final class RotationCoordinator: @unchecked Sendable {
         if let changed { changes.post(changed) }
     }
 
-    /// SPEC §3 formulas (lock held).
+    /// behaviour §3 formulas (lock held).
     private func compute() -> Angles {
         let interfaceAngle: Int = switch interface {
         case .fixed(let degrees): degrees
@@ -134,7 +134,7 @@ public final class RotationCoordinator: @unchecked Sendable {
         return normalized(-(counterClockwise.flatMap { Int($0) } ?? 0))
     }
 
-    /// SPEC §4 mirroring default: on for front and external cameras, off for back cameras and
+    /// behaviour §4 mirroring default: on for front and external cameras, off for back cameras and
     /// HDMI capture devices (which show a picture, not the user).
     public static func mirrorsByDefault(_ device: Device) -> Bool {
         if kind(of: device) == .builtInBack { return false }

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// One app's live camera selection (SPEC §2): keeps the persisted state in step
+/// One app's live camera selection (behaviour §2): keeps the persisted state in step
 /// with the file (other processes of the same app write it too), knows when each
 /// connected camera was plugged in, and reports every change of the user and
 /// system preferred cameras through `notify`.
@@ -17,10 +17,13 @@ final class CameraSelection: @unchecked Sendable {
     private var systemPreferred: Device?
     private var problem: String?
     private var unsaved: String?
-    private var watcher: FileWatcher?
+    private let watcher: FileWatcher?
+    private var watch: FileWatcher.Watch?
 
     /// Loads the state (a first run records every present camera as known) and starts watching the file.
-    init(appID: String, directory: String, cameras present: [Device], notify: @escaping (HubEvent) -> Void) {
+    /// `watcher`: the context's file watcher (nil: changes by other processes go unnoticed).
+    init(appID: String, directory: String, cameras present: [Device], watcher: FileWatcher?, notify: @escaping (HubEvent) -> Void) {
+        self.watcher = watcher
         store = SelectionStore(directory: directory, appID: appID)
         bootID = currentBootID()
         self.notify = notify
@@ -47,14 +50,14 @@ final class CameraSelection: @unchecked Sendable {
         // Write only what is new: the first run, or cameras seen for the first time.
         if firstRun || state.firstSeen.count != known { persist() }
         (userPreferred, systemPreferred) = compute()
-        watcher = FileWatcher(directory: directory, fileName: store.path.split(separator: "/").last.map(String.init) ?? "") {
+        let started = watcher?.watch(directory: directory, fileName: store.path.split(separator: "/").last.map(String.init) ?? "") {
             [weak self] in self?.reload()
         }
+        lock.withLock { watch = started }
     }
 
     func stop() {
-        watcher?.stop()
-        watcher = nil
+        if let watch = lock.withLock({ () -> FileWatcher.Watch? in defer { watch = nil }; return watch }) { watcher?.remove(watch) }
     }
 
     var preferred: (user: Device?, system: Device?) { lock.withLock { (userPreferred, systemPreferred) } }

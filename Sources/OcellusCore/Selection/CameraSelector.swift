@@ -1,4 +1,4 @@
-/// SPEC §2: which camera is the user preferred one and which the system
+/// behaviour §2: which camera is the user preferred one and which the system
 /// preferred one, from the persisted state and the cameras connected now.
 public enum CameraSelector {
     public struct Candidate {
@@ -34,7 +34,7 @@ public enum CameraSelector {
     }
 }
 
-/// SPEC §4 automatic switching: a session following the system preferred camera
+/// behaviour §4 automatic switching: a session following the system preferred camera
 /// never switches while recording; it re-checks when the recording ends.
 public enum AutomaticSwitching {
     public enum Decision: Equatable {

@@ -1,4 +1,4 @@
-/// The persisted part of SPEC §2 camera selection for one app, and its file format.
+/// The persisted part of behaviour §2 camera selection for one app, and its file format.
 ///
 /// Times are CLOCK_MONOTONIC microseconds of the current boot. A time stored
 /// during another boot is read as 0 — "before this boot" — since monotonic

@@ -23,7 +23,7 @@ from typing import Callable, List, Optional
 from . import _native
 
 #: The binding's version: the C header's it was written against (the library's own is `version()`).
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Context", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
@@ -172,13 +172,19 @@ class ControlType(enum.IntEnum):
     STRING = 7
     BITMASK = 8
     INTEGER_MENU = 9
+    U8 = 0x0100
+    U16 = 0x0101
+    U32 = 0x0102
+    AREA = 0x0106
 
 
 @dataclass(frozen=True)
 class Control:
     """A camera control as the device describes it, with its value when it was read.
     `menu` maps the values to set to item names; `flags` holds V4L2's flag names as
-    v4l2-ctl prints them ("read-only", "inactive", "volatile", "slider", "update", …)."""
+    v4l2-ctl prints them ("read-only", "inactive", "volatile", "slider", "update", …).
+    Strings, arrays and compound values have no `value` but a `payload` (their bytes as
+    the driver keeps them; `string` decodes a string's) and arrays their `dimensions`."""
 
     id: int
     name: str
@@ -190,6 +196,15 @@ class Control:
     value: Optional[int]
     flags: frozenset
     menu: dict
+    payload: Optional[bytes] = None
+    dimensions: tuple = ()
+
+    @property
+    def string(self) -> Optional[str]:
+        """A string control's value."""
+        if self.type != ControlType.STRING or self.payload is None:
+            return None
+        return self.payload.split(b"\0", 1)[0].decode("utf-8", "replace")
 
 
 # The library names each V4L2 flag bit as v4l2-ctl does.
@@ -272,16 +287,31 @@ class Device:
                     _lib.oc_control_list_get_menu_item(listing, index, item, ctypes.byref(value), ctypes.byref(name))
                     menu[value.value] = _text(name.value)
                 flags = frozenset(name for bit, name in _CONTROL_FLAGS.items() if info.flags & bit)
+                payload = None
+                if info.has_payload:
+                    size = _lib.oc_control_list_get_payload(listing, index, None, 0)
+                    if size:
+                        buffer = ctypes.create_string_buffer(size)
+                        _lib.oc_control_list_get_payload(listing, index, buffer, size)
+                        payload = buffer.raw
                 result.append(Control(info.id, _text(info.name), ControlType(info.type), info.minimum, info.maximum,
-                                      info.step, info.default_value, info.value if info.has_value else None, flags, menu))
+                                      info.step, info.default_value, info.value if info.has_value else None, flags, menu,
+                                      payload, tuple(info.dimensions[:info.dimension_count])))
             return result
         finally:
             _lib.oc_control_list_free(listing)
 
-    def set_control(self, name: str, value: int) -> None:
-        """Sets a control by name; raises InvalidArgument (out of range, not a menu item), WrongState
-        (read-only), Busy (locked by another client) or NotFound, with the library's message."""
-        _lib.oc_device_set_control(self._handle, name.encode(), value)
+    def set_control(self, name: str, value) -> None:
+        """Sets a control by name: an int, a str for string controls, or bytes laid out as
+        `Control.payload` for arrays and compound values. Raises InvalidArgument (out of range, not
+        a menu item, a wrong size), WrongState (read-only), Busy (locked by another client) or
+        NotFound, with the library's message."""
+        if isinstance(value, str):
+            _lib.oc_device_set_control_string(self._handle, name.encode(), value.encode())
+        elif isinstance(value, (bytes, bytearray)):
+            _lib.oc_device_set_control_payload(self._handle, name.encode(), bytes(value), len(value))
+        else:
+            _lib.oc_device_set_control(self._handle, name.encode(), value)
 
     def lock_for_configuration(self) -> "_ConfigurationLock":
         """Takes the exclusive configuration lock; use as a context manager or call `.unlock()`."""
@@ -453,7 +483,7 @@ class Context:
         return self._register(_lib.oc_context_add_preferred_camera_callback, _native.PREFERRED_CALLBACK, callback,
                               lambda _ctx, kind, camera: (PreferredCamera(kind), Device(camera) if camera else None))
 
-    # SPEC §5 microphones
+    # behaviour §5 microphones
 
     @property
     def default_microphone(self) -> Optional[Device]:
@@ -539,7 +569,7 @@ class Context:
         return self._copy_text(_lib.oc_context_copy_backend_problem, int(backend))
 
     def rotation_coordinator(self, camera: Device, mirrored: Optional[bool] = None) -> "RotationCoordinator":
-        """SPEC §3 preview and capture angles for `camera` (mirrored: None for the camera's default)."""
+        """behaviour §3 preview and capture angles for `camera` (mirrored: None for the camera's default)."""
         return RotationCoordinator(self, camera, mirrored)
 
     def capture_session(self) -> "CaptureSession":

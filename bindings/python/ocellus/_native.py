@@ -49,6 +49,11 @@ class ControlInfo(ctypes.Structure):
         ("has_value", ctypes.c_bool),
         ("value", ctypes.c_int64),
         ("menu_count", ctypes.c_uint32),
+        ("has_payload", ctypes.c_bool),
+        ("element_size", ctypes.c_uint32),
+        ("element_count", ctypes.c_uint32),
+        ("dimension_count", ctypes.c_uint32),
+        ("dimensions", ctypes.c_uint32 * 4),
     ]
 
 
@@ -249,6 +254,9 @@ def declare(lib, errcheck_status):
         "oc_control_list_get_menu_item": ([vp, sz, sz, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(cp)], c_status),
         "oc_control_list_free": ([vp], None),
         "oc_device_set_control": ([vp, cp, ctypes.c_int64], c_status),
+        "oc_device_set_control_string": ([vp, cp, cp], c_status),
+        "oc_device_set_control_payload": ([vp, cp, ctypes.c_char_p, sz], c_status),
+        "oc_control_list_get_payload": ([vp, sz, ctypes.c_void_p, sz], sz),
         "oc_device_lock_for_configuration": ([vp], c_status),
         "oc_device_unlock_for_configuration": ([vp], c_status),
         "oc_context_add_disconnected_callback": ([vp, vp, DISCONNECTED_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),

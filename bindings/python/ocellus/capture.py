@@ -1,4 +1,4 @@
-"""Capture sessions and video data outputs (SPEC §4) for Python.
+"""Capture sessions and video data outputs (behaviour §4) for Python.
 
 Frames reach the callback as `Frame` objects whose `planes` are NumPy arrays
 viewing the camera's buffer without a copy: valid only during the callback.
@@ -544,7 +544,7 @@ class CaptureSession(_Closable):
 
     @property
     def automatically_switches_camera(self) -> bool:
-        """SPEC §4 automatic switching (opt-in): the input follows the context's system preferred
+        """behaviour §4 automatic switching (opt-in): the input follows the context's system preferred
         camera, never while recording (the switch waits for the recording's end)."""
         return bool(_lib.oc_capture_session_automatically_switches_camera(self._handle))
 

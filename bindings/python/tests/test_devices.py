@@ -104,6 +104,20 @@ def test_exception_in_callback_is_reported_and_later_callbacks_run(cameras, even
     assert [str(e) for e in reported] == ["boom from a callback"] * 2
 
 
+def inotify_descriptors():
+    return sum(1 for fd in os.listdir("/proc/self/fd")
+               if os.path.exists(f"/proc/self/fd/{fd}") and os.readlink(f"/proc/self/fd/{fd}") == "anon_inode:inotify")
+
+
+def test_a_context_watches_files_with_one_inotify_descriptor(tmp_path):
+    # The selection file, /dev for V4L2 nodes and the PipeWire socket share one descriptor
+    # (closing each costs the kernel milliseconds at every client's exit).
+    before = inotify_descriptors()
+    with ocellus.Context("org.ocellus.test.inotify", state_directory=str(tmp_path)):
+        assert inotify_descriptors() - before == 1
+    assert inotify_descriptors() == before
+
+
 def test_library_needs_nothing_from_the_swift_toolchain():
     """Loads the library in a fresh interpreter with no library path and checks what got mapped."""
     script = ("import ocellus, sys; ocellus.version(); "

@@ -1,4 +1,4 @@
-"""SPEC §5 on the real daemon: the single `microphone` device follows WirePlumber's default input,
+"""behaviour §5 on the real daemon: the single `microphone` device follows WirePlumber's default input,
 a newly plugged microphone and the app's preferred input."""
 
 import threading

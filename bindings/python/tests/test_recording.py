@@ -270,7 +270,7 @@ def test_default_microphone_change_while_recording(tmp_path, microphones):
 
 
 def test_automatic_switching_waits_for_the_recording(tmp_path, cameras):
-    """SPEC §4: a camera plugged in during a recording becomes the input only once the recording ends."""
+    """behaviour §4: a camera plugged in during a recording becomes the input only once the recording ends."""
     import ocellus
 
     with ocellus.Context("org.ocellus.test.recording.switch", state_directory=str(tmp_path / "state")) as context:

@@ -1,4 +1,4 @@
-"""`ocellus rotation` and `ocellus mount-rotation` (SPEC §3) on the real daemon's cameras."""
+"""`ocellus rotation` and `ocellus mount-rotation` (behaviour §3) on the real daemon's cameras."""
 
 import json
 import os

@@ -1,4 +1,4 @@
-"""SPEC §2 camera selection across separate processes (each `ocellus` CLI run and each
+"""behaviour §2 camera selection across separate processes (each `ocellus` CLI run and each
 helper script is a restart of the app), on the real daemon. Every test has its own
 state directory, and its own app ID where it must not see the others' history."""
 

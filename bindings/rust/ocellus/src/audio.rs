@@ -1,4 +1,4 @@
-//! Microphones (SPEC §5), audio data outputs, session events and automatic switching (SPEC §4).
+//! Microphones (behaviour §5), audio data outputs, session events and automatic switching (behaviour §4).
 use crate::{check, ffi, text, CaptureSession, Context, Device, Registration, Result};
 use std::os::raw::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -172,7 +172,7 @@ impl<'ctx> CaptureSession<'ctx> {
         check(unsafe { ffi::oc_capture_session_remove_audio_output(self.raw(), output.raw.as_ptr()) })
     }
 
-    /// SPEC §4 automatic switching (opt-in): the input follows the system preferred camera,
+    /// behaviour §4 automatic switching (opt-in): the input follows the system preferred camera,
     /// never during a recording (the switch waits for its end).
     pub fn set_automatically_switches_camera(&self, enabled: bool) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_set_automatically_switches_camera(self.raw(), enabled) })

@@ -1,4 +1,4 @@
-//! Capture sessions, video data outputs and frames (SPEC §4).
+//! Capture sessions, video data outputs and frames (behaviour §4).
 use crate::{check, ffi, Context, Device, Result};
 use std::os::raw::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -216,7 +216,7 @@ impl Drop for CaptureSession<'_> {
     }
 }
 
-/// SPEC §3 preview and capture angles (clockwise degrees) for one camera; destroyed on drop.
+/// behaviour §3 preview and capture angles (clockwise degrees) for one camera; destroyed on drop.
 pub struct RotationCoordinator<'ctx> {
     raw: NonNull<ffi::oc_rotation_coordinator>,
     _context: &'ctx Context,

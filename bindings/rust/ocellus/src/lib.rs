@@ -223,7 +223,7 @@ impl Device {
         self.raw.as_ptr()
     }
 
-    /// Stable across replug and reboot (SPEC §1).
+    /// Stable across replug and reboot (behaviour §1).
     pub fn unique_id(&self) -> String {
         text(unsafe { ffi::oc_device_unique_id(self.ptr()) }).unwrap_or_default()
     }
@@ -492,7 +492,7 @@ impl Context {
     }
 
     /// The app's latest choice still connected, else the camera it last streamed from, else the
-    /// first in the default order; `None` without cameras (SPEC §2).
+    /// first in the default order; `None` without cameras (behaviour §2).
     pub fn user_preferred_camera(&self) -> Result<Option<Device>> {
         self.copy_device(ffi::oc_context_copy_user_preferred_camera)
     }

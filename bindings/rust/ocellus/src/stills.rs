@@ -1,4 +1,4 @@
-//! Photo and movie file outputs (SPEC §4).
+//! Photo and movie file outputs (behaviour §4).
 use crate::{c_string, check, error, ffi, text, CaptureSession, Error, Result};
 use std::ffi::CString;
 use std::os::raw::{c_char, c_void};
