@@ -151,6 +151,7 @@ bench: build
 	$(SWIFT) build -c release --product ocellus-bench
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 2 -- $(RELEASE)/ocellus-bench $(BENCH_RUNS)
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 0 --mics 0 -- bench/capture.sh
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 2 -- bench/footprint.sh
 
 clean:
 	rm -rf .build $(BUILD) bindings/rust/target

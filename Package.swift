@@ -32,8 +32,8 @@ let package = Package(
         .systemLibrary(name: "CLibPipeWire", path: "Sources/CLibPipeWire", pkgConfig: "libpipewire-0.3",
                        providers: [.apt(["libpipewire-0.3-dev"])]),
         .systemLibrary(name: "CLibYUV", path: "Sources/CLibYUV", providers: [.apt(["libyuv-dev"])]),
-        .systemLibrary(name: "CLibAV", path: "Sources/CLibAV", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        // FFmpeg, loaded on first use (Sources/CLibAV/loader.c): only its headers at build time.
+        .target(name: "CLibAV"),
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
@@ -79,7 +79,9 @@ let package = Package(
                 exclude: ["exports.map"],
                 swiftSettings: framePathSettings,
                 linkerSettings: staticSwiftRuntime + [
-                    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-soname=libocellus.so.0",
+                    // RELR (pack-relative-relocs, glibc ≥ 2.36) packs the Swift metadata's relative
+                    // relocations: a smaller file and fewer pages written at load.
+                    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-soname=libocellus.so.0", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                   "-Xlinker", "--version-script=Sources/OcellusCABI/exports.map"]),
                 ]),
 

@@ -84,6 +84,12 @@ enum {
     OC_ERROR_DISCONNECTED = -9,
     /** Reading or writing a file failed (unwritable path, disk full), or data was corrupt. */
     OC_ERROR_IO = -10,
+    /**
+     * An optional library Ocellus loads on first use is not installed: FFmpeg's
+     * libavcodec/libavformat/libavutil, for movie files, H.264 cameras and photos from
+     * cameras that leave out JPEG tables. The message names it. Added in 0.2.
+     */
+    OC_ERROR_LIBRARY_UNAVAILABLE = -11,
     /** Anything else; the message says what. */
     OC_ERROR_OTHER = -99
 };

@@ -17,7 +17,8 @@ private let statusNames: [Int32: CString] = [
     0: CString("OC_OK"), -1: CString("OC_ERROR_INVALID_ARGUMENT"), -2: CString("OC_ERROR_INVALID_HANDLE"),
     -3: CString("OC_ERROR_BACKEND_UNAVAILABLE"), -4: CString("OC_ERROR_NOT_FOUND"),
     -5: CString("OC_ERROR_WRONG_STATE"), -6: CString("OC_ERROR_TIMEOUT"), -7: CString("OC_ERROR_NO_RESOURCES"),
-    -8: CString("OC_ERROR_BUSY"), -9: CString("OC_ERROR_DISCONNECTED"), -10: CString("OC_ERROR_IO"), -99: CString("OC_ERROR_OTHER"),
+    -8: CString("OC_ERROR_BUSY"), -9: CString("OC_ERROR_DISCONNECTED"), -10: CString("OC_ERROR_IO"),
+    -11: CString("OC_ERROR_LIBRARY_UNAVAILABLE"), -99: CString("OC_ERROR_OTHER"),
 ]
 private let unknownStatusName = CString("OC_ERROR_UNKNOWN")
 

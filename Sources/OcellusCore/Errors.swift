@@ -10,6 +10,8 @@ public enum ErrorCode: Int32, Sendable {
     case busy = -8
     case disconnected = -9
     case io = -10
+    /// An optional library Ocellus loads on first use (FFmpeg) is not installed.
+    case libraryUnavailable = -11
     case other = -99
 }
 

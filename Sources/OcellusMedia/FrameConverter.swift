@@ -32,8 +32,9 @@ public final class FrameConverter: FrameConverting {
     public static let sources: Set<FourCC> = [.yuyv, .uyvy, .nv12, .i420, .mjpeg, .h264]
     public static let targets: Set<FourCC> = [.nv12, .i420, .yuyv, .uyvy, .bgra, .rgba, .bgr24, .rgb24, .grey]
 
+    /// H.264 is decoded by FFmpeg, which is loaded on first use: without it, only other sources convert.
     public static func canConvert(from source: FourCC, to target: FourCC) -> Bool {
-        source == target || (sources.contains(source) && targets.contains(target))
+        source == target || (sources.contains(source) && targets.contains(target) && (source != .h264 || (try? LibAV.load()) != nil))
     }
 
     public init(target: FourCC, width: UInt32, height: UInt32, rotation: Int = 0, mirrored: Bool = false) {

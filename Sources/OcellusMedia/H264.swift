@@ -1,16 +1,24 @@
 import CLibAV
 import OcellusCore
 
+/// FFmpeg, loaded on first use: a program that never records, decodes H.264 or mends a
+/// camera JPEG never loads its codec tree (and a distribution may make it optional).
 enum LibAV {
-    /// libx264 and libavformat report every file at info level, and the H.264 decoder every
-    /// access unit before the first key frame at error level: Ocellus lowers the process-wide
-    /// level to fatal errors unless the app set its own (then it is kept). Errors reach the
-    /// app through Ocellus's own results.
-    private static let quieted: Void = {
+    /// nil once loaded, else why it cannot be. On first load, libx264 and libavformat's
+    /// info-level reports (every file) and the H.264 decoder's error-level ones (every access
+    /// unit before the first key frame) are silenced: the process-wide level becomes fatal
+    /// errors unless the app set its own (then it is kept). Errors reach the app through
+    /// Ocellus's own results.
+    private static let problem: String? = {
+        if let problem = ocav_load() { return String(cString: problem) }
         if av_log_get_level() == AV_LOG_INFO { av_log_set_level(AV_LOG_FATAL) }
+        return nil
     }()
 
-    static func quietLog() { _ = quieted }
+    /// Call before any FFmpeg function: throws `.libraryUnavailable` naming what is missing.
+    static func load() throws(OcellusError) {
+        if let problem { throw OcellusError(.libraryUnavailable, problem) }
+    }
 }
 
 /// H.264 as UVC cameras send it: one access unit per frame in Annex B (start codes),
@@ -80,7 +88,7 @@ final class H264Decoder {
     private var frame: UnsafeMutablePointer<AVFrame>?
 
     init?() {
-        LibAV.quietLog()
+        guard (try? LibAV.load()) != nil else { return nil }
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_H264), let context = avcodec_alloc_context3(codec) else { return nil }
         self.context = context
         context.pointee.flags |= AV_CODEC_FLAG_LOW_DELAY   // a picture out for each access unit in, no reordering wait

@@ -63,7 +63,7 @@ final class MovieWriter {
     private static let timeBase = AVRational(num: 1, den: 1000)
 
     init(path: String, video: Video, audio: AudioFormat? = nil) throws(OcellusError) {
-        LibAV.quietLog()
+        try LibAV.load()
         self.path = path
         self.video = video
         self.audio = audio

@@ -89,6 +89,7 @@ public enum JPEGPhoto {
     /// The JPEG with the standard Huffman tables (ITU T.81 K.3) put in, by FFmpeg's
     /// `mjpeg2jpeg` bitstream filter; the entropy-coded data is untouched.
     static func addingStandardHuffmanTables(_ jpeg: UnsafeRawBufferPointer) throws(OcellusError) -> [UInt8] {
+        try LibAV.load()
         guard let filter = av_bsf_get_by_name("mjpeg2jpeg") else {
             throw OcellusError(.noResources, "libavcodec has no mjpeg2jpeg filter")
         }

@@ -144,6 +144,11 @@ final class TestPattern {
     /// sends them: the loop's first frame an IDR with its SPS and PPS in-band, the others P
     /// frames referring back (no B frames), so the loop can repeat for ever. Empty on failure.
     static func encodeH264(_ pictures: [[UInt8]], width: Int, height: Int) -> [[UInt8]] {
+        // FFmpeg is loaded on first use (CLibAV's loader), as in the library.
+        if let problem = ocav_load() {
+            fputs("ocellus-virtual-camera: no H.264: \(String(cString: problem))\n", stderr)
+            return []
+        }
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_H264) else { return [] }
         var context = avcodec_alloc_context3(codec)
         var frame = av_frame_alloc()

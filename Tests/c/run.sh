@@ -43,6 +43,14 @@ if [ "$(env -u LD_LIBRARY_PATH "$PREFIX/bin/ocellus" --version)" = "ocellus $(se
 	&& ! nm -D "$PREFIX/bin/ocellus" | grep -q swift_; then
 	ok "bin/ocellus links the prefix's libocellus.so.0 (no LD_LIBRARY_PATH) and carries no Swift"
 else not_ok "bin/ocellus is not a plain client of libocellus.so.0"; env -u LD_LIBRARY_PATH ldd "$PREFIX/bin/ocellus"; fi
+# Linking Ocellus stays cheap: FFmpeg is loaded on first use, not by the dynamic loader.
+cc $CFLAGS $(pkg-config --cflags ocellus) -o "$PREFIX/footprint" "$HERE/footprint.c" $(pkg-config --libs ocellus)
+read -r _ libraries _ rss _ ffmpeg _ _ _ context_rss _ context_ffmpeg < <(LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/footprint" | tr '\n' ' '; echo)
+# (Resident memory is measured against its goals in `make bench`, bench/footprint.sh.)
+if [ "${libraries:-99}" -le 25 ] && [ "$ffmpeg" = 0 ] && [ "$context_ffmpeg" = 0 ] \
+	&& ! readelf -d "$PREFIX/lib/libocellus.so.0" | grep -q 'NEEDED.*libav'; then
+	ok "oc_version() alone loads $libraries libraries (goal ≤ 25; $rss KiB resident), no FFmpeg before it is needed"
+else not_ok "footprint: $libraries libraries, $rss KiB at main, $context_rss KiB with a context, FFmpeg loaded: $ffmpeg/$context_ffmpeg"; fi
 total=$(( $(stat -c %s "$PREFIX/lib/libocellus.so.0") + $(stat -c %s "$PREFIX/bin/ocellus") ))
 if [ "$total" -le $((10 * 1024 * 1024)) ]; then ok "library + CLI = $((total / 1024)) KiB (goal ≤ 10 MiB)"
 else not_ok "library + CLI = $((total / 1024)) KiB, over 10 MiB"; fi

@@ -29,7 +29,7 @@ __all__ = [
     "Context", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
     "PreferredCamera", "MediaType", "DiscoverySession", "Control", "ControlType",
     "OcellusError", "InvalidArgument", "InvalidHandle", "BackendUnavailable", "NotFound", "WrongState",
-    "Timeout", "NoResources", "Busy", "Disconnected", "IOFailure", "version", "pixel_format_code", "__version__",
+    "Timeout", "NoResources", "Busy", "Disconnected", "IOFailure", "LibraryUnavailable", "version", "pixel_format_code", "__version__",
 ]
 
 
@@ -86,8 +86,14 @@ class IOFailure(OcellusError):
     status = -10
 
 
+class LibraryUnavailable(OcellusError):
+    """An optional library Ocellus loads on first use (FFmpeg, for movies and H.264) is not installed."""
+    status = -11
+
+
 _ERRORS = {cls.status: cls for cls in (InvalidArgument, InvalidHandle, BackendUnavailable, NotFound,
-                                       WrongState, Timeout, NoResources, Busy, Disconnected, IOFailure)}
+                                       WrongState, Timeout, NoResources, Busy, Disconnected, IOFailure,
+                                       LibraryUnavailable)}
 
 
 def _check(status, function, arguments):

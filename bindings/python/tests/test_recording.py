@@ -140,6 +140,23 @@ def test_bad_recordings_are_refused(tmp_path):
     assert not (tmp_path / "x.avi").exists()
 
 
+def test_without_ffmpeg_recording_fails_by_name_and_streaming_goes_on(tmp_path):
+    # FFmpeg is loaded on first use: a libavcodec that cannot be loaded (here a broken file
+    # found first on the loader's path) costs recording, never the rest of the library.
+    broken = tmp_path / "lib"
+    broken.mkdir()
+    codec = next(name for name in os.listdir("/usr/lib/x86_64-linux-gnu") if name.startswith("libavcodec.so."))
+    (broken / codec).write_bytes(b"not a library")
+    env = dict(os.environ, LD_LIBRARY_PATH=f"{broken}:{os.environ.get('LD_LIBRARY_PATH', '')}")
+    recording = subprocess.run([CLI, "record", VCAM0, "-o", str(tmp_path / "clip.mp4"), "--seconds", "1"],
+                               capture_output=True, text=True, env=env, timeout=60)
+    assert recording.returncode == 1 and "libavcodec" in recording.stderr and "could not be loaded" in recording.stderr
+    assert recording.stderr.count("\n") == 1
+    streaming = subprocess.run([CLI, "stream", VCAM0, "--format", "NV12", "--frames", "5", "--json"],
+                               capture_output=True, text=True, env=env, timeout=60, check=True)
+    assert json.loads(streaming.stdout)["frames"] == 5
+
+
 def test_recording_from_python_while_frames_keep_flowing(tmp_path):
     import threading
 

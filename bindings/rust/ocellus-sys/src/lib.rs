@@ -16,6 +16,7 @@ pub const OC_ERROR_NO_RESOURCES: oc_status = -7;
 pub const OC_ERROR_BUSY: oc_status = -8;
 pub const OC_ERROR_DISCONNECTED: oc_status = -9;
 pub const OC_ERROR_IO: oc_status = -10;
+pub const OC_ERROR_LIBRARY_UNAVAILABLE: oc_status = -11;
 pub const OC_ERROR_OTHER: oc_status = -99;
 
 #[repr(C)]

@@ -42,6 +42,8 @@ pub enum ErrorKind {
     Disconnected,
     /// Reading or writing a file failed, or data was corrupt.
     Io,
+    /// An optional library Ocellus loads on first use (FFmpeg) is not installed.
+    LibraryUnavailable,
     Other,
 }
 
@@ -88,6 +90,7 @@ pub(crate) fn error(status: i32, message: String) -> Error {
         ffi::OC_ERROR_BUSY => ErrorKind::Busy,
         ffi::OC_ERROR_DISCONNECTED => ErrorKind::Disconnected,
         ffi::OC_ERROR_IO => ErrorKind::Io,
+        ffi::OC_ERROR_LIBRARY_UNAVAILABLE => ErrorKind::LibraryUnavailable,
         _ => ErrorKind::Other,
     };
     Error { kind, status, message }

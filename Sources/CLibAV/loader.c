@@ -1,0 +1,108 @@
+/* FFmpeg entry points, resolved with dlopen/dlsym on first use. Each function Ocellus calls
+ * is defined here with FFmpeg's own prototype (the compiler checks it against the header)
+ * and forwards through one table, so the Swift code calls FFmpeg as if linked. */
+#include "CLibAV.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define OCAV_STRING(x) #x
+#define OCAV_SONAME(name, major) "lib" name ".so." OCAV_STRING(major)
+
+/* VALUE or VOID, library, return type, name, parameters, arguments */
+#define OCAV_FUNCTIONS(X) \
+    X(VALUE, codec, AVPacket *, av_packet_alloc, (void), ()) \
+    X(VOID, codec, void, av_packet_free, (AVPacket **pkt), (pkt)) \
+    X(VOID, codec, void, av_packet_unref, (AVPacket *pkt), (pkt)) \
+    X(VALUE, codec, int, av_new_packet, (AVPacket *pkt, int size), (pkt, size)) \
+    X(VOID, codec, void, av_packet_rescale_ts, (AVPacket *pkt, AVRational src, AVRational dst), (pkt, src, dst)) \
+    X(VALUE, codec, int, avcodec_send_frame, (AVCodecContext *c, const AVFrame *frame), (c, frame)) \
+    X(VALUE, codec, int, avcodec_receive_packet, (AVCodecContext *c, AVPacket *pkt), (c, pkt)) \
+    X(VALUE, codec, int, avcodec_send_packet, (AVCodecContext *c, const AVPacket *pkt), (c, pkt)) \
+    X(VALUE, codec, int, avcodec_receive_frame, (AVCodecContext *c, AVFrame *frame), (c, frame)) \
+    X(VALUE, codec, int, avcodec_open2, (AVCodecContext *c, const AVCodec *codec, AVDictionary **options), (c, codec, options)) \
+    X(VOID, codec, void, avcodec_free_context, (AVCodecContext **c), (c)) \
+    X(VALUE, codec, AVCodecContext *, avcodec_alloc_context3, (const AVCodec *codec), (codec)) \
+    X(VALUE, codec, int, avcodec_parameters_from_context, (AVCodecParameters *par, const AVCodecContext *c), (par, c)) \
+    X(VALUE, codec, const AVCodec *, avcodec_find_encoder, (enum AVCodecID id), (id)) \
+    X(VALUE, codec, const AVCodec *, avcodec_find_encoder_by_name, (const char *name), (name)) \
+    X(VALUE, codec, const AVCodec *, avcodec_find_decoder, (enum AVCodecID id), (id)) \
+    X(VALUE, codec, int, av_bsf_send_packet, (AVBSFContext *c, AVPacket *pkt), (c, pkt)) \
+    X(VALUE, codec, int, av_bsf_receive_packet, (AVBSFContext *c, AVPacket *pkt), (c, pkt)) \
+    X(VALUE, codec, int, av_bsf_init, (AVBSFContext *c), (c)) \
+    X(VALUE, codec, const AVBitStreamFilter *, av_bsf_get_by_name, (const char *name), (name)) \
+    X(VOID, codec, void, av_bsf_free, (AVBSFContext **c), (c)) \
+    X(VALUE, codec, int, av_bsf_alloc, (const AVBitStreamFilter *filter, AVBSFContext **c), (filter, c)) \
+    X(VALUE, format, AVStream *, avformat_new_stream, (AVFormatContext *s, const AVCodec *c), (s, c)) \
+    X(VALUE, format, int, avformat_write_header, (AVFormatContext *s, AVDictionary **options), (s, options)) \
+    X(VOID, format, void, avformat_free_context, (AVFormatContext *s), (s)) \
+    X(VALUE, format, int, avformat_alloc_output_context2, \
+      (AVFormatContext **c, const AVOutputFormat *format, const char *format_name, const char *filename), \
+      (c, format, format_name, filename)) \
+    X(VALUE, format, int, av_write_trailer, (AVFormatContext *s), (s)) \
+    X(VALUE, format, int, av_interleaved_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt)) \
+    X(VALUE, format, uint8_t *, av_stream_new_side_data, (AVStream *stream, enum AVPacketSideDataType type, size_t size), \
+      (stream, type, size)) \
+    X(VOID, format, void, avio_flush, (AVIOContext *s), (s)) \
+    X(VALUE, format, int, avio_open, (AVIOContext **s, const char *url, int flags), (s, url, flags)) \
+    X(VALUE, format, int, avio_closep, (AVIOContext **s), (s)) \
+    X(VALUE, util, int, av_dict_set, (AVDictionary **m, const char *key, const char *value, int flags), (m, key, value, flags)) \
+    X(VOID, util, void, av_dict_free, (AVDictionary **m), (m)) \
+    X(VOID, util, void, av_frame_free, (AVFrame **frame), (frame)) \
+    X(VALUE, util, AVFrame *, av_frame_alloc, (void), ()) \
+    X(VALUE, util, int, av_frame_make_writable, (AVFrame *frame), (frame)) \
+    X(VALUE, util, int, av_frame_get_buffer, (AVFrame *frame, int align), (frame, align)) \
+    X(VALUE, util, int, av_strerror, (int error, char *buffer, size_t size), (error, buffer, size)) \
+    X(VALUE, util, void *, av_mallocz, (size_t size), (size)) \
+    X(VOID, util, void, av_log_set_level, (int level), (level)) \
+    X(VALUE, util, int, av_log_get_level, (void), ()) \
+    X(VOID, util, void, av_display_rotation_set, (int32_t matrix[9], double angle), (matrix, angle)) \
+    X(VOID, util, void, av_channel_layout_default, (AVChannelLayout *layout, int channels), (layout, channels)) \
+    X(VALUE, util, int, av_channel_layout_copy, (AVChannelLayout *dst, const AVChannelLayout *src), (dst, src)) \
+    X(VALUE, util, int, av_opt_set, (void *object, const char *name, const char *value, int flags), (object, name, value, flags))
+
+static struct {
+#define OCAV_POINTER(kind, library, returns, name, parameters, arguments) returns (*name) parameters;
+    OCAV_FUNCTIONS(OCAV_POINTER)
+} table;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char problem[512];
+
+static void *open_library(const char *soname)
+{
+    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!handle && !problem[0]) {
+        snprintf(problem, sizeof problem, "FFmpeg's %s could not be loaded (%s); recording, H.264 cameras and "
+                 "photos from cameras that leave out JPEG tables need it (Debian: %s)", soname, dlerror(),
+                 "libavcodec59, libavformat59, libavutil57");
+    }
+    return handle;
+}
+
+static void load(void)
+{
+    void *codec = open_library(OCAV_SONAME("avcodec", LIBAVCODEC_VERSION_MAJOR));
+    void *format = open_library(OCAV_SONAME("avformat", LIBAVFORMAT_VERSION_MAJOR));
+    void *util = open_library(OCAV_SONAME("avutil", LIBAVUTIL_VERSION_MAJOR));
+    if (problem[0]) return;
+#define OCAV_RESOLVE(kind, library, returns, name, parameters, arguments) \
+    *(void **)&table.name = dlsym(library, #name); \
+    if (!table.name && !problem[0]) snprintf(problem, sizeof problem, "FFmpeg's lib" #library " lacks " #name);
+    OCAV_FUNCTIONS(OCAV_RESOLVE)
+}
+
+const char *ocav_load(void)
+{
+    pthread_once(&once, load);
+    return problem[0] ? problem : NULL;
+}
+
+/* Reached only after ocav_load() succeeded (every caller checks it first). */
+#define OCAV_CALL_VALUE(call) return call;
+#define OCAV_CALL_VOID(call) call;
+#define OCAV_FORWARD(kind, library, returns, name, parameters, arguments) \
+    returns name parameters { OCAV_CALL_##kind(table.name arguments) }
+OCAV_FUNCTIONS(OCAV_FORWARD)
