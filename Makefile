@@ -38,7 +38,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-rust test-vivid test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
+.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-rust test-examples test-debian test-vivid test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
 
 all: build
 
@@ -62,8 +62,8 @@ build:
 # Man pages and bash/zsh completions for `ocellus` and each of its commands, from the CLI's
 # own help (scripts/man-pages.sh, scripts/completions.sh), so they cannot drift from it.
 man: build
-	scripts/man-pages.sh $(CLI) $(BUILD)/man/man1 $(VERSION)
-	scripts/completions.sh $(CLI) $(BUILD)/completions
+	LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) scripts/man-pages.sh $(CLI) $(BUILD)/man/man1 $(VERSION)
+	LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) scripts/completions.sh $(CLI) $(BUILD)/completions
 
 # A shared library is 0644 (not executable); nothing is stripped here (see STRIP).
 install: build man
@@ -87,7 +87,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/ocellus
 
 # Each suite runs inside its own private test bed; the test bed's CLI is the stripped one.
-test: test-swift test-c test-badinput test-python test-rust test-vivid
+test: test-swift test-c test-badinput test-python test-rust test-examples test-vivid
 
 test-swift: build
 	rm -f $(BUILD)/swift-tests*.xml
@@ -110,6 +110,15 @@ test-rust: build
 		$(TESTBED) run -- cargo test --manifest-path bindings/rust/Cargo.toml -- --test-threads=1
 
 # The raw V4L2 backend against the kernel's vivid driver in a QEMU guest (scripts/vivid-vm.sh).
+# examples/ built and run as users would (C with pkg-config, Python, Rust), on the test bed.
+test-examples: build
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- Tests/examples/run.sh
+
+# The Debian packages built (lintian-clean) and installed with apt into a debootstrapped Debian 12.
+test-debian: build
+	scripts/debian-packages.sh $(BUILD)/debian
+	scripts/clean-system-test.sh $(BUILD)/debian
+
 test-vivid: build
 	$(SWIFT) build --build-tests
 	OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) cargo test --manifest-path bindings/rust/Cargo.toml --no-run -q 2>/dev/null

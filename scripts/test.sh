@@ -37,8 +37,10 @@ suite c test-c count_plain
 suite badinput test-badinput count_plain
 suite python test-python count_pytest
 suite rust test-rust count_cargo
+suite examples test-examples count_plain
 suite fuzz test-fuzz count_plain
 suite v4l2-vivid test-vivid count_plain
+suite debian test-debian count_plain
 
 [ ${#broken[@]} = 0 ] || echo "failing suites: ${broken[*]}"
 echo "$passed passed, $failed failed"

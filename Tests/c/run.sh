@@ -37,6 +37,11 @@ if [ "$(echo "$exported" | sed 's/@.*//' | sort -u)" = "$declared" ] && [ -z "$u
 	ok "every header function is exported with a version node ($(echo "$exported" | sed 's/.*@//' | sort | uniq -c | tr -s ' ' | tr '\n' ' '))"
 else not_ok "exports and header differ, or unversioned:"; diff <(echo "$exported" | sed 's/@.*//' | sort -u) <(echo "$declared") | head; echo "$unversioned" | head; fi
 
+# debian/libocellus0.symbols lists every exported function with its version node.
+listed=$(awk '/^ oc_/ {print $1}' "$ROOT/debian/libocellus0.symbols" | sort)
+if [ "$listed" = "$(echo "$exported" | sed 's/@@\?/@/' | sort)" ]; then ok "debian/libocellus0.symbols lists exactly the exported functions and their nodes"
+else not_ok "debian/libocellus0.symbols and the exports differ:"; diff <(echo "$listed") <(echo "$exported" | sed 's/@@\?/@/' | sort) | head; fi
+
 # The CLI is a client of the installed library, found through its RUNPATH, with no core of its own.
 if [ "$(env -u LD_LIBRARY_PATH "$PREFIX/bin/ocellus" --version)" = "ocellus $(sed -n 's/^#define OCELLUS_VERSION_STRING "\(.*\)"/\1/p' "$ROOT/include/ocellus.h")" ] \
 	&& env -u LD_LIBRARY_PATH ldd "$PREFIX/bin/ocellus" | grep -q "libocellus.so.0 => $PREFIX/bin/../lib/libocellus.so.0" \

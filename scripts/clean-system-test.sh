@@ -1,0 +1,73 @@
+#!/bin/bash
+# The Debian packages on a clean system: debootstraps a minimal Debian 12 tree, installs the
+# .debs from DEBDIR there with apt (so their dependencies must be complete), then inside it
+# builds examples/first_frame.c with `pkg-config --cflags --libs ocellus`, runs
+# examples/first_frame.py and `ocellus list --json` against a test bed started on the host.
+# Prints "N passed, N failed". Usage: scripts/clean-system-test.sh DEBDIR
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+DEBS="$(cd "$1" && pwd)"
+MIRROR=${OCELLUS_DEBIAN_MIRROR:-$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)}
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+# The minimal tree is kept between runs (it only changes with Debian 12 itself).
+CACHE=${OCELLUS_DEBOOTSTRAP_CACHE:-/var/cache/ocellus/bookworm-minbase.tar}
+WORK=$(mktemp -d /tmp/ocellus-clean-system.XXXXXX)
+TREE="$WORK/root"
+mounts=()
+cleanup() {
+	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[$i]}" 2>/dev/null || true; done
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+bind() { mkdir -p "$TREE$2"; mount --bind "$1" "$TREE$2"; mounts+=("$TREE$2"); }   # unmounted on exit
+
+if [ ! -s "$CACHE" ]; then
+	mkdir -p "$(dirname "$CACHE")"
+	debootstrap --variant=minbase bookworm "$TREE" "$MIRROR" > "$WORK/debootstrap.log" 2>&1 \
+		|| { tail -20 "$WORK/debootstrap.log"; echo "0 passed, 1 failed"; exit 1; }
+	tar -C "$TREE" -cf "$CACHE.partial" . && mv "$CACHE.partial" "$CACHE"
+else
+	mkdir -p "$TREE" && tar -C "$TREE" -xf "$CACHE"
+fi
+cp /etc/resolv.conf "$TREE/etc/resolv.conf" 2>/dev/null || true
+mkdir -p "$TREE/debs" "$TREE/examples"
+cp "$DEBS"/*.deb "$TREE/debs/"
+cp "$ROOT/examples/first_frame.c" "$ROOT/examples/first_frame.py" "$TREE/examples/"
+bind /proc /proc
+bind /dev /dev
+bind /sys /sys
+
+inside() { chroot "$TREE" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
+passed=0 failed=0
+step() {   # NAME COMMAND...
+	local name="$1"
+	shift
+	if "$@" > "$WORK/step.log" 2>&1; then echo "ok - $name"; passed=$((passed + 1))
+	else echo "not ok - $name"; tail -15 "$WORK/step.log" | sed 's/^/    /'; failed=$((failed + 1)); fi
+}
+step "apt installs libocellus0, libocellus-dev, ocellus, python3-ocellus and their dependencies on minimal Debian 12" \
+	inside sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends /debs/*.deb gcc libc6-dev pkg-config'
+step "the ocellus package has its man pages, completions and virtual camera" \
+	inside sh -c 'test -s /usr/share/man/man1/ocellus-stream.1.gz && test -s /usr/share/bash-completion/completions/ocellus && ocellus virtual-camera --help | grep -q -- --formats'
+step "examples/first_frame.c builds with pkg-config --cflags --libs ocellus" \
+	inside sh -c 'cc -std=c99 -Wall -Werror -o /examples/first_frame /examples/first_frame.c $(pkg-config --cflags --libs ocellus)'
+
+# A test bed on the host; its runtime directory is bound into the tree so the packaged
+# library and CLI reach its PipeWire daemon.
+run_on_testbed() {
+	bind "$OCELLUS_TESTBED_DIR" /run/testbed
+	local remote="/run/testbed/$(basename "$PIPEWIRE_REMOTE")"
+	step "ocellus list --json (installed CLI, packaged library) sees the test bed's cameras" \
+		inside sh -c "PIPEWIRE_REMOTE=$remote ocellus list --json | grep -q usb-1d6b:0110-VCAM-0000"
+	step "examples/first_frame.c runs" inside sh -c "PIPEWIRE_REMOTE=$remote /examples/first_frame | grep -q 'NV12 frame'"
+	step "examples/first_frame.py runs with the packaged binding (import ocellus from dist-packages)" \
+		inside sh -c "PIPEWIRE_REMOTE=$remote python3 /examples/first_frame.py | grep -q uint8"
+	umount -l "$TREE/run/testbed"
+	echo "$passed passed, $failed failed" > "$WORK/counts"
+}
+export -f run_on_testbed step inside bind
+export TREE WORK passed failed
+if OCELLUS_CLI="$ROOT/build/bin/ocellus" "$ROOT/scripts/testbed.sh" run --cameras 1 -- bash -c run_on_testbed; then :; fi
+read -r passed _ failed _ < "$WORK/counts" 2>/dev/null || failed=$((failed + 1))
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
