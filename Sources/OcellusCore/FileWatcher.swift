@@ -30,6 +30,16 @@ public final class FileWatcher: @unchecked Sendable {
     private let lock = ConditionLock()
     private var entries: [Entry] = []
     private var nextID: UInt64 = 1
+    /// Set by the thread when its loop has ended (shared with it: the watcher may be deinitialising).
+    private let loopEnded = LockedFlag()
+
+    private final class LockedFlag: @unchecked Sendable {
+        private let condition = ConditionLock()
+        var value = false
+        func withLock<T>(_ body: () -> T) -> T { condition.withLock(body) }
+        func wait() { condition.wait() }
+        func broadcast() { condition.broadcast() }
+    }
 
     public init?() {
         var pipeFDs: [Int32] = [-1, -1]
@@ -42,7 +52,10 @@ public final class FileWatcher: @unchecked Sendable {
             return nil
         }
         let (inotify, wake, wakeWriter) = (inotifyFD, wakeRead, wakeWrite)
-        // The thread closes the descriptors as it ends, so `stop()` from one of its own handlers is safe.
+        let ended = loopEnded
+        // The thread closes the descriptors as it ends, after `stop()` has returned: closing an
+        // inotify descriptor waits for the kernel (up to tens of milliseconds under load), and
+        // every short-lived client would pay that in `oc_context_destroy`.
         thread = startThread { [weak self] in
             var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
@@ -53,6 +66,10 @@ public final class FileWatcher: @unchecked Sendable {
                 let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
                 guard count > 0 else { continue }
                 self?.dispatch(FileWatcher.events(in: buffer[0..<count]))
+            }
+            ended.withLock {
+                ended.value = true
+                ended.broadcast()
             }
             for fd in [inotify, wake, wakeWriter] { close(fd) }
         }
@@ -111,16 +128,17 @@ public final class FileWatcher: @unchecked Sendable {
     /// Names in a buffer of `struct inotify_event` records.
     static func names(in buffer: ArraySlice<UInt8>) -> [String] { events(in: buffer).map(\.name) }
 
-    /// Stops the thread and closes the descriptor (once; every watch ends).
+    /// Stops the thread (once; every watch ends): returns when no handler runs any more, and
+    /// leaves closing the descriptor to the thread.
     public func stop() {
         guard let running = lock.withLock({ () -> pthread_t? in defer { thread = nil }; return thread }) else { return }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
-        if pthread_equal(running, pthread_self()) != 0 {
-            pthread_detach(running)   // stopped from one of its own handlers: it returns once the handler does
-        } else {
-            pthread_join(running, nil)
+        // From one of its own handlers it ends once the handler returns; from elsewhere, wait for its loop to end.
+        if pthread_equal(running, pthread_self()) == 0 {
+            loopEnded.withLock { while !loopEnded.value { loopEnded.wait() } }
         }
+        pthread_detach(running)
         lock.withLock { entries.removeAll() }
     }
 

@@ -108,6 +108,21 @@ public final class FrameConverter: FrameConverting {
             return makeFrame(frame, layout: layout, fullRange: false)
         }
 
+        // MJPEG to NV12 or I420 at the same size: luma decoded straight into the output (no
+        // copy of the largest plane), chroma merged (NV12) or decoded in place too (I420).
+        if sameSize && !reorients && frame.pixelFormat == .mjpeg && (target == .nv12 || target == .i420) {
+            guard decodeJPEG(source.bytes, width: w, height: h, luma: (out, Int32(w)),
+                             chroma: target == .i420 ? (out + layout.offsets.1, out + layout.offsets.2, Int32(w / 2)) : nil) else {
+                corruptFrames += 1
+                return nil
+            }
+            if target == .nv12 {
+                MergeUVPlane(sourcePlanar.u, sourcePlanar.cStride, sourcePlanar.v, sourcePlanar.cStride,
+                             out + layout.offsets.1, Int32(w), Int32(w / 2), Int32(h / 2))
+            }
+            return makeFrame(frame, layout: layout, fullRange: true)
+        }
+
         // Everything else: the source as I420 at its own size…
         let (sw, sh) = (Int(frame.width), Int(frame.height))
         if frame.pixelFormat != .h264 { sourcePlanar.ensure(width: sw, height: sh) }   // H.264 is read where it is decoded
@@ -197,29 +212,37 @@ public final class FrameConverter: FrameConverting {
         return makeFrame(frame, layout: layout, fullRange: fullRange)
     }
 
-    /// Decodes a JPEG into `sourcePlanar` (I420); false for a corrupt or unexpected JPEG.
-    private func decodeJPEG(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int) -> Bool {
+    /// Decodes a JPEG as I420: luma into `luma` (default: `sourcePlanar`'s), chroma into
+    /// `chroma` (default: `sourcePlanar`'s); false for a corrupt or unexpected JPEG.
+    private func decodeJPEG(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int,
+                            luma: (UnsafeMutablePointer<UInt8>, Int32)? = nil,
+                            chroma: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int32)? = nil) -> Bool {
         if decompressor == nil { decompressor = tjInitDecompress() }
         guard let decompressor, let jpeg = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
         var (jpegWidth, jpegHeight, subsampling, colorspace): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
         guard tjDecompressHeader3(decompressor, jpeg, UInt(bytes.count), &jpegWidth, &jpegHeight, &subsampling, &colorspace) == 0,
               Int(jpegWidth) == width, Int(jpegHeight) == height else { return false }
+        sourcePlanar.ensure(width: width, height: height)
         let planar = sourcePlanar
+        let (y, yStride) = luma ?? (planar.y, planar.yStride)
+        let (u, v, cStride) = chroma ?? (planar.u, planar.v, planar.cStride)
         switch subsampling {
         case Int32(TJSAMP_420.rawValue):
-            var planes: [UnsafeMutablePointer<UInt8>?] = [planar.y, planar.u, planar.v]
-            var strides: [Int32] = [planar.yStride, planar.cStride, planar.cStride]
+            var planes: [UnsafeMutablePointer<UInt8>?] = [y, u, v]
+            var strides: [Int32] = [yStride, cStride, cStride]
             return tjDecompressToYUVPlanes(decompressor, jpeg, UInt(bytes.count), &planes, jpegWidth, &strides, jpegHeight, 0) == 0
         case Int32(TJSAMP_422.rawValue):
-            // UVC cameras mostly send 4:2:2: decode at full chroma height, then halve it.
+            // UVC cameras mostly send 4:2:2: decode at full chroma height, then halve it (as
+            // libyuv's I422ToI420 does, without its copy of the luma).
             jpegPlanes.ensure(width: width, height: height * 2)
-            var planes: [UnsafeMutablePointer<UInt8>?] = [jpegPlanes.y, jpegPlanes.u, jpegPlanes.v]
-            var strides: [Int32] = [jpegPlanes.yStride, jpegPlanes.cStride, jpegPlanes.cStride]
+            var planes: [UnsafeMutablePointer<UInt8>?] = [y, jpegPlanes.u, jpegPlanes.v]
+            var strides: [Int32] = [yStride, jpegPlanes.cStride, jpegPlanes.cStride]
             guard tjDecompressToYUVPlanes(decompressor, jpeg, UInt(bytes.count), &planes, jpegWidth, &strides, jpegHeight, 0) == 0 else {
                 return false
             }
-            I422ToI420(jpegPlanes.y, jpegPlanes.yStride, jpegPlanes.u, jpegPlanes.cStride, jpegPlanes.v, jpegPlanes.cStride,
-                       planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(width), Int32(height))
+            let chromaWidth = Int32((width + 1) / 2)
+            ScalePlane(jpegPlanes.u, jpegPlanes.cStride, chromaWidth, Int32(height), u, cStride, chromaWidth, Int32((height + 1) / 2), kFilterBilinear)
+            ScalePlane(jpegPlanes.v, jpegPlanes.cStride, chromaWidth, Int32(height), v, cStride, chromaWidth, Int32((height + 1) / 2), kFilterBilinear)
             return true
         default:
             return false

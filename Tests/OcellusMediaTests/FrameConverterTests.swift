@@ -133,6 +133,65 @@ import Testing
         #expect(abs(Int(chroma[10]) - 128) <= 2 && abs(Int(chroma[11]) - 128) <= 2)
     }
 
+    /// A JPEG of a colour gradient (red across, blue down), and its planes as turbojpeg decodes them.
+    func colourJPEG(width: Int, height: Int, subsampling: TJSAMP) throws -> (jpeg: [UInt8], y: [UInt8], u: [UInt8], v: [UInt8]) {
+        let compressor = try #require(tjInitCompress())
+        defer { tjDestroy(compressor) }
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for row in 0..<height {
+            for column in 0..<width {
+                pixels[(row * width + column) * 3] = UInt8(column * 255 / (width - 1))
+                pixels[(row * width + column) * 3 + 1] = 90
+                pixels[(row * width + column) * 3 + 2] = UInt8(row * 255 / (height - 1))
+            }
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        #expect(tjCompress2(compressor, &pixels, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue),
+                            &output, &size, Int32(subsampling.rawValue), 95, 0) == 0)
+        defer { tjFree(output) }
+        let jpeg = Array(UnsafeBufferPointer(start: output, count: Int(size)))
+        let decompressor = try #require(tjInitDecompress())
+        defer { tjDestroy(decompressor) }
+        let chromaHeight = subsampling == TJSAMP_422 ? height : height / 2
+        var (y, u, v) = ([UInt8](repeating: 0, count: width * height), [UInt8](repeating: 0, count: width / 2 * chromaHeight),
+                         [UInt8](repeating: 0, count: width / 2 * chromaHeight))
+        y.withUnsafeMutableBufferPointer { yp in u.withUnsafeMutableBufferPointer { up in v.withUnsafeMutableBufferPointer { vp in
+            var planes: [UnsafeMutablePointer<UInt8>?] = [yp.baseAddress, up.baseAddress, vp.baseAddress]
+            var strides: [Int32] = [Int32(width), Int32(width / 2), Int32(width / 2)]
+            _ = tjDecompressToYUVPlanes(decompressor, jpeg, UInt(jpeg.count), &planes, Int32(width), &strides, Int32(height), 0)
+        } } }
+        return (jpeg, y, u, v)
+    }
+
+    /// MJPEG to NV12 and I420 at the camera's size decodes the luma straight into the output:
+    /// the luma is turbojpeg's exactly, the chroma its planes (4:2:2 rows averaged in pairs).
+    @Test(arguments: [TJSAMP_420, TJSAMP_422])
+    func mjpegDecodesStraightIntoTheOutput(subsampling: TJSAMP) throws {
+        let (width, height) = (64, 48)
+        let reference = try colourJPEG(width: width, height: height, subsampling: subsampling)
+        let (_, input) = frame(reference.jpeg, .mjpeg, width, height, stride: 0)
+        func expectedChroma(_ plane: [UInt8], _ index: Int) -> Int {
+            let (row, column) = (index / (width / 2), index % (width / 2))
+            guard subsampling == TJSAMP_422 else { return Int(plane[index]) }
+            return (Int(plane[2 * row * (width / 2) + column]) + Int(plane[(2 * row + 1) * (width / 2) + column]) + 1) / 2
+        }
+        let i420 = FrameConverter(target: .i420, width: UInt32(width), height: UInt32(height))
+        let planar = try #require(withExtendedLifetime(reference.jpeg) { i420.convert(input) })
+        #expect(Array(planar.plane(0)!.bytes) == reference.y)
+        let (u, v) = (Array(planar.plane(1)!.bytes), Array(planar.plane(2)!.bytes))
+        let chromaMatches = (0..<u.count).allSatisfy { (index: Int) -> Bool in
+            abs(Int(u[index]) - expectedChroma(reference.u, index)) <= 1 && abs(Int(v[index]) - expectedChroma(reference.v, index)) <= 1
+        }
+        #expect(chromaMatches)
+        let nv12 = FrameConverter(target: .nv12, width: UInt32(width), height: UInt32(height))
+        let semi = try #require(withExtendedLifetime(reference.jpeg) { nv12.convert(input) })
+        #expect(Array(semi.plane(0)!.bytes) == reference.y)
+        let uv = Array(semi.plane(1)!.bytes)
+        let interleaved = (0..<u.count).allSatisfy { (index: Int) -> Bool in uv[2 * index] == u[index] && uv[2 * index + 1] == v[index] }
+        #expect(interleaved)
+    }
+
     @Test func corruptMJPEGIsDroppedAndCounted() throws {
         var bytes = try jpeg(width: 64, height: 48, subsampling: TJSAMP_420, luma: 90)
         bytes.replaceSubrange(2..<40, with: repeatElement(0x00, count: 38))   // header destroyed
