@@ -10,7 +10,8 @@ BUILD="$ROOT/build"
 FRAMES=${BENCH_FRAMES:-30}
 WORK=$(mktemp -d /tmp/ocellus-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-cc -O2 -I"$BUILD/include" -o "$WORK/capture_bench" "$ROOT/bench/capture_bench.c" -L"$BUILD/lib" -locellus -lyuv -lturbojpeg -lavcodec -lavutil
+cc -O2 -I"$BUILD/include" $(pkg-config --cflags libpipewire-0.3) -o "$WORK/capture_bench" "$ROOT/bench/capture_bench.c" \
+	-L"$BUILD/lib" -locellus -lyuv -lturbojpeg -lavcodec -lavutil $(pkg-config --libs libpipewire-0.3)
 export LD_LIBRARY_PATH="$BUILD/lib"
 
 plug() { "$ROOT/scripts/testbed.sh" add-camera "$OCELLUS_TESTBED_DIR" "$1" --sizes 1920x1080 --fps "${3:-30}" --formats "$2" | sed -n 's/.*object.serial=\([0-9]*\).*/\1/p'; }
@@ -37,10 +38,12 @@ per_frame() { awk -v ir="$1" -v n="$2" 'BEGIN { printf "%.0f", ir / n }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 passthrough=$(per_frame "$(window_ir "$WORK/capture_bench" session pipewire-benchyuyv YUYV "$FRAMES")" "$FRAMES")
+bare_stream=$(per_frame "$(window_ir "$WORK/capture_bench" bare-pw-stream "$YUYV_SERIAL" "$FRAMES")" "$FRAMES")
 yuyv=$(per_frame "$(window_ir "$WORK/capture_bench" session pipewire-benchyuyv NV12 "$FRAMES")" "$FRAMES")
 mjpeg=$(per_frame "$(window_ir "$WORK/capture_bench" session pipewire-benchmjpg NV12 "$FRAMES")" "$FRAMES")
 bare_yuyv=$(per_frame "$(window_ir "$WORK/capture_bench" bare-yuyv "$FRAMES")" "$FRAMES")
 bare_mjpeg=$(per_frame "$(window_ir "$WORK/capture_bench" bare-mjpeg "$FRAMES")" "$FRAMES")
+bare_decode=$(per_frame "$(window_ir "$WORK/capture_bench" bare-mjpeg-decode "$FRAMES")" "$FRAMES")
 h264=$(per_frame "$(window_ir "$WORK/capture_bench" session pipewire-benchh264 NV12 "$FRAMES")" "$FRAMES")
 bare_h264=$(per_frame "$(window_ir "$WORK/capture_bench" bare-h264 pipewire-benchh264 "$FRAMES")" "$FRAMES")
 gst() {
@@ -56,9 +59,10 @@ else
 fi
 
 echo "capture benchmark, 1080p, instructions per delivered frame (callgrind, $FRAMES frames):"
-echo "  passthrough YUYV:   $passthrough${gstreamer:+  (gst-launch pipewiresrc ! fakesink: $gstreamer, ratio $(ratio "$passthrough" "$gstreamer"))}"
+echo "  passthrough YUYV:   $passthrough  (bare pw_stream consumer: $bare_stream, ratio $(ratio "$passthrough" "$bare_stream"), goal ≤ 1.5)"
+[ -z "$gstreamer" ] || echo "                      (gst-launch pipewiresrc ! fakesink: $gstreamer, ratio $(ratio "$passthrough" "$gstreamer"))"
 echo "  YUYV -> NV12:       $yuyv  (bare YUY2ToNV12: $bare_yuyv, ratio $(ratio "$yuyv" "$bare_yuyv"))"
-echo "  MJPEG -> NV12:      $mjpeg  (bare turbojpeg decode + I420ToNV12: $bare_mjpeg, ratio $(ratio "$mjpeg" "$bare_mjpeg"))"
+echo "  MJPEG -> NV12:      $mjpeg  (bare turbojpeg decode alone: $bare_decode, ratio $(ratio "$mjpeg" "$bare_decode"), goal ≤ 1.02; decode + I420ToNV12: $bare_mjpeg, ratio $(ratio "$mjpeg" "$bare_mjpeg"))"
 echo "  H.264 -> NV12:      $h264  (bare libavcodec decode + I420ToNV12 of the same units: $bare_h264, ratio $(ratio "$h264" "$bare_h264"))"
 echo "latency and start-up (no valgrind, passthrough YUYV 1080p, 120 frames):"
 "$WORK/capture_bench" latency pipewire-benchyuyv YUYV 120 | sed 's/^/  /'

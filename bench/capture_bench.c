@@ -5,9 +5,12 @@
  *   capture_bench session UNIQUE_ID FOURCC_OUT FRAMES   measured window of FRAMES frames
  *   capture_bench bare-yuyv FRAMES                      YUY2ToNV12 on a 1080p frame
  *   capture_bench bare-mjpeg FRAMES                     turbojpeg decode + I420ToNV12, 1080p
+ *   capture_bench bare-mjpeg-decode FRAMES              turbojpeg decode alone, 1080p
  *   capture_bench bare-h264 UNIQUE_ID FRAMES            libavcodec decode + I420ToNV12 of the camera's own
  *                                                       access units (a loop of 8 from an IDR, taken first)
  *   capture_bench latency UNIQUE_ID FOURCC_OUT FRAMES   latency and time to first frame (no valgrind)
+ *   capture_bench bare-pw-stream SERIAL FRAMES          a bare pw_stream consumer of the camera's YUY2
+ *                                                       1080p (dequeue, touch, queue): the passthrough baseline
  *
  * Under callgrind (--instr-atstart=no) only the measured window is counted. */
 #define _DEFAULT_SOURCE
@@ -18,6 +21,8 @@
 #include <libyuv/planar_functions.h>
 #include <turbojpeg.h>
 #include <valgrind/callgrind.h>
+#include <pipewire/pipewire.h>
+#include <spa/param/video/format-utils.h>
 
 #include <pthread.h>
 #include <stdint.h>
@@ -139,7 +144,7 @@ static int bare_yuyv(int window)
     return 0;
 }
 
-static int bare_mjpeg(int window)
+static int bare_mjpeg(int window, int and_nv12)
 {
     /* A 1080p JPEG of the same kind the virtual camera sends (4:2:0 from a ramp). */
     uint8_t *planes = malloc(W * H * 3 / 2), *jpeg = NULL, *y = malloc(W * H), *u = malloc(W * H / 4),
@@ -155,7 +160,7 @@ static int bare_mjpeg(int window)
     CALLGRIND_START_INSTRUMENTATION;
     for (int i = 0; i < window; i++) {
         tjDecompressToYUVPlanes(d, jpeg, size, dst, W, strides, H, 0);
-        I420ToNV12(y, W, u, W / 2, v, W / 2, ny, W, nuv, W, W, H);
+        if (and_nv12) I420ToNV12(y, W, u, W / 2, v, W / 2, ny, W, nuv, W, W, H);
     }
     CALLGRIND_STOP_INSTRUMENTATION;
     CALLGRIND_DUMP_STATS_AT("window");
@@ -248,12 +253,72 @@ static int bare_h264(const char *unique_id, int window)
     return 0;
 }
 
+/* The least a PipeWire client does per frame: what passthrough through Ocellus is compared with. */
+struct bare_stream {
+    struct pw_thread_loop *loop;
+    struct pw_stream *stream;
+    int frames, window;
+};
+
+static void bare_process(void *data)
+{
+    struct bare_stream *b = data;
+    struct pw_buffer *buffer = pw_stream_dequeue_buffer(b->stream);
+    if (!buffer) return;
+    struct spa_data *d = &buffer->buffer->datas[0];
+    if (d->data && d->chunk->size) {
+        volatile uint8_t sink = ((uint8_t *)d->data)[d->chunk->size / 2];   /* touched, as an app would */
+        (void)sink;
+        if (b->frames == WARMUP) {
+            CALLGRIND_ZERO_STATS;
+            CALLGRIND_START_INSTRUMENTATION;
+        } else if (b->frames == WARMUP + b->window) {
+            CALLGRIND_STOP_INSTRUMENTATION;
+            CALLGRIND_DUMP_STATS_AT("window");
+        }
+        b->frames++;
+    }
+    pw_stream_queue_buffer(b->stream, buffer);
+    if (b->frames > WARMUP + b->window) pw_thread_loop_signal(b->loop, false);
+}
+
+static const struct pw_stream_events bare_events = { PW_VERSION_STREAM_EVENTS, .process = bare_process };
+
+static int bare_pw_stream(const char *serial, int window)
+{
+    pw_init(NULL, NULL);
+    struct bare_stream b = { .window = window };
+    b.loop = pw_thread_loop_new("bare", NULL);
+    struct spa_hook listener;
+    b.stream = pw_stream_new_simple(pw_thread_loop_get_loop(b.loop), "bare",
+                                    pw_properties_new(PW_KEY_MEDIA_TYPE, "Video", PW_KEY_MEDIA_CATEGORY, "Capture",
+                                                      PW_KEY_MEDIA_ROLE, "Camera", PW_KEY_TARGET_OBJECT, serial, NULL),
+                                    &bare_events, &b);
+    (void)listener;
+    uint8_t pod[1024];
+    struct spa_pod_builder builder = SPA_POD_BUILDER_INIT(pod, sizeof pod);
+    struct spa_video_info_raw info = { .format = SPA_VIDEO_FORMAT_YUY2, .size = SPA_RECTANGLE(W, H), .framerate = SPA_FRACTION(30, 1) };
+    const struct spa_pod *params[1] = { spa_format_video_raw_build(&builder, SPA_PARAM_EnumFormat, &info) };
+    pw_thread_loop_lock(b.loop);
+    pw_thread_loop_start(b.loop);
+    pw_stream_connect(b.stream, PW_DIRECTION_INPUT, PW_ID_ANY, PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS, params, 1);
+    while (b.frames <= WARMUP + window) pw_thread_loop_wait(b.loop);
+    pw_stream_destroy(b.stream);
+    pw_thread_loop_unlock(b.loop);
+    pw_thread_loop_stop(b.loop);
+    pw_thread_loop_destroy(b.loop);
+    printf("frames %d\n", b.frames);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 5 && !strcmp(argv[1], "session")) return session(argv[2], argv[3], atoi(argv[4]), 0);
     if (argc >= 5 && !strcmp(argv[1], "latency")) return session(argv[2], argv[3], atoi(argv[4]), 1);
     if (argc >= 3 && !strcmp(argv[1], "bare-yuyv")) return bare_yuyv(atoi(argv[2]));
-    if (argc >= 3 && !strcmp(argv[1], "bare-mjpeg")) return bare_mjpeg(atoi(argv[2]));
+    if (argc >= 4 && !strcmp(argv[1], "bare-pw-stream")) return bare_pw_stream(argv[2], atoi(argv[3]));
+    if (argc >= 3 && !strcmp(argv[1], "bare-mjpeg")) return bare_mjpeg(atoi(argv[2]), 1);
+    if (argc >= 3 && !strcmp(argv[1], "bare-mjpeg-decode")) return bare_mjpeg(atoi(argv[2]), 0);
     if (argc >= 4 && !strcmp(argv[1], "bare-h264")) return bare_h264(argv[2], atoi(argv[3]));
     fprintf(stderr, "usage: see the top of capture_bench.c\n");
     return 2;
