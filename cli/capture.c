@@ -418,35 +418,44 @@ static void on_photo(oc_photo_output *output, oc_status status, const oc_photo *
     finish_wait();
 }
 
-/* `--host-orientation NAME` (degrees), or -1: ask the sensor proxy. */
-static int host_option(arguments *a)
+/* What snap and record share: [CAMERA] -o FILE [--size WxH] [--host-orientation H] [--sensor-bus A] [--json]. */
+typedef struct stored_options {
+    const char *spec, *path, *sensor_bus;
+    uint32_t width, height;   /* 0x0: the session's */
+    int host;                 /* degrees, or -1: ask the sensor proxy */
+    bool as_json;
+} stored_options;
+
+static stored_options stored_capture_options(arguments *a, const char *command)
 {
+    stored_options stored = { .spec = args_leading_positional(a) };   /* none: the system preferred camera */
+    stored.path = args_value(a, "-o");
+    if (!stored.path) stored.path = args_value(a, "--output");
+    if (!stored.path) usage_error("%s needs -o FILE", command);
+    const char *size = args_value(a, "--size");
+    if (size) parse_size(size, &stored.width, &stored.height);
     const char *host = args_value(a, "--host-orientation");
-    return host ? parse_host_orientation(host) : -1;
+    stored.host = host ? parse_host_orientation(host) : -1;
+    stored.sensor_bus = sensor_bus_option(a);
+    stored.as_json = args_flag(a, "--json");
+    return stored;
 }
 
 void command_snap(const global_options *options, arguments *a)
 {
-    const char *spec = args_leading_positional(a);   /* none: the system preferred camera */
-    const char *path = args_value(a, "-o");
-    if (!path) path = args_value(a, "--output");
-    if (!path) usage_error("snap needs -o FILE");
-    const char *size = args_value(a, "--size");
-    uint32_t width = 0, height = 0;
-    if (size) parse_size(size, &width, &height);
+    stored_options stored = stored_capture_options(a, "snap");
     bool rotate_pixels = args_flag(a, "--rotate-pixels");
-    int host = host_option(a);
-    const char *sensor_bus = sensor_bus_option(a);
-    bool as_json = args_flag(a, "--json");
     args_finish(a);
+    const char *path = stored.path;
+    bool as_json = stored.as_json;
 
     static capture c;
-    capture_open(&c, options, spec);
+    capture_open(&c, options, stored.spec);
     oc_photo_output *photo_output = NULL;
     if (oc_photo_output_create(&photo_output) != OC_OK
-        || oc_photo_output_set_size(photo_output, width, height) != OC_OK
-        || oc_photo_output_set_rotation_angle(photo_output, capture_angle(c.ctx, c.device, host, sensor_bus)) != OC_OK
-        || (!size && oc_capture_session_set_preset(c.session, OC_SESSION_PRESET_PHOTO) != OC_OK)
+        || oc_photo_output_set_size(photo_output, stored.width, stored.height) != OC_OK
+        || oc_photo_output_set_rotation_angle(photo_output, capture_angle(c.ctx, c.device, stored.host, stored.sensor_bus)) != OC_OK
+        || (!stored.width && oc_capture_session_set_preset(c.session, OC_SESSION_PRESET_PHOTO) != OC_OK)
         || oc_capture_session_add_photo_output(c.session, photo_output) != OC_OK) {
         capture_fail(&c, oc_last_error_message());
     }
@@ -554,28 +563,21 @@ static oc_device *chosen_microphone(capture *c, const char *unique_id)
 
 void command_record(const global_options *options, arguments *a)
 {
-    const char *spec = args_leading_positional(a);   /* none: the system preferred camera */
-    const char *path = args_value(a, "-o");
-    if (!path) path = args_value(a, "--output");
-    if (!path) usage_error("record needs -o FILE");
+    stored_options stored = stored_capture_options(a, "record");
     const char *seconds_text = args_value(a, "--seconds");
     double seconds = seconds_text ? parse_seconds(seconds_text) : 0;
-    const char *size = args_value(a, "--size");
-    uint32_t width = 0, height = 0;
-    if (size) parse_size(size, &width, &height);
     const char *audio_id = NULL;
     bool audio = args_optional_value(a, "--audio", &audio_id);
-    int host = host_option(a);
-    const char *sensor_bus = sensor_bus_option(a);
-    bool as_json = args_flag(a, "--json");
     args_finish(a);
+    const char *path = stored.path;
+    bool as_json = stored.as_json;
 
     static capture c;
-    capture_open(&c, options, spec);
+    capture_open(&c, options, stored.spec);
     oc_movie_file_output *movie = NULL;
     if (oc_movie_file_output_create(&movie) != OC_OK
-        || oc_movie_file_output_set_size(movie, width, height) != OC_OK
-        || oc_movie_file_output_set_rotation_angle(movie, capture_angle(c.ctx, c.device, host, sensor_bus)) != OC_OK) {
+        || oc_movie_file_output_set_size(movie, stored.width, stored.height) != OC_OK
+        || oc_movie_file_output_set_rotation_angle(movie, capture_angle(c.ctx, c.device, stored.host, stored.sensor_bus)) != OC_OK) {
         capture_fail(&c, oc_last_error_message());
     }
     if (audio) {

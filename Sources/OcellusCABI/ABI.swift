@@ -278,20 +278,16 @@ private let backendNames = NameTable("backend", Dictionary(uniqueKeysWithValues:
 @c @implementation public func oc_context_add_hotplug_callback(_ ctx: OpaquePointer?, _ callback: oc_hotplug_callback?,
                                                                _ userData: UnsafeMutableRawPointer?,
                                                                _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
-    outID?.pointee = 0
-    guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    guard let callback else { return LastError.fail(.invalidArgument, "oc_context_add_hotplug_callback: callback is NULL") }
-    let contextHandle = box.handle
-    let userDataBits = UInt(bitPattern: userData)
-    let id = box.hub.events.addObserver { hubEvent in
-        guard case .device(let event, let device) = hubEvent else { return }
-        withBorrowedHandle(device) {
-            callback(contextHandle, oc_hotplug_event(rawValue: UInt32(event.rawValue)), $0,
-                     UnsafeMutableRawPointer(bitPattern: userDataBits))
+    registerCallback(ContextBox.lookup(ctx), callback, "oc_context_add_hotplug_callback", userData, outID) { box, callback, userData in
+        let contextHandle = box.handle
+        return box.hub.events.addObserver { hubEvent in
+            guard case .device(let event, let device) = hubEvent else { return }
+            withBorrowedHandle(device) {
+                callback(contextHandle, oc_hotplug_event(rawValue: UInt32(event.rawValue)), $0,
+                         userData())
+            }
         }
     }
-    outID?.pointee = id
-    return oc_status(OC_OK)
 }
 
 @c @implementation public func oc_context_remove_callback(_ ctx: OpaquePointer?, _ id: oc_callback_id) -> oc_status {

@@ -49,17 +49,13 @@ final class AudioOutputBox: SessionMember {
                                                                         _ callback: oc_microphone_route_callback?,
                                                                         _ userData: UnsafeMutableRawPointer?,
                                                                         _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
-    outID?.pointee = 0
-    guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    guard let callback else { return LastError.fail(.invalidArgument, "oc_context_add_microphone_route_callback: callback is NULL") }
-    let contextHandle = box.handle
-    let userDataBits = UInt(bitPattern: userData)
-    let id = box.hub.events.addObserver { event in
-        guard case .microphoneRouteChanged(let input) = event else { return }
-        withBorrowedHandle(input) { callback(contextHandle, $0, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
+    registerCallback(ContextBox.lookup(ctx), callback, "oc_context_add_microphone_route_callback", userData, outID) { box, callback, userData in
+        let contextHandle = box.handle
+        return box.hub.events.addObserver { event in
+            guard case .microphoneRouteChanged(let input) = event else { return }
+            withBorrowedHandle(input) { callback(contextHandle, $0, userData()) }
+        }
     }
-    outID?.pointee = id
-    return oc_status(OC_OK)
 }
 
 // MARK: Audio data outputs

@@ -233,32 +233,28 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 @c @implementation public func oc_capture_session_add_event_callback(_ session: OpaquePointer?, _ callback: oc_session_event_callback?,
                                                                      _ userData: UnsafeMutableRawPointer?,
                                                                      _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
-    outID?.pointee = 0
-    guard let box = SessionBox.lookup(session) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    guard let callback else { return LastError.fail(.invalidArgument, "oc_capture_session_add_event_callback: callback is NULL") }
-    let handle = box.handle
-    let userDataBits = UInt(bitPattern: userData)
-    let id = box.session.events.addObserver { event in
-        // Errors give their code and message; automatic-switching news the camera's unique ID.
-        let (kind, code, message): (oc_session_event, oc_status, String) = switch event {
-        case .started: (OC_SESSION_EVENT_STARTED, 0, "")
-        case .stopped: (OC_SESSION_EVENT_STOPPED, 0, "")
-        case .runtimeError(let error): (OC_SESSION_EVENT_RUNTIME_ERROR, error.code.rawValue, error.message)
-        case .interrupted(let error): (OC_SESSION_EVENT_INTERRUPTED, error.code.rawValue, error.message)
-        case .interruptionEnded: (OC_SESSION_EVENT_INTERRUPTION_ENDED, 0, "")
-        case .audioInterrupted(let error): (OC_SESSION_EVENT_AUDIO_INTERRUPTED, error.code.rawValue, error.message)
-        case .inputSwitched(let camera): (OC_SESSION_EVENT_INPUT_SWITCHED, 0, camera.uniqueID)
-        case .switchDeferred(let camera): (OC_SESSION_EVENT_SWITCH_DEFERRED, 0, camera.uniqueID)
-        case .switchFailed(let camera, let error):
-            (OC_SESSION_EVENT_SWITCH_FAILED, error.code.rawValue, "\(camera.uniqueID): \(error.message)")
-        case .recordingDegraded(let error): (OC_SESSION_EVENT_RECORDING_DEGRADED, error.code.rawValue, error.message)
-        }
-        message.withCString { text in
-            callback(handle, kind, code, text, UnsafeMutableRawPointer(bitPattern: userDataBits))
+    registerCallback(SessionBox.lookup(session), callback, "oc_capture_session_add_event_callback", userData, outID) { box, callback, userData in
+        let handle = box.handle
+        return box.session.events.addObserver { event in
+            // Errors give their code and message; automatic-switching news the camera's unique ID.
+            let (kind, code, message): (oc_session_event, oc_status, String) = switch event {
+            case .started: (OC_SESSION_EVENT_STARTED, 0, "")
+            case .stopped: (OC_SESSION_EVENT_STOPPED, 0, "")
+            case .runtimeError(let error): (OC_SESSION_EVENT_RUNTIME_ERROR, error.code.rawValue, error.message)
+            case .interrupted(let error): (OC_SESSION_EVENT_INTERRUPTED, error.code.rawValue, error.message)
+            case .interruptionEnded: (OC_SESSION_EVENT_INTERRUPTION_ENDED, 0, "")
+            case .audioInterrupted(let error): (OC_SESSION_EVENT_AUDIO_INTERRUPTED, error.code.rawValue, error.message)
+            case .inputSwitched(let camera): (OC_SESSION_EVENT_INPUT_SWITCHED, 0, camera.uniqueID)
+            case .switchDeferred(let camera): (OC_SESSION_EVENT_SWITCH_DEFERRED, 0, camera.uniqueID)
+            case .switchFailed(let camera, let error):
+                (OC_SESSION_EVENT_SWITCH_FAILED, error.code.rawValue, "\(camera.uniqueID): \(error.message)")
+            case .recordingDegraded(let error): (OC_SESSION_EVENT_RECORDING_DEGRADED, error.code.rawValue, error.message)
+            }
+            message.withCString { text in
+                callback(handle, kind, code, text, userData())
+            }
         }
     }
-    outID?.pointee = id
-    return oc_status(OC_OK)
 }
 
 @c @implementation public func oc_capture_session_remove_callback(_ session: OpaquePointer?, _ id: oc_callback_id) -> oc_status {

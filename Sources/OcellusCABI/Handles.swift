@@ -94,6 +94,22 @@ struct PointerTable {
 
 /// The shape of most C entry points: a looked-up handle (nil has already set the
 /// last error) and a body whose error becomes the status and message.
+/// What every `*_add_*callback` shares: checks the handle and the callback, registers the
+/// observer `register` makes (given the callback, and the user data back as a pointer, which
+/// Swift closures cannot hold as such) and hands out its ID.
+func registerCallback<Box, Callback>(_ box: Box?, _ callback: Callback?, _ function: String,
+                                     _ userData: UnsafeMutableRawPointer?, _ outID: UnsafeMutablePointer<oc_callback_id>?,
+                                     _ register: (Box, Callback, @escaping @Sendable () -> UnsafeMutableRawPointer?) -> oc_callback_id) -> oc_status {
+    outID?.pointee = 0
+    guard let box else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard let callback else { return LastError.fail(.invalidArgument, "\(function): callback is NULL") }
+    let bits = UInt(bitPattern: userData)
+    // Not `outID?.pointee = register(…)`: optional chaining would skip registering for a NULL out_id.
+    let id = register(box, callback) { UnsafeMutableRawPointer(bitPattern: bits) }
+    outID?.pointee = id
+    return oc_status(OC_OK)
+}
+
 func abiCall<Box>(_ box: Box?, _ body: (Box) throws(OcellusError) -> Void) -> oc_status {
     guard let box else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     do {

@@ -104,16 +104,12 @@ private func coordinatorCall(_ handle: OpaquePointer?, _ body: (CoordinatorBox) 
 @c @implementation public func oc_rotation_coordinator_add_callback(_ coordinator: OpaquePointer?, _ callback: oc_rotation_callback?,
                                                                     _ userData: UnsafeMutableRawPointer?,
                                                                     _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
-    outID?.pointee = 0
-    guard let box = CoordinatorBox.lookup(coordinator) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    guard let callback else { return LastError.fail(.invalidArgument, "oc_rotation_coordinator_add_callback: callback is NULL") }
-    let handle = box.handle
-    let userDataBits = UInt(bitPattern: userData)
-    let id = box.coordinator.changes.addObserver { angles in
-        callback(handle, Int32(angles.preview), Int32(angles.capture), UnsafeMutableRawPointer(bitPattern: userDataBits))
+    registerCallback(CoordinatorBox.lookup(coordinator), callback, "oc_rotation_coordinator_add_callback", userData, outID) { box, callback, userData in
+        let handle = box.handle
+        return box.coordinator.changes.addObserver { angles in
+            callback(handle, Int32(angles.preview), Int32(angles.capture), userData())
+        }
     }
-    outID?.pointee = id
-    return oc_status(OC_OK)
 }
 
 @c @implementation public func oc_rotation_coordinator_remove_callback(_ coordinator: OpaquePointer?, _ id: oc_callback_id) -> oc_status {

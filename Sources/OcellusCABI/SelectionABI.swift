@@ -234,41 +234,33 @@ func copyText(_ text: String?, into buffer: UnsafeMutablePointer<CChar>?, size: 
                                                                        _ callback: oc_backend_failure_callback?,
                                                                        _ userData: UnsafeMutableRawPointer?,
                                                                        _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
-    outID?.pointee = 0
-    guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    guard let callback else { return LastError.fail(.invalidArgument, "oc_context_add_backend_failure_callback: callback is NULL") }
-    let contextHandle = box.handle
-    let userDataBits = UInt(bitPattern: userData)
-    let id = box.hub.events.addObserver { event in
-        guard case .backendFailed(let kind, let error) = event else { return }
-        error.message.withCString { message in
-            callback(contextHandle, oc_backend(rawValue: UInt32(kind.rawValue)), error.code.rawValue, message,
-                     UnsafeMutableRawPointer(bitPattern: userDataBits))
+    registerCallback(ContextBox.lookup(ctx), callback, "oc_context_add_backend_failure_callback", userData, outID) { box, callback, userData in
+        let contextHandle = box.handle
+        return box.hub.events.addObserver { event in
+            guard case .backendFailed(let kind, let error) = event else { return }
+            error.message.withCString { message in
+                callback(contextHandle, oc_backend(rawValue: UInt32(kind.rawValue)), error.code.rawValue, message,
+                         userData())
+            }
         }
     }
-    outID?.pointee = id
-    return oc_status(OC_OK)
 }
 
 @c @implementation public func oc_context_add_preferred_camera_callback(_ ctx: OpaquePointer?,
                                                                         _ callback: oc_preferred_camera_callback?,
                                                                         _ userData: UnsafeMutableRawPointer?,
                                                                         _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
-    outID?.pointee = 0
-    guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    guard let callback else { return LastError.fail(.invalidArgument, "oc_context_add_preferred_camera_callback: callback is NULL") }
-    let contextHandle = box.handle
-    let userDataBits = UInt(bitPattern: userData)
-    let id = box.hub.events.addObserver { event in
-        let kind: oc_preferred_camera_kind
-        let camera: Device?
-        switch event {
-        case .userPreferredChanged(let device): (kind, camera) = (OC_PREFERRED_CAMERA_USER, device)
-        case .systemPreferredChanged(let device): (kind, camera) = (OC_PREFERRED_CAMERA_SYSTEM, device)
-        default: return
+    registerCallback(ContextBox.lookup(ctx), callback, "oc_context_add_preferred_camera_callback", userData, outID) { box, callback, userData in
+        let contextHandle = box.handle
+        return box.hub.events.addObserver { event in
+            let kind: oc_preferred_camera_kind
+            let camera: Device?
+            switch event {
+            case .userPreferredChanged(let device): (kind, camera) = (OC_PREFERRED_CAMERA_USER, device)
+            case .systemPreferredChanged(let device): (kind, camera) = (OC_PREFERRED_CAMERA_SYSTEM, device)
+            default: return
+            }
+            withBorrowedHandle(camera) { callback(contextHandle, kind, $0, userData()) }
         }
-        withBorrowedHandle(camera) { callback(contextHandle, kind, $0, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
     }
-    outID?.pointee = id
-    return oc_status(OC_OK)
 }

@@ -81,14 +81,21 @@ public final class V4L2Controls: CameraControlling, @unchecked Sendable {
         }
         var bytes = try control.validatePayload(payload)
         try withDescriptor { (fd: Int32) throws(OcellusError) in
-            let request = UnsafeMutablePointer<cv4l2_control_request>.allocate(capacity: 1)
-            defer { request.deallocate() }
-            let result = bytes.withUnsafeMutableBytes { buffer in
-                cv4l2_control_request_init_payload(request, control.id, buffer.baseAddress, UInt32(buffer.count))
-                return system.ioctl(fd, CV4L2_VIDIOC_S_EXT_CTRLS, request)
-            }
+            let (result, _) = payloadRequest(fd, CV4L2_VIDIOC_S_EXT_CTRLS, id: control.id, &bytes)
             guard result == 0 else { throw Self.error(result, "set \(name) on /dev/\(node)") }
         }
+    }
+
+    /// `VIDIOC_G/S_EXT_CTRLS` for one payload control over `bytes`: the ioctl's result and
+    /// the payload size the driver answered with.
+    private func payloadRequest(_ fd: Int32, _ request: UInt, id: UInt32, _ bytes: inout [UInt8]) -> (Int32, Int) {
+        let call = UnsafeMutablePointer<cv4l2_control_request>.allocate(capacity: 1)
+        defer { call.deallocate() }
+        let result = bytes.withUnsafeMutableBytes { buffer in
+            cv4l2_control_request_init_payload(call, id, buffer.baseAddress, UInt32(buffer.count))
+            return system.ioctl(fd, request, call)
+        }
+        return (result, Int(cv4l2_control_request_size(call)))
     }
 
     public func lockForConfiguration() throws(OcellusError) {
@@ -142,14 +149,9 @@ public final class V4L2Controls: CameraControlling, @unchecked Sendable {
         let capacity = control.elementSize * (control.flags.contains(.dynamicArray) ? Int(control.dimensions.first ?? 1) : control.elementCount)
         guard capacity > 0, capacity <= 1 << 20 else { throw OcellusError(.invalidArgument, "control \(control.name) has no readable payload") }
         var bytes = [UInt8](repeating: 0, count: capacity)
-        let request = UnsafeMutablePointer<cv4l2_control_request>.allocate(capacity: 1)
-        defer { request.deallocate() }
-        let result = bytes.withUnsafeMutableBytes { buffer in
-            cv4l2_control_request_init_payload(request, control.id, buffer.baseAddress, UInt32(buffer.count))
-            return system.ioctl(fd, CV4L2_VIDIOC_G_EXT_CTRLS, request)
-        }
+        let (result, size) = payloadRequest(fd, CV4L2_VIDIOC_G_EXT_CTRLS, id: control.id, &bytes)
         guard result == 0 else { throw Self.error(result, "read control \(control.id)") }
-        return Array(bytes.prefix(min(capacity, Int(cv4l2_control_request_size(request)))))
+        return Array(bytes.prefix(min(capacity, size)))
     }
 
     private func menu(_ fd: Int32, _ query: v4l2_query_ext_ctrl) -> [CameraControl.MenuItem] {
