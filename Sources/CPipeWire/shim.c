@@ -137,13 +137,33 @@ static uint32_t collect_values(const struct spa_pod *value, uint32_t want_type, 
     return count;
 }
 
+/* SPA's inline parsers trust the sizes inside a pod (pods come from the daemon): a choice whose
+ * child claims more bytes than the choice holds is read past its end (found by `make fuzz`).
+ * Every property's value is checked first. */
+static int values_are_sane(const struct spa_pod *param)
+{
+    const struct spa_pod_prop *prop;
+
+    SPA_POD_OBJECT_FOREACH((const struct spa_pod_object *)param, prop) {
+        const struct spa_pod *value = &prop->value;
+        if (value->type != SPA_TYPE_Choice)
+            continue;
+        if (value->size < sizeof(struct spa_pod_choice_body))
+            return 0;
+        const struct spa_pod *child = &((const struct spa_pod_choice *)value)->body.child;
+        if (child->size == 0 || child->size > value->size - sizeof(struct spa_pod_choice_body))
+            return 0;
+    }
+    return 1;
+}
+
 int ocpw_parse_video_format(const struct spa_pod *param, struct ocpw_video_format *out)
 {
     const struct spa_pod_prop *prop;
     uint32_t ignored;
 
     memset(out, 0, sizeof(*out));
-    if (param == NULL || !spa_pod_is_object_type(param, SPA_TYPE_OBJECT_Format))
+    if (param == NULL || !spa_pod_is_object_type(param, SPA_TYPE_OBJECT_Format) || !values_are_sane(param))
         return -EINVAL;
     if (spa_format_parse(param, &out->media_type, &out->media_subtype) < 0)
         return -EINVAL;
