@@ -38,7 +38,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-rust test-examples test-debian test-vivid test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
+.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-rust test-examples test-debian test-vivid test-gadget test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
 
 all: build
 
@@ -87,7 +87,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/ocellus
 
 # Each suite runs inside its own private test bed; the test bed's CLI is the stripped one.
-test: test-swift test-c test-badinput test-python test-rust test-examples test-vivid
+test: test-swift test-c test-badinput test-python test-rust test-examples test-vivid test-gadget
 
 test-swift: build
 	rm -f $(BUILD)/swift-tests*.xml
@@ -123,6 +123,17 @@ test-vivid: build
 	$(SWIFT) build --build-tests
 	OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) cargo test --manifest-path bindings/rust/Cargo.toml --no-run -q 2>/dev/null
 	Tests/vivid/run.sh
+
+# Real uvcvideo and snd-usb-audio on USB gadget cameras in the same guest (testbed/usb-gadget/):
+# the patched dummy_hcd built from Debian's kernel source, the gadget's userspace half.
+GADGET_PROGRAM := $(BUILD)/testbed/uvc-gadget
+$(GADGET_PROGRAM): testbed/usb-gadget/uvc-gadget.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -o $@ $< -lturbojpeg
+
+test-gadget: build $(GADGET_PROGRAM)
+	scripts/build-dummy-hcd.sh $(BUILD)/vm/dummy_hcd.ko
+	Tests/gadget/run.sh
 
 # libFuzzer targets (Sources/OcellusFuzz) built with AddressSanitizer: `make fuzz` runs each
 # for FUZZ_SECONDS (600); `make test-fuzz` is the test suite's smoke run (10 s each).

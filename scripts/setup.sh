@@ -16,6 +16,7 @@ PACKAGES=(
 	python3 python3-pytest python3-numpy                                   # Python bindings
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod v4l-utils   # vivid VM (V4L2 tests)
 	libv4l-0                                                               # optional libv4l2 switch
+	udev alsa-utils usbutils                                               # USB gadget cameras in the VM
 	debhelper dh-python python3-all lintian debootstrap                    # Debian packages, checked on a clean system
 )
 command -v cargo >/dev/null 2>&1 || PACKAGES+=(cargo)                      # Rust bindings

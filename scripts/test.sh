@@ -40,6 +40,7 @@ suite rust test-rust count_cargo
 suite examples test-examples count_plain
 suite fuzz test-fuzz count_plain
 suite v4l2-vivid test-vivid count_plain
+suite usb-gadget test-gadget count_plain
 suite debian test-debian count_plain
 
 [ ${#broken[@]} = 0 ] || echo "failing suites: ${broken[*]}"

@@ -45,6 +45,7 @@ public final class MovieFileOutput: @unchecked Sendable {
     private let lock = ConditionLock()
     private var rotation = 0
     private var recording: Recording?
+    private var starting = false   // a startRecording is opening its writer
     private static let bufferCount = 6
 
     public init() {
@@ -95,20 +96,37 @@ public final class MovieFileOutput: @unchecked Sendable {
         guard let session = membership.runningSession(delivering: videoOutput), let format = session.activeFormat else {
             throw OcellusError(.wrongState, "record while the session runs (add the movie file output and start the session)")
         }
+        // Opening the writer loads FFmpeg and the encoder (long on a slow machine): not under the lock the
+        // stream thread takes for every frame, so the session's other outputs keep their frames meanwhile.
         try lock.withLock { () throws(OcellusError) in
-            guard recording == nil else { throw OcellusError(.wrongState, "already recording (to \(recording!.writer.path))") }
+            if let recording { throw OcellusError(.wrongState, "already recording (to \(recording.writer.path))") }
+            guard !starting else { throw OcellusError(.wrongState, "a recording is already starting") }
+            starting = true
+        }
+        let writer: MovieWriter
+        do {
             let video = MovieWriter.Video(pixelFormat: format.pixelFormat, width: format.width, height: format.height,
                                           frameRate: format.maxFrameRate ?? FrameRate(30), rotation: rotation)
-            let writer = try MovieWriter(path: path, video: video, audio: session.audioInput != nil ? AudioFormat() : nil)
-            let started = Recording(writer: writer, bufferCount: Self.bufferCount, session: session, completion: completion)
-            let microphone = session.audioInput?.uniqueID ?? "the microphone"
-            writer.onMicrophoneSilent = { [weak session] in
-                session?.events.post(.audioInterrupted(OcellusError(.timeout,
-                    "\(microphone) sent no sound for half a second; the recording carries silence until it does")))
-            }
-            session.recordingStarted()   // automatic switching waits until the file is finished
+            writer = try MovieWriter(path: path, video: video, audio: session.audioInput != nil ? AudioFormat() : nil)
+        } catch {
+            lock.withLock { starting = false }
+            throw error
+        }
+        let started = Recording(writer: writer, bufferCount: Self.bufferCount, session: session, completion: completion)
+        let microphone = session.audioInput?.uniqueID ?? "the microphone"
+        writer.onMicrophoneSilent = { [weak session] in
+            session?.events.post(.audioInterrupted(OcellusError(.timeout,
+                "\(microphone) sent no sound for half a second; the recording carries silence until it does")))
+        }
+        session.recordingStarted()   // automatic switching waits until the file is finished
+        lock.withLock {
+            starting = false
             recording = started
-            _ = startThread { [self] in run(started) }
+        }
+        _ = startThread { [self] in run(started) }
+        // The session may have stopped while the writer opened: then nothing will end this recording.
+        if membership.runningSession(delivering: videoOutput) == nil {
+            end(OcellusError(.wrongState, "the session stopped while the recording started"))
         }
     }
 

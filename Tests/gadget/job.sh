@@ -1,0 +1,23 @@
+# Runs inside the test guest (scripts/vivid-vm.sh), chrooted into the host's / :
+# loads the USB gadget stack on the patched dummy_hcd (one bus per instance) and
+# the real host drivers (uvcvideo, snd-usb-audio), then runs the pytest suite
+# beside this file. Gadgets are declared and plugged by the tests (gadgets.py).
+ROOT=@ROOT@
+# The kernel cannot load modules on its own from the chroot: load each explicitly.
+modprobe -a configfs usbcore udc_core libcomposite usb_f_uvc usb_f_uac2 uvcvideo snd-usb-audio || exit 1
+mount -t configfs none /sys/kernel/config || exit 1
+insmod "$ROOT/build/vm/dummy_hcd.ko" num=4 || exit 1
+export PYTHONDONTWRITEBYTECODE=1 OCELLUS_GADGET=1
+export OCELLUS_CLI=$ROOT/build/bin/ocellus OCELLUS_LIBRARY=$ROOT/build/lib/libocellus.so.0
+export OCELLUS_UVC_GADGET=$ROOT/build/testbed/uvc-gadget
+cd "$ROOT" || exit 1
+/usr/bin/python3 -m pytest -q -p no:cacheprovider --color=no ${GADGET_TESTS:-Tests/gadget} > "$TMPDIR/pytest.log" 2>&1
+status=$?
+cat "$TMPDIR/pytest.log"
+passed=$(tail -1 "$TMPDIR/pytest.log" | grep -o '[0-9]* passed' | cut -d' ' -f1)
+failed=$(tail -1 "$TMPDIR/pytest.log" | grep -o '[0-9]* failed' | cut -d' ' -f1)
+errors=$(tail -1 "$TMPDIR/pytest.log" | grep -o '[0-9]* error' | cut -d' ' -f1)
+failed=$(( ${failed:-0} + ${errors:-0} ))
+[ "$status" = 0 ] || [ "$failed" != 0 ] || failed=1
+echo "${passed:-0} passed, $failed failed"
+[ "$failed" = 0 ]
