@@ -17,6 +17,7 @@
 # opts: --cameras N   virtual cameras vcam0..vcamN-1, shaped like USB webcams (default 2)
 #       --mics N      virtual microphones vmic0.. (default 1)
 #       --dir DIR     runtime directory (default: mktemp -d)
+#       --hardware    WirePlumber's V4L2 and ALSA monitors on (real drivers, e.g. in the test guest)
 #
 # Needs: pipewire, wireplumber, pw-cli, and the `ocellus` CLI (OCELLUS_CLI, else
 # build/bin/ocellus). Every process started is recorded as
@@ -132,6 +133,7 @@ do_start() {
 		--cameras) cams="$2"; shift ;;
 		--mics) mics="$2"; shift ;;
 		--dir) DIR="$2"; shift ;;
+		--hardware) WP_XDG="$ROOT/testbed/xdg-config-hardware" ;;
 		--) shift; break ;;
 		*) log "unknown option $1"; return 2 ;;
 		esac

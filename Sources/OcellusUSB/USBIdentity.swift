@@ -54,17 +54,20 @@ public struct USBIdentity: Equatable, Sendable {
         self.init(containing: resolved)
     }
 
-    /// Copies the identity into `facts` where the backend had nothing better.
+    /// Writes the identity into `facts`, over whatever the backend reported: sysfs is the
+    /// kernel's own record, while daemons re-format it (Debian 12's PipeWire publishes
+    /// vendor 0x1d6b as "0x1d6", and udev's composite ID_SERIAL as the serial).
     public func apply(to facts: inout DeviceFacts) {
-        facts.vendorID = facts.vendorID ?? vendorID
-        facts.productID = facts.productID ?? productID
-        facts.serial = facts.serial ?? serial
+        facts.vendorID = vendorID
+        facts.productID = productID
+        facts.serial = serial
         facts.usbPort = port
         facts.removable = removable
-        facts.bus = facts.bus ?? "usb"
+        facts.bus = "usb"
         facts.properties["device.usb.port"] = port
         if let speedMbps { facts.properties["device.speed.mbps"] = String(speedMbps) }
-        if let manufacturer { facts.properties["device.vendor.name"] = facts.properties["device.vendor.name"] ?? manufacturer }
+        if let manufacturer { facts.properties["device.vendor.name"] = manufacturer }
+        if let product { facts.properties["device.product.name"] = product }
     }
 }
 

@@ -223,25 +223,30 @@ class Gadget:
 
     # ---- the microphone -------------------------------------------------------------
     def _start_tone(self):
-        """Plays TONE_HZ into the gadget side's playback card: what the host's microphone hears."""
+        """Plays TONE_HZ into the gadget side's playback card: what the host's microphone hears.
+        The gadget's card refuses writes (EIO) while the host is not capturing, so the player
+        is restarted until the test stops it."""
         card = gadget_side_sound_card(self.udc)
         stop = threading.Event()
-        player = subprocess.Popen(["aplay", "-q", "-D", f"hw:{card}", "-t", "raw", "-f", "S16_LE", "-c", "1",
-                                   "-r", str(SAMPLE_RATE), "--buffer-time=100000"],
-                                  stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
         period = [int(12000 * sin(2 * pi * TONE_HZ * n / SAMPLE_RATE)) for n in range(SAMPLE_RATE // TONE_HZ)]
-        chunk = b"".join(v.to_bytes(2, "little", signed=True) for v in period) * 100   # 0.1 s
+        chunk = b"".join(v.to_bytes(2, "little", signed=True) for v in period) * 20   # 20 ms
 
-        def feed():
-            try:
-                while not stop.is_set():
-                    player.stdin.write(chunk)
-                    player.stdin.flush()
-            except (BrokenPipeError, ValueError, OSError):
-                pass
-            finally:
-                player.kill()
-        threading.Thread(target=feed, daemon=True).start()
+        def play():
+            while not stop.is_set():
+                player = subprocess.Popen(["aplay", "-q", "-D", f"hw:{card}", "-t", "raw", "-f", "S16_LE", "-c", "1",
+                                           "-r", str(SAMPLE_RATE), "--buffer-time=100000"],
+                                          stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                try:
+                    while not stop.is_set() and player.poll() is None:
+                        player.stdin.write(chunk)
+                        player.stdin.flush()
+                except (BrokenPipeError, ValueError, OSError):
+                    pass
+                finally:
+                    player.kill()
+                    player.wait()
+                stop.wait(0.05)
+        threading.Thread(target=play, daemon=True).start()
         self._tone_stop = stop
 
 

@@ -7,6 +7,11 @@ ROOT=@ROOT@
 modprobe -a configfs usbcore udc_core libcomposite usb_f_uvc usb_f_uac2 uvcvideo snd-usb-audio || exit 1
 mount -t configfs none /sys/kernel/config || exit 1
 insmod "$ROOT/build/vm/dummy_hcd.ko" num=4 || exit 1
+# udev, as on a real machine: PipeWire's V4L2 and ALSA monitors find devices through it.
+export SYSTEMD_IGNORE_CHROOT=1
+mkdir -p /run/udev
+/lib/systemd/systemd-udevd --resolve-names=never > "$TMPDIR/udevd.log" 2>&1 &
+udevadm trigger --action=add && udevadm settle -t 30
 export PYTHONDONTWRITEBYTECODE=1 OCELLUS_GADGET=1
 export OCELLUS_CLI=$ROOT/build/bin/ocellus OCELLUS_LIBRARY=$ROOT/build/lib/libocellus.so.0
 export OCELLUS_UVC_GADGET=$ROOT/build/testbed/uvc-gadget
