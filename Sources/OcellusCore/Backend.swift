@@ -10,11 +10,14 @@ public protocol DeviceBackendDelegate: AnyObject, Sendable {
     func backend(_ backend: any DeviceBackend, didChangeDefaultMicrophone nodeName: String?)
     /// The context's file watcher, shared by its backends (one inotify descriptor).
     var fileWatcher: FileWatcher? { get }
+    /// The backend runs but cannot use a device the machine has (nil: no longer so): kept as its problem.
+    func backend(_ backend: any DeviceBackend, didReportProblem problem: OcellusError?)
 }
 
 extension DeviceBackendDelegate {
     public func backend(_ backend: any DeviceBackend, didChangeDefaultMicrophone nodeName: String?) {}
     public var fileWatcher: FileWatcher? { nil }
+    public func backend(_ backend: any DeviceBackend, didReportProblem problem: OcellusError?) {}
 }
 
 /// One source of devices (PipeWire, V4L2). Implementations live in their own targets.

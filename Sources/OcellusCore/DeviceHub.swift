@@ -21,6 +21,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     public let appID: String
     /// Resolved per-app state directory (behaviour §2); not created until state is written.
     public let stateDirectory: String
+    private let sharedSerials: SharedSerials
     /// Observers run here, one at a time, on a library thread.
     public let events = EventThread<HubEvent>()
 
@@ -67,6 +68,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                             backend: .pipewire, backendKey: "", formats: [], vendorID: nil, productID: nil,
                             serialNumber: nil, pluggedMicroseconds: nil, properties: [:], route: microphoneRoute)
         self.stateDirectory = try StateDirectory.resolve(explicit: stateDirectory, environment: environmentVariable)
+        sharedSerials = SharedSerials(directory: self.stateDirectory)
         var firstError: OcellusError?
         for backend in backends {
             do {
@@ -277,6 +279,10 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         publish(changes)
     }
 
+    public func backend(_ backend: any DeviceBackend, didReportProblem problem: OcellusError?) {
+        lock.withLock { backendProblems[backend.kind] = problem }
+    }
+
     public func backend(_ backend: any DeviceBackend, didFail error: OcellusError) {
         let changes = lock.withLock { removeEntries { $0.hasPrefix(backend.kind.name + ":") } }
         publish(changes)
@@ -331,9 +337,17 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             let sameUnit = other.backend != backend && (other.usbPort == nil || port == nil || other.usbPort == port)
             return !sameUnit
         }
+        if serialTaken, let vendor = facts.vendorID, let product = facts.productID, let serial = facts.serial {
+            sharedSerials.remember(vendor: vendor, product: product, serial: serial)
+        }
+        let serialShared = serialTaken || facts.vendorID.flatMap { vendor in
+            facts.productID.flatMap { product in
+                facts.serial.map { sharedSerials.contains(vendor: vendor, product: product, serial: $0) }
+            }
+        } == true
         let type = DeviceClassifier.type(of: facts)
         return Device(
-            uniqueID: DeviceClassifier.uniqueID(of: facts, backend: backend, serialTaken: serialTaken),
+            uniqueID: DeviceClassifier.uniqueID(of: facts, backend: backend, serialTaken: serialShared),
             name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
             backend: backend, backendKey: facts.backendKey, formats: facts.formats,
             vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,

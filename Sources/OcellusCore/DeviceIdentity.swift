@@ -5,6 +5,8 @@ public struct DeviceFacts: Sendable, Equatable {
     public enum Media: Sendable { case video, audio }
     /// USB `removable` attribute of the device in sysfs.
     public enum Removable: Sendable { case fixed, removable, unknown }
+    /// The kernel's `connect_type` of a USB port.
+    public enum PortConnection: Sendable { case hardwired, hotplug }
 
     public var media: Media
     public var name: String
@@ -22,6 +24,12 @@ public struct DeviceFacts: Sendable, Equatable {
     public var productID: UInt16?
     public var serial: String?
     public var removable: Removable
+    /// How the USB port is wired (`port/connect_type`): a hard-wired port holds a built-in device.
+    public var portConnection: PortConnection?
+    /// The ACPI physical location of the port (`physical_location/`): the panel it is on, and
+    /// whether it is in the lid (a laptop's or tablet's display).
+    public var panel: String?
+    public var inLid: Bool?
     /// Firmware node of a platform (MIPI) camera.
     public var firmwarePath: String?
     /// Location reported by libcamera or `V4L2_CID_CAMERA_ORIENTATION`: front, back, external.
@@ -53,11 +61,20 @@ public enum DeviceClassifier {
         "0123456789", "0123456789ABCDEF", "HD USB CAMERA", "USB CAMERA",
     ]
 
-    /// A serial that may stand for the unit: non-empty, not a known placeholder, not all one character.
+    /// A serial that may stand for the unit: non-empty, not a known placeholder, not all one
+    /// character, and not a firmware version or build date (which every unit of a model shares).
     public static func isIdentifyingSerial(_ serial: String?) -> Bool {
         guard let serial = serial?.trimmingSpaces, !serial.isEmpty else { return false }
         if placeholderSerials.contains(serial.uppercased()) { return false }
-        return Set(serial).count > 1
+        return Set(serial).count > 1 && !looksLikeVersionOrDate(serial)
+    }
+
+    /// `1.00`, `V2.1.3` (a version); `YG_U700_D.2021.0104.1403` (a build stamp with a separated
+    /// date); `20150130`, `201501301200` (a date, perhaps with a time, and nothing else).
+    static func looksLikeVersionOrDate(_ serial: String) -> Bool {
+        if serial.wholeMatch(of: #/[vV]?\d{1,3}(\.\d{1,3}){1,3}/#) != nil { return true }
+        if serial.firstMatch(of: #/(19|20)\d\d[._-](0[1-9]|1[0-2])[._-]?([0-2]\d|3[01])/#) != nil { return true }
+        return serial.wholeMatch(of: #/(19|20)\d\d(0[1-9]|1[0-2])([0-2]\d|3[01])\d{0,6}/#) != nil
     }
 
     public static func type(of facts: DeviceFacts) -> DeviceType {
@@ -71,15 +88,29 @@ public enum DeviceClassifier {
         }
         if facts.firmwarePath != nil || facts.bus == "platform" { return .builtInCamera }
         if facts.bus == "usb" || facts.vendorID != nil {
-            return facts.removable == .fixed ? .builtInCamera : .externalCamera
+            return isBuiltIn(facts) ? .builtInCamera : .externalCamera
         }
         if facts.bus == nil && facts.busPath == nil { return .virtualCamera }
         return .externalCamera
     }
 
+    /// Where a USB device sits, in the order the kernel knows it best: the port's wiring
+    /// (hard-wired is inside the machine, hot-plug a socket a user reaches), then the ACPI
+    /// location (a port in the lid is the display's), then `removable` — which internal hubs
+    /// often leave `unknown`, and unknown counts as external.
+    static func isBuiltIn(_ facts: DeviceFacts) -> Bool {
+        switch facts.portConnection {
+        case .hardwired: return true
+        case .hotplug: return false
+        case nil: break
+        }
+        if facts.inLid == true { return true }
+        return facts.removable == .fixed
+    }
+
     public static func position(of facts: DeviceFacts, type: DeviceType) -> DevicePosition {
         guard type == .builtInCamera || type == .depthCamera else { return .unspecified }
-        switch facts.location {
+        switch facts.location ?? facts.panel {
         case "front": return .front
         case "back": return .back
         default:

@@ -23,9 +23,12 @@ public struct SystemStreamOpener: CameraStreamOpening {
             return try PipeWireStream(remote: pipewireRemote, objectSerial: device.backendKey, format: format,
                                       frameRate: frameRate, application: application, deviceName: device.name, handler: handler)
         case .v4l2:
-            guard let path = device.properties["api.v4l2.path"] else {
+            guard let primary = device.properties["api.v4l2.path"] else {
                 throw OcellusError(.notFound, "\(device.uniqueID) has no V4L2 node")
             }
+            // The node that lists this format at this size (a device's formats may span nodes).
+            let nodes = (device.properties["api.v4l2.nodes"] ?? primary).split(separator: " ").map { $0.split(separator: "/").last.map(String.init) ?? "" }
+            let path = V4L2Discovery(system: defaultV4L2System()).node(offering: format, among: nodes).map { "/dev/" + $0 } ?? primary
             return try V4L2CameraStream(devicePath: path, format: format, frameRate: frameRate, handler: handler)
         }
     }

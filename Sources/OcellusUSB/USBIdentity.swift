@@ -17,6 +17,11 @@ public struct USBIdentity: Equatable, Sendable {
     /// Bus speed in Mbit/s (`speed`: 1.5, 12, 480, 5000, …).
     public var speedMbps: Double?
     public var removable: DeviceFacts.Removable
+    /// `port/connect_type` of the port the device is plugged into.
+    public var portConnection: DeviceFacts.PortConnection?
+    /// `physical_location/panel` and `/lid` (ACPI _PLD), where the firmware describes the port.
+    public var panel: String?
+    public var inLid: Bool?
     /// The device's sysfs directory.
     public var sysfsPath: String
 
@@ -38,6 +43,13 @@ public struct USBIdentity: Equatable, Sendable {
                 case "removable": .removable
                 default: .unknown
                 }
+                portConnection = switch read(path + "/port/connect_type") {
+                case "hardwired": .hardwired
+                case "hotplug": .hotplug
+                default: nil
+                }
+                panel = read(path + "/physical_location/panel").flatMap { $0 == "unknown" ? nil : $0 }
+                inLid = read(path + "/physical_location/lid").map { $0 == "yes" }
                 self.sysfsPath = path
                 return
             }
@@ -63,6 +75,9 @@ public struct USBIdentity: Equatable, Sendable {
         facts.serial = serial
         facts.usbPort = port
         facts.removable = removable
+        facts.portConnection = portConnection
+        facts.panel = panel
+        facts.inLid = inLid
         facts.bus = "usb"
         facts.properties["device.usb.port"] = port
         if let speedMbps { facts.properties["device.speed.mbps"] = String(speedMbps) }

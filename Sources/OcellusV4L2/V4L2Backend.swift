@@ -59,8 +59,9 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
     public func rescan() {
         lock.withLock {
             guard let delegate else { return }
-            let found = Dictionary(V4L2Discovery(system: system).cameras().map { ($0.backendKey, $0) },
-                                   uniquingKeysWith: { first, _ in first })
+            let survey = V4L2Discovery(system: system).survey()
+            let found = Dictionary(survey.cameras.map { ($0.backendKey, $0) }, uniquingKeysWith: { first, _ in first })
+            delegate.backend(self, didReportProblem: survey.problem)
             for key in present.keys where found[key] == nil {
                 present.removeValue(forKey: key)
                 delegate.backend(self, didRemoveDeviceWithKey: key)

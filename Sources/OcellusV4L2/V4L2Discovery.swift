@@ -9,6 +9,13 @@ struct V4L2Node {
     var card: String
     var busInfo: String
     var capabilities: UInt32
+    /// A capture queue (else an output queue, kept only to recognise processing pipelines).
+    var isCapture: Bool
+    /// `V4L2_CAP_IO_MC`: the node's format follows a media-controller pipeline that
+    /// userspace (libcamera) must configure first.
+    var isMediaControllerCentric: Bool
+    /// The USB interface string (iInterface) of the function the node belongs to.
+    var functionName: String?
     var formats: [VideoFormat]
     /// `V4L2_CID_CAMERA_ORIENTATION` as a location: front, back, external.
     var location: String?
@@ -18,18 +25,35 @@ struct V4L2Node {
 }
 
 /// Finds the cameras among the video nodes: keeps single- and multi-planar
-/// capture nodes, skips metadata, output and memory-to-memory nodes and infrared
-/// nodes, and groups the nodes of one physical device into one `DeviceFacts`.
+/// capture nodes that stream pictures an app can use, skips metadata, output and
+/// memory-to-memory nodes, the queues of processing pipelines (ISPs), nodes only a
+/// media-controller pipeline handler can drive, and infrared functions, and groups
+/// the nodes of one physical device into one `DeviceFacts`.
 public struct V4L2Discovery {
     let system: any V4L2System
 
     public init(system: any V4L2System) { self.system = system }
 
-    /// Every camera present, keyed by a stable group key (never by `/dev/videoN`).
-    public func cameras() -> [DeviceFacts] {
+    /// What a scan found: the cameras (keyed by a stable group key, never by
+    /// `/dev/videoN`), and why a camera the machine has cannot be used here.
+    public struct Survey {
+        public var cameras: [DeviceFacts]
+        public var problem: OcellusError?
+    }
+
+    public func cameras() -> [DeviceFacts] { survey().cameras }
+
+    public func survey() -> Survey {
         let nodes = system.videoNodes().compactMap(describe)
+        // A driver instance that also takes frames from memory (an output queue) is a
+        // processing pipeline: its capture queues are an ISP's or a codec's, fed by an app.
+        // Test drivers (vivid's output loops back to its capture only when asked) are sources.
+        let pipelines = Set(nodes.filter { !$0.isCapture && !Self.softwareDrivers.contains($0.driver) }
+            .map(\.busInfo).filter { !$0.isEmpty })
+        let pipelineHandled = nodes.filter { $0.isCapture && $0.isMediaControllerCentric }
+        let usable = nodes.filter { $0.isCapture && !$0.isMediaControllerCentric && !pipelines.contains($0.busInfo) }
         var groups: [(key: String, nodes: [V4L2Node])] = []
-        for node in nodes {
+        for node in usable {
             let key = groupKey(node)
             if let index = groups.firstIndex(where: { $0.key == key }) {
                 groups[index].nodes.append(node)
@@ -37,7 +61,24 @@ public struct V4L2Discovery {
                 groups.append((key, [node]))
             }
         }
-        return groups.compactMap { facts(key: $0.key, nodes: $0.nodes) }
+        var problem: OcellusError?
+        if !pipelineHandled.isEmpty {
+            let names = Set(pipelineHandled.map { "\($0.card) (\($0.busInfo))" }).sorted().joined(separator: ", ")
+            problem = OcellusError(.backendUnavailable,
+                "this machine's camera pipeline \(names) is configured through the media controller, which only "
+                + "libcamera can do: use PipeWire with its libcamera plugin (the camera is then listed), or libcamera itself")
+        }
+        return Survey(cameras: groups.compactMap { facts(key: $0.key, nodes: $0.nodes) }, problem: problem)
+    }
+
+    /// The node among `nodes` (names like `video2`) that offers `format` at its size, as listed:
+    /// a device's formats may come from several nodes (a UVC camera's H.264 function).
+    public func node(offering format: VideoFormat, among nodes: [String]) -> String? {
+        nodes.first { name in
+            describe(name)?.formats.contains {
+                $0.pixelFormat == format.pixelFormat && $0.width == format.width && $0.height == format.height
+            } == true
+        }
     }
 
     // MARK: Nodes
@@ -51,16 +92,21 @@ public struct V4L2Discovery {
         let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? capability.device_caps : capability.capabilities
         let singlePlanar = caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0
         let multiPlanar = caps & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0
+        let output = caps & UInt32(V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_OUTPUT_MPLANE) != 0
         let memoryToMemory = caps & UInt32(V4L2_CAP_VIDEO_M2M | V4L2_CAP_VIDEO_M2M_MPLANE) != 0
-        guard singlePlanar || multiPlanar, !memoryToMemory else { return nil }
+        guard singlePlanar || multiPlanar || output, !memoryToMemory else { return nil }
+        let capture = singlePlanar || multiPlanar
         let bufferType = multiPlanar && !singlePlanar ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE : V4L2_BUF_TYPE_VIDEO_CAPTURE
+        let directory = system.deviceDirectory(ofNode: name)
         return V4L2Node(
             name: name, driver: cString(capability.driver), card: cString(capability.card),
-            busInfo: cString(capability.bus_info), capabilities: caps,
-            formats: formats(fd, bufferType: bufferType.rawValue),
-            location: control(fd, CV4L2_CID_CAMERA_ORIENTATION).flatMap { ["front", "back", "external"][safe: Int($0)] },
-            sensorRotation: control(fd, CV4L2_CID_CAMERA_SENSOR_ROTATION),
-            deviceDirectory: system.deviceDirectory(ofNode: name))
+            busInfo: cString(capability.bus_info), capabilities: caps, isCapture: capture,
+            isMediaControllerCentric: caps & UInt32(V4L2_CAP_IO_MC) != 0,
+            functionName: directory.flatMap { system.attribute($0 + "/interface") },
+            formats: capture ? formats(fd, bufferType: bufferType.rawValue) : [],
+            location: (capture ? control(fd, CV4L2_CID_CAMERA_ORIENTATION) : nil).flatMap { ["front", "back", "external"][safe: Int($0)] },
+            sensorRotation: capture ? control(fd, CV4L2_CID_CAMERA_SENSOR_ROTATION) : nil,
+            deviceDirectory: directory)
     }
 
     private func formats(_ fd: Int32, bufferType: UInt32) -> [VideoFormat] {
@@ -134,20 +180,34 @@ public struct V4L2Discovery {
         return node.busInfo.isEmpty ? node.deviceDirectory ?? node.name : node.busInfo
     }
 
+    /// Drivers whose pictures are made in software: virtual cameras.
+    static let softwareDrivers: Set<String> = ["v4l2 loopback", "vivid"]
+
     static let infraredFormats: Set<FourCC> = [.grey, FourCC("Y10 "), FourCC("Y12 "), FourCC("Y16 "), FourCC("Y8I "),
                                                FourCC("Y12I"), FourCC("Y10B"), FourCC("Y16I")]
 
-    /// A greyscale-only node is an infrared camera when its name says so or when its
-    /// device also has a colour node (a face-login camera beside the webcam).
+    /// An infrared function (a face-login camera beside the webcam): its USB function is
+    /// named so (iInterface: it may stream YUYV at an odd size, which only the name tells
+    /// apart), or its node streams only greyscale and its card says so or its device also
+    /// has a colour node.
     static func isInfrared(_ node: V4L2Node, siblings: [V4L2Node]) -> Bool {
+        if let function = node.functionName, namesInfrared(function),
+           siblings.contains(where: { $0.name != node.name && !($0.functionName.map(namesInfrared) ?? false) }) {
+            return true
+        }
         guard !node.formats.isEmpty, node.formats.allSatisfy({ infraredFormats.contains($0.pixelFormat) }) else { return false }
         let card = node.card.lowercased()
-        let named = card.contains("infrared") || card.split(whereSeparator: { !$0.isLetter }).contains("ir")
+        let named = namesInfrared(card)
             || card.hasSuffix(": integrated i")  // uvcvideo truncates "Integrated IR Camera" to 32 bytes
         let hasColourSibling = siblings.contains { sibling in
             sibling.name != node.name && sibling.formats.contains { !infraredFormats.contains($0.pixelFormat) && !$0.pixelFormat.isDepth }
         }
         return named || hasColourSibling
+    }
+
+    static func namesInfrared(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return lowered.contains("infrared") || lowered.split(whereSeparator: { !$0.isLetter }).contains("ir")
     }
 
     private func facts(key: String, nodes allNodes: [V4L2Node]) -> DeviceFacts? {
@@ -160,7 +220,7 @@ public struct V4L2Discovery {
         for node in nodes { formats += node.formats.filter { !formats.contains($0) } }
         facts.formats = formats
         facts.location = nodes.lazy.compactMap(\.location).first
-        facts.isSoftwareSource = ["v4l2 loopback", "vivid"].contains(primary.driver)
+        facts.isSoftwareSource = Self.softwareDrivers.contains(primary.driver)
         if let usb {
             usb.apply(to: &facts)
         } else if let directory = primary.deviceDirectory {

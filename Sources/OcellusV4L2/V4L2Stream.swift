@@ -114,6 +114,11 @@ public final class V4L2Stream: @unchecked Sendable {
         guard format.fmt.pix.pixelformat == pixelFormat.rawValue else {
             throw OcellusError(.invalidArgument, "/dev/\(node) does not offer \(pixelFormat) (the driver chose \(FourCC(rawValue: format.fmt.pix.pixelformat)))")
         }
+        // Drivers adjust sizes they cannot stream instead of refusing them: an app asking for a size
+        // must get that size or an error, never silently another.
+        guard format.fmt.pix.width == width && format.fmt.pix.height == height else {
+            throw OcellusError(.invalidArgument, "/dev/\(node) does not stream \(pixelFormat) at \(width)x\(height) (the driver chose \(format.fmt.pix.width)x\(format.fmt.pix.height))")
+        }
         var parameters = v4l2_streamparm()
         parameters.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         // The frame interval is the inverse of the rate.

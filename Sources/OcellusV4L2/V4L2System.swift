@@ -17,6 +17,8 @@ public protocol V4L2System: AnyObject, Sendable {
     func resolveLink(_ path: String) -> String?
     /// The USB device containing a sysfs directory, if any.
     func usbIdentity(containing directory: String) -> USBIdentity?
+    /// A sysfs attribute (e.g. a USB interface's `interface` string), or nil.
+    func attribute(_ path: String) -> String?
     /// Opens `/dev/<node>`; a file descriptor or -errno.
     func open(node: String) -> Int32
     func close(_ fd: Int32)
@@ -65,6 +67,8 @@ public class LinuxV4L2System: V4L2System, @unchecked Sendable {
     public func usbIdentity(containing directory: String) -> USBIdentity? {
         USBIdentity(containing: directory)
     }
+
+    public func attribute(_ path: String) -> String? { readAttribute(path) }
 
     public func open(node: String) -> Int32 {
         let fd = Glibc.open("\(deviceRoot)/\(node)", O_RDWR | O_NONBLOCK | O_CLOEXEC)

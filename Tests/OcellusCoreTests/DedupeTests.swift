@@ -59,4 +59,29 @@ import Glibc
         v4l2.add(webcam(key: "/sys/devices/usb3/3-3"))
         #expect(hub.devices().map(\.backend) == [.pipewire])
     }
+
+    /// Two units of one model with one serial: once seen together, the serial is remembered
+    /// (in the state directory) and both get port IDs in any plug order, in any later context.
+    @Test func aSerialSeenOnTwoUnitsGivesPortIDsFromThenOn() throws {
+        func unit(_ port: String) -> DeviceFacts {
+            var facts = webcam(key: "/sys/devices/usb1/\(port)")
+            facts.serial = "FW1403"
+            facts.usbPort = port
+            return facts
+        }
+        let (hub, _, v4l2, state) = try makeHub()
+        v4l2.add(unit("1-1"))
+        v4l2.add(unit("2-1"))
+        #expect(Set(hub.devices().map(\.uniqueID)) == ["usb-046d:082d-FW1403", "usb-046d:082d@2-1"])
+        hub.close()
+        // Later, either unit alone, in either order: its port names it.
+        for port in ["1-1", "2-1"] {
+            let backend = StandInBackend(.v4l2)
+            let later = try DeviceHub(appID: "org.ocellus.test.dedupe", backends: [backend], timeoutMilliseconds: 0,
+                                      stateDirectory: state)
+            backend.add(unit(port))
+            #expect(later.devices().map(\.uniqueID) == ["usb-046d:082d@\(port)"])
+            later.close()
+        }
+    }
 }

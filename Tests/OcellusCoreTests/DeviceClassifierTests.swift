@@ -28,6 +28,35 @@ import Testing
             == "usb-534d:2109@pci-0000:00:14.0-usb-0:2.3")
     }
 
+    /// Firmware versions and build dates that models put in iSerial (the first from a real
+    /// Raspberry Pi webcam dump), next to serials that merely contain digits.
+    @Test(arguments: ["YG_U700_D.2021.0104.1403", "V1.2.3", "2.10", "2019-07-15", "20210104", "202101041403"])
+    func versionAndDateSerialsIdentifyNothing(serial: String) {
+        #expect(!DeviceClassifier.isIdentifyingSerial(serial))
+    }
+
+    @Test(arguments: ["B61DEDAF", "CAM0001", "SN20210104X9Z7Q", "0x0001AB34", "123456789012"])
+    func realLookingSerialsStillIdentify(serial: String) {
+        #expect(DeviceClassifier.isIdentifyingSerial(serial))
+    }
+
+    /// Built-in or external beyond `removable`: the port's wiring first, then an ACPI location
+    /// in the lid; `panel` gives a built-in camera its position.
+    @Test func hardWiredPortOrLidMakesABuiltInCameraWhateverRemovableSays() {
+        var wired = usbFacts(vendor: 0x1bcf, product: 0x2ba0, serial: nil, removable: .unknown)
+        wired.portConnection = .hardwired
+        wired.panel = "back"
+        #expect(DeviceClassifier.type(of: wired) == .builtInCamera)
+        #expect(DeviceClassifier.position(of: wired, type: .builtInCamera) == .back)
+        var lid = usbFacts(vendor: 0x1bcf, product: 0x2ba0, serial: nil, removable: .unknown)
+        lid.inLid = true
+        #expect(DeviceClassifier.type(of: lid) == .builtInCamera)
+        #expect(DeviceClassifier.position(of: lid, type: .builtInCamera) == .front)
+        var socket = usbFacts(vendor: 0x046d, product: 0x082d, serial: nil, removable: .fixed)
+        socket.portConnection = .hotplug   // a user-reachable socket, whatever an internal hub reports
+        #expect(DeviceClassifier.type(of: socket) == .externalCamera)
+    }
+
     @Test func serialSharedByAnotherConnectedUnitFallsBackToPort() {
         let facts = usbFacts(vendor: 0x0c45, product: 0x6366, serial: "SN12345X")
         #expect(DeviceClassifier.uniqueID(of: facts, backend: .pipewire, serialTaken: true)

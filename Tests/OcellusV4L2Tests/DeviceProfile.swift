@@ -33,6 +33,8 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
 
     private(set) var nodes: [Node] = []
     private var usbDevices: [String: [String: String]] = [:]  // sysfs path → attributes
+    /// Other sysfs attributes by full path (`attribute PATH VALUE`: a USB interface's string).
+    private var attributes: [String: String] = [:]
     private var openNodes: [Int32: Int] = [:]
     private var nextFD: Int32 = 100
 
@@ -55,6 +57,9 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
             let words = line.split(separator: " ", maxSplits: 1).map(String.init)
             let rest = words.count > 1 ? words[1] : ""
             switch words[0] {
+            case "attribute":
+                let parts = rest.split(separator: " ", maxSplits: 1).map(String.init)
+                attributes[parts[0]] = parts.count > 1 ? parts[1] : ""
             case "usb":
                 finishNode()
                 usbPath = rest
@@ -139,10 +144,15 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
 
     func resolveLink(_ path: String) -> String? { nil }
 
+    func attribute(_ path: String) -> String? { attributes[path] }
+
     func usbIdentity(containing directory: String) -> USBIdentity? {
         USBIdentity(containing: directory) { path in
-            let slash = path.lastIndex(of: "/")!
-            return self.usbDevices[String(path[..<slash])]?[String(path[path.index(after: slash)...])]
+            // Attributes below the device too (`port/connect_type`, `physical_location/panel`).
+            for (device, attributes) in self.usbDevices where path.hasPrefix(device + "/") {
+                if let value = attributes[String(path.dropFirst(device.count + 1))] { return value }
+            }
+            return nil
         }
     }
 

@@ -85,4 +85,29 @@ import Testing
         let (cameras, _) = try discover("dell-latitude-7420", "ms2109-hdmi-capture")
         #expect(Set(cameras.map(\.uniqueID)) == ["usb-1bcf:2ba0@3-6", "usb-534d:2109@5-2"])
     }
+
+    /// A Raspberry Pi 4: unicam (a media-controller pipeline), the ISP's and codecs' queues,
+    /// and a USB webcam whose serial is a firmware build string. Only the webcam is a camera
+    /// here; that the board's own camera needs libcamera is the backend's problem to report.
+    @Test func raspberryPiListsTheWebcamAndSaysTheBoardCameraNeedsLibcamera() throws {
+        let system = try ProfileSystem(profiles: ["rpi4-unicam-isp-usb-webcam"])
+        let survey = V4L2Discovery(system: system).survey()
+        #expect(survey.cameras.map(\.name) == ["Webcam"])
+        #expect(survey.cameras.first?.properties["api.v4l2.nodes"] == "/dev/video2")
+        let problem = try #require(survey.problem)
+        #expect(problem.message.contains("libcamera") && problem.message.contains("unicam"))
+        let (cameras, _) = try discover("rpi4-unicam-isp-usb-webcam")
+        #expect(cameras.map(\.uniqueID) == ["usb-1b3f:2247@1-1.1"])   // the build string is no serial
+        #expect(cameras.first?.type == .externalCamera)
+        #expect(system.openDescriptorCount == 0)
+    }
+
+    /// A Rockchip board: the rkisp queues (multi-planar, with raw read-back queues: a pipeline)
+    /// are never listed, so the plugged-in webcam is the only camera and the default.
+    @Test func rockchipISPQueuesAreNotCameras() throws {
+        let (cameras, _) = try discover("rockchip-rkisp-usb-webcam")
+        #expect(cameras.map(\.uniqueID) == ["usb-0c45:6366@1-1"])   // 01.00.00 identifies nothing
+        #expect(cameras.first?.name == "3DO USB CAMERA" && cameras.first?.type == .externalCamera)
+        #expect(cameras.first?.formats.contains { $0.pixelFormat == .mjpeg } == true)
+    }
 }

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""dump-to-profile.py DUMP [SYSFS-MAP] — turns the output of camera-streamer's
+dump_cameras.sh (every line `/dev/videoN | <v4l2-ctl output>`) into the node blocks
+of a device profile (../Profiles/*.profile): driver, card, bus info, device caps and
+the capture formats (sizes and intervals; output-queue formats are left out, as the
+backend never enumerates them). The dumps do not carry sysfs paths: SYSFS-MAP lines
+`videoN PATH` give each node's device directory; the profile's `usb` blocks (what
+sysfs would say of the USB device) are written by hand beside them."""
+import re
+import sys
+from collections import OrderedDict
+
+nodes = OrderedDict()
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    match = re.match(r"^/dev/(video\d+) \| ?(.*)$", line.rstrip("\n"))
+    if match:
+        nodes.setdefault(match.group(1), []).append(match.group(2).strip())
+paths = {}
+if len(sys.argv) > 2:
+    for line in open(sys.argv[2]):
+        if line.strip():
+            name, path = line.split()
+            paths[name] = path
+
+for name, lines in nodes.items():
+    print(f"node {name} {paths.get(name, '')}".rstrip())
+    fields = {}
+    section = None
+    for text in lines:
+        key, _, value = text.partition(":")
+        key, value = key.strip(), value.strip()
+        if key in ("Driver name", "Card type", "Bus info", "Device Caps") and key not in fields:
+            fields[key] = value
+        if text.startswith("Type: "):
+            section = text[len("Type: "):]
+        elif section and section.startswith("Video Capture") and re.match(r"^(\[\d+\]:|Size:|Interval:)", text):
+            fields.setdefault("formats", []).append(text)
+    print(f"  driver {fields.get('Driver name', '')}")
+    print(f"  card {fields.get('Card type', '')}")
+    print(f"  bus_info {fields.get('Bus info', '')}")
+    print(f"  device_caps {fields.get('Device Caps', '0x0')}")
+    for text in fields.get("formats", []):
+        print(f"    {text}")
