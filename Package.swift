@@ -106,6 +106,7 @@ let package = Package(
         .testTarget(name: "OcellusPipeWireTests", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusSystem"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "OcellusV4L2Tests", dependencies: ["OcellusCore", "OcellusV4L2", "OcellusUSB", "CV4L2"],
+                    exclude: ["Profiles", "Dumps"],   // read at run time from the source tree
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

@@ -164,3 +164,13 @@ def test_two_processes_stream_the_camera_at_once_and_an_unplug_reaches_both(webc
     finally:
         first.kill()
         second.kill()
+
+
+def test_a_webcam_with_a_placeholder_serial_and_its_microphone_are_named_by_port():
+    with Gadget("pw-placeholder", serial="0123456789", audio=True).plug(1):
+        camera_id = "usb-1d6b:0104@2-1"
+        wait_for(lambda: camera_id in listing() and f"{camera_id}-audio" in listing(),
+                 what="the camera and its microphone by port")
+        with ocellus.Context("org.ocellus.test.gadget") as ctx:
+            paired = ctx.associated_microphone(ctx.device_by_unique_id(camera_id))
+            assert paired is not None and paired.unique_id == f"{camera_id}-audio"
