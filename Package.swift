@@ -37,12 +37,13 @@ let package = Package(
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CLibUSB", path: "Sources/CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
 
         // Device model, policies and the backend protocol: pure Swift.
         .target(name: "OcellusCore", swiftSettings: framePathSettings),
 
-        // USB identity of video devices from sysfs, shared by both backends.
-        .target(name: "OcellusUSB", dependencies: ["OcellusCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // USB identity of video devices from sysfs and their descriptors (libusb), shared by both backends.
+        .target(name: "OcellusUSB", dependencies: ["OcellusCore", "CLibUSB"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Thin C shim for what Swift cannot import from PipeWire (macros, SPA pod parsing/building).
         .target(name: "CPipeWire", dependencies: ["CLibPipeWire"]),

@@ -7,6 +7,7 @@ PACKAGES=(
 	build-essential pkg-config binutils
 	pipewire pipewire-bin wireplumber libpipewire-0.3-dev libspa-0.2-dev   # backend + test bed
 	libturbojpeg0-dev libyuv-dev libexif-dev                               # JPEG, EXIF and pixel conversion
+	libusb-1.0-0-dev                                                       # USB descriptors (what feeds a camera)
 	libavformat-dev libavcodec-dev libavutil-dev                           # movie files (FFmpeg)
 	ffmpeg                                                                 # ffprobe/ffmpeg check recordings (tests)
 	libimage-exiftool-perl                                                 # exiftool -validate checks photos (tests)

@@ -97,6 +97,7 @@ final class FuzzV4L2System: V4L2System, @unchecked Sendable {
     func resolveLink(_ path: String) -> String? { nil }
     func usbIdentity(containing directory: String) -> USBIdentity? { nil }
     func attribute(_ path: String) -> String? { nil }
+    func usbLayout(ofDevice directory: String) -> USBDeviceLayout? { nil }
     func open(node: String) -> Int32 { (next() ?? 0) % 8 == 7 ? -ENOENT : 3 }
     func close(_ fd: Int32) {}
     func map(_ fd: Int32, length: Int, offset: Int64) -> UnsafeMutableRawPointer? { nil }

@@ -34,6 +34,9 @@ enum PipeWireFacts {
         facts.properties = all
         if let path = all["api.v4l2.path"], let usb = USBIdentity(videoNode: path) {
             usb.apply(to: &facts)
+            let node = path.split(separator: "/").last.map(String.init) ?? path
+            USBDeviceLayout.read(deviceDirectory: usb.sysfsPath)?
+                .describeVideoInput(of: realPath("/sys/class/video4linux/\(node)/device"), in: &facts)
             // The camera's own name, as the V4L2 backend gives it, not "<card> (V4L2)".
             if let product = usb.product, !product.isEmpty { facts.name = product }
         } else if let card = all["api.alsa.card"], let directory = realPath("/sys/class/sound/card\(card)/device"),

@@ -217,12 +217,14 @@ public struct V4L2Discovery {
         let name = usb?.product ?? primary.card
         var facts = DeviceFacts(media: .video, name: name, backendKey: key, fallbackName: primary.busInfo)
         var formats: [VideoFormat] = []
-        for node in nodes { formats += node.formats.filter { !formats.contains($0) } }
+        // Once each, also when a descriptor repeats a format (the Cam Link 4K lists NV12 twice).
+        for format in nodes.flatMap(\.formats) where !formats.contains(format) { formats.append(format) }
         facts.formats = formats
         facts.location = nodes.lazy.compactMap(\.location).first
         facts.isSoftwareSource = Self.softwareDrivers.contains(primary.driver)
         if let usb {
             usb.apply(to: &facts)
+            system.usbLayout(ofDevice: usb.sysfsPath)?.describeVideoInput(of: primary.deviceDirectory, in: &facts)
         } else if let directory = primary.deviceDirectory {
             facts.bus = directory.contains("/platform/") ? "platform" : nil
             facts.firmwarePath = firmwarePath(directory)

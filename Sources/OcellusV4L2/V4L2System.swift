@@ -19,6 +19,8 @@ public protocol V4L2System: AnyObject, Sendable {
     func usbIdentity(containing directory: String) -> USBIdentity?
     /// A sysfs attribute (e.g. a USB interface's `interface` string), or nil.
     func attribute(_ path: String) -> String?
+    /// The descriptors of the USB device at a sysfs directory: what feeds its functions.
+    func usbLayout(ofDevice directory: String) -> USBDeviceLayout?
     /// Opens `/dev/<node>`; a file descriptor or -errno.
     func open(node: String) -> Int32
     func close(_ fd: Int32)
@@ -69,6 +71,8 @@ public class LinuxV4L2System: V4L2System, @unchecked Sendable {
     }
 
     public func attribute(_ path: String) -> String? { readAttribute(path) }
+
+    public func usbLayout(ofDevice directory: String) -> USBDeviceLayout? { USBDeviceLayout.read(deviceDirectory: directory) }
 
     public func open(node: String) -> Int32 {
         let fd = Glibc.open("\(deviceRoot)/\(node)", O_RDWR | O_NONBLOCK | O_CLOEXEC)

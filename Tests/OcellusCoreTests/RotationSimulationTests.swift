@@ -144,5 +144,16 @@ import Glibc
         #expect(RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "HD Pro Webcam C920")))
         #expect(!RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "USB3. 0 capture")))
         #expect(!RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "Cam Link 4K")))
+        // The descriptors decide over the name, either way.
+        #expect(!RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "USB Video",
+                                                             properties: ["device.video-input": "connector"])))
+        #expect(RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "Capture Cam Pro",
+                                                            properties: ["device.video-input": "camera"])))
+        // A side-by-side stereo camera (every format two pictures wide): mirroring would swap the eyes.
+        let stereo = Device(uniqueID: "s", name: "Stereo Camera", type: .externalCamera, position: .unspecified, backend: .v4l2,
+                            backendKey: "s", formats: [VideoFormat(pixelFormat: .mjpeg, width: 2560, height: 720, frameRates: [FrameRate(30)]),
+                                                       VideoFormat(pixelFormat: .yuyv, width: 1280, height: 480, frameRates: [FrameRate(30)])],
+                            vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, properties: [:])
+        #expect(!RotationCoordinator.mirrorsByDefault(stereo))
     }
 }

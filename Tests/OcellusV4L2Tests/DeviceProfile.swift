@@ -146,6 +146,21 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
 
     func attribute(_ path: String) -> String? { attributes[path] }
 
+    /// `video_input_terminals 0=0x0201,0x0202 2=0x0200` and `audio_input_terminals 0x0602` in a
+    /// `usb` block: the input terminals `lsusb -v` lists, by VideoControl interface.
+    func usbLayout(ofDevice directory: String) -> USBDeviceLayout? {
+        guard let device = usbDevices[directory], device["video_input_terminals"] != nil else { return nil }
+        func hex(_ text: Substring) -> UInt16? { UInt16(text.dropFirst(2), radix: 16) }
+        var layout = USBDeviceLayout()
+        for entry in (device["video_input_terminals"] ?? "").split(separator: " ") {
+            let parts = entry.split(separator: "=")
+            guard parts.count == 2, let interface = Int(parts[0]) else { continue }
+            layout.videoInputTerminals[interface] = parts[1].split(separator: ",").compactMap(hex)
+        }
+        layout.audioInputTerminals = (device["audio_input_terminals"] ?? "").split(separator: ",").compactMap(hex)
+        return layout
+    }
+
     func usbIdentity(containing directory: String) -> USBIdentity? {
         USBIdentity(containing: directory) { path in
             // Attributes below the device too (`port/connect_type`, `physical_location/panel`).

@@ -110,4 +110,26 @@ import Testing
         #expect(cameras.first?.name == "3DO USB CAMERA" && cameras.first?.type == .externalCamera)
         #expect(cameras.first?.formats.contains { $0.pixelFormat == .mjpeg } == true)
     }
+
+    /// An HDMI grabber whose name says nothing of capture: its descriptors do (a vendor-specific
+    /// input terminal, sound from a digital audio interface), so it is not mirrored like a webcam.
+    @Test func hdmiGrabberIsToldByItsDescriptorsNotItsName() throws {
+        let (cameras, _) = try discover("elgato-cam-link-4k")
+        let grabber = try #require(cameras.first)
+        #expect(cameras.count == 1 && grabber.uniqueID == "usb-0fd9:0066-0005AC52FE000" && grabber.type == .externalCamera)
+        #expect(grabber.properties["device.video-input"] == "connector")
+        #expect(!RotationCoordinator.mirrorsByDefault(grabber))
+        // The duplicate NV12 descriptor lists once.
+        #expect(grabber.formats.map { "\($0.pixelFormat) \($0.width)x\($0.height)" } == ["NV12 3840x2160", "YU12 3840x2160"])
+    }
+
+    /// A webcam with no serial at all and a microphone: a camera terminal, a microphone terminal.
+    @Test func webcamWithoutASerialIsNamedByPortAndMirrored() throws {
+        let (cameras, _) = try discover("microsoft-lifecam-nx-6000")
+        let webcam = try #require(cameras.first)
+        #expect(webcam.uniqueID == "usb-045e:00f8@5-3" && webcam.type == .externalCamera)
+        #expect(webcam.properties["device.video-input"] == "camera" && RotationCoordinator.mirrorsByDefault(webcam))
+        #expect(webcam.formats.count == 9 && webcam.formats.allSatisfy { $0.pixelFormat == .mjpeg })
+        #expect(webcam.formats.first { $0.width == 1600 }?.maxFrameRate == FrameRate(15, 2))
+    }
 }

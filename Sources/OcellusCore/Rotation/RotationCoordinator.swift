@@ -134,12 +134,24 @@ public final class RotationCoordinator: @unchecked Sendable {
         return normalized(-(counterClockwise.flatMap { Int($0) } ?? 0))
     }
 
-    /// behaviour §4 mirroring default: on for front and external cameras, off for back cameras and
-    /// HDMI capture devices (which show a picture, not the user).
+    /// behaviour §4 mirroring default: on for front and external cameras; off for back cameras,
+    /// HDMI/AV capture devices (which show a picture, not the user) and side-by-side stereo
+    /// cameras (mirroring the whole frame swaps the eyes). A capture device is told by what its
+    /// USB descriptors say feeds it (`device.video-input`), and by its name only when nothing did.
     public static func mirrorsByDefault(_ device: Device) -> Bool {
-        if kind(of: device) == .builtInBack { return false }
-        let name = (device.name + " " + (device.properties["device.product.name"] ?? "")).lowercased()
-        let captureWords = ["hdmi", "capture", "cam link", "video grabber", "usb3. 0 capture", "av to usb"]
-        return !captureWords.contains { name.contains($0) }
+        if kind(of: device) == .builtInBack || isSideBySideStereo(device) { return false }
+        switch device.properties["device.video-input"] {
+        case "connector": return false
+        case "camera": return true
+        default:
+            let name = (device.name + " " + (device.properties["device.product.name"] ?? "")).lowercased()
+            let captureWords = ["hdmi", "capture", "cam link", "video grabber", "usb3. 0 capture", "av to usb"]
+            return !captureWords.contains { name.contains($0) }
+        }
+    }
+
+    /// Every format at least 5:2 wide: two pictures side by side (2x 4:3 is 8:3, 2x 16:9 is 32:9).
+    static func isSideBySideStereo(_ device: Device) -> Bool {
+        !device.formats.isEmpty && device.formats.allSatisfy { $0.height > 0 && Double($0.width) / Double($0.height) >= 2.5 }
     }
 }
