@@ -132,4 +132,53 @@ import Testing
         #expect(webcam.formats.count == 9 && webcam.formats.allSatisfy { $0.pixelFormat == .mjpeg })
         #expect(webcam.formats.first { $0.width == 1600 }?.maxFrameRate == FrameRate(15, 2))
     }
+
+    /// H.264 only on a second function's node: one camera whose formats include it, and the
+    /// stream of H.264 opens that node (the MJPG/YUYV node does not list it).
+    @Test func h264OnASeparateNodeIsOneCameraAndStreamsFromThatNode() throws {
+        let (cameras, system) = try discover("arducam-1080p-h264-node")
+        let camera = try #require(cameras.first)
+        #expect(cameras.count == 1 && camera.uniqueID == "usb-0c45:6366@1-1")   // SN0001 names no unit
+        #expect(Set(camera.formats.map(\.pixelFormat)) == [.mjpeg, .yuyv, .h264])
+        #expect(camera.properties["api.v4l2.nodes"] == "/dev/video8 /dev/video10")
+        let h264 = try #require(camera.formats.first { $0.pixelFormat == .h264 && $0.width == 1920 })
+        let mjpeg = try #require(camera.formats.first { $0.pixelFormat == .mjpeg && $0.width == 1920 })
+        let discovery = V4L2Discovery(system: system)
+        #expect(discovery.node(offering: h264, among: ["video8", "video10"]) == "video10")
+        #expect(discovery.node(offering: mjpeg, among: ["video8", "video10"]) == "video8")
+    }
+
+    @Test func webcamOnAnAllwinnerBoard() throws {
+        let (cameras, _) = try discover("logitech-c922-h616")
+        let camera = try #require(cameras.first)
+        #expect(cameras.count == 1 && camera.uniqueID == "usb-046d:085c-5A3A22DF" && camera.name == "C922 Pro Stream Webcam")
+        #expect(Set(camera.formats.map(\.pixelFormat)) == [.yuyv, .mjpeg])
+        #expect(camera.formats.contains { $0.pixelFormat == .mjpeg && $0.width == 1920 && $0.maxFrameRate == FrameRate(30) })
+    }
+
+    /// Kernel 5.8's control names are the driver's, listed as v4l2-ctl printed them.
+    @Test func controlsKeepTheKernelsOwnNames() throws {
+        let system = try ProfileSystem(profiles: ["logitech-brio-kernel-5.8"])
+        let (cameras, _) = try discover("logitech-brio-kernel-5.8")
+        #expect(cameras.map(\.uniqueID) == ["usb-046d:085e-16201378"])
+        let names = Set(try V4L2Controls(devicePath: "/dev/video0", system: system).controls().map(\.name))
+        #expect(["exposure_auto", "white_balance_temperature_auto", "focus_auto", "zoom_absolute", "led1_mode"].allSatisfy(names.contains))
+    }
+
+    /// A grabber with MS2109's format matrix: YUYV and MJPG up to 1920x1080, listed as the driver lists them.
+    @Test func hdmiStickFormatMatrix() throws {
+        let (cameras, _) = try discover("ms2109-generic-okmonitor")
+        let stick = try #require(cameras.first)
+        #expect(stick.uniqueID == "usb-534d:2109@1-2")
+        #expect(stick.formats.contains { $0.pixelFormat == .mjpeg && $0.width == 1920 && $0.height == 1080 && $0.maxFrameRate == FrameRate(30) })
+        #expect(stick.formats.contains { $0.pixelFormat == .yuyv })
+    }
+
+    /// v4l2loopback without a producer: a virtual camera, listed with no formats until one feeds it.
+    @Test func loopbackWithoutAProducerIsAVirtualCamera() throws {
+        let (cameras, _) = try discover("v4l2loopback-no-producer")
+        let loopback = try #require(cameras.first)
+        #expect(cameras.count == 1 && loopback.type == .virtualCamera && loopback.formats.isEmpty)
+        #expect(loopback.uniqueID == "v4l2-platform:v4l2loopback-000")
+    }
 }

@@ -101,6 +101,9 @@ def test_every_identity_field_is_what_the_kernel_says(webcam):
     with ocellus.Context("org.ocellus.test.gadget") as ctx:
         device = ctx.device_by_unique_id(CAMERA)
         assert device.property("device.usb.port") == sysfs.name
+        # The descriptors (read with libusb) say a camera terminal feeds it, and the UAC2 function
+        # is not an external connector: a webcam with a microphone, not an HDMI grabber.
+        assert device.property("device.video-input") == "camera"
 
 
 def test_the_webcams_microphone_is_its_associated_microphone(webcam):

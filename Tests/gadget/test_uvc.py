@@ -52,6 +52,10 @@ def test_a_serial_names_the_camera_and_the_formats_are_exactly_the_gadgets():
         listed = [(f["pixel_format"], f["width"], f["height"], f["frame_rates"]) for f in camera["formats"]]
         assert listed == [(fourcc, w, h, [30, 15, 10]) for fourcc in ("YUYV", "MJPG")
                           for w, h in ((640, 480), (320, 240))]
+        # libusb read the real descriptors: a camera terminal feeds the function, so it is a
+        # webcam (mirrored by default), not a grabber.
+        with ocellus.Context("org.ocellus.test.gadget") as ctx:
+            assert ctx.device_by_unique_id("usb-1d6b:0104-CAM0001").property("device.video-input") == "camera"
 
 
 @pytest.mark.parametrize("serial", [None, "0123456789", "00000000"], ids=["none", "placeholder", "zeros"])
