@@ -45,8 +45,8 @@ public struct V4L2Discovery {
 
     public func survey() -> Survey {
         let nodes = system.videoNodes().compactMap(describe)
-        // A driver instance that also takes frames from memory (an output queue) is a
-        // processing pipeline: its capture queues are an ISP's or a codec's, fed by an app.
+        // A driver instance that also takes frames or parameters from memory (an output queue)
+        // is a processing pipeline: its capture queues are an ISP's or a codec's, fed by an app.
         // Test drivers (vivid's output loops back to its capture only when asked) are sources.
         let pipelines = Set(nodes.filter { !$0.isCapture && !Self.softwareDrivers.contains($0.driver) }
             .map(\.busInfo).filter { !$0.isEmpty })
@@ -92,7 +92,8 @@ public struct V4L2Discovery {
         let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? capability.device_caps : capability.capabilities
         let singlePlanar = caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0
         let multiPlanar = caps & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0
-        let output = caps & UInt32(V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_OUTPUT_MPLANE) != 0
+        // Frames or parameters fed from memory: an ISP takes its tuning through a metadata output queue.
+        let output = caps & UInt32(V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_OUTPUT_MPLANE | V4L2_CAP_META_OUTPUT) != 0
         let memoryToMemory = caps & UInt32(V4L2_CAP_VIDEO_M2M | V4L2_CAP_VIDEO_M2M_MPLANE) != 0
         guard singlePlanar || multiPlanar || output, !memoryToMemory else { return nil }
         let capture = singlePlanar || multiPlanar

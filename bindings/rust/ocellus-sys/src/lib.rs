@@ -4,19 +4,32 @@
 
 use std::os::raw::{c_char, c_int, c_void};
 
+/// Result of a fallible call: OC_OK (0) or one of the negative codes below.
 pub type oc_status = i32;
 pub const OC_OK: oc_status = 0;
+/// An argument was NULL, out of range or malformed (e.g. an invalid app ID).
 pub const OC_ERROR_INVALID_ARGUMENT: oc_status = -1;
+/// A handle was NULL where one is required, already destroyed, or released.
 pub const OC_ERROR_INVALID_HANDLE: oc_status = -2;
+/// A backend (e.g. the PipeWire daemon) could not be reached or went away.
 pub const OC_ERROR_BACKEND_UNAVAILABLE: oc_status = -3;
+/// The thing asked for (device, registration) does not exist.
 pub const OC_ERROR_NOT_FOUND: oc_status = -4;
+/// The call is not allowed in the object's current state.
 pub const OC_ERROR_WRONG_STATE: oc_status = -5;
+/// An operation did not complete in time.
 pub const OC_ERROR_TIMEOUT: oc_status = -6;
+/// Memory or another resource ran out (including USB bandwidth).
 pub const OC_ERROR_NO_RESOURCES: oc_status = -7;
+/// The device is in use by another client (V4L2 EBUSY).
 pub const OC_ERROR_BUSY: oc_status = -8;
+/// The device went away.
 pub const OC_ERROR_DISCONNECTED: oc_status = -9;
+/// Reading or writing a file failed (unwritable path, disk full), or data was corrupt.
 pub const OC_ERROR_IO: oc_status = -10;
+/// An optional library Ocellus loads on first use is not installed: FFmpeg's libavcodec/libavformat/libavutil, for movie files, H.264 cameras and photos from cameras that leave out JPEG tables. The message names it. Added in 0.2.
 pub const OC_ERROR_LIBRARY_UNAVAILABLE: oc_status = -11;
+/// Anything else; the message says what.
 pub const OC_ERROR_OTHER: oc_status = -99;
 
 #[repr(C)]
@@ -34,9 +47,13 @@ pub struct oc_device_list {
 
 #[repr(C)]
 pub struct oc_context_options {
+    /// sizeof(oc_context_options) as the caller knows it; set by _init.
     pub struct_size: u32,
+    /// PipeWire remote: a socket name or absolute socket path. NULL means the PIPEWIRE_REMOTE environment variable, else PipeWire's default socket. The string is copied.
     pub pipewire_remote: *const c_char,
+    /// Directory for per-app state (preferences). NULL means $OCELLUS_STATE_DIR, else $XDG_STATE_HOME/ocellus, else ~/.local/state/ocellus. Copied.
     pub state_directory: *const c_char,
+    /// How long oc_context_create() may wait for the backend to connect and finish its first enumeration, in milliseconds. 0 means the default (3000).
     pub timeout_ms: u32,
 }
 
@@ -60,6 +77,7 @@ pub type oc_hotplug_event = u32;
 pub const OC_HOTPLUG_ADDED: oc_hotplug_event = 0;
 pub const OC_HOTPLUG_REMOVED: oc_hotplug_event = 1;
 
+/// Identifies a callback registration; 0 is never a valid ID. Every `*_add_*callback` function takes an optional `out_id`: with NULL the callback is registered all the same and lasts until its object is destroyed.
 pub type oc_callback_id = u64;
 
 pub type oc_preferred_camera_kind = u32;
@@ -82,6 +100,7 @@ pub struct oc_control_list {
     _private: [u8; 0],
 }
 
+/// Control types (the V4L2 ones Ocellus handles).
 pub type oc_control_type = u32;
 pub const OC_CONTROL_FLAG_DISABLED: u32 = 0x0001;
 pub const OC_CONTROL_FLAG_GRABBED: u32 = 0x0002;
@@ -92,17 +111,23 @@ pub const OC_CONTROL_FLAG_VOLATILE: u32 = 0x0080;
 
 #[repr(C)]
 pub struct oc_control_info {
+    /// sizeof(oc_control_info) as the caller knows it; set by the caller.
     pub struct_size: u32,
+    /// The driver's control ID (V4L2_CID_*).
     pub id: u32,
+    /// The name as v4l2-ctl prints it, e.g. "brightness"; owned by the list.
     pub name: *const c_char,
     pub type_: oc_control_type,
     pub minimum: i64,
     pub maximum: i64,
     pub step: i64,
     pub default_value: i64,
+    /// OR of OC_CONTROL_FLAG_* bits.
     pub flags: u32,
+    /// Whether `value` holds the value read (false for buttons, write-only and payload controls).
     pub has_value: bool,
     pub value: i64,
+    /// Items of a menu or integer-menu control (see oc_control_list_get_menu_item()).
     pub menu_count: u32,
 }
 
@@ -122,13 +147,21 @@ pub struct oc_frame {
 pub type oc_session_event = u32;
 pub const OC_SESSION_EVENT_STARTED: oc_session_event = 0;
 pub const OC_SESSION_EVENT_STOPPED: oc_session_event = 1;
+/// The stream ended on its own (camera disconnected, daemon gone, driver error).
 pub const OC_SESSION_EVENT_RUNTIME_ERROR: oc_session_event = 2;
+/// The camera is in use by another client (`error` OC_ERROR_BUSY; the session keeps trying to start), or it stopped sending frames without going away (OC_ERROR_TIMEOUT: no frame for ten frame intervals, 1–3 s, or 4 s before the first; the session waits, and after 10 s more reports RUNTIME_ERROR and stops).
 pub const OC_SESSION_EVENT_INTERRUPTED: oc_session_event = 3;
+/// The interruption is over: the camera became free and the session started (STARTED follows), or a stalled camera sends frames again.
 pub const OC_SESSION_EVENT_INTERRUPTION_ENDED: oc_session_event = 4;
+/// Sound is missing: the default microphone moved to an input that could not be opened (the session runs without sound until the route changes again), or while recording the microphone sent nothing for half a second (OC_ERROR_TIMEOUT; the movie's sound track carries silence until it does).
 pub const OC_SESSION_EVENT_AUDIO_INTERRUPTED: oc_session_event = 5;
+/// Automatic switching made another camera the input; `message` is its unique ID.
 pub const OC_SESSION_EVENT_INPUT_SWITCHED: oc_session_event = 6;
+/// Automatic switching wants another camera (unique ID in `message`) but a recording is in progress: the switch happens when it ends.
 pub const OC_SESSION_EVENT_SWITCH_DEFERRED: oc_session_event = 7;
+/// Automatic switching could not move to a camera; the session kept its input. `message` starts with the camera's unique ID, then the reason.
 pub const OC_SESSION_EVENT_SWITCH_FAILED: oc_session_event = 8;
+/// A recording's encoder could not keep up with the camera on this machine (`error` OC_ERROR_NO_RESOURCES): rather than drop frames at random it records every other frame until it catches up; `message` says what changed. The recording's summary counts the frames left out as dropped.
 pub const OC_SESSION_EVENT_RECORDING_DEGRADED: oc_session_event = 9;
 
 /// `OC_FOURCC(a, b, c, d)`.
@@ -159,21 +192,28 @@ pub struct oc_movie_file_output {
 
 #[repr(C)]
 pub struct oc_photo {
+    /// The JPEG bytes (owned by the library; copy them to keep them).
     pub data: *const u8,
     pub size: usize,
     pub width: u32,
     pub height: u32,
+    /// The EXIF Orientation written (1–8; 1 when the rotation was applied to the pixels).
     pub orientation: u16,
     pub sequence: u64,
+    /// CLOCK_MONOTONIC nanoseconds of the frame's capture.
     pub timestamp_ns: u64,
+    /// The file written, or NULL when no path was asked for.
     pub path: *const c_char,
 }
 
 #[repr(C)]
 pub struct oc_photo_settings {
     pub struct_size: u32,
+    /// Turn the pixels by the rotation angle instead of writing it as EXIF Orientation.
     pub apply_rotation_to_pixels: bool,
+    /// libjpeg-turbo quality 1–100 for encoded photos; 0 for the default (92).
     pub quality: i32,
+    /// When not NULL, the JPEG is also written to this file (whole or not at all).
     pub path: *const c_char,
 }
 
@@ -183,10 +223,14 @@ pub struct oc_recording_summary {
     pub bytes: i64,
     pub width: u32,
     pub height: u32,
+    /// Seconds of video.
     pub duration: f64,
     pub frames: u64,
+    /// Frames dropped because the writer fell behind (never queued without bound).
     pub dropped_frames: u64,
+    /// Clockwise degrees in the display matrix.
     pub rotation: i32,
+    /// "mjpeg", "libx264" or "mpeg4".
     pub video_codec: *const c_char,
     /// Seconds of sound (0 without a microphone); added in 0.2.
     pub audio_duration: f64,
@@ -239,11 +283,15 @@ pub struct oc_fraction {
 
 #[repr(C)]
 pub struct oc_format_info {
+    /// sizeof(oc_format_info) as the caller knows it; set by the caller.
     pub struct_size: u32,
+    /// V4L2 fourcc, e.g. 'YUYV', 'NV12', 'MJPG' (see oc_fourcc_string()).
     pub pixel_format: u32,
     pub width: u32,
     pub height: u32,
+    /// Number of entries in frame_rates.
     pub frame_rate_count: u32,
+    /// Frame rates offered at this size, highest first. When frame_rates_are_range is true the list has two entries, the maximum and the minimum of a continuous range. Owned by the device; valid while the device is retained.
     pub frame_rates: *const oc_fraction,
     pub frame_rates_are_range: bool,
 }
@@ -281,53 +329,88 @@ pub type oc_discovery_callback = Option<
 >;
 
 extern "C" {
+    /// The version of the library loaded at run time, "MAJOR.MINOR.PATCH".
     pub fn oc_version() -> *const c_char;
+    /// A short constant name for a status code, e.g. "OC_ERROR_INVALID_HANDLE".
     pub fn oc_status_name(status: oc_status) -> *const c_char;
+    /// The message of the last failed Ocellus call made on the calling thread.
     pub fn oc_last_error_message() -> *const c_char;
 
+    /// Fill `options` with defaults (all NULL / 0) and set its struct_size.
     pub fn oc_context_options_init(options: *mut oc_context_options);
+    /// Create a context for the application `app_id` and connect it to the system's camera backends.
     pub fn oc_context_create(
         app_id: *const c_char,
         options: *const oc_context_options,
         out: *mut *mut oc_context,
     ) -> oc_status;
+    /// Destroy a context: unregisters all its callbacks (waiting for any callback in flight to return), disconnects its backends and invalidates the handle.
     pub fn oc_context_destroy(ctx: *mut oc_context);
+    /// The app ID the context was created with.
     pub fn oc_context_app_id(ctx: *const oc_context) -> *const c_char;
+    /// The per-app state directory the context resolved: options->state_directory, else $OCELLUS_STATE_DIR, else $XDG_STATE_HOME/ocellus (when absolute), else ~/.local/state/ocellus. It is created only when state is first written.
     pub fn oc_context_state_directory(ctx: *const oc_context) -> *const c_char;
 
+    /// Take a snapshot of the context's connected devices, cameras first in the default selection order (built-in front, external, built-in back, others, virtual cameras, then microphones), each group by name.
     pub fn oc_context_copy_devices(ctx: *mut oc_context, out: *mut *mut oc_device_list) -> oc_status;
+    /// Number of devices in a list; 0 for NULL or an invalid list (which also sets the last error).
     pub fn oc_device_list_count(list: *const oc_device_list) -> usize;
+    /// The device at `index`.
     pub fn oc_device_list_get(list: *const oc_device_list, index: usize) -> *mut oc_device;
+    /// Free a list (and release the references it holds). NULL is ignored.
     pub fn oc_device_list_free(list: *mut oc_device_list);
 
+    /// Take another reference to a device.
     pub fn oc_device_retain(device: *mut oc_device) -> *mut oc_device;
+    /// Drop a reference the caller owns (from oc_device_retain() or a copy function). The device is freed with its last reference; using the handle after that is reported as OC_ERROR_INVALID_HANDLE. NULL is ignored. A device the caller only borrows (from oc_device_list_get() or a callback) has no reference of the caller's to drop: nothing is released and oc_last_error_message() says so, so the list's entry stays valid.
     pub fn oc_device_release(device: *mut oc_device);
+    /// The device's unique ID (behaviour §1): stable across replug and reboot, e.g. "usb-046d:0825-A1B2C3D4", "usb-534d:2109@1-2.3" or "pipewire-<node.name>". A replugged device is a new oc_device with the same unique ID.
     pub fn oc_device_unique_id(device: *const oc_device) -> *const c_char;
+    /// The human name (USB product string, V4L2 card or PipeWire description).
     pub fn oc_device_name(device: *const oc_device) -> *const c_char;
+    /// The device type; OC_DEVICE_TYPE_VIRTUAL_CAMERA with the last error set for an invalid handle (check the handle first when that matters).
     pub fn oc_device_get_type(device: *const oc_device) -> oc_device_type;
+    /// Where the camera faces; external cameras are always UNSPECIFIED. UNSPECIFIED (and the last error set) for an invalid handle.
     pub fn oc_device_get_position(device: *const oc_device) -> oc_device_position;
+    /// Which backend delivers this device; OC_BACKEND_PIPEWIRE (and the last error set) for an invalid handle.
     pub fn oc_device_get_backend(device: *const oc_device) -> oc_backend;
+    /// Whether the device is still present. Becomes false, for good, when the device goes away; false (and the last error set) for an invalid handle.
     pub fn oc_device_is_connected(device: *const oc_device) -> bool;
+    /// Whether several applications can stream this device at once (behaviour §4 multitasking): true through PipeWire, false for raw V4L2, which is exclusive. False (and the last error set) for an invalid handle.
     pub fn oc_device_supports_multitasking(device: *const oc_device) -> bool;
+    /// USB identity when known: vendor and product ID, else 0 (also for an invalid handle, which sets the last error).
     pub fn oc_device_vendor_id(device: *const oc_device) -> u16;
     pub fn oc_device_product_id(device: *const oc_device) -> u16;
+    /// The device's serial number as the system reports it, or NULL when it has none (or an invalid handle). Owned by the device; valid while it is retained.
     pub fn oc_device_serial_number(device: *const oc_device) -> *const c_char;
+    /// A backend property as reported by the system (e.g. PipeWire's "device.bus-path", "api.v4l2.path", "object.serial"), or NULL when the device does not have it. Owned by the device; valid while it is retained.
     pub fn oc_device_get_property(device: *const oc_device, key: *const c_char) -> *const c_char;
+    /// Number of formats the device offers (0 for microphones for now, and for an invalid handle, which sets the last error).
     pub fn oc_device_format_count(device: *const oc_device) -> usize;
+    /// Describe format `index`.
     pub fn oc_device_get_format(device: *const oc_device, index: usize, info: *mut oc_format_info) -> oc_status;
+    /// Write the characters of a fourcc into `buffer` (at least 5 bytes, owned by the caller) as a NUL-terminated string without trailing spaces, e.g. "YUYV".
     pub fn oc_fourcc_string(fourcc: u32, buffer: *mut c_char) -> *mut c_char;
     pub fn oc_pixel_format_from_name(name: *const c_char, out: *mut u32) -> oc_status;
+    /// The connected device with this unique ID.
     pub fn oc_context_copy_device_by_unique_id(ctx: *mut oc_context, unique_id: *const c_char,
                                                out: *mut *mut oc_device) -> oc_status;
+    /// The device a person means by `spec`, tried in this order: its unique ID; its index in oc_context_copy_devices()'s order ("0", as `ocellus list` numbers them); one of its V4L2 nodes ("/dev/video2"); a part of its name, in any case, that only one device has ("logitech").
     pub fn oc_context_copy_device_matching(ctx: *mut oc_context, spec: *const c_char, out: *mut *mut oc_device) -> oc_status;
     pub fn oc_video_data_output_copy_next_frame(output: *mut oc_video_data_output, timeout_ms: u32,
                                                 out: *mut *mut oc_frame) -> oc_status;
+    /// A file descriptor that is readable while a frame waits to be taken with oc_video_data_output_copy_next_frame() (which clears it): add it to epoll, g_unix_fd_add() or asyncio's add_reader(). Starts pulling like the first oc_video_data_output_copy_next_frame().
     pub fn oc_video_data_output_get_pollable_fd(output: *mut oc_video_data_output, out_fd: *mut c_int) -> oc_status;
+    /// The one name Ocellus uses for a pixel format in every output: its V4L2 code without padding ("YUYV", "MJPG", "Z16"), but "I420" for YU12, with "-BE" for the big-endian flag and hex for unprintable codes. snprintf-style: writes at most `size` bytes (NUL-terminated) into `buffer` (owned by the caller; NULL when `size` is 0). \returns the name's length without the NUL.
     pub fn oc_pixel_format_name(fourcc: u32, buffer: *mut c_char, size: usize) -> usize;
 
+    /// Read a camera's controls (zoom, focus, exposure, white balance, brightness, contrast, saturation, sharpness, gain, pan, tilt, power-line frequency, privacy, orientation and sensor rotation, and whatever else the driver has).
     pub fn oc_device_copy_controls(device: *mut oc_device, out: *mut *mut oc_control_list) -> oc_status;
+    /// Number of controls in a list (0 for an invalid list). \threadsafety Any thread.
     pub fn oc_control_list_count(list: *const oc_control_list) -> usize;
+    /// Describe control `index` of the list.
     pub fn oc_control_list_get(list: *const oc_control_list, index: usize, info: *mut oc_control_info) -> oc_status;
+    /// Item `item` of a menu control: the value to set for it (its index for a menu, its integer for an integer menu) and its name (owned by the list; for an integer menu, the integer as text). Either output may be NULL.
     pub fn oc_control_list_get_menu_item(
         list: *const oc_control_list,
         index: usize,
@@ -335,17 +418,23 @@ extern "C" {
         value: *mut i64,
         name: *mut *const c_char,
     ) -> oc_status;
+    /// Free a control list; NULL is ignored. \threadsafety Any thread.
     pub fn oc_control_list_free(list: *mut oc_control_list);
+    /// Set control `name` (as listed, e.g. "brightness") to `value`.
     pub fn oc_device_set_control(device: *mut oc_device, name: *const c_char, value: i64) -> oc_status;
+    /// Take the device's exclusive configuration lock: until oc_device_unlock_for_configuration(), other clients cannot change its controls (VIDIOC_S_PRIORITY where the driver supports it).
     pub fn oc_device_lock_for_configuration(device: *mut oc_device) -> oc_status;
+    /// Release the configuration lock.
     pub fn oc_device_unlock_for_configuration(device: *mut oc_device) -> oc_status;
 
+    /// Register a hotplug callback. Events for devices present at registration are not replayed: take a snapshot first with oc_context_copy_devices().
     pub fn oc_context_add_hotplug_callback(
         ctx: *mut oc_context,
         callback: oc_hotplug_callback,
         user_data: *mut c_void,
         out_id: *mut oc_callback_id,
     ) -> oc_status;
+    /// Unregister a callback. Returns only after a call of it that is in flight on another thread has finished, so `user_data` may be freed right after. Called from inside a callback, it returns at once and no later call is made.
     pub fn oc_context_remove_callback(ctx: *mut oc_context, id: oc_callback_id) -> oc_status;
     pub fn oc_context_add_disconnected_callback(
         ctx: *mut oc_context,
@@ -355,6 +444,7 @@ extern "C" {
         out_id: *mut oc_callback_id,
     ) -> oc_status;
 
+    /// Create a discovery session over `ctx`.
     pub fn oc_discovery_session_create(
         ctx: *mut oc_context,
         device_types: u32,
@@ -362,38 +452,61 @@ extern "C" {
         position: oc_device_position,
         out: *mut *mut oc_discovery_session,
     ) -> oc_status;
+    /// The session's devices now (connected, matching, in the default order).
     pub fn oc_discovery_session_copy_devices(session: *mut oc_discovery_session, out: *mut *mut oc_device_list) -> oc_status;
+    /// Set (or with NULL clear) the session's change callback. Replacing or clearing returns only after a call of the previous callback in flight has finished.
     pub fn oc_discovery_session_set_callback(
         session: *mut oc_discovery_session,
         callback: oc_discovery_callback,
         user_data: *mut c_void,
     ) -> oc_status;
+    /// Destroy a session (clearing its callback as above). NULL or a destroyed session is ignored apart from the last error.
     pub fn oc_discovery_session_destroy(session: *mut oc_discovery_session);
 
+    /// Create a coordinator for `camera`: its kind (built-in front, built-in back, external) from its type and position, its sensor mounting S from the driver (V4L2 or libcamera rotation, converted to clockwise), and for an external camera the mounting correction M kept in the context's state directory. Until told otherwise the host is in its natural orientation (H = 0) and the UI follows the device.
     pub fn oc_rotation_coordinator_create(
         ctx: *mut oc_context,
         camera: *mut oc_device,
         mirrored: i32,
         out: *mut *mut oc_rotation_coordinator,
     ) -> oc_status;
+    /// Destroy a coordinator (unregistering its callbacks). NULL is ignored.
     pub fn oc_rotation_coordinator_destroy(coordinator: *mut oc_rotation_coordinator);
+    /// The clockwise angles (0, 90, 180, 270): rotate stored images by `capture` to make them upright (photo EXIF, movie track matrix); rotate the preview layer by `preview`, then mirror it if the preview is mirrored. Either output may be NULL.
     pub fn oc_rotation_coordinator_get_angles(coordinator: *const oc_rotation_coordinator, preview: *mut i32, capture: *mut i32) -> oc_status;
+    /// Whether the coordinator computes for a mirrored preview.
     pub fn oc_rotation_coordinator_is_mirrored(coordinator: *const oc_rotation_coordinator) -> bool;
+    /// Set the host orientation H in clockwise degrees (iio-sensor-proxy's normal, left-up, bottom-up, right-up are 0, 90, 180, 270).
     pub fn oc_rotation_coordinator_set_host_orientation(coordinator: *mut oc_rotation_coordinator, degrees: i32) -> oc_status;
+    /// Set the interface orientation I: the host orientation the UI is laid out for, or OC_INTERFACE_FOLLOWS_DEVICE.
     pub fn oc_rotation_coordinator_set_interface_orientation(coordinator: *mut oc_rotation_coordinator, degrees: i32) -> oc_status;
+    /// Set and keep (by unique ID, in the state directory) an external camera's mounting correction M. For a camera that moves with the host, and for a virtual camera, this is refused.
     pub fn oc_rotation_coordinator_set_mounting_correction(coordinator: *mut oc_rotation_coordinator, degrees: i32) -> oc_status;
+    /// Turn the output's pixels clockwise by `degrees` (0, 90, 180, 270; behaviour §3 connection angle): width and height swap for quarter turns. Every frame is then converted with libyuv, which costs CPU: rotating the display layer by the rotation coordinator's preview angle is free, and photo and movie outputs record the angle as metadata. Takes effect at the next commit or start.
     pub fn oc_video_data_output_set_rotation_angle(output: *mut oc_video_data_output, degrees: i32) -> oc_status;
+    /// Flip the output's pixels about the vertical axis (after rotation): 1 on, 0 off, -1 the default (off: the camera's pixels, zero-copy; the behaviour contract's mirroring defaults apply to the preview — see oc_rotation_coordinator_is_mirrored()). Takes effect at the next commit or start.
     pub fn oc_video_data_output_set_mirrored(output: *mut oc_video_data_output, mirrored: i32) -> oc_status;
+    /// Create a session on `ctx`'s cameras.
     pub fn oc_capture_session_create(ctx: *mut oc_context, out: *mut *mut oc_capture_session) -> oc_status;
+    /// Stop (if running) and destroy a session. Its outputs stay valid (the caller owns them). NULL or a destroyed session is ignored apart from the last error.
     pub fn oc_capture_session_destroy(session: *mut oc_capture_session);
+    /// Batch changes: inputs and outputs added or removed until oc_capture_session_commit_configuration() apply together. Outside a batch, each change applies at once.
     pub fn oc_capture_session_begin_configuration(session: *mut oc_capture_session) -> oc_status;
+    /// Apply the batch. When it cannot be applied (e.g. no camera format serves every output), nothing changes — a running stream keeps running as it was — and the error says why.
     pub fn oc_capture_session_commit_configuration(session: *mut oc_capture_session) -> oc_status;
+    /// Make `camera` the session's input (replacing any other).
     pub fn oc_capture_session_set_input(session: *mut oc_capture_session, camera: *mut oc_device) -> oc_status;
+    /// Add an output. The session keeps a reference; the caller still destroys its own.
     pub fn oc_capture_session_add_output(session: *mut oc_capture_session, output: *mut oc_video_data_output) -> oc_status;
+    /// Remove an output. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND.
     pub fn oc_capture_session_remove_output(session: *mut oc_capture_session, output: *mut oc_video_data_output) -> oc_status;
+    /// Start the camera stream; returns once frames flow. Blocking.
     pub fn oc_capture_session_start_running(session: *mut oc_capture_session) -> oc_status;
+    /// Stop the stream; returns after the last frame callback has returned. Blocking.
     pub fn oc_capture_session_stop_running(session: *mut oc_capture_session) -> oc_status;
+    /// Whether the stream runs (false after a runtime error). \threadsafety Any thread.
     pub fn oc_capture_session_is_running(session: *const oc_capture_session) -> bool;
+    /// Register an event callback; unregister with oc_capture_session_remove_callback() (which waits for a call in flight).
     pub fn oc_capture_session_add_event_callback(
         session: *mut oc_capture_session,
         callback: oc_session_event_callback,
@@ -401,32 +514,48 @@ extern "C" {
         out_id: *mut oc_callback_id,
     ) -> oc_status;
     pub fn oc_capture_session_remove_callback(session: *mut oc_capture_session, id: oc_callback_id) -> oc_status;
+    /// Create a video data output.
     pub fn oc_video_data_output_create(out: *mut *mut oc_video_data_output) -> oc_status;
+    /// Destroy an output (removing it from its session first). NULL is ignored. From inside the output's own frame callback this is refused (see "Calls from inside a callback" at the top), as is a removal that would restart the stream from inside another output's callback: the output then stays as it was.
     pub fn oc_video_data_output_destroy(output: *mut oc_video_data_output);
+    /// Pin the output's pixel format (a fourcc; 0 for the camera's) and size (0x0 for the camera's). Takes effect at the next commit or start.
     pub fn oc_video_data_output_set_format(output: *mut oc_video_data_output, pixel_format: u32, width: u32, height: u32) -> oc_status;
     pub fn oc_video_data_output_set_frame_callback(
         output: *mut oc_video_data_output,
         callback: oc_frame_callback,
         user_data: *mut c_void,
     ) -> oc_status;
+    /// Frames delivered to this output so far (0 for an invalid handle).
     pub fn oc_video_data_output_delivered_frames(output: *const oc_video_data_output) -> u64;
+    /// Frame properties; 0 for an invalid frame (which sets the last error). \threadsafety Any thread.
     pub fn oc_frame_pixel_format(frame: *const oc_frame) -> u32;
     pub fn oc_frame_width(frame: *const oc_frame) -> u32;
     pub fn oc_frame_height(frame: *const oc_frame) -> u32;
     pub fn oc_frame_sequence(frame: *const oc_frame) -> u64;
+    /// CLOCK_MONOTONIC nanoseconds of the capture.
     pub fn oc_frame_timestamp_ns(frame: *const oc_frame) -> u64;
+    /// True for full-range samples (0–255, as decoded JPEG), false for limited range (16–235, as YUV cameras send).
     pub fn oc_frame_is_full_range(frame: *const oc_frame) -> bool;
     pub fn oc_frame_plane_count(frame: *const oc_frame) -> u32;
+    /// Plane `plane`'s bytes: returns the data (NULL for an invalid frame or plane) and its size and stride in bytes through the optional outputs.
     pub fn oc_frame_plane_data(frame: *const oc_frame, plane: u32, size: *mut usize, stride: *mut u32) -> *const u8;
+    /// Keep a frame beyond its callback: returns a frame the caller owns (its bytes copied out of the camera's buffer, which goes back to the camera) or NULL.
     pub fn oc_frame_retain(frame: *const oc_frame) -> *mut oc_frame;
+    /// Release a frame from oc_frame_retain(). NULL is ignored; the frame an output is delivering (its callback's argument) is not released, and oc_last_error_message() says so.
     pub fn oc_frame_release(frame: *mut oc_frame);
 
+    /// Create a photo output.
     pub fn oc_photo_output_create(out: *mut *mut oc_photo_output) -> oc_status;
+    /// Destroy a photo output, leaving its session first; requests still waiting get their callback with an error before this returns. NULL is ignored.
     pub fn oc_photo_output_destroy(output: *mut oc_photo_output);
+    /// Add the photo output to the session (like oc_capture_session_add_output()).
     pub fn oc_capture_session_add_photo_output(session: *mut oc_capture_session, output: *mut oc_photo_output) -> oc_status;
     pub fn oc_capture_session_remove_photo_output(session: *mut oc_capture_session, output: *mut oc_photo_output) -> oc_status;
+    /// The clockwise angle that turns the camera's pixels upright (the rotation coordinator's capture angle); written as EXIF Orientation. Any thread.
     pub fn oc_photo_output_set_rotation_angle(output: *mut oc_photo_output, degrees: i32) -> oc_status;
+    /// Mirror photos about the vertical axis (after rotation). \returns OC_OK or OC_ERROR_INVALID_HANDLE.
     pub fn oc_photo_output_set_mirrored(output: *mut oc_photo_output, mirrored: bool) -> oc_status;
+    /// Request a photo from the next good frame (corrupt camera JPEGs are skipped). Requests made back to back get successive frames and are all answered, in order. `settings` may be NULL for the defaults; it is copied.
     pub fn oc_photo_output_capture(
         output: *mut oc_photo_output,
         settings: *const oc_photo_settings,
@@ -434,31 +563,46 @@ extern "C" {
         user_data: *mut c_void,
     ) -> oc_status;
 
+    /// Create a movie file output. \ownership Destroy with oc_movie_file_output_destroy().
     pub fn oc_movie_file_output_create(out: *mut *mut oc_movie_file_output) -> oc_status;
+    /// Destroy the output: a recording in progress is finished (its callback runs) before this returns. NULL is ignored.
     pub fn oc_movie_file_output_destroy(output: *mut oc_movie_file_output);
     pub fn oc_capture_session_add_movie_file_output(session: *mut oc_capture_session, output: *mut oc_movie_file_output) -> oc_status;
+    /// Removing the output finishes its recording. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND.
     pub fn oc_capture_session_remove_movie_file_output(session: *mut oc_capture_session, output: *mut oc_movie_file_output) -> oc_status;
+    /// The capture angle (clockwise degrees to upright) for the next recording's display matrix. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.
     pub fn oc_movie_file_output_set_rotation_angle(output: *mut oc_movie_file_output, degrees: i32) -> oc_status;
+    /// Start recording to `path` (.mp4 or .mov; an existing file is replaced). The file is opened here, so an unwritable path fails at once.
     pub fn oc_movie_file_output_start_recording(
         output: *mut oc_movie_file_output,
         path: *const c_char,
         callback: oc_recording_callback,
         user_data: *mut c_void,
     ) -> oc_status;
+    /// Stop recording: queued frames are written, the file is finished, then the callback runs. Returns at once; OC_OK also when not recording.
     pub fn oc_movie_file_output_stop_recording(output: *mut oc_movie_file_output) -> oc_status;
+    /// Whether a recording is in progress (false for an invalid handle).
     pub fn oc_movie_file_output_is_recording(output: *const oc_movie_file_output) -> bool;
+    /// Seconds recorded so far in the current recording (0 when not recording).
     pub fn oc_movie_file_output_recorded_duration(output: *const oc_movie_file_output) -> f64;
 
+    /// A camera's own microphone — the audio interface of the same USB device — when it is connected (behaviour §1 associated_microphone).
     pub fn oc_context_copy_associated_microphone(
         ctx: *mut oc_context,
         camera: *mut oc_device,
         out: *mut *mut oc_device,
     ) -> oc_status;
+    /// The app's user preferred camera: its most recent choice that is connected, else the connected camera it most recently streamed from, else the first in the default order (built-in front, external, built-in back, others, virtual).
     pub fn oc_context_copy_user_preferred_camera(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
+    /// The system preferred camera: the user preferred camera, unless an external camera was plugged in after the app's last choice (or, with no choice yet, after its first run): then the most recently plugged such camera. Plug times come from the system (PipeWire's device.plugged.usec), so a camera plugged while the app was closed wins at its next start. Read-only.
     pub fn oc_context_copy_system_preferred_camera(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
+    /// Record the user's choice of camera for this app: it becomes the user preferred camera (and the system preferred one until another external camera is plugged in). The history is persisted in the state directory, shared with the app's other processes, and survives restarts. When the state cannot be written the choice still applies in memory and oc_context_copy_state_problem() says why.
     pub fn oc_context_set_user_preferred_camera(ctx: *mut oc_context, camera: *mut oc_device) -> oc_status;
+    /// Why the app's selection state could not be read or written (a corrupt file, moved aside and kept; an unwritable directory), or nothing.
     pub fn oc_context_copy_state_problem(ctx: *const oc_context, buffer: *mut c_char, size: usize) -> usize;
+    /// Why a backend of the context is not running, e.g. no PipeWire daemon at the default socket (the context then works on raw V4L2 alone), or that the daemon went away. A context created with an explicit options->pipewire_remote fails instead when that daemon is unreachable.
     pub fn oc_context_copy_backend_problem(ctx: *const oc_context, backend: oc_backend, buffer: *mut c_char, size: usize) -> usize;
+    /// Register a preferred-camera callback; unregister with oc_context_remove_callback().
     pub fn oc_context_add_preferred_camera_callback(
         ctx: *mut oc_context,
         callback: oc_preferred_camera_callback,
@@ -466,10 +610,15 @@ extern "C" {
         out_id: *mut oc_callback_id,
     ) -> oc_status;
 
+    /// The single `microphone` device (behaviour §5, unique ID "microphone"): it stands for the current input and follows it. Its name is the name of that input and changes with the route. The route is: the app's preferred input (oc_context_set_preferred_microphone()) while connected; else the most recently plugged microphone when it arrived after the system default last changed; else the system default (PipeWire's default.audio.source); else the first microphone. A session whose audio input is this device keeps recording across route changes: its microphone stream moves to the new input, a pause becomes silence in recordings.
     pub fn oc_context_copy_default_microphone(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
+    /// The input the `microphone` device routes to now: one of the context's microphones (as listed by oc_context_copy_devices()), or NULL when none.
     pub fn oc_context_copy_microphone_route(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
+    /// The preferred input while it is connected, else NULL.
     pub fn oc_context_copy_preferred_microphone(ctx: *mut oc_context, out: *mut *mut oc_device) -> oc_status;
+    /// Prefer an input for the `microphone` device (like a preferred audio input): it carries the route while connected, also after it is unplugged and plugged in again (matched by unique ID). NULL returns to the system's choice. Kept in memory for the context's life (not persisted).
     pub fn oc_context_set_preferred_microphone(ctx: *mut oc_context, microphone: *mut oc_device) -> oc_status;
+    /// Register a route callback; unregister with oc_context_remove_callback().
     pub fn oc_context_add_microphone_route_callback(
         ctx: *mut oc_context,
         callback: oc_microphone_route_callback,
@@ -477,19 +626,26 @@ extern "C" {
         out_id: *mut oc_callback_id,
     ) -> oc_status;
 
+    /// Set (or with NULL remove) the session's microphone: a PipeWire source, such as a camera's oc_context_copy_associated_microphone(), or the `microphone` device (oc_context_copy_default_microphone()) to follow the route. Its sound reaches audio data outputs and becomes the AAC track of recordings. Takes effect at the next commit or at once (like the camera input).
     pub fn oc_capture_session_set_audio_input(session: *mut oc_capture_session, microphone: *mut oc_device) -> oc_status;
     pub fn oc_audio_data_output_create(out: *mut *mut oc_audio_data_output) -> oc_status;
+    /// Removes the output from its session first. NULL is ignored. Refused from inside the output's own callback, like oc_video_data_output_destroy().
     pub fn oc_audio_data_output_destroy(output: *mut oc_audio_data_output);
     pub fn oc_capture_session_add_audio_output(session: *mut oc_capture_session, output: *mut oc_audio_data_output) -> oc_status;
     pub fn oc_capture_session_remove_audio_output(session: *mut oc_capture_session, output: *mut oc_audio_data_output) -> oc_status;
+    /// Set (or with NULL clear) the callback; a replaced callback in flight finishes first, except from inside the callback itself (it applies from the next call).
     pub fn oc_audio_data_output_set_callback(
         output: *mut oc_audio_data_output,
         callback: oc_audio_callback,
         user_data: *mut c_void,
     ) -> oc_status;
+    /// PCM frames delivered so far (0 for an invalid handle).
     pub fn oc_audio_data_output_delivered_frames(output: *const oc_audio_data_output) -> u64;
 
+    /// Automatic switching (behaviour §4, opt-in, off by default): the session's input follows the context's system preferred camera — a camera plugged in becomes the input, an unplugged input is replaced by the next preferred camera and the session starts again. It never switches while a movie file output of the session records (OC_SESSION_EVENT_SWITCH_DEFERRED); when the recording's file is finished it checks again and switches then. Each switch is reported as OC_SESSION_EVENT_INPUT_SWITCHED (or SWITCH_FAILED, keeping the input). Enabling it switches at once when the input is not the system preferred camera.
     pub fn oc_capture_session_set_automatically_switches_camera(session: *mut oc_capture_session, enabled: bool) -> oc_status;
+    /// Whether automatic switching is on (false for an invalid handle). \threadsafety Any thread.
     pub fn oc_capture_session_automatically_switches_camera(session: *const oc_capture_session) -> bool;
+    /// Whether a movie file output of the session is recording (from its start until its file is finished). \threadsafety Any thread.
     pub fn oc_capture_session_is_recording(session: *const oc_capture_session) -> bool;
 }
