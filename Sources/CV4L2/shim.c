@@ -154,3 +154,73 @@ void cv4l2_libv4l2_munmap(void *start, size_t length)
 {
     libv4l2.munmap(start, length);
 }
+
+static int cv4l2_is_multiplanar(uint32_t type) { return type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE; }
+
+void cv4l2_buffer_request_init(struct cv4l2_buffer_request *request, uint32_t type, uint32_t index)
+{
+    memset(request, 0, sizeof(*request));
+    request->buffer.type = type;
+    request->buffer.memory = V4L2_MEMORY_MMAP;
+    request->buffer.index = index;
+    if (cv4l2_is_multiplanar(type)) {
+        request->buffer.m.planes = &request->plane;
+        request->buffer.length = 1;
+    }
+}
+
+uint32_t cv4l2_buffer_request_length(const struct cv4l2_buffer_request *request)
+{
+    return cv4l2_is_multiplanar(request->buffer.type) ? request->plane.length : request->buffer.length;
+}
+
+uint32_t cv4l2_buffer_request_offset(const struct cv4l2_buffer_request *request)
+{
+    return cv4l2_is_multiplanar(request->buffer.type) ? request->plane.m.mem_offset : request->buffer.m.offset;
+}
+
+uint32_t cv4l2_buffer_request_bytes_used(const struct cv4l2_buffer_request *request)
+{
+    return cv4l2_is_multiplanar(request->buffer.type) ? request->plane.bytesused : request->buffer.bytesused;
+}
+
+uint32_t cv4l2_buffer_request_data_offset(const struct cv4l2_buffer_request *request)
+{
+    return cv4l2_is_multiplanar(request->buffer.type) ? request->plane.data_offset : 0;
+}
+
+void cv4l2_format_init(struct v4l2_format *format, uint32_t type, uint32_t pixel_format, uint32_t width, uint32_t height)
+{
+    memset(format, 0, sizeof(*format));
+    format->type = type;
+    if (cv4l2_is_multiplanar(type)) {
+        format->fmt.pix_mp.pixelformat = pixel_format;
+        format->fmt.pix_mp.width = width;
+        format->fmt.pix_mp.height = height;
+        format->fmt.pix_mp.field = V4L2_FIELD_NONE;
+        format->fmt.pix_mp.num_planes = 1;
+    } else {
+        format->fmt.pix.pixelformat = pixel_format;
+        format->fmt.pix.width = width;
+        format->fmt.pix.height = height;
+        format->fmt.pix.field = V4L2_FIELD_NONE;
+    }
+}
+
+void cv4l2_format_read(const struct v4l2_format *format, uint32_t *pixel_format, uint32_t *width, uint32_t *height,
+                       uint32_t *bytes_per_line, uint32_t *planes)
+{
+    if (cv4l2_is_multiplanar(format->type)) {
+        *pixel_format = format->fmt.pix_mp.pixelformat;
+        *width = format->fmt.pix_mp.width;
+        *height = format->fmt.pix_mp.height;
+        *bytes_per_line = format->fmt.pix_mp.plane_fmt[0].bytesperline;
+        *planes = format->fmt.pix_mp.num_planes;
+    } else {
+        *pixel_format = format->fmt.pix.pixelformat;
+        *width = format->fmt.pix.width;
+        *height = format->fmt.pix.height;
+        *bytes_per_line = format->fmt.pix.bytesperline;
+        *planes = 1;
+    }
+}

@@ -207,12 +207,19 @@ public final class MovieFileOutput: @unchecked Sendable {
     private func run(_ recording: Recording) {
         var sound: [Float] = []
         sound.reserveCapacity(recording.audio.capacity)
+        // The first picture sets the movie's timeline: sound that comes before it waits (the
+        // writer would have nowhere to put it), and what of it precedes the picture is trimmed.
+        var pictureStarted = false
         while true {
             let (next, soundTimestamp): (Int?, UInt64) = lock.withLock {
-                while recording.ready.isEmpty && recording.audio.isEmpty && !recording.stopping { lock.wait() }
-                swap(&sound, &recording.audio)   // both keep their capacity: no allocation
-                return (recording.ready.isEmpty ? nil : recording.ready.removeFirst(), recording.audioTimestamp)
+                while recording.ready.isEmpty && (recording.audio.isEmpty || !pictureStarted) && !recording.stopping {
+                    lock.wait()
+                }
+                let slot = recording.ready.isEmpty ? nil : recording.ready.removeFirst()
+                if pictureStarted || slot != nil { swap(&sound, &recording.audio) }   // both keep their capacity
+                return (slot, recording.audioTimestamp)
             }
+            if next != nil { pictureStarted = true }
             guard next != nil || !sound.isEmpty else { break }
             do throws(OcellusError) {
                 if let slot = next { try recording.writer.write(recording.buffers[slot].frame) }

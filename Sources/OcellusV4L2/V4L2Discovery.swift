@@ -118,6 +118,8 @@ public struct V4L2Discovery {
             description.type = bufferType
             guard system.ioctl(fd, CV4L2_VIDIOC_ENUM_FMT, &description) == 0 else { break }
             let pixelFormat = FourCC(rawValue: description.pixelformat)
+            // Formats split over several memory planes (NV12M, YUV420M…) are not streamed: not listed.
+            if Self.multiMemoryPlaneFormats.contains(pixelFormat) { continue }
             for (width, height) in sizes(fd, pixelFormat: description.pixelformat) {
                 let (rates, isRange) = frameRates(fd, pixelFormat: description.pixelformat, width: width, height: height)
                 result.append(VideoFormat(pixelFormat: pixelFormat, width: width, height: height,
@@ -180,6 +182,9 @@ public struct V4L2Discovery {
         if let usb = node.deviceDirectory.flatMap(system.usbIdentity(containing:)) { return usb.sysfsPath }
         return node.busInfo.isEmpty ? node.deviceDirectory ?? node.name : node.busInfo
     }
+
+    static let multiMemoryPlaneFormats = Set(["NM12", "NM21", "NM16", "NM61", "YM12", "YM21", "YM16", "YM61",
+                                              "YM24", "YM42", "TM12", "VM12"].map { FourCC($0) })
 
     /// Drivers whose pictures are made in software: virtual cameras.
     static let softwareDrivers: Set<String> = ["v4l2 loopback", "vivid"]

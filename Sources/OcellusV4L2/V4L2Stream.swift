@@ -40,6 +40,8 @@ public final class V4L2Stream: @unchecked Sendable {
     public let node: String
     private let system: any V4L2System
     private var fd: Int32 = -1
+    /// Single-planar capture, or multi-planar where the node has only that (SoC camera receivers).
+    private var bufferType = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private var thread: pthread_t?
     private var wakeRead: Int32 = -1, wakeWrite: Int32 = -1
@@ -66,9 +68,14 @@ public final class V4L2Stream: @unchecked Sendable {
         fd = system.open(node: node)
         guard fd >= 0 else { defer { fd = -1 }; throw Self.error(fd, "open /dev/\(node)") }
         do {
+            var capability = v4l2_capability()
+            try check(system.ioctl(fd, CV4L2_VIDIOC_QUERYCAP, &capability), "query /dev/\(node)")
+            let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? capability.device_caps : capability.capabilities
+            bufferType = caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) == 0 && caps & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0
+                ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE.rawValue : V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             let format = try configure(pixelFormat: pixelFormat, width: width, height: height, frameRate: frameRate)
             try allocateBuffers(count: bufferCount)
-            var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            var type = bufferType
             try check(system.ioctl(fd, CV4L2_VIDIOC_STREAMON, &type), "start streaming on /dev/\(node)")
             startThread(format: format, handler: handler)
             return format
@@ -105,60 +112,62 @@ public final class V4L2Stream: @unchecked Sendable {
 
     private func configure(pixelFormat: FourCC, width: UInt32, height: UInt32, frameRate: FrameRate) throws(OcellusError) -> Format {
         var format = v4l2_format()
-        format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        format.fmt.pix.pixelformat = pixelFormat.rawValue
-        format.fmt.pix.width = width
-        format.fmt.pix.height = height
-        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        cv4l2_format_init(&format, bufferType, pixelFormat.rawValue, width, height)
         try check(system.ioctl(fd, CV4L2_VIDIOC_S_FMT, &format), "set the format \(pixelFormat) \(width)x\(height)")
-        guard format.fmt.pix.pixelformat == pixelFormat.rawValue else {
-            throw OcellusError(.invalidArgument, "/dev/\(node) does not offer \(pixelFormat) (the driver chose \(FourCC(rawValue: format.fmt.pix.pixelformat)))")
+        var (chosen, chosenWidth, chosenHeight, bytesPerLine, planes): (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
+        cv4l2_format_read(&format, &chosen, &chosenWidth, &chosenHeight, &bytesPerLine, &planes)
+        guard chosen == pixelFormat.rawValue else {
+            throw OcellusError(.invalidArgument, "/dev/\(node) does not offer \(pixelFormat) (the driver chose \(FourCC(rawValue: chosen)))")
         }
         // Drivers adjust sizes they cannot stream instead of refusing them: an app asking for a size
         // must get that size or an error, never silently another.
-        guard format.fmt.pix.width == width && format.fmt.pix.height == height else {
-            throw OcellusError(.invalidArgument, "/dev/\(node) does not stream \(pixelFormat) at \(width)x\(height) (the driver chose \(format.fmt.pix.width)x\(format.fmt.pix.height))")
+        guard chosenWidth == width && chosenHeight == height else {
+            throw OcellusError(.invalidArgument, "/dev/\(node) does not stream \(pixelFormat) at \(width)x\(height) (the driver chose \(chosenWidth)x\(chosenHeight))")
+        }
+        guard planes == 1 else {
+            throw OcellusError(.invalidArgument, "/dev/\(node) wants \(pixelFormat) in \(planes) separate memory planes, which Ocellus does not stream yet")
         }
         var parameters = v4l2_streamparm()
-        parameters.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        parameters.type = bufferType
         // The frame interval is the inverse of the rate.
         parameters.parm.capture.timeperframe = v4l2_fract(numerator: frameRate.denominator, denominator: frameRate.numerator)
         let rateResult = system.ioctl(fd, CV4L2_VIDIOC_S_PARM, &parameters)
         let interval = parameters.parm.capture.timeperframe
         let actualRate = rateResult == 0 && interval.numerator > 0 ? FrameRate(interval.denominator, interval.numerator) : frameRate
-        return Format(pixelFormat: pixelFormat, width: format.fmt.pix.width, height: format.fmt.pix.height,
-                      bytesPerLine: format.fmt.pix.bytesperline, frameRate: actualRate)
+        return Format(pixelFormat: pixelFormat, width: chosenWidth, height: chosenHeight,
+                      bytesPerLine: bytesPerLine, frameRate: actualRate)
     }
 
     private func allocateBuffers(count: UInt32) throws(OcellusError) {
         var request = v4l2_requestbuffers()
         request.count = count
-        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.type = bufferType
         request.memory = V4L2_MEMORY_MMAP.rawValue
         try check(system.ioctl(fd, CV4L2_VIDIOC_REQBUFS, &request), "allocate \(count) buffers")
         guard request.count >= 2 else { throw OcellusError(.noResources, "/dev/\(node) granted only \(request.count) buffer") }
+        let buffer = UnsafeMutablePointer<cv4l2_buffer_request>.allocate(capacity: 1)   // at one address: it points into itself
+        defer { buffer.deallocate() }
         for index in 0..<request.count {
-            var buffer = v4l2_buffer()
-            buffer.index = index
-            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            buffer.memory = V4L2_MEMORY_MMAP.rawValue
-            try check(system.ioctl(fd, CV4L2_VIDIOC_QUERYBUF, &buffer), "query buffer \(index)")
-            guard let memory = system.map(fd, length: Int(buffer.length), offset: Int64(buffer.m.offset)) else {
+            cv4l2_buffer_request_init(buffer, bufferType, index)
+            try check(system.ioctl(fd, CV4L2_VIDIOC_QUERYBUF, &buffer.pointee.buffer), "query buffer \(index)")
+            let length = Int(cv4l2_buffer_request_length(buffer))
+            guard let memory = system.map(fd, length: length, offset: Int64(cv4l2_buffer_request_offset(buffer))) else {
                 throw OcellusError(.noResources, "cannot map buffer \(index) of /dev/\(node): \(String(cString: strerror(errno)))")
             }
-            buffers.append(UnsafeMutableRawBufferPointer(start: memory, count: Int(buffer.length)))
-            try check(system.ioctl(fd, CV4L2_VIDIOC_QBUF, &buffer), "queue buffer \(index)")
+            buffers.append(UnsafeMutableRawBufferPointer(start: memory, count: length))
+            try check(system.ioctl(fd, CV4L2_VIDIOC_QBUF, &buffer.pointee.buffer), "queue buffer \(index)")
         }
     }
 
     private func release() {
-        Self.release(fd: fd, buffers: buffers, wake: [wakeRead, wakeWrite], system: system)
+        Self.release(fd: fd, type: bufferType, buffers: buffers, wake: [wakeRead, wakeWrite], system: system)
         (fd, buffers, wakeRead, wakeWrite) = (-1, [], -1, -1)
     }
 
-    private static func release(fd: Int32, buffers: [UnsafeMutableRawBufferPointer], wake: [Int32], system: any V4L2System) {
+    private static func release(fd: Int32, type bufferType: UInt32, buffers: [UnsafeMutableRawBufferPointer], wake: [Int32],
+                                system: any V4L2System) {
         if fd >= 0 {
-            var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            var type = bufferType
             _ = system.ioctl(fd, CV4L2_VIDIOC_STREAMOFF, &type)
         }
         for buffer in buffers { system.unmap(buffer.baseAddress!, length: buffer.count) }
@@ -172,25 +181,26 @@ public final class V4L2Stream: @unchecked Sendable {
         var pipeFDs: [Int32] = [-1, -1]
         _ = pipe(&pipeFDs)
         (wakeRead, wakeWrite) = (pipeFDs[0], pipeFDs[1])
-        let (fd, wake, system, buffers, node) = (self.fd, wakeRead, self.system, self.buffers, self.node)
+        let (fd, wake, system, buffers, node, bufferType) = (self.fd, wakeRead, self.system, self.buffers, self.node, self.bufferType)
         let wakeFDs = [wakeRead, wakeWrite]
         let stoppedFromHandler = Flag()
         self.stoppedFromHandler = stoppedFromHandler
         thread = OcellusCore.startThread {
             defer {
-                if stoppedFromHandler.isSet { V4L2Stream.release(fd: fd, buffers: buffers, wake: wakeFDs, system: system) }
+                if stoppedFromHandler.isSet { V4L2Stream.release(fd: fd, type: bufferType, buffers: buffers, wake: wakeFDs, system: system) }
             }
             var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-            var buffer = v4l2_buffer()
+            // One request for the stream's life, at one address (a multi-planar one points into itself).
+            let request = UnsafeMutablePointer<cv4l2_buffer_request>.allocate(capacity: 1)
+            defer { request.deallocate() }
             while true {
                 guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { return }
                 if descriptors[1].revents != 0 { return }
                 let events = Int32(descriptors[0].revents)
                 guard events != 0 else { continue }
-                buffer = v4l2_buffer()
-                buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-                buffer.memory = V4L2_MEMORY_MMAP.rawValue
-                let result = system.ioctl(fd, CV4L2_VIDIOC_DQBUF, &buffer)
+                cv4l2_buffer_request_init(request, bufferType, 0)
+                let result = system.ioctl(fd, CV4L2_VIDIOC_DQBUF, &request.pointee.buffer)
+                let buffer = request.pointee.buffer
                 if result == -EAGAIN && events & (POLLERR | POLLHUP) == 0 { continue }
                 if result != 0 {
                     handler(.failed(V4L2Stream.streamingError(result, node: node)))
@@ -198,11 +208,13 @@ public final class V4L2Stream: @unchecked Sendable {
                 }
                 let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
                 let memory = buffers[Int(buffer.index)]
-                handler(.frame(Frame(format: format, bytes: UnsafeRawBufferPointer(rebasing: memory[0..<Int(buffer.bytesused)]),
+                let used = min(Int(cv4l2_buffer_request_bytes_used(request)), memory.count)
+                let start = min(Int(cv4l2_buffer_request_data_offset(request)), used)
+                handler(.frame(Frame(format: format, bytes: UnsafeRawBufferPointer(rebasing: memory[start..<used]),
                                      sequence: buffer.sequence, timestampNanoseconds: timestamp,
                                      isCorrupt: buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0)))
                 if stoppedFromHandler.isSet { return }
-                let requeued = system.ioctl(fd, CV4L2_VIDIOC_QBUF, &buffer)
+                let requeued = system.ioctl(fd, CV4L2_VIDIOC_QBUF, &request.pointee.buffer)
                 if requeued != 0 {
                     handler(.failed(V4L2Stream.streamingError(requeued, node: node)))
                     return

@@ -33,6 +33,27 @@ extern const unsigned long CV4L2_VIDIOC_DQBUF;
 extern const unsigned long CV4L2_VIDIOC_STREAMON;
 extern const unsigned long CV4L2_VIDIOC_STREAMOFF;
 
+/* A buffer of a single- or multi-planar capture queue, at a fixed address: the
+ * multi-planar v4l2_buffer points at its plane array (and v4l2_plane is a union
+ * holder Swift does not lay out). Ocellus streams formats held in one memory plane
+ * (NV12, YUYV, MJPEG… on an _MPLANE queue), which is what camera nodes use. */
+struct cv4l2_buffer_request {
+    struct v4l2_buffer buffer;
+    struct v4l2_plane plane;
+};
+void cv4l2_buffer_request_init(struct cv4l2_buffer_request *request, uint32_t type, uint32_t index);
+uint32_t cv4l2_buffer_request_length(const struct cv4l2_buffer_request *request);
+uint32_t cv4l2_buffer_request_offset(const struct cv4l2_buffer_request *request);
+uint32_t cv4l2_buffer_request_bytes_used(const struct cv4l2_buffer_request *request);
+/* Where the picture starts in a multi-planar buffer (bytes used count from the buffer's start). */
+uint32_t cv4l2_buffer_request_data_offset(const struct cv4l2_buffer_request *request);
+
+/* S_FMT for either queue type (v4l2_pix_format_mplane is packed); the read-back
+ * gives what the driver chose, and how many memory planes it wants. */
+void cv4l2_format_init(struct v4l2_format *format, uint32_t type, uint32_t pixel_format, uint32_t width, uint32_t height);
+void cv4l2_format_read(const struct v4l2_format *format, uint32_t *pixel_format, uint32_t *width, uint32_t *height,
+                       uint32_t *bytes_per_line, uint32_t *planes);
+
 /* One control in a G/S_EXT_CTRLS request: v4l2_ext_control is packed and holds a
  * union, which Swift does not lay out; these keep the request at a fixed address. */
 struct cv4l2_control_request {
