@@ -116,6 +116,17 @@ void device_json(json *w, oc_device *device)
             json_number(w, (double)format.frame_rates[rate].numerator / format.frame_rates[rate].denominator);
         }
         json_array_end(w);
+        if (format.sizes_are_range) {   /* added in 0.2; width and height are the largest */
+            json_key(w, "size_range");
+            json_object_begin(w);
+            json_key(w, "min_width"); json_int(w, format.min_width);
+            json_key(w, "min_height"); json_int(w, format.min_height);
+            json_key(w, "max_width"); json_int(w, format.width);
+            json_key(w, "max_height"); json_int(w, format.height);
+            json_key(w, "step_width"); json_int(w, format.step_width);
+            json_key(w, "step_height"); json_int(w, format.step_height);
+            json_object_end(w);
+        }
         json_object_end(w);
     }
     json_array_end(w);

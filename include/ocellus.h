@@ -291,6 +291,18 @@ typedef struct oc_format_info {
      */
     const oc_fraction *frame_rates;
     bool frame_rates_are_range;
+    /**
+     * The format's sizes are a range (a driver's stepwise or continuous frame
+     * sizes): any width min_width + k × step_width up to width, and likewise for
+     * height, streams; width × height is the largest. False for one size. The
+     * fields below are filled when struct_size covers them (added in 0.2; a
+     * smaller struct from 0.1 is filled up to frame_rates_are_range).
+     */
+    bool sizes_are_range;
+    uint32_t min_width;
+    uint32_t min_height;
+    uint32_t step_width;
+    uint32_t step_height;
 } oc_format_info;
 
 typedef enum oc_hotplug_event {

@@ -227,7 +227,9 @@ private let backendNames = NameTable("backend", Dictionary(uniqueKeysWithValues:
                                                     _ info: UnsafeMutablePointer<oc_format_info>?) -> oc_status {
     guard let box = DeviceBox.lookup(device) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     guard let info else { return LastError.fail(.invalidArgument, "oc_device_get_format: info is NULL") }
-    guard info.pointee.struct_size >= UInt32(MemoryLayout<oc_format_info>.size) else {
+    // 0.1's struct ended at frame_rates_are_range: accepted, and filled up to there.
+    let rangeFields = MemoryLayout<oc_format_info>.offset(of: \oc_format_info.sizes_are_range)!
+    guard info.pointee.struct_size >= UInt32(rangeFields) else {
         return LastError.fail(.invalidArgument,
             "oc_device_get_format: info->struct_size is \(info.pointee.struct_size); set it to sizeof(oc_format_info)")
     }
@@ -243,6 +245,14 @@ private let backendNames = NameTable("backend", Dictionary(uniqueKeysWithValues:
     info.pointee.frame_rate_count = UInt32(format.frameRates.count)
     info.pointee.frame_rates = UnsafePointer(box.frameRates[index])
     info.pointee.frame_rates_are_range = format.frameRatesAreRange
+    if info.pointee.struct_size >= UInt32(MemoryLayout<oc_format_info>.size) {
+        let range = format.sizeRange
+        info.pointee.sizes_are_range = range != nil
+        info.pointee.min_width = range?.minWidth ?? format.width
+        info.pointee.min_height = range?.minHeight ?? format.height
+        info.pointee.step_width = range?.stepWidth ?? 0
+        info.pointee.step_height = range?.stepHeight ?? 0
+    }
     return oc_status(OC_OK)
 }
 

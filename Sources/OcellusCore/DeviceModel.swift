@@ -113,21 +113,61 @@ public struct FrameRate: Hashable, Sendable, Comparable {
 /// One (pixel format, size, frame rates) combination a device offers.
 public struct VideoFormat: Hashable, Sendable {
     public let pixelFormat: FourCC
+    /// The size; for a format whose sizes are a range, the largest.
     public let width: UInt32
     public let height: UInt32
     /// Highest first. With `frameRatesAreRange` exactly two entries: maximum, minimum.
     public let frameRates: [FrameRate]
     public let frameRatesAreRange: Bool
+    /// Sizes a driver offers as a stepwise or continuous range (V4L2 `ENUM_FRAMESIZES`),
+    /// nil for one discrete size. `width`×`height` is its maximum.
+    public let sizeRange: SizeRange?
 
-    public init(pixelFormat: FourCC, width: UInt32, height: UInt32, frameRates: [FrameRate], frameRatesAreRange: Bool = false) {
+    public init(pixelFormat: FourCC, width: UInt32, height: UInt32, frameRates: [FrameRate], frameRatesAreRange: Bool = false,
+                sizeRange: SizeRange? = nil) {
         self.pixelFormat = pixelFormat
         self.width = width
         self.height = height
         let unique = Array(Set(frameRates)).sorted(by: >)
         self.frameRates = frameRatesAreRange ? [unique.first, unique.last].compactMap { $0 } : unique
         self.frameRatesAreRange = frameRatesAreRange
+        self.sizeRange = sizeRange
     }
 
     /// Shortest frame duration the format allows, as the highest frame rate.
     public var maxFrameRate: FrameRate? { frameRates.first }
+
+    /// Whether this format streams `width`×`height`: its own size, or one its range holds.
+    public func offers(width: UInt32, height: UInt32) -> Bool {
+        (width == self.width && height == self.height) || sizeRange?.contains(width: width, height: height) == true
+    }
+
+    /// The same format at a size its range holds (the size a stream is then opened with).
+    public func sized(width: UInt32, height: UInt32) -> VideoFormat {
+        VideoFormat(pixelFormat: pixelFormat, width: width, height: height, frameRates: frameRates,
+                    frameRatesAreRange: frameRatesAreRange, sizeRange: sizeRange)
+    }
+}
+
+/// A stepwise (or, with steps of 1, continuous) range of frame sizes.
+public struct SizeRange: Hashable, Sendable {
+    public let minWidth: UInt32, minHeight: UInt32
+    public let maxWidth: UInt32, maxHeight: UInt32
+    public let stepWidth: UInt32, stepHeight: UInt32
+
+    public init(minWidth: UInt32, minHeight: UInt32, maxWidth: UInt32, maxHeight: UInt32, stepWidth: UInt32, stepHeight: UInt32) {
+        (self.minWidth, self.minHeight, self.maxWidth, self.maxHeight) = (minWidth, minHeight, maxWidth, maxHeight)
+        (self.stepWidth, self.stepHeight) = (max(1, stepWidth), max(1, stepHeight))
+    }
+
+    public func contains(width: UInt32, height: UInt32) -> Bool {
+        (minWidth...maxWidth).contains(width) && (minHeight...maxHeight).contains(height)
+            && (width - minWidth) % stepWidth == 0 && (height - minHeight) % stepHeight == 0
+    }
+
+    /// Sizes worth offering from the range when nothing asks for one: the common ones it holds
+    /// (a 16384x8640 maximum is a limit of the hardware, not a size to stream at).
+    public var commonSizes: [(UInt32, UInt32)] {
+        [(3840, 2160), (1920, 1080), (1280, 720), (640, 480)].filter { contains(width: $0.0, height: $0.1) }
+    }
 }

@@ -76,7 +76,7 @@ public struct V4L2Discovery {
     public func node(offering format: VideoFormat, among nodes: [String]) -> String? {
         nodes.first { name in
             describe(name)?.formats.contains {
-                $0.pixelFormat == format.pixelFormat && $0.width == format.width && $0.height == format.height
+                $0.pixelFormat == format.pixelFormat && $0.offers(width: format.width, height: format.height)
             } == true
         }
     }
@@ -120,32 +120,47 @@ public struct V4L2Discovery {
             let pixelFormat = FourCC(rawValue: description.pixelformat)
             // Formats split over several memory planes (NV12M, YUV420M…) are not streamed: not listed.
             if Self.multiMemoryPlaneFormats.contains(pixelFormat) { continue }
-            for (width, height) in sizes(fd, pixelFormat: description.pixelformat) {
-                let (rates, isRange) = frameRates(fd, pixelFormat: description.pixelformat, width: width, height: height)
+            for (width, height, range) in sizes(fd, pixelFormat: description.pixelformat) {
+                // A range's rates are asked at a size it holds that a stream would use.
+                let (probeWidth, probeHeight) = range?.commonSizes.first ?? (width, height)
+                var (rates, isRange) = frameRates(fd, pixelFormat: description.pixelformat, width: probeWidth, height: probeHeight)
+                if rates.isEmpty, let current = currentFrameRate(fd, bufferType: bufferType) { rates = [current] }
                 result.append(VideoFormat(pixelFormat: pixelFormat, width: width, height: height,
-                                          frameRates: rates, frameRatesAreRange: isRange))
+                                          frameRates: rates, frameRatesAreRange: isRange, sizeRange: range))
             }
         }
         return result
     }
 
-    /// Discrete sizes as listed; for stepwise and continuous ranges, the smallest and largest.
-    private func sizes(_ fd: Int32, pixelFormat: UInt32) -> [(UInt32, UInt32)] {
-        var result: [(UInt32, UInt32)] = []
+    /// Discrete sizes as listed; a stepwise or continuous range as its largest size with the range.
+    private func sizes(_ fd: Int32, pixelFormat: UInt32) -> [(UInt32, UInt32, SizeRange?)] {
+        var result: [(UInt32, UInt32, SizeRange?)] = []
         for index in 0..<UInt32(256) {
             var size = v4l2_frmsizeenum()
             size.index = index
             size.pixel_format = pixelFormat
             guard system.ioctl(fd, CV4L2_VIDIOC_ENUM_FRAMESIZES, &size) == 0 else { break }
             if size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
-                result.append((size.discrete.width, size.discrete.height))
+                result.append((size.discrete.width, size.discrete.height, nil))
             } else {
-                result.append((size.stepwise.min_width, size.stepwise.min_height))
-                result.append((size.stepwise.max_width, size.stepwise.max_height))
+                let range = size.stepwise
+                result.append((range.max_width, range.max_height,
+                               SizeRange(minWidth: range.min_width, minHeight: range.min_height, maxWidth: range.max_width,
+                                         maxHeight: range.max_height, stepWidth: range.step_width, stepHeight: range.step_height)))
                 break
             }
         }
         return result
+    }
+
+    /// The rate the node runs at now (`G_PARM`), for drivers that enumerate no intervals
+    /// (an HDMI receiver's rate follows its input's timings).
+    private func currentFrameRate(_ fd: Int32, bufferType: UInt32) -> FrameRate? {
+        var parameters = v4l2_streamparm()
+        parameters.type = bufferType
+        guard system.ioctl(fd, CV4L2_VIDIOC_G_PARM, &parameters) == 0 else { return nil }
+        let interval = parameters.parm.capture.timeperframe
+        return interval.numerator > 0 && interval.denominator > 0 ? FrameRate(interval.denominator, interval.numerator) : nil
     }
 
     private func frameRates(_ fd: Int32, pixelFormat: UInt32, width: UInt32, height: UInt32) -> ([FrameRate], Bool) {

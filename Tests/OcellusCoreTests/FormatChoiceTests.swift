@@ -108,4 +108,21 @@ extension FormatChoiceTests {
         #expect(CaptureSession.device(webcam(speedMbps: "480"), supports: .hd1920x1080))
         #expect(!CaptureSession.device(webcam(speedMbps: "480"), supports: .uhd3840x2160))
     }
+
+    /// A driver's stepwise sizes (an HDMI receiver's, 16x16 to 16384x8640 in steps of 2): the size
+    /// an output pins is streamed as such when the range holds it; otherwise a common size it holds.
+    @Test func aRangeOfSizesServesThePinnedSizeOrACommonOne() throws {
+        let range = SizeRange(minWidth: 16, minHeight: 16, maxWidth: 16384, maxHeight: 8640, stepWidth: 2, stepHeight: 2)
+        let grabber = Device(uniqueID: "v4l2-platform:vivid-001", name: "HDMI", type: .externalCamera, position: .unspecified,
+                             backend: .v4l2, backendKey: "k",
+                             formats: [VideoFormat(pixelFormat: .yuyv, width: 16384, height: 8640, frameRates: [FrameRate(60)],
+                                                   sizeRange: range)],
+                             vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, properties: [:])
+        let pinned = try #require(try choose(grabber, [VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 360)]))
+        #expect((pinned.0.width, pinned.0.height, pinned.0.sizeRange) == (640, 360, range))
+        let free = try #require(try choose(grabber, [VideoDataOutput()]))
+        #expect((free.0.width, free.0.height) == (3840, 2160))   // the largest common size, not the hardware's limit
+        #expect(range.contains(width: 640, height: 360) && !range.contains(width: 641, height: 360)
+            && !range.contains(width: 16386, height: 100))
+    }
 }

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -195,6 +196,10 @@ static int test_lists_virtual_cameras_with_properties(void)
     CHECK(info.frame_rates[1].numerator == 15);
     CHECK(oc_device_get_format(cam, 8, &info) == OC_OK);
     CHECK(strcmp(oc_fourcc_string(info.pixel_format, fourcc), "MJPG") == 0 && info.width == 1920);
+    CHECK(!info.sizes_are_range && info.min_width == 1920 && info.step_width == 0);   /* one size, not a range */
+    /* A 0.1 caller's struct ends at frame_rates_are_range: accepted, and nothing after it written. */
+    oc_format_info old = { .struct_size = (uint32_t)offsetof(oc_format_info, sizes_are_range), .min_width = 77 };
+    CHECK(oc_device_get_format(cam, 0, &old) == OC_OK && old.width == 640 && old.min_width == 77);
 
     int microphones = 0;
     for (size_t i = 0; i < oc_device_list_count(list); i++) {

@@ -26,6 +26,7 @@ extern const unsigned int CV4L2_CTRL_FLAG_NEXT_CTRL;
 extern const unsigned int CV4L2_CTRL_FLAG_NEXT_COMPOUND;
 extern const unsigned long CV4L2_VIDIOC_S_FMT;
 extern const unsigned long CV4L2_VIDIOC_S_PARM;
+extern const unsigned long CV4L2_VIDIOC_G_PARM;
 extern const unsigned long CV4L2_VIDIOC_REQBUFS;
 extern const unsigned long CV4L2_VIDIOC_QUERYBUF;
 extern const unsigned long CV4L2_VIDIOC_QBUF;

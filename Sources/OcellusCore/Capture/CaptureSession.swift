@@ -550,8 +550,16 @@ public final class CaptureSession: @unchecked Sendable {
             if format.frameRatesAreRange { return max(wanted, format.frameRates.last ?? wanted) }
             return format.frameRates.filter { $0 >= wanted }.min() ?? top
         }
+        // A format whose sizes are a range stands for the sizes outputs pin within it and the
+        // common sizes it holds; then every candidate has one size, as discrete formats do.
+        let pinned = outputs.compactMap(size)
+        let concrete = input.formats.flatMap { format -> [VideoFormat] in
+            guard let range = format.sizeRange else { return [format] }
+            let sizes = pinned.filter { range.contains(width: $0.0, height: $0.1) } + range.commonSizes
+            return sizes.isEmpty ? [format] : sizes.map { format.sized(width: $0.0, height: $0.1) }
+        }
         // A rate cap is a maximum: a camera slower than the cap still serves the output.
-        let served = input.formats.filter { format in outputs.allSatisfy { serves(format, $0) } }
+        let served = concrete.filter { format in outputs.allSatisfy { serves(format, $0) } }
         // Formats that would not fit the USB bus are out (MJPEG then wins where raw would not fit).
         let candidates = served.filter { (HardwareCost.usbLoad(of: input, format: $0, rate: streamRate($0)) ?? 0) <= 1.0 }
         if candidates.isEmpty, let cheapest = served.min(by: {

@@ -18,7 +18,7 @@ import types
 import weakref
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 from . import _native
 
@@ -167,6 +167,9 @@ class Format:
     height: int
     frame_rates: List[Fraction]
     frame_rates_are_range: bool = False
+    #: For a range of sizes (a driver's stepwise or continuous sizes): (min_width, min_height,
+    #: step_width, step_height); `width` × `height` is then the largest. None for one size.
+    size_range: Optional[Tuple[int, int, int, int]] = None
 
 
 class ControlType(enum.IntEnum):
@@ -257,7 +260,10 @@ class Device:
         _lib.oc_device_get_format(self._handle, index, ctypes.byref(info))
         rates = [Fraction(info.frame_rates[i].numerator, info.frame_rates[i].denominator)
                  for i in range(info.frame_rate_count)]
-        return Format(_fourcc(info.pixel_format), info.width, info.height, rates, bool(info.frame_rates_are_range))
+        size_range = ((info.min_width, info.min_height, info.step_width, info.step_height)
+                      if info.sizes_are_range else None)
+        return Format(_fourcc(info.pixel_format), info.width, info.height, rates, bool(info.frame_rates_are_range),
+                      size_range)
 
     @property
     def name(self) -> str:

@@ -32,6 +32,11 @@ class FormatInfo(ctypes.Structure):
         ("frame_rate_count", ctypes.c_uint32),
         ("frame_rates", ctypes.POINTER(Fraction)),
         ("frame_rates_are_range", ctypes.c_bool),
+        ("sizes_are_range", ctypes.c_bool),
+        ("min_width", ctypes.c_uint32),
+        ("min_height", ctypes.c_uint32),
+        ("step_width", ctypes.c_uint32),
+        ("step_height", ctypes.c_uint32),
     ]
 
 

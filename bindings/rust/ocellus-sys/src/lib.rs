@@ -294,6 +294,16 @@ pub struct oc_format_info {
     /// Frame rates offered at this size, highest first. When frame_rates_are_range is true the list has two entries, the maximum and the minimum of a continuous range. Owned by the device; valid while the device is retained.
     pub frame_rates: *const oc_fraction,
     pub frame_rates_are_range: bool,
+    /// The format's sizes are a range (a driver's stepwise or continuous frame sizes); `width` × `height` is the largest. Added in 0.2.
+    pub sizes_are_range: bool,
+    /// Smallest width of a range of sizes.
+    pub min_width: u32,
+    /// Smallest height of a range of sizes.
+    pub min_height: u32,
+    /// Width step of a range of sizes.
+    pub step_width: u32,
+    /// Height step of a range of sizes.
+    pub step_height: u32,
 }
 
 pub type oc_hotplug_callback = Option<

@@ -184,6 +184,23 @@ pub struct Format {
     pub height: u32,
     pub frame_rates: Vec<FrameRate>,
     pub frame_rates_are_range: bool,
+    /// For a range of sizes (a driver's stepwise or continuous sizes), its smallest size and
+    /// steps; `width` × `height` is then the largest. `None` for one size.
+    pub size_range: Option<SizeRange>,
+}
+
+/// A stepwise range of frame sizes: `min_width + k * step_width` up to the format's width,
+/// and likewise for heights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeRange {
+    /// The smallest width.
+    pub min_width: u32,
+    /// The smallest height.
+    pub min_height: u32,
+    /// Widths go up in these steps.
+    pub step_width: u32,
+    /// Heights go up in these steps.
+    pub step_height: u32,
 }
 
 /// A camera control as the device describes it, with its value when read.
@@ -300,6 +317,11 @@ impl Device {
                     frame_rate_count: 0,
                     frame_rates: ptr::null(),
                     frame_rates_are_range: false,
+                    sizes_are_range: false,
+                    min_width: 0,
+                    min_height: 0,
+                    step_width: 0,
+                    step_height: 0,
                 };
                 check(unsafe { ffi::oc_device_get_format(self.ptr(), index, &mut info) })?;
                 let rates = if info.frame_rates.is_null() {
@@ -316,6 +338,12 @@ impl Device {
                         .map(|r| FrameRate { numerator: r.numerator, denominator: r.denominator })
                         .collect(),
                     frame_rates_are_range: info.frame_rates_are_range,
+                    size_range: info.sizes_are_range.then_some(SizeRange {
+                        min_width: info.min_width,
+                        min_height: info.min_height,
+                        step_width: info.step_width,
+                        step_height: info.step_height,
+                    }),
                 })
             })
             .collect()
