@@ -58,7 +58,8 @@ fi
 WORK=$(mktemp -d /tmp/ocellus-vm.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/job"
-cp "$JOB" "$WORK/job/job.sh"
+# The job runs from the host's / inside: @ROOT@ is this checkout, @TESTS@ what to run (GUEST_TESTS).
+sed "s|@ROOT@|$ROOT|g; s|@TESTS@|${GUEST_TESTS:-}|g" "$JOB" > "$WORK/job/job.sh"
 (cd "$WORK/job" && echo job.sh | cpio -o -H newc --quiet) > "$WORK/job.cpio"
 cat "$INITRD" "$WORK/job.cpio" > "$WORK/initrd.cpio"
 

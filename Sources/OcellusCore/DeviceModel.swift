@@ -160,8 +160,9 @@ public struct SizeRange: Hashable, Sendable {
         (self.stepWidth, self.stepHeight) = (max(1, stepWidth), max(1, stepHeight))
     }
 
+    /// False for every size of a range a driver got backwards (minimum above maximum).
     public func contains(width: UInt32, height: UInt32) -> Bool {
-        (minWidth...maxWidth).contains(width) && (minHeight...maxHeight).contains(height)
+        minWidth <= width && width <= maxWidth && minHeight <= height && height <= maxHeight
             && (width - minWidth) % stepWidth == 0 && (height - minHeight) % stepHeight == 0
     }
 

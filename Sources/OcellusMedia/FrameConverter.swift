@@ -64,7 +64,7 @@ public final class FrameConverter: FrameConverting {
             catchingUp = true
             return
         }
-        if h264 == nil { h264 = H264Decoder() }
+        if h264 == nil { h264 = H264Decoder(maxPixels: Int(frame.width) * Int(frame.height)) }
         _ = h264?.decode(unit)
     }
 
@@ -148,7 +148,7 @@ public final class FrameConverter: FrameConverting {
             }
             fullRange = true
         case .h264:
-            if h264 == nil { h264 = H264Decoder() }
+            if h264 == nil { h264 = H264Decoder(maxPixels: sw * sh) }
             // Nothing before the stream's first IDR picture (counted as unreadable), then every frame.
             guard let picture = h264?.decode(source.bytes), picture.width == sw, picture.height == sh else {
                 corruptFrames += 1

@@ -87,10 +87,14 @@ final class H264Decoder {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
 
-    init?() {
+    /// `maxPixels`: the camera's picture size. A corrupt SPS can claim any size, and the decoder
+    /// would allocate its reference pictures for it (found by the fuzzer: gigabytes); larger
+    /// pictures are refused instead.
+    init?(maxPixels: Int) {
         guard (try? LibAV.load()) != nil else { return nil }
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_H264), let context = avcodec_alloc_context3(codec) else { return nil }
         self.context = context
+        context.pointee.max_pixels = Int64(max(1, maxPixels))
         context.pointee.flags |= AV_CODEC_FLAG_LOW_DELAY   // a picture out for each access unit in, no reordering wait
         context.pointee.thread_count = 1                   // frame threads would hold pictures back
         guard avcodec_open2(context, codec, nil) >= 0, let packet = av_packet_alloc(), let frame = av_frame_alloc() else { return nil }

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func aDecoderWaitsForTheFirstKeyFrame() throws {
-        let decoder = try #require(H264Decoder())
+        let decoder = try #require(H264Decoder(maxPixels: 640 * 480))
         #expect(pUnit.withUnsafeBytes { decoder.decode($0) } == nil)
         #expect([UInt8](repeating: 0xAB, count: 64).withUnsafeBytes { decoder.decode($0) } == nil, "garbage is refused, not a crash")
     }

@@ -22,6 +22,10 @@ printf '\x01\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' | seed
 printf '\x40\x00\x00\x00\x0f\x00\x00\x00\x03\x00\x04\x00\x03\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x03\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00' | seed pod format
 # A choice whose child claims more bytes than it holds: read past its end by SPA's parser until the shim checked it.
 printf '\x40\x00\x00\x00\x0f\x00\x00\x00\x03\x00\x04\x00\x00\x03\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x10\x00\x00\x00\x13\x00\x00\x00\x00\x00\x00\x00\x0f\x00\x00\x00\x00\x10\x00\x00\x03\x00\x00\x00' | seed pod choice-child-too-large
+# A stepwise frame-size range whose minimum exceeds its maximum: trapped in the size check until it guarded.
+echo 'AP///////////1oA3P//////////MlpaWlpaWgAAAAAAAAD+/v7+AQAAAP7+/v4AAAAA/v7+/hAAAAAAAAAA/jMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMA/v7+/v7+/v7+AgGlAaWlpaZaWlpdWqWmWlo9Wlr/WlpaPwE=' | base64 -d | seed v4l2 size-range-backwards
+# An H.264 SPS claiming a huge picture: the decoder allocated gigabytes of reference pictures until bounded.
+echo 'AAAATWVtRnJlZaUIlVGkIYre8WlN5eEwOT+9M7d4ePv3ut3bEed3LhW+5LsDAAIAAAMAeB4kSywAAAABaOvjxEhEAAABBgX//ylub252b2x1bnRhcnlp3EXpvS0gaHR0cDovd3d3LnZpMCBxcG1heD02OSBxcHN0ZXA9NCBpcF9yYXRpbz05LjQwIGFxPTE6MS4wMACAAAABZYiEACn/xXkNf4WB' | base64 -d | seed h264 sps-huge-picture
 
 passed=0 failed=0
 for target in mjpeg h264 photo state v4l2 pod; do

@@ -16,7 +16,8 @@ export PYTHONDONTWRITEBYTECODE=1 OCELLUS_GADGET=1
 export OCELLUS_CLI=$ROOT/build/bin/ocellus OCELLUS_LIBRARY=$ROOT/build/lib/libocellus.so.0
 export OCELLUS_UVC_GADGET=$ROOT/build/testbed/uvc-gadget
 cd "$ROOT" || exit 1
-/usr/bin/python3 -m pytest -q -p no:cacheprovider --color=no ${GADGET_TESTS:-Tests/gadget} > "$TMPDIR/pytest.log" 2>&1
+TESTS="@TESTS@"
+/usr/bin/python3 -m pytest -q -p no:cacheprovider --color=no ${TESTS:-Tests/gadget} > "$TMPDIR/pytest.log" 2>&1
 status=$?
 cat "$TMPDIR/pytest.log"
 passed=$(tail -1 "$TMPDIR/pytest.log" | grep -o '[0-9]* passed' | cut -d' ' -f1)

@@ -11,17 +11,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gadgets import Format, Function, Gadget, expected_yuyv, stamp_of  # noqa: E402
+from client import CLI, cli, wait_for  # noqa: E402
 
-CLI = os.environ["OCELLUS_CLI"]
 TMP = Path(os.environ.get("TMPDIR", "/tmp"))
 RGB = Function([Format("YUYV", [(640, 480), (320, 240)]), Format("MJPG", [(640, 480)])], name="Integrated Camera")
-
-
-def cli(*args, check=True):
-    result = subprocess.run([CLI, *args], capture_output=True, text=True, timeout=60)
-    if check:
-        assert result.returncode == 0, result.stderr
-    return result
 
 
 def cameras(*args):

@@ -19,9 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python"))
 import ocellus  # noqa: E402
 from gadgets import TONE_HZ, Gadget, expected_yuyv, stamp_of  # noqa: E402
+from client import CLI, cli, wait_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = os.environ["OCELLUS_CLI"]
 TMP = Path(os.environ.get("TMPDIR", "/tmp"))
 CAMERA = "usb-1d6b:0104-PWCAM001"
 
@@ -50,29 +50,12 @@ def webcam():
     """A webcam with a microphone, plugged and visible in PipeWire."""
     with Gadget("pwcam", serial="PWCAM001", audio=True).plug(0) as gadget:
         wait_for(lambda: CAMERA in listing() and f"{CAMERA}-audio" in listing()
-                 and listing()[CAMERA].get("pipewire_serial"), what="the camera and microphone in PipeWire")
+                 and listing()[CAMERA].get("pipewire_serial"), timeout=30, what="the camera and microphone in PipeWire")
         yield gadget
-
-
-def cli(*args, timeout=60, check=True):
-    result = subprocess.run([CLI, *args], capture_output=True, text=True, timeout=timeout)
-    if check:
-        assert result.returncode == 0, result.stderr
-    return result
 
 
 def listing():
     return {d["unique_id"]: d for d in json.loads(cli("list", "--json").stdout)}
-
-
-def wait_for(probe, timeout=30, what="it"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = probe()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def pipewire_objects():
@@ -179,7 +162,7 @@ def test_a_webcam_with_a_placeholder_serial_and_its_microphone_are_named_by_port
     with Gadget("pw-placeholder", serial="0123456789", audio=True).plug(1):
         camera_id = "usb-1d6b:0104@2-1"
         wait_for(lambda: camera_id in listing() and f"{camera_id}-audio" in listing(),
-                 what="the camera and its microphone by port")
+                 timeout=30, what="the camera and its microphone by port")
         with ocellus.Context("org.ocellus.test.gadget") as ctx:
             paired = ctx.associated_microphone(ctx.device_by_unique_id(camera_id))
             assert paired is not None and paired.unique_id == f"{camera_id}-audio"

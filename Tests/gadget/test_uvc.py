@@ -17,18 +17,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "pytho
 import ocellus  # noqa: E402
 from ocellus.capture import CaptureSession, MovieFileOutput, SessionEvent, VideoDataOutput  # noqa: E402
 from gadgets import BAR_YUV, Format, Function, Gadget, expected_yuyv, stamp_of  # noqa: E402
+from client import CLI, cli, wait_for  # noqa: E402
 
-CLI = os.environ["OCELLUS_CLI"]
 TMP = Path(os.environ.get("TMPDIR", "/tmp"))
 YUYV_AND_MJPEG = [Function([Format("YUYV", [(640, 480), (320, 240)]), Format("MJPG", [(640, 480), (320, 240)])])]
 MJPEG_ONLY = [Function([Format("MJPG", [(640, 480)])])]
-
-
-def cli(*args, timeout=60, check=True):
-    result = subprocess.run([CLI, *args], capture_output=True, text=True, timeout=timeout)
-    if check:
-        assert result.returncode == 0, result.stderr
-    return result
 
 
 def cameras():
@@ -89,16 +82,6 @@ def test_replug_into_the_same_port_keeps_the_id_and_is_a_new_instance():
 
 def ctx_device(ctx, unique_id):
     return next((d for d in ctx.devices() if d.unique_id == unique_id and d.connected), None)
-
-
-def wait_for(probe, timeout=15):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = probe()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out")
 
 
 def test_hotplug_of_a_camera_plugged_after_the_context_started():
