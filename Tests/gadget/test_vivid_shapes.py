@@ -6,10 +6,14 @@ again so the USB tests see only their gadgets."""
 import json
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python"))
+import ocellus  # noqa: E402
 
 CLI = os.environ["OCELLUS_CLI"]
 TMP = Path(os.environ.get("TMPDIR", "/tmp"))
@@ -57,6 +61,9 @@ def test_a_stepwise_range_of_sizes_is_listed_as_a_range_and_any_size_in_it_strea
     assert yuyv["size_range"] == {"min_width": 16, "min_height": 16, "max_width": 16384, "max_height": 8640,
                                   "step_width": 2, "step_height": 2}
     assert yuyv["frame_rates"]            # the input's rate, though the driver enumerates none for ranges
+    with ocellus.Context("org.ocellus.test.shapes") as ctx:   # the same from the ABI, through Python
+        format = next(f for f in ctx.device_by_unique_id(HDMI).formats if f.pixel_format == "YUYV")
+        assert (format.width, format.height, format.size_range) == (16384, 8640, (16, 16, 2, 2))
     out = TMP / "stepwise.raw"
     result = subprocess.run([CLI, "stream", HDMI, "--format", "YUYV", "--size", "640x360", "--frames", "5", "--json",
                              "--output", str(out)], capture_output=True, text=True, timeout=60)

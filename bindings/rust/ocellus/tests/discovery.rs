@@ -49,6 +49,7 @@ fn lists_cameras_and_microphone() {
     assert_eq!(formats[0].pixel_format, "YUYV");
     assert_eq!((formats[0].width, formats[0].height), (640, 480));
     assert_eq!(formats[0].frame_rates[0], FrameRate { numerator: 30, denominator: 1 });
+    assert!(formats.iter().all(|f| f.size_range.is_none()), "a virtual camera lists discrete sizes, no ranges");
     let mic = devices.iter().find(|d| d.device_type() == DeviceType::Microphone).expect("microphone");
     assert_eq!(mic.unique_id(), "pipewire-vmic0");
     assert_eq!(ctx.backend_problem(ocellus::Backend::PipeWire), None);
