@@ -253,6 +253,9 @@ public final class CaptureSession: @unchecked Sendable {
     private var switching: (hub: DeviceHub, observer: UInt64)?
     private var recordings = 0
     private var stoppedByLostInput = false
+    /// Counts the streams opened: a failure reported by a stream the session already replaced
+    /// (the input switched while the old camera's unplug was on its way) is not the session's.
+    private var streamGeneration: UInt64 = 0
     /// Serialises switch decisions (hub events, recordings ending).
     private let switchLock = ConditionLock()
 
@@ -797,7 +800,11 @@ public final class CaptureSession: @unchecked Sendable {
             return
         }
         prepareConverters(configuration.outputs, for: format, input: input)
-        lock.withLock { (streamThread, streamOutputsCommit) = (nil, .max) }   // the first frame records both
+        let generation = lock.withLock { () -> UInt64 in
+            (streamThread, streamOutputsCommit) = (nil, .max)   // the first frame records both
+            streamGeneration &+= 1
+            return streamGeneration
+        }
         // Unowned: the session outlives its stream (deinit and stop join the stream thread
         // before the session's memory goes), and a weak load per frame costs a side-table trip.
         let opened = try opener.openStream(for: input, format: format, frameRate: rate) { [unowned(unsafe) self] event in
@@ -813,10 +820,13 @@ public final class CaptureSession: @unchecked Sendable {
                 }
                 for output in self.streamOutputs { output.deliver(frame) }
             case .failed(let error):
-                self.lock.withLock {
+                let current = self.lock.withLock { () -> Bool in
+                    guard generation == self.streamGeneration else { return false }
                     (self.running, self.streamThread) = (false, nil)
                     self.stoppedByLostInput = error.code == .disconnected && self.switching != nil
+                    return true
                 }
+                guard current else { return }
                 self.updatePulling()
                 self.events.post(.runtimeError(error))
                 self.events.post(.stopped)
