@@ -12,22 +12,12 @@
 
 /* ---- a session on one camera, with the command's signal handling ---- */
 
-typedef struct capture {
-    oc_context *ctx;
-    oc_device *device;
-    oc_capture_session *session;
-    sigset_t signals;
-    pthread_mutex_t lock;
-    /* The runtime error (or stall) that ended the session early. */
-    char failure[1024];
-} capture;
-
 /* A runtime error, or a camera that stalled, ends the command with its message. */
 static void on_session_event(oc_capture_session *session, oc_session_event event, oc_status error, const char *message,
                              void *user_data)
 {
     (void)session;
-    capture *c = user_data;
+    capture_run *c = user_data;
     if (event == OC_SESSION_EVENT_RUNTIME_ERROR || (event == OC_SESSION_EVENT_INTERRUPTED && error == OC_ERROR_TIMEOUT)) {
         pthread_mutex_lock(&c->lock);
         if (!c->failure[0]) snprintf(c->failure, sizeof c->failure, "%s", message);
@@ -38,7 +28,7 @@ static void on_session_event(oc_capture_session *session, oc_session_event event
     }
 }
 
-static void capture_open(capture *c, const global_options *options, const char *spec)
+void capture_open(capture_run *c, const global_options *options, const char *spec)
 {
     c->signals = block_termination_signals();
     pthread_mutex_init(&c->lock, NULL);
@@ -52,7 +42,7 @@ static void capture_open(capture *c, const global_options *options, const char *
     }
 }
 
-static void capture_close(capture *c)
+void capture_close(capture_run *c)
 {
     oc_capture_session_destroy(c->session);
     oc_device_release(c->device);
@@ -60,7 +50,7 @@ static void capture_close(capture *c)
 }
 
 /* Closes everything, then fails with `message`. */
-_Noreturn static void capture_fail(capture *c, const char *message)
+_Noreturn void capture_fail(capture_run *c, const char *message)
 {
     char copy[1024];
     snprintf(copy, sizeof copy, "%s", message);
@@ -68,13 +58,13 @@ _Noreturn static void capture_fail(capture *c, const char *message)
     fail(1, "%s", copy);
 }
 
-static void capture_start(capture *c)
+void capture_start(capture_run *c)
 {
     if (oc_capture_session_start_running(c->session) != OC_OK) capture_fail(c, oc_last_error_message());
 }
 
 /* Waits for a termination signal, finish_wait(), or `seconds` (<= 0: no limit); `tick` runs about once a second. */
-static void capture_wait(capture *c, double seconds, void (*tick)(void *), void *tick_data)
+void capture_wait(capture_run *c, double seconds, void (*tick)(void *), void *tick_data)
 {
     uint64_t deadline = seconds > 0 ? monotonic_ns() + (uint64_t)(seconds * 1e9) : 0;
     for (;;) {
@@ -89,7 +79,7 @@ static void capture_wait(capture *c, double seconds, void (*tick)(void *), void 
 }
 
 /* The failure that ended the session, or NULL; copied into `buffer`. */
-static const char *capture_failure(capture *c, char buffer[1024])
+const char *capture_failure(capture_run *c, char buffer[1024])
 {
     pthread_mutex_lock(&c->lock);
     snprintf(buffer, 1024, "%s", c->failure);
@@ -282,6 +272,7 @@ void command_stream(const global_options *options, arguments *a)
     const char *spec = args_leading_positional(a);   /* none: the system preferred camera */
     bool as_json = args_flag(a, "--json");
     bool frame_events = args_flag(a, "--frame-events");
+    bool depth = args_flag(a, "--depth");
     const char *format_name = args_value(a, "--format");
     uint32_t pixel_format = 0, width = 0, height = 0;
     if (format_name && oc_pixel_format_from_name(format_name, &pixel_format) != OC_OK) usage_error("%s", oc_last_error_message());
@@ -308,7 +299,7 @@ void command_stream(const global_options *options, arguments *a)
     run.limit = limit;
     run.frame_events = frame_events;
     text_init(&run.event_line);
-    static capture c;
+    static capture_run c;
     capture_open(&c, options, spec);
     static frame_writer writer;
     if (output_path) {
@@ -333,6 +324,8 @@ void command_stream(const global_options *options, arguments *a)
         || oc_capture_session_add_output(c.session, run.output) != OC_OK) {
         capture_fail(&c, oc_last_error_message());
     }
+    static depth_counter depth_maps;
+    if (depth && depth_counter_attach(&depth_maps, c.session) != OC_OK) capture_fail(&c, oc_last_error_message());
     capture_start(&c);
     uint32_t active_format = 0, active_width = 0, active_height = 0;
     oc_fraction active_rate = { 0, 0 };
@@ -356,7 +349,6 @@ void command_stream(const global_options *options, arguments *a)
     oc_capture_session_stop_running(c.session);
     uint64_t dropped = dropped_frames(run.output);
     oc_video_data_output_destroy(run.output);
-    capture_close(&c);
     stream_statistics *s = &run.statistics;
     strbuf out;
     text_init(&out);
@@ -376,12 +368,25 @@ void command_stream(const global_options *options, arguments *a)
         json_key(&w, "median"); json_number(&w, statistics_latency(s, 0.5));
         json_key(&w, "p99"); json_number(&w, statistics_latency(s, 0.99));
         json_object_end(&w);
+        if (depth) depth_counter_json(&depth_maps, &w);
         json_object_end(&w);
     } else {
         text_printf(&out, "%" PRIu64 " frames, %" PRIu64 " dropped, %s fps, latency median %s ms, p99 %s ms", statistics_count(s),
                     dropped, number_text(statistics_fps(s), fps), number_text(statistics_latency(s, 0.5), median),
                     number_text(statistics_latency(s, 0.99), p99));
     }
+    if (depth && !as_json && !frame_events) {
+        json w;   /* the text summary gets the depth member too: one way of telling it */
+        strbuf member;
+        text_init(&member);
+        json_start(&w, &member);
+        json_object_begin(&w);
+        depth_counter_json(&depth_maps, &w);
+        json_object_end(&w);
+        text_printf(&out, "; %s", member.data);
+        text_free(&member);
+    }
+    capture_close(&c);
     emit(out.data);
     text_free(&out);
     if (problem) fail(1, "%s", problem);
@@ -445,11 +450,13 @@ void command_snap(const global_options *options, arguments *a)
 {
     stored_options stored = stored_capture_options(a, "snap");
     bool rotate_pixels = args_flag(a, "--rotate-pixels");
+    bool depth = args_flag(a, "--depth");
     args_finish(a);
+    if (depth) snap_depth(options, stored.spec, stored.path, stored.as_json);
     const char *path = stored.path;
     bool as_json = stored.as_json;
 
-    static capture c;
+    static capture_run c;
     capture_open(&c, options, stored.spec);
     oc_photo_output *photo_output = NULL;
     if (oc_photo_output_create(&photo_output) != OC_OK
@@ -535,7 +542,7 @@ static void on_recording(oc_movie_file_output *output, oc_status status, const c
 
 /* The microphone `--audio [ID]` names: the one with that unique ID (the `microphone` device included),
  * or without one the camera's own microphone, else the `microphone` device, which follows the default input. */
-static oc_device *chosen_microphone(capture *c, const char *unique_id)
+static oc_device *chosen_microphone(capture_run *c, const char *unique_id)
 {
     oc_device *microphone = NULL;
     if (!unique_id) {
@@ -572,7 +579,7 @@ void command_record(const global_options *options, arguments *a)
     const char *path = stored.path;
     bool as_json = stored.as_json;
 
-    static capture c;
+    static capture_run c;
     capture_open(&c, options, stored.spec);
     oc_movie_file_output *movie = NULL;
     if (oc_movie_file_output_create(&movie) != OC_OK

@@ -5,6 +5,7 @@
 
 #include <ocellus.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -100,6 +101,45 @@ sigset_t block_termination_signals(void);
 /* Ends a wait on the blocked signals from any thread. */
 void finish_wait(void);
 uint64_t monotonic_ns(void);
+
+/* ---- a session on one camera, with the command's signal handling (capture.c) ---- */
+typedef struct capture_run {
+    oc_context *ctx;
+    oc_device *device;
+    oc_capture_session *session;
+    sigset_t signals;
+    pthread_mutex_t lock;
+    /* The runtime error (or stall) that ended the session early. */
+    char failure[1024];
+} capture_run;
+/* Opens the context, finds CAMERA (`spec`) and makes it a new session's input; fails the command otherwise. */
+void capture_open(capture_run *c, const global_options *options, const char *spec);
+void capture_close(capture_run *c);
+/* Closes everything, then fails with `message`. */
+_Noreturn void capture_fail(capture_run *c, const char *message);
+void capture_start(capture_run *c);
+/* Waits for a termination signal, finish_wait(), or `seconds` (<= 0: no limit); `tick` runs about once a second. */
+void capture_wait(capture_run *c, double seconds, void (*tick)(void *), void *tick_data);
+/* The failure that ended the session, or NULL; copied into `buffer`. */
+const char *capture_failure(capture_run *c, char buffer[1024]);
+
+/* ---- depth (depth.c) ---- */
+/* `stream --depth`: a depth output beside the picture, counted. */
+typedef struct depth_counter {
+    pthread_mutex_t lock;
+    oc_depth_data_output *output;
+    uint64_t frames;
+    uint32_t pixel_format, width, height;
+} depth_counter;
+/* Adds the depth output to the session; the session's problem as the last error otherwise. */
+oc_status depth_counter_attach(depth_counter *counter, oc_capture_session *session);
+/* After the session stopped: the `"depth"` member of the stream summary; destroys the output. */
+void depth_counter_json(depth_counter *counter, json *w);
+/* `snap --depth -o DIR`: a picture and the depth map of one instant, as PNGs in DIR. */
+_Noreturn void snap_depth(const global_options *options, const char *spec, const char *directory, bool as_json);
+/* png.c: 8-bit RGB (`bits` 8) or 16-bit greyscale from little-endian words (`bits` 16); NULL or why not. */
+const char *write_png(const char *path, const uint8_t *rows, uint32_t width, uint32_t height, size_t stride, int bits,
+                      char error[256]);
 
 /* ---- commands ---- */
 void command_list(const global_options *options, arguments *a);

@@ -1395,6 +1395,200 @@ oc_frame *oc_frame_retain(const oc_frame *frame);
 void oc_frame_release(oc_frame *frame);
 
 /* ------------------------------------------------------------------------ */
+/* Depth: depth cameras, depth data outputs, synchronised delivery (§4 depth)  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A depth camera (OC_DEVICE_TYPE_DEPTH_CAMERA) is one device however many
+ * functions it has: a USB depth camera's colour, depth and infrared nodes are
+ * one camera whose formats (oc_device_get_format()) are its pictures and whose
+ * depth formats (oc_device_get_depth_format()) stream beside any of them on a
+ * stream of their own. A depth-only camera (a time-of-flight sensor) has the
+ * same formats in both lists: its picture stream carries the depth. Depth maps
+ * are delivered as oc_frame views: one plane, one little-endian uint16 per pixel
+ * (Z16, Y16, Y12), 0 where the camera measured nothing, in units of
+ * oc_frame_depth_unit() metres; or, when asked, float32 metres
+ * (OC_PIXEL_FORMAT_DEPTH32F, 0.0 where there is no depth).
+ */
+
+#define OC_PIXEL_FORMAT_Y16 OC_FOURCC('Y', '1', '6', ' ')   /**< 16-bit greyscale; depth on a depth function */
+#define OC_PIXEL_FORMAT_Y12 OC_FOURCC('Y', '1', '2', ' ')   /**< 12-bit greyscale in 16-bit words (time-of-flight depth) */
+/** Ocellus's code for depth in metres as native-endian 32-bit floats (converted from the camera's words). */
+#define OC_PIXEL_FORMAT_DEPTH32F OC_FOURCC('Z', '3', '2', 'F')
+
+/** Number of depth formats (0 for cameras that are not depth cameras, and for an invalid handle). \threadsafety Any thread. */
+size_t oc_device_depth_format_count(const oc_device *device);
+
+/**
+ * Describe depth format `index`, as oc_device_get_format() describes formats.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, or OC_ERROR_INVALID_ARGUMENT (NULL
+ *          `info`, a too small struct_size, an index out of range).
+ * \ownership info->frame_rates points into the device; valid while it is retained.
+ * \threadsafety Any thread.
+ */
+oc_status oc_device_get_depth_format(const oc_device *device, size_t index, oc_format_info *info);
+
+/**
+ * Whether depth format `depth_format_index` can stream while the camera runs
+ * format `format_index` (every depth format, when depth has a function of its
+ * own; for a depth-only camera, the same format). False for indices out of
+ * range and invalid handles (both set the last error). \threadsafety Any thread.
+ */
+bool oc_device_depth_format_runs_beside(const oc_device *device, size_t format_index, size_t depth_format_index);
+
+/** Depth maps of a session for one consumer. */
+typedef struct oc_depth_data_output oc_depth_data_output;
+
+/**
+ * Create a depth data output.
+ * \ownership The caller destroys it with oc_depth_data_output_destroy().
+ * \returns OC_OK, OC_ERROR_INVALID_ARGUMENT (NULL out). \threadsafety Any thread.
+ */
+oc_status oc_depth_data_output_create(oc_depth_data_output **out);
+
+/**
+ * Destroy a depth output (removing it from its session first). NULL is ignored;
+ * from inside its own callback (or its synchronizer's) it is refused, as for
+ * video outputs. \threadsafety Any thread but the output's callbacks.
+ */
+void oc_depth_data_output_destroy(oc_depth_data_output *output);
+
+/**
+ * Pin the depth format: `pixel_format` 0 for the camera's, a depth code the
+ * camera offers (OC_PIXEL_FORMAT_Z16, _Y16, _Y12), or OC_PIXEL_FORMAT_DEPTH32F for
+ * float metres converted from the camera's; `width`x`height` 0x0 for the size the
+ * session picks beside the picture (the picture's aspect ratio, the nearest size,
+ * the picture's rate where the camera has it). Depth is never scaled: a pinned
+ * size must be one the camera offers. Takes effect at the next commit or start.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a depth
+ *          format, or only one of width and height). \threadsafety Any thread.
+ */
+oc_status oc_depth_data_output_set_format(oc_depth_data_output *output, uint32_t pixel_format, uint32_t width,
+                                          uint32_t height);
+
+/**
+ * Called for each depth map with a view valid during the call (oc_frame_retain()
+ * keeps it). Runs on the thread of the session's depth stream; the rules for
+ * calls from inside callbacks apply.
+ */
+typedef void (*oc_depth_callback)(oc_depth_data_output *output, const oc_frame *depth, void *user_data);
+
+/**
+ * Set (or with NULL clear) the callback; a replaced callback in flight finishes
+ * first, except from inside it.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE while the output
+ *          is synchronized (its maps go to the synchronizer).
+ * \threadsafety Any thread, including the callback.
+ */
+oc_status oc_depth_data_output_set_frame_callback(oc_depth_data_output *output, oc_depth_callback callback,
+                                                  void *user_data);
+
+/** Depth maps delivered so far (0 for an invalid handle). \threadsafety Any thread. */
+uint64_t oc_depth_data_output_delivered_frames(const oc_depth_data_output *output);
+
+/**
+ * Depth maps dropped for `reason`, with the rules of video outputs (late, out of
+ * buffers, discontinuity; OC_DROP_CORRUPT for a map shorter than its size).
+ * 0 for an invalid handle or reason. \threadsafety Any thread.
+ */
+uint64_t oc_depth_data_output_dropped_frames(const oc_depth_data_output *output, oc_drop_reason reason);
+
+/**
+ * Add a depth output: the session then streams the input's depth beside its
+ * picture (or, on a depth-only camera, delivers the picture stream's depth).
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE when it is already
+ *          in a session; OC_ERROR_INVALID_ARGUMENT when the input is not a depth
+ *          camera or has no depth format the output takes (outside a batch).
+ * \threadsafety Any thread except a frame callback of the session.
+ */
+oc_status oc_capture_session_add_depth_output(oc_capture_session *session, oc_depth_data_output *output);
+
+/** Remove a depth output. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND. */
+oc_status oc_capture_session_remove_depth_output(oc_capture_session *session, oc_depth_data_output *output);
+
+/** Whether the depth output could be added now (false, with the last error, for invalid handles). */
+bool oc_capture_session_can_add_depth_output(oc_capture_session *session, oc_depth_data_output *output);
+
+/**
+ * The depth format the running session's depth outputs get (each output may be NULL).
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE when not running
+ *          or without depth outputs. \threadsafety Any thread.
+ */
+oc_status oc_capture_session_get_active_depth_format(const oc_capture_session *session, uint32_t *pixel_format,
+                                                     uint32_t *width, uint32_t *height, oc_fraction *frame_rate);
+
+/**
+ * Metres per unit of a depth map's samples: 0.001 (millimetres) unless the
+ * camera reports its depth unit (a `depth_units` control, in micrometres); 1 for
+ * OC_PIXEL_FORMAT_DEPTH32F; 0 for a picture or an invalid frame (which sets the
+ * last error). \threadsafety Any thread.
+ */
+float oc_frame_depth_unit(const oc_frame *frame);
+
+/**
+ * Pairs a video data output's frames with a depth data output's maps captured
+ * at the same instant (capture times within half the shorter frame interval),
+ * delivered together to one callback. Works across rates: at 30 fps video and
+ * 15 fps depth, every depth map has its frame and every other frame has none.
+ * A frame without a partner is counted (oc_output_synchronizer_unmatched_frames()),
+ * never queued. While synchronized, the outputs' own callbacks are not called
+ * (pulling frames with oc_video_data_output_copy_next_frame() still works).
+ */
+typedef struct oc_output_synchronizer oc_output_synchronizer;
+
+/** Which stream of a synchronizer. */
+typedef enum oc_sync_stream {
+    OC_SYNC_STREAM_VIDEO = 0,
+    OC_SYNC_STREAM_DEPTH = 1
+} oc_sync_stream;
+
+/**
+ * Synchronize `video` and `depth` (outputs of one session, or of none yet).
+ * Their frame callbacks are cleared.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (NULL out);
+ *          OC_ERROR_WRONG_STATE when an output already has a synchronizer, or
+ *          from an output's callback.
+ * \ownership The caller destroys it with oc_output_synchronizer_destroy()
+ *            (before or after the outputs; the outputs then have no callback).
+ * \threadsafety Any thread.
+ */
+oc_status oc_output_synchronizer_create(oc_video_data_output *video, oc_depth_data_output *depth,
+                                        oc_output_synchronizer **out);
+
+/**
+ * Stop synchronizing and destroy: returns after a pair callback in flight.
+ * NULL is ignored; from inside its own callback it is refused (last error).
+ * \threadsafety Any thread but the synchronizer's callback.
+ */
+void oc_output_synchronizer_destroy(oc_output_synchronizer *synchronizer);
+
+/**
+ * Called with each pair: `video` and `depth` are views valid during the call
+ * (oc_frame_retain() keeps either). Runs on one of the two stream threads, one
+ * pair at a time; a slow callback holds that stream up (its frames then drop as
+ * late or out of buffers, counted by its output).
+ */
+typedef void (*oc_synchronized_callback)(oc_output_synchronizer *synchronizer, const oc_frame *video,
+                                         const oc_frame *depth, void *user_data);
+
+/**
+ * Set (or with NULL clear) the pair callback; a replaced callback in flight
+ * finishes first, except from inside it.
+ * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread, including the callback.
+ */
+oc_status oc_output_synchronizer_set_callback(oc_output_synchronizer *synchronizer, oc_synchronized_callback callback,
+                                              void *user_data);
+
+/** Pairs delivered so far (0 for an invalid handle). \threadsafety Any thread. */
+uint64_t oc_output_synchronizer_delivered_pairs(const oc_output_synchronizer *synchronizer);
+
+/**
+ * Frames of `stream` that found no partner (0 for an invalid handle or stream).
+ * \threadsafety Any thread.
+ */
+uint64_t oc_output_synchronizer_unmatched_frames(const oc_output_synchronizer *synchronizer, oc_sync_stream stream);
+
+/* ------------------------------------------------------------------------ */
 /* Microphone input and audio data outputs (behaviour §4, §5)                      */
 /* ------------------------------------------------------------------------ */
 

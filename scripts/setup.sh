@@ -8,6 +8,7 @@ PACKAGES=(
 	pipewire pipewire-bin wireplumber libpipewire-0.3-dev libspa-0.2-dev   # backend + test bed
 	libturbojpeg0-dev libyuv-dev libexif-dev                               # JPEG, EXIF and pixel conversion
 	libusb-1.0-0-dev                                                       # USB descriptors (what feeds a camera)
+	libpng-dev                                                             # depth maps as 16-bit PNGs (CLI)
 	libavformat-dev libavcodec-dev libavutil-dev                           # movie files (FFmpeg)
 	ffmpeg                                                                 # ffprobe/ffmpeg check recordings (tests)
 	libimage-exiftool-perl                                                 # exiftool -validate checks photos (tests)

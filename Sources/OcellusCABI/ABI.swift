@@ -226,24 +226,51 @@ private let backendNames = NameTable("backend", Dictionary(uniqueKeysWithValues:
 @c @implementation public func oc_device_get_format(_ device: OpaquePointer?, _ index: Int,
                                                     _ info: UnsafeMutablePointer<oc_format_info>?) -> oc_status {
     guard let box = DeviceBox.lookup(device) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    guard let info else { return LastError.fail(.invalidArgument, "oc_device_get_format: info is NULL") }
+    return describeFormat(index, of: box.device.formats, rates: box.frameRates, into: info, function: "oc_device_get_format")
+}
+
+@c @implementation public func oc_device_depth_format_count(_ device: OpaquePointer?) -> Int {
+    DeviceBox.lookup(device)?.device.depthFormats.count ?? 0
+}
+
+@c @implementation public func oc_device_get_depth_format(_ device: OpaquePointer?, _ index: Int,
+                                                          _ info: UnsafeMutablePointer<oc_format_info>?) -> oc_status {
+    guard let box = DeviceBox.lookup(device) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return describeFormat(index, of: box.device.depthFormats, rates: box.depthFrameRates, into: info,
+                          function: "oc_device_get_depth_format", what: "depth formats")
+}
+
+@c @implementation public func oc_device_depth_format_runs_beside(_ device: OpaquePointer?, _ formatIndex: Int,
+                                                                  _ depthFormatIndex: Int) -> Bool {
+    guard let device = DeviceBox.lookup(device)?.device else { return false }
+    guard device.formats.indices.contains(formatIndex), device.depthFormats.indices.contains(depthFormatIndex) else {
+        LastError.set("oc_device_depth_format_runs_beside: format \(formatIndex) or depth format \(depthFormatIndex) is out of range (the device has \(device.formats.count) formats and \(device.depthFormats.count) depth formats)")
+        return false
+    }
+    return device.depthFormats(beside: device.formats[formatIndex]).contains(device.depthFormats[depthFormatIndex])
+}
+
+/// Fills `info` with `formats[index]` (oc_device_get_format and oc_device_get_depth_format).
+private func describeFormat(_ index: Int, of formats: [VideoFormat], rates: [UnsafeMutablePointer<oc_fraction>],
+                            into info: UnsafeMutablePointer<oc_format_info>?, function: String,
+                            what: String = "formats") -> oc_status {
+    guard let info else { return LastError.fail(.invalidArgument, "\(function): info is NULL") }
     // 0.1's struct ended at frame_rates_are_range: accepted, and filled up to there.
     let rangeFields = MemoryLayout<oc_format_info>.offset(of: \oc_format_info.sizes_are_range)!
     guard info.pointee.struct_size >= UInt32(rangeFields) else {
         return LastError.fail(.invalidArgument,
-            "oc_device_get_format: info->struct_size is \(info.pointee.struct_size); set it to sizeof(oc_format_info)")
+            "\(function): info->struct_size is \(info.pointee.struct_size); set it to sizeof(oc_format_info)")
     }
-    let formats = box.device.formats
     guard index >= 0 && index < formats.count else {
         return LastError.fail(.invalidArgument,
-            "oc_device_get_format: index \(index) is out of range (the device has \(formats.count) formats)")
+            "\(function): index \(index) is out of range (the device has \(formats.count) \(what))")
     }
     let format = formats[index]
     info.pointee.pixel_format = format.pixelFormat.rawValue
     info.pointee.width = format.width
     info.pointee.height = format.height
     info.pointee.frame_rate_count = UInt32(format.frameRates.count)
-    info.pointee.frame_rates = UnsafePointer(box.frameRates[index])
+    info.pointee.frame_rates = UnsafePointer(rates[index])
     info.pointee.frame_rates_are_range = format.frameRatesAreRange
     if info.pointee.struct_size >= UInt32(MemoryLayout<oc_format_info>.size) {
         let range = format.sizeRange

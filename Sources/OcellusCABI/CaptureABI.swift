@@ -78,6 +78,8 @@ final class OutputBox: SessionMember {
     let output = VideoDataOutput()
     let view = FrameBox()
     weak var session: SessionBox?
+    /// The synchronizer the output's frames go to instead of its own callback.
+    weak var synchronizer: SynchronizerBox?
     var handle: OpaquePointer!
 
     init() { view.handle = HandleTable.register(view) }
@@ -289,7 +291,8 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 
 @c @implementation public func oc_video_data_output_destroy(_ output: OpaquePointer?) {
     guard let box = OutputBox.lookup(output),
-          leaveSessionToDestroy(box, function: "oc_video_data_output_destroy", inOwnCallback: box.output.isDeliveringThread,
+          leaveSessionToDestroy(box, function: "oc_video_data_output_destroy", inOwnCallback: box.output.isDeliveringThread
+                                    || box.synchronizer?.synchronizer.isDeliveringThread == true,
                                 { (session, box) throws(OcellusError) in try session.removeOutput(box.output) }) else { return }
     box.output.frameHandler = nil
     box.output.latest.close()   // readers waiting for a frame return
@@ -336,17 +339,18 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 
 @c @implementation public func oc_video_data_output_set_frame_callback(_ output: OpaquePointer?, _ callback: oc_frame_callback?,
                                                                       _ userData: UnsafeMutableRawPointer?) -> oc_status {
-    guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    guard let callback else {
-        box.output.frameHandler = nil
-        return oc_status(OC_OK)
+    abiCall(OutputBox.lookup(output)) { (box: OutputBox) throws(OcellusError) in
+        try refuseIfSynchronized(box.synchronizer, "oc_video_data_output_set_frame_callback")
+        guard let callback else {
+            box.output.frameHandler = nil
+            return
+        }
+        let (outputHandle, view) = (box.handle, box.view)
+        let userDataBits = UInt(bitPattern: userData)
+        box.output.frameHandler = { frame in
+            view.deliver(frame) { callback(outputHandle, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
+        }
     }
-    let (outputHandle, view) = (box.handle, box.view)
-    let userDataBits = UInt(bitPattern: userData)
-    box.output.frameHandler = { frame in
-        view.deliver(frame) { callback(outputHandle, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
-    }
-    return oc_status(OC_OK)
 }
 
 @c @implementation public func oc_video_data_output_copy_next_frame(_ output: OpaquePointer?, _ timeoutMilliseconds: UInt32,

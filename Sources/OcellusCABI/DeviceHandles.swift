@@ -14,6 +14,7 @@ final class DeviceBox {
     let serial: CString?
     let properties: [String: CString]
     let frameRates: [UnsafeMutablePointer<oc_fraction>]
+    let depthFrameRates: [UnsafeMutablePointer<oc_fraction>]
     private(set) var handle: OpaquePointer!
     /// All references: the caller's and the library's own (device lists, callback borrows).
     private var references = 1
@@ -27,16 +28,19 @@ final class DeviceBox {
         uniqueID = CString(device.uniqueID)
         serial = device.serialNumber.map(CString.init)
         properties = device.properties.mapValues(CString.init)
-        frameRates = device.formats.map { format in
-            let rates = UnsafeMutablePointer<oc_fraction>.allocate(capacity: max(1, format.frameRates.count))
-            for (index, rate) in format.frameRates.enumerated() {
-                (rates + index).initialize(to: oc_fraction(numerator: rate.numerator, denominator: rate.denominator))
-            }
-            return rates
-        }
+        frameRates = device.formats.map(Self.rateTable)
+        depthFrameRates = device.depthFormats.map(Self.rateTable)
     }
 
-    deinit { frameRates.forEach { $0.deallocate() } }
+    private static func rateTable(_ format: VideoFormat) -> UnsafeMutablePointer<oc_fraction> {
+        let rates = UnsafeMutablePointer<oc_fraction>.allocate(capacity: max(1, format.frameRates.count))
+        for (index, rate) in format.frameRates.enumerated() {
+            (rates + index).initialize(to: oc_fraction(numerator: rate.numerator, denominator: rate.denominator))
+        }
+        return rates
+    }
+
+    deinit { (frameRates + depthFrameRates).forEach { $0.deallocate() } }
 
     /// The device's current name, owned by the box.
     var name: UnsafePointer<CChar> {

@@ -15,7 +15,10 @@ public final class Device: Sendable {
     public let backend: BackendKind
     /// The backend's own key for this instance (PipeWire: `object.serial`).
     public let backendKey: String
+    /// Picture formats (for a depth-only camera, its depth formats).
     public let formats: [VideoFormat]
+    /// Depth formats of a depth camera (behaviour §1), empty for others.
+    public let depthFormats: [VideoFormat]
     public let vendorID: UInt16?
     public let productID: UInt16?
     public let serialNumber: String?
@@ -30,7 +33,7 @@ public final class Device: Sendable {
     private let connected = Atomic<Bool>(true)
 
     public init(uniqueID: String, name: String, type: DeviceType, position: DevicePosition,
-                backend: BackendKind, backendKey: String, formats: [VideoFormat],
+                backend: BackendKind, backendKey: String, formats: [VideoFormat], depthFormats: [VideoFormat] = [],
                 vendorID: UInt16?, productID: UInt16?, serialNumber: String?,
                 pluggedMicroseconds: UInt64?, usbPort: String? = nil, properties: [String: String],
                 route: MicrophoneRoute? = nil) {
@@ -42,6 +45,7 @@ public final class Device: Sendable {
         self.backend = backend
         self.backendKey = backendKey
         self.formats = formats
+        self.depthFormats = depthFormats
         self.vendorID = vendorID
         self.productID = productID
         self.serialNumber = serialNumber
@@ -51,6 +55,17 @@ public final class Device: Sendable {
     }
 
     public var isConnected: Bool { connected.load(ordering: .acquiring) }
+
+    /// The depth formats that can stream while the camera runs `format`: every depth format
+    /// when depth has a function of its own (a USB depth camera's depth node beside its colour
+    /// node); for a depth-only camera, `format` itself, whose stream then carries the depth.
+    public func depthFormats(beside format: VideoFormat) -> [VideoFormat] {
+        if depthFormats.contains(format) { return [format] }
+        return depthFormats.contains(where: formats.contains) ? [] : depthFormats
+    }
+
+    /// Whether depth comes from the picture stream itself (a depth-only camera).
+    public var depthSharesPictureStream: Bool { !depthFormats.isEmpty && depthFormats.allSatisfy(formats.contains) }
 
     /// behaviour §4 multitasking: whether several applications can stream this device at
     /// once — through PipeWire yes, raw V4L2 is exclusive.

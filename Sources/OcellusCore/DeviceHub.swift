@@ -244,9 +244,20 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     // MARK: DeviceBackendDelegate
     //
     // The same camera seen by PipeWire and by raw V4L2 (same unique ID) is listed
-    // once: the PipeWire instance wins, since it lets several apps share the camera.
-    // A V4L2 entry it shadows is kept as facts and becomes a device again when the
-    // PipeWire one goes away (e.g. the daemon exits) while the camera stays.
+    // once: the PipeWire instance wins, since it lets several apps share the camera —
+    // unless V4L2 sees depth, which PipeWire cannot stream (a depth camera's colour
+    // node alone would hide its depth). The entry that loses is kept as facts and
+    // becomes a device again when the winner goes away (e.g. the daemon exits)
+    // while the camera stays.
+
+    /// Whether `kind`'s view of a camera wins over the other backend's view of it.
+    private static func wins(_ kind: BackendKind, _ facts: DeviceFacts, over other: DeviceFacts) -> Bool {
+        let depthOnV4L2 = { (facts: DeviceFacts) in !facts.depthFormats.isEmpty }
+        switch kind {
+        case .pipewire: return !depthOnV4L2(other)
+        case .v4l2: return depthOnV4L2(facts)
+        }
+    }
 
     public func backend(_ backend: any DeviceBackend, didAdd facts: DeviceFacts) {
         let changes: [(HotplugEvent, Device)] = lock.withLock {
@@ -257,14 +268,17 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 changes.append((.removed, replaced))
             }
             let device = makeDevice(facts, backend: backend.kind)
-            if backend.kind == .pipewire {
-                for (otherKey, other) in entries where other.backend == .v4l2 && other.device?.uniqueID == device.uniqueID {
-                    entries[otherKey]?.device = nil
-                    if other.device!.markDisconnected() { changes.append((.removed, other.device!)) }
+            var shadowed = false
+            for (otherKey, other) in entries where other.backend != backend.kind
+                && makeDevice(other.facts, backend: other.backend).uniqueID == device.uniqueID {
+                if Self.wins(backend.kind, facts, over: other.facts) {
+                    if let loser = other.device {
+                        entries[otherKey]?.device = nil
+                        if loser.markDisconnected() { changes.append((.removed, loser)) }
+                    }
+                } else {
+                    shadowed = true
                 }
-            }
-            let shadowed = backend.kind == .v4l2 && entries.values.contains {
-                $0.backend == .pipewire && $0.device?.uniqueID == device.uniqueID
             }
             entries[key] = Entry(facts: facts, backend: backend.kind, device: shadowed ? nil : device,
                                  seenAt: monotonicMicroseconds())
@@ -299,15 +313,14 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         updateMicrophoneRoute()
     }
 
-    /// Removes entries (lock held); V4L2 entries they shadowed come back as new devices.
+    /// Removes entries (lock held); entries of the other backend they shadowed come back as new devices.
     private func removeEntries(where matches: (String) -> Bool) -> [(HotplugEvent, Device)] {
         var changes: [(HotplugEvent, Device)] = []
         for key in entries.keys.filter(matches).sorted() {
             guard let entry = entries.removeValue(forKey: key), let device = entry.device else { continue }
             if device.markDisconnected() { changes.append((.removed, device)) }
-            guard entry.backend == .pipewire else { continue }
-            for (otherKey, other) in entries where other.backend == .v4l2 && other.device == nil {
-                let revived = makeDevice(other.facts, backend: .v4l2)
+            for (otherKey, other) in entries where other.backend != entry.backend && other.device == nil {
+                let revived = makeDevice(other.facts, backend: other.backend)
                 if revived.uniqueID == device.uniqueID {
                     entries[otherKey]?.device = revived
                     changes.append((.added, revived))
@@ -349,7 +362,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         return Device(
             uniqueID: DeviceClassifier.uniqueID(of: facts, backend: backend, serialTaken: serialShared),
             name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
-            backend: backend, backendKey: facts.backendKey, formats: facts.formats,
+            backend: backend, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormats,
             vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
             pluggedMicroseconds: facts.pluggedMicroseconds,
             usbPort: facts.vendorID == nil ? nil : DeviceClassifier.port(of: facts), properties: facts.properties)

@@ -36,7 +36,11 @@ public struct DeviceFacts: Sendable, Equatable {
     public var location: String?
     /// Set by the backend for software sources (v4l2loopback, PipeWire nodes with no device).
     public var isSoftwareSource: Bool
+    /// Picture formats; for a depth-only device its depth formats, which are then its picture too.
     public var formats: [VideoFormat]
+    /// Formats of the device's depth function (empty for other cameras). A device whose
+    /// `formats` are not these runs a depth format beside any of its picture formats.
+    public var depthFormats: [VideoFormat]
     public var pluggedMicroseconds: UInt64?
     public var properties: [String: String]
 
@@ -48,6 +52,7 @@ public struct DeviceFacts: Sendable, Equatable {
         removable = .unknown
         isSoftwareSource = false
         formats = []
+        depthFormats = []
         properties = [:]
     }
 }
@@ -79,7 +84,9 @@ public enum DeviceClassifier {
 
     public static func type(of facts: DeviceFacts) -> DeviceType {
         if facts.media == .audio { return .microphone }
-        if !facts.formats.isEmpty && facts.formats.allSatisfy({ $0.pixelFormat.isDepth }) { return .depthCamera }
+        if !facts.depthFormats.isEmpty || !facts.formats.isEmpty && facts.formats.allSatisfy({ $0.pixelFormat.isDepth }) {
+            return .depthCamera
+        }
         if facts.isSoftwareSource { return .virtualCamera }
         switch facts.location {
         case "front", "back": return .builtInCamera

@@ -88,9 +88,19 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible {
     public static let mjpeg = FourCC("MJPG")
     public static let h264 = FourCC("H264")
     public static let z16 = FourCC("Z16 ")
+    /// 16-bit greyscale: a depth map on a depth function (Orbbec and other structured-light cameras), else a picture.
+    public static let y16 = FourCC("Y16 ")
+    /// 12-bit greyscale in 16-bit words: a time-of-flight sensor's depth (Arducam ToF), else a picture.
+    public static let y12 = FourCC("Y12 ")
+    /// Ocellus's own code for depth in metres as 32-bit floats, what a depth output converts to on request.
+    public static let depthMetres = FourCC("Z32F")
 
-    /// Formats that carry depth rather than a picture (behaviour §1: a device with only these is a depth camera).
-    public var isDepth: Bool { self == .z16 || self == FourCC("Y16I") || self == FourCC("INZI") }
+    /// Formats that carry depth by their very code (behaviour §1); 12- and 16-bit greyscale
+    /// are depth only on a node discovery recognises as a depth function.
+    public var isDepth: Bool { self == .z16 || self == FourCC("INZI") }
+
+    /// Depth formats a depth output delivers: one 16-bit word per pixel, as the camera sent it.
+    public var isDepthMap: Bool { self == .z16 || self == .y16 || self == .y12 }
 }
 
 /// A frame rate as an exact fraction of frames per second.

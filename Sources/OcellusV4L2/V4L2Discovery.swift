@@ -207,16 +207,20 @@ public struct V4L2Discovery {
     static let infraredFormats: Set<FourCC> = [.grey, FourCC("Y10 "), FourCC("Y12 "), FourCC("Y16 "), FourCC("Y8I "),
                                                FourCC("Y12I"), FourCC("Y10B"), FourCC("Y16I")]
 
+    static let stereoInfraredFormats: Set<FourCC> = [FourCC("Y8I "), FourCC("Y12I"), FourCC("Y16I")]
+
     /// An infrared function (a face-login camera beside the webcam): its USB function is
     /// named so (iInterface: it may stream YUYV at an odd size, which only the name tells
-    /// apart), or its node streams only greyscale and its card says so or its device also
-    /// has a colour node.
+    /// apart), or its node streams only greyscale and interleaves a stereo pair, or its card says
+    /// so, or its device also has a colour node.
     static func isInfrared(_ node: V4L2Node, siblings: [V4L2Node]) -> Bool {
         if let function = node.functionName, namesInfrared(function),
            siblings.contains(where: { $0.name != node.name && !($0.functionName.map(namesInfrared) ?? false) }) {
             return true
         }
         guard !node.formats.isEmpty, node.formats.allSatisfy({ infraredFormats.contains($0.pixelFormat) }) else { return false }
+        // A left/right pair interleaved in one frame is only ever a stereo depth camera's infrared.
+        if node.formats.contains(where: { stereoInfraredFormats.contains($0.pixelFormat) }) { return true }
         let card = node.card.lowercased()
         let named = namesInfrared(card)
             || card.hasSuffix(": integrated i")  // uvcvideo truncates "Integrated IR Camera" to 32 bytes
@@ -231,16 +235,38 @@ public struct V4L2Discovery {
         return lowered.contains("infrared") || lowered.split(whereSeparator: { !$0.isLetter }).contains("ir")
     }
 
+    /// A depth function: its node streams only formats that are depth by their code (Z16), or
+    /// only 12- and 16-bit greyscale (Y12, Y16: what time-of-flight and structured-light sensors
+    /// send) where its USB function or card names depth, or — not named infrared — on a
+    /// platform sensor, where greyscale that deep without an 8-bit mode is a ToF sensor's.
+    static func isDepth(_ node: V4L2Node) -> Bool {
+        guard !node.formats.isEmpty else { return false }
+        if node.formats.allSatisfy({ $0.pixelFormat.isDepth }) { return true }
+        guard node.formats.allSatisfy({ $0.pixelFormat == .y16 || $0.pixelFormat == .y12 }) else { return false }
+        let names = [node.functionName, node.card].compactMap { $0?.lowercased() }
+        if names.contains(where: { $0.contains("depth") || $0.contains("tof") }) { return true }
+        return node.functionName == nil && !namesInfrared(node.card) && node.deviceDirectory?.contains("/platform/") == true
+    }
+
+    /// Formats of `nodes`, once each, also when a descriptor repeats one (the Cam Link 4K lists NV12 twice).
+    private static func uniqueFormats(_ nodes: [V4L2Node]) -> [VideoFormat] {
+        var formats: [VideoFormat] = []
+        for format in nodes.flatMap(\.formats) where !formats.contains(format) { formats.append(format) }
+        return formats
+    }
+
+    /// One device of `allNodes`: its picture nodes, and a depth camera's depth node beside them
+    /// (its infrared nodes are part of the camera, not cameras or formats of their own).
     private func facts(key: String, nodes allNodes: [V4L2Node]) -> DeviceFacts? {
-        let nodes = allNodes.filter { !Self.isInfrared($0, siblings: allNodes) }
-        guard let primary = nodes.max(by: { $0.formats.count < $1.formats.count }) else { return nil }
+        let depthNodes = allNodes.filter(Self.isDepth)
+        let pictureNodes = allNodes.filter { !Self.isDepth($0) && !Self.isInfrared($0, siblings: allNodes) }
+        let nodes = pictureNodes + depthNodes
+        guard let primary = pictureNodes.max(by: { $0.formats.count < $1.formats.count }) ?? depthNodes.first else { return nil }
         let usb = primary.deviceDirectory.flatMap(system.usbIdentity(containing:))
         let name = usb?.product ?? primary.card
         var facts = DeviceFacts(media: .video, name: name, backendKey: key, fallbackName: primary.busInfo)
-        var formats: [VideoFormat] = []
-        // Once each, also when a descriptor repeats a format (the Cam Link 4K lists NV12 twice).
-        for format in nodes.flatMap(\.formats) where !formats.contains(format) { formats.append(format) }
-        facts.formats = formats
+        facts.depthFormats = Self.uniqueFormats(depthNodes)
+        facts.formats = pictureNodes.isEmpty ? facts.depthFormats : Self.uniqueFormats(pictureNodes)
         facts.location = nodes.lazy.compactMap(\.location).first
         facts.isSoftwareSource = Self.softwareDrivers.contains(primary.driver)
         if let usb {

@@ -245,6 +245,7 @@ public final class V4L2CameraStream: CameraStream, @unchecked Sendable {
     public init(devicePath: String, format requested: VideoFormat, frameRate: FrameRate,
                 handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
         stream = V4L2Stream(devicePath: devicePath)
+        let depthUnit = requested.pixelFormat.isDepthMap ? Self.depthUnit(of: devicePath) ?? 0 : 0
         let settled = try stream.start(pixelFormat: requested.pixelFormat, width: requested.width, height: requested.height,
                                        frameRate: frameRate) { event in
             switch event {
@@ -254,7 +255,7 @@ public final class V4L2CameraStream: CameraStream, @unchecked Sendable {
                                                 stride: Int(active.bytesPerLine), in: frame.bytes)
                 handler(.frame(CameraFrame(pixelFormat: active.pixelFormat, width: active.width, height: active.height,
                                            sequence: UInt64(frame.sequence), timestampNanoseconds: frame.timestampNanoseconds,
-                                           isCorrupt: frame.isCorrupt, planes: planes.0, planes.1, planes.2)))
+                                           isCorrupt: frame.isCorrupt, depthUnit: depthUnit, planes: planes.0, planes.1, planes.2)))
             case .failed(let error):
                 handler(.failed(error))
             }
@@ -265,4 +266,13 @@ public final class V4L2CameraStream: CameraStream, @unchecked Sendable {
     }
 
     public func stop() { stream.stop() }
+
+    /// Metres per unit of a depth node's samples when its driver has a depth-unit control
+    /// (RealSense-style `depth_units`, in micrometres per unit); nil when it has none (millimetres).
+    static func depthUnit(of devicePath: String, system: any V4L2System = defaultV4L2System()) -> Float? {
+        let controls = (try? V4L2Controls(devicePath: devicePath, system: system).controls()) ?? []
+        guard let control = controls.first(where: { $0.name == "depth_units" || $0.name == "depth_unit" }),
+              let micrometres = control.value, micrometres > 0 else { return nil }
+        return Float(micrometres) * 1e-6
+    }
 }

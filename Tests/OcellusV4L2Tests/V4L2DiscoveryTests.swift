@@ -20,7 +20,7 @@ import Testing
             let type = DeviceClassifier.type(of: facts)
             devices.append(Device(uniqueID: DeviceClassifier.uniqueID(of: facts, backend: .v4l2, serialTaken: false),
                                   name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
-                                  backend: .v4l2, backendKey: facts.backendKey, formats: facts.formats,
+                                  backend: .v4l2, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormats,
                                   vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
                                   pluggedMicroseconds: nil, properties: facts.properties))
         }
@@ -61,7 +61,7 @@ import Testing
 
     @Test func platformCameraOrientationAndRotationAreRead() throws {
         let (arducam, _) = try discover("arducam-tof-unicam")
-        #expect(arducam.first?.type == .externalCamera)     // camera_orientation = External
+        #expect(arducam.first?.position == .unspecified)     // camera_orientation = External
         #expect(arducam.first?.properties["api.v4l2.sensor_rotation"] == "0")
         let (surface, _) = try discover("surface-rear-ov8865")
         #expect(surface.first?.properties["api.v4l2.sensor_rotation"] == "180")
@@ -73,6 +73,17 @@ import Testing
         #expect(depth.type == .depthCamera)
         #expect(depth.formats.allSatisfy { $0.pixelFormat == .z16 })
         #expect(depth.formats.contains { $0.width == 848 && $0.height == 480 && $0.maxFrameRate == FrameRate(90) })
+        // Its picture stream is its depth: the same formats in both lists.
+        #expect(depth.depthFormats == depth.formats && depth.depthSharesPictureStream)
+    }
+
+    /// A time-of-flight sensor on a board: 12-bit greyscale only, no 8-bit mode, not named
+    /// infrared: its frames are depth, and it is a depth camera.
+    @Test func aTimeOfFlightSensorIsADepthCamera() throws {
+        let (cameras, _) = try discover("arducam-tof-unicam")
+        let tof = try #require(cameras.first)
+        #expect(tof.type == .depthCamera)
+        #expect(tof.depthFormats.map(\.pixelFormat) == [.y12] && tof.depthFormats.first?.width == 240)
     }
 
     @Test func identicalCamerasWithAPlaceholderSerialStayDistinctByPort() throws {

@@ -172,6 +172,25 @@ static oc_video_data_output *fx_oc_video_data_output(void)
     return output;
 }
 
+static oc_depth_data_output *fx_oc_depth_data_output(void)
+{
+    static oc_depth_data_output *output;
+    if (!output && oc_depth_data_output_create(&output) != OC_OK) skip("a depth data output");
+    return output;
+}
+
+/* Over outputs of its own, so that the shared video output stays free to take callbacks. */
+static oc_output_synchronizer *fx_oc_output_synchronizer(void)
+{
+    static oc_output_synchronizer *synchronizer;
+    oc_video_data_output *video = NULL;
+    oc_depth_data_output *depth = NULL;
+    if (!synchronizer && (oc_video_data_output_create(&video) != OC_OK || oc_depth_data_output_create(&depth) != OC_OK
+                          || oc_output_synchronizer_create(video, depth, &synchronizer) != OC_OK))
+        skip("an output synchronizer");
+    return synchronizer;
+}
+
 static oc_audio_data_output *fx_oc_audio_data_output(void)
 {
     static oc_audio_data_output *output;
@@ -333,6 +352,18 @@ STALE_CREATED(oc_discovery_session,
 STALE_CREATED(oc_capture_session, oc_capture_session_create(fx_oc_context(), &object), oc_capture_session_destroy)
 STALE_CREATED(oc_video_data_output, oc_video_data_output_create(&object), oc_video_data_output_destroy)
 STALE_CREATED(oc_audio_data_output, oc_audio_data_output_create(&object), oc_audio_data_output_destroy)
+STALE_CREATED(oc_depth_data_output, oc_depth_data_output_create(&object), oc_depth_data_output_destroy)
+static oc_output_synchronizer *stale_oc_output_synchronizer(void)
+{
+    oc_video_data_output *video = NULL;
+    oc_depth_data_output *depth = NULL;
+    oc_output_synchronizer *object = NULL;
+    if (oc_video_data_output_create(&video) != OC_OK || oc_depth_data_output_create(&depth) != OC_OK
+        || oc_output_synchronizer_create(video, depth, &object) != OC_OK)
+        skip("an oc_output_synchronizer to destroy");
+    oc_output_synchronizer_destroy(object);
+    return object;
+}
 STALE_CREATED(oc_photo_output, oc_photo_output_create(&object), oc_photo_output_destroy)
 STALE_CREATED(oc_movie_file_output, oc_movie_file_output_create(&object), oc_movie_file_output_destroy)
 STALE_CREATED(oc_rotation_coordinator, oc_rotation_coordinator_create(fx_oc_context(), fx_oc_device(), -1, &object),

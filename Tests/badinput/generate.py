@@ -16,10 +16,11 @@ import sys
 
 HANDLE_TYPES = ["oc_context", "oc_device", "oc_device_list", "oc_control_list", "oc_discovery_session",
                 "oc_capture_session", "oc_video_data_output", "oc_frame", "oc_audio_data_output",
-                "oc_photo_output", "oc_movie_file_output", "oc_rotation_coordinator"]
+                "oc_photo_output", "oc_movie_file_output", "oc_rotation_coordinator", "oc_depth_data_output",
+                "oc_output_synchronizer"]
 ENUM_TYPES = {"oc_device_type", "oc_device_position", "oc_backend", "oc_hotplug_event", "oc_media_type",
               "oc_session_preset", "oc_drop_reason", "oc_preferred_camera_kind", "oc_control_type",
-              "oc_session_event"}
+              "oc_session_event", "oc_sync_stream"}
 # Structs the caller fills, each opening with struct_size.
 SIZED_STRUCTS = {"oc_context_options": "oc_context_options_init(&{v})",
                  "oc_format_info": "{v}.struct_size = sizeof {v}",
@@ -36,6 +37,8 @@ NULL_MEANS_SOMETHING = {
     ("oc_video_data_output_set_frame_callback", "callback"),    # clears
     ("oc_audio_data_output_set_callback", "callback"),          # clears
     ("oc_discovery_session_set_callback", "callback"),          # clears
+    ("oc_depth_data_output_set_frame_callback", "callback"),    # clears
+    ("oc_output_synchronizer_set_callback", "callback"),        # clears
 }
 # Functions that free: NULL is ignored; anything else invalid must leave a message.
 FREEING = re.compile(r"_(destroy|free|release)$")

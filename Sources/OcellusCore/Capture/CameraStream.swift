@@ -21,12 +21,15 @@ public struct CameraFrame: Sendable {
     /// Full range (0–255, as JPEG) or limited (16–235, as YUV cameras send).
     public let isFullRange: Bool
     public let planeCount: Int
+    /// Metres per unit of a depth map's samples (Z16: 0.001 unless the camera says otherwise;
+    /// 1 for float metres); 0 for a picture.
+    public let depthUnit: Float
     private let plane0: FramePlane
     private let plane1: FramePlane?
     private let plane2: FramePlane?
 
     public init(pixelFormat: FourCC, width: UInt32, height: UInt32, sequence: UInt64, timestampNanoseconds: UInt64,
-                isCorrupt: Bool = false, isFullRange: Bool = false,
+                isCorrupt: Bool = false, isFullRange: Bool = false, depthUnit: Float = 0,
                 planes first: FramePlane, _ second: FramePlane? = nil, _ third: FramePlane? = nil) {
         self.pixelFormat = pixelFormat
         self.width = width
@@ -35,6 +38,7 @@ public struct CameraFrame: Sendable {
         self.timestampNanoseconds = timestampNanoseconds
         self.isCorrupt = isCorrupt
         self.isFullRange = isFullRange
+        self.depthUnit = depthUnit
         plane0 = first
         plane1 = second
         plane2 = third
@@ -155,6 +159,6 @@ public final class RetainedFrame: @unchecked Sendable {
         let first = copy(0)!, second = copy(1), third = copy(2)
         frame = CameraFrame(pixelFormat: source.pixelFormat, width: source.width, height: source.height, sequence: source.sequence,
                             timestampNanoseconds: source.timestampNanoseconds, isCorrupt: source.isCorrupt,
-                            isFullRange: source.isFullRange, planes: first, second, third)
+                            isFullRange: source.isFullRange, depthUnit: source.depthUnit, planes: first, second, third)
     }
 }

@@ -3,160 +3,6 @@ import Synchronization
 import Glibc
 #endif
 
-/// Frames of a capture session for one consumer (behaviour §4): the camera's format
-/// (zero-copy) or a pinned pixel format and size (converted), at a capped rate.
-///
-/// Frames are never queued in Ocellus: each is handed over on the stream thread
-/// while the camera's buffer is held, so the queue is bounded by the backend's few
-/// buffers. A frame that arrives too old (more than three frame intervals, as when
-/// a handler was slow) is dropped as late; gaps in the sequence are counted as
-/// out of buffers when deliveries were further apart than a frame interval (this
-/// output held the stream up), else as discontinuities at the source.
-public final class VideoDataOutput: @unchecked Sendable {
-    public enum DropReason: Int32, Sendable, CaseIterable {
-        case late = 0, outOfBuffers = 1, discontinuity = 2, corrupt = 3
-    }
-
-    /// nil: whatever the camera runs with.
-    public var pixelFormat: FourCC?
-    public var width: UInt32?
-    public var height: UInt32?
-    /// Frames closer together than this rate allows are skipped for this output.
-    public var maximumFrameRate: FrameRate?
-    /// Clockwise degrees the output's pixels are turned (behaviour §3 connection angle). Costly
-    /// (every frame is converted): rotating the display layer by the coordinator's preview
-    /// angle is free. Takes effect at the next commit or start.
-    public private(set) var videoRotationAngle = 0
-    /// Whether the output's pixels are flipped about the vertical axis (after rotation).
-    /// nil, the default, delivers the camera's pixels unflipped, keeping the zero-copy
-    /// path: the behaviour §4 mirroring defaults (front and external cameras mirror) are for
-    /// the preview, which flips for free (`RotationCoordinator.mirrorsByDefault`).
-    public var isVideoMirrored: Bool?
-
-    /// Pins the size (0x0: the camera's); both or neither.
-    public func pinSize(_ width: UInt32, _ height: UInt32) throws(OcellusError) {
-        guard (width == 0) == (height == 0) else { throw OcellusError(.invalidArgument, "give both width and height, or neither") }
-        (self.width, self.height) = width == 0 ? (nil, nil) : (width, height)
-    }
-
-    /// Right angles can be applied to every pixel format but MJPEG passthrough (compressed).
-    public func isVideoRotationAngleSupported(_ degrees: Int) -> Bool {
-        degrees % 90 == 0 && (degrees % 360 == 0 || pixelFormat != .mjpeg)
-    }
-
-    public func setVideoRotationAngle(_ degrees: Int) throws(OcellusError) {
-        guard isVideoRotationAngleSupported(degrees) else {
-            throw OcellusError(.invalidArgument, degrees % 90 != 0
-                ? "rotation must be a multiple of 90 degrees, not \(degrees)"
-                : "an MJPEG output cannot be rotated (it is the camera's compressed data)")
-        }
-        videoRotationAngle = ((degrees % 360) + 360) % 360
-    }
-    /// Called on the session's stream thread with views valid during the call.
-    /// Replacing it waits for a call in flight, except from inside the handler (`HandlerSlot`).
-    public var frameHandler: ((CameraFrame) -> Void)? {
-        get { handler.current }
-        set { handler.replace(with: newValue) }
-    }
-
-    /// True on the thread running this output's handler.
-    public var isDeliveringThread: Bool { handler.isCallingThread }
-
-    private let handler = HandlerSlot<CameraFrame>()
-    /// The newest frame, for callers that pull (`LatestFrame`); off until first used.
-    public let latest = LatestFrame()
-    /// The thread that last delivered a frame (pthread_t bits): a pull from there would wait for itself.
-    private let deliveringThread = Atomic<UInt>(0)
-
-    /// True on the thread that delivers this output's frames (its stream thread).
-    public var isStreamThread: Bool { deliveringThread.load(ordering: .relaxed) == UInt(pthread_self()) }
-    /// Counters other threads read; the stream thread is their only writer.
-    private let delivered = Atomic<UInt64>(0)
-    private let lateDrops = Atomic<UInt64>(0), bufferDrops = Atomic<UInt64>(0)
-    private let discontinuityDrops = Atomic<UInt64>(0), corruptDrops = Atomic<UInt64>(0)
-    // Touched only by the stream thread, in `deliver`.
-    private var lastDelivery: UInt64 = 0
-    private var lastSequence: UInt64?
-    private var lastArrival: UInt64 = 0
-    /// The stream's frame interval, set by the session (for lateness).
-    var frameInterval: UInt64 = 33_333_333
-    /// Set by the session when the stream's format or size is not the output's.
-    var converter: (any FrameConverting)?
-
-    public init(pixelFormat: FourCC? = nil, width: UInt32? = nil, height: UInt32? = nil) {
-        self.pixelFormat = pixelFormat
-        self.width = width
-        self.height = height
-    }
-
-    public var deliveredFrames: UInt64 { delivered.load(ordering: .relaxed) }
-
-    /// Frames dropped for `reason` so far.
-    public func droppedFrames(_ reason: DropReason) -> UInt64 {
-        switch reason {
-        case .late: lateDrops.load(ordering: .relaxed)
-        case .outOfBuffers: bufferDrops.load(ordering: .relaxed)
-        case .discontinuity: discontinuityDrops.load(ordering: .relaxed)
-        case .corrupt: corruptDrops.load(ordering: .relaxed)
-        }
-    }
-
-    private func count(_ reason: DropReason, _ amount: UInt64 = 1) {
-        switch reason {
-        case .late: lateDrops.wrappingAdd(amount, ordering: .relaxed)
-        case .outOfBuffers: bufferDrops.wrappingAdd(amount, ordering: .relaxed)
-        case .discontinuity: discontinuityDrops.wrappingAdd(amount, ordering: .relaxed)
-        case .corrupt: corruptDrops.wrappingAdd(amount, ordering: .relaxed)
-        }
-    }
-
-    /// Called on the stream thread only.
-    func deliver(_ frame: CameraFrame) {
-        let arrival = monotonicNanoseconds()
-        // Frames missing after a gap between deliveries longer than a frame interval were
-        // lost while this output held the stream up; otherwise the source skipped them.
-        if let last = lastSequence, frame.sequence > last + 1 {
-            let heldUp = arrival - lastArrival > frameInterval + frameInterval / 2
-            count(heldUp ? .outOfBuffers : .discontinuity, frame.sequence - last - 1)
-        }
-        (lastSequence, lastArrival) = (frame.sequence, arrival)
-        if arrival > frame.timestampNanoseconds && arrival - frame.timestampNanoseconds > 3 * frameInterval
-            || converter?.isCatchingUp(before: frame) == true {
-            count(.late)
-            converter?.skip(frame, late: true)
-            return
-        }
-        // Thinned only when the stream runs faster than the cap (a stream at the cap is never
-        // thinned by jitter), on a schedule a quarter interval lenient.
-        if let limit = maximumFrameRate, limit.numerator > 0 {
-            let interval = UInt64(1e9 * Double(limit.denominator) / Double(limit.numerator))
-            if frameInterval < interval - interval / 10 {
-                guard lastDelivery == 0 || frame.timestampNanoseconds + interval / 4 >= lastDelivery + interval else {
-                    converter?.skip(frame, late: false)
-                    return
-                }
-                // The next slot, or a fresh start after a long pause.
-                let resync = lastDelivery == 0 || frame.timestampNanoseconds >= lastDelivery + 2 * interval
-                lastDelivery = resync ? frame.timestampNanoseconds : lastDelivery + interval
-            }
-        }
-        let ready: CameraFrame
-        if let converter {
-            guard let converted = converter.convert(frame) else {
-                count(.corrupt)
-                return
-            }
-            ready = converted
-        } else {
-            ready = frame
-        }
-        deliveringThread.store(UInt(pthread_self()), ordering: .relaxed)
-        if latest.isEnabled { latest.store(ready) }
-        handler.call(ready)
-        delivered.wrappingAdd(1, ordering: .relaxed)
-    }
-}
-
 /// behaviour §4 capture session: an input camera, video data outputs, and one camera
 /// stream feeding them. Changes made between `beginConfiguration` and
 /// `commitConfiguration` apply together; a commit that fails leaves the previous
@@ -213,6 +59,14 @@ public final class CaptureSession: @unchecked Sendable {
         var preset = Preset.high
         var audioInput: Device?
         var audioOutputs: [AudioDataOutput] = []
+        var depthOutputs: [DepthDataOutput] = []
+    }
+
+    /// Where a session's depth outputs get their maps: the picture stream itself (a depth-only
+    /// camera, whose picture is its depth), or a depth stream of their own beside it.
+    enum DepthSource: Equatable {
+        case pictureStream
+        case ownStream(VideoFormat, FrameRate)
     }
 
     /// Session events, on a library thread of their own.
@@ -240,6 +94,14 @@ public final class CaptureSession: @unchecked Sendable {
     private var streamOutputsCommit = UInt64.max
     private var pending: Configuration?
     private var stream: (any CameraStream)?
+    /// The depth stream beside the picture stream, and where depth comes from while running.
+    private var depthStream: (any CameraStream)?
+    private var depthSource: DepthSource?
+    /// The depth stream thread's copy of the committed depth outputs (as `streamOutputs`).
+    private var depthThreadOutputs: [DepthDataOutput] = []
+    private var depthThreadOutputsCommit = UInt64.max
+    private var depthStreamThread: pthread_t?
+    private var streamDepthOutputs: [DepthDataOutput] = []
     private var running = false
     private var streamThread: pthread_t?
     /// While interrupted, a thread retries the start until the camera is free or the app stops.
@@ -282,6 +144,17 @@ public final class CaptureSession: @unchecked Sendable {
     public var outputs: [VideoDataOutput] { lock.withLock { (pending ?? committed).outputs } }
     /// The camera format the running stream uses.
     public var activeFormat: VideoFormat? { lock.withLock { stream?.format } }
+    public var depthOutputs: [DepthDataOutput] { lock.withLock { (pending ?? committed).depthOutputs } }
+    /// The depth format the running session's depth outputs get (nil without depth outputs).
+    public var activeDepthFormat: VideoFormat? {
+        lock.withLock {
+            switch depthSource {
+            case .pictureStream: stream?.format
+            case .ownStream: depthStream?.format
+            case nil: nil
+            }
+        }
+    }
 
     // MARK: Configuration
 
@@ -503,6 +376,79 @@ public final class CaptureSession: @unchecked Sendable {
         try change { $0.outputs.removeAll { $0 === output } }
     }
 
+    /// Whether the depth output could join: the input must be a depth camera with a depth
+    /// format that serves it beside the picture the other outputs need.
+    public func canAddDepthOutput(_ output: DepthDataOutput) -> Bool {
+        var proposed = lock.withLock { pending ?? committed }
+        proposed.depthOutputs.append(output)
+        return (try? chooseStreams(for: proposed)) != nil
+    }
+
+    public func addDepthOutput(_ output: DepthDataOutput) throws(OcellusError) {
+        try change { if !$0.depthOutputs.contains(where: { $0 === output }) { $0.depthOutputs.append(output) } }
+    }
+
+    public func removeDepthOutput(_ output: DepthDataOutput) throws(OcellusError) {
+        try change { $0.depthOutputs.removeAll { $0 === output } }
+    }
+
+    /// The picture stream's format and rate, and where depth comes from.
+    func chooseStreams(for configuration: Configuration) throws(OcellusError) -> (picture: (VideoFormat, FrameRate)?, depth: DepthSource?) {
+        let picture = try chooseFormat(for: configuration)
+        guard let input = configuration.input, !configuration.depthOutputs.isEmpty, let (format, rate) = picture else {
+            return (picture, nil)
+        }
+        return (picture, try chooseDepth(for: configuration.depthOutputs, input: input, beside: format, rate: rate))
+    }
+
+    /// The depth format beside `picture`: one every depth output takes (depth is never scaled),
+    /// the picture's aspect ratio before others, then the size nearest the picture's, then one
+    /// that runs at the picture's rate (so that every frame can have its map), then the fastest.
+    func chooseDepth(for outputs: [DepthDataOutput], input: Device, beside picture: VideoFormat,
+                     rate: FrameRate) throws(OcellusError) -> DepthSource {
+        guard !input.depthFormats.isEmpty else {
+            throw OcellusError(.invalidArgument, "\(input.uniqueID) is not a depth camera (it offers no depth format)")
+        }
+        if input.depthSharesPictureStream {
+            guard outputs.allSatisfy({ $0.isServed(by: picture) }) else {
+                throw OcellusError(.invalidArgument, "\(input.uniqueID) runs \(picture.pixelFormat.name) \(picture.width)x\(picture.height) for the session's outputs, which no depth output takes")
+            }
+            return .pictureStream
+        }
+        let pinned = outputs.compactMap { output in output.width.flatMap { width in output.height.map { (width, $0) } } }
+        let concrete = input.depthFormats(beside: picture).flatMap { format -> [VideoFormat] in
+            guard let range = format.sizeRange else { return [format] }
+            let sizes = pinned.filter { range.contains(width: $0.0, height: $0.1) } + range.commonSizes
+            return sizes.isEmpty ? [format] : sizes.map { format.sized(width: $0.0, height: $0.1) }
+        }
+        let candidates = concrete.filter { format in format.maxFrameRate != nil && outputs.allSatisfy { $0.isServed(by: format) } }
+        func sameAspect(_ format: VideoFormat) -> Bool {
+            UInt64(format.width) * UInt64(picture.height) == UInt64(format.height) * UInt64(picture.width)
+        }
+        func distance(_ format: VideoFormat) -> UInt64 {
+            let (a, b) = (UInt64(format.width) * UInt64(format.height), UInt64(picture.width) * UInt64(picture.height))
+            return a > b ? a - b : b - a
+        }
+        func runs(_ format: VideoFormat, at wanted: FrameRate) -> Bool {
+            format.frameRatesAreRange ? format.frameRates.last! <= wanted && wanted <= format.frameRates.first!
+                : format.frameRates.contains(wanted)
+        }
+        let best = candidates.min { a, b in
+            if sameAspect(a) != sameAspect(b) { return sameAspect(a) }
+            if distance(a) != distance(b) { return distance(a) < distance(b) }
+            if runs(a, at: rate) != runs(b, at: rate) { return runs(a, at: rate) }
+            return a.maxFrameRate! > b.maxFrameRate!
+        }
+        guard let chosen = best else {
+            let wants = outputs.map { output in
+                "\(output.pixelFormat?.name ?? "any depth format") at \(output.width.map { "\($0)x\(output.height!)" } ?? "any size")"
+            }
+            throw OcellusError(.invalidArgument,
+                "\(input.uniqueID) offers no depth format that serves every depth output (\(wants.joined(separator: "; "))); depth is not scaled")
+        }
+        return .ownStream(chosen, runs(chosen, at: rate) ? rate : chosen.maxFrameRate!)
+    }
+
     /// Inside begin/commit the change waits for the commit; outside it applies at once.
     private func change(_ body: (inout Configuration) -> Void) throws(OcellusError) {
         let immediate: Configuration? = lock.withLock {
@@ -562,7 +508,11 @@ public final class CaptureSession: @unchecked Sendable {
             return sizes.isEmpty ? [format] : sizes.map { format.sized(width: $0.0, height: $0.1) }
         }
         // A rate cap is a maximum: a camera slower than the cap still serves the output.
-        let served = concrete.filter { format in outputs.allSatisfy { serves(format, $0) } }
+        // A depth-only camera's picture stream carries its depth: the depth outputs must take it too.
+        let depthOutputs = input.depthSharesPictureStream ? configuration.depthOutputs : []
+        let served = concrete.filter { format in
+            outputs.allSatisfy { serves(format, $0) } && depthOutputs.allSatisfy { $0.isServed(by: format) }
+        }
         // Formats that would not fit the USB bus are out (MJPEG then wins where raw would not fit).
         let candidates = served.filter { (HardwareCost.usbLoad(of: input, format: $0, rate: streamRate($0)) ?? 0) <= 1.0 }
         if candidates.isEmpty, let cheapest = served.min(by: {
@@ -628,17 +578,19 @@ public final class CaptureSession: @unchecked Sendable {
 
     private func apply(_ proposed: Configuration) throws(OcellusError) {
         defer { updatePulling() }
-        let choice = try chooseFormat(for: proposed)
-        let (wasRunning, previous, oldStream) = lock.withLock { (running, committed, stream) }
+        let choice = try chooseStreams(for: proposed)
+        let (wasRunning, previous, oldStream, oldDepth) = lock.withLock { (running, committed, stream, depthSource) }
         guard wasRunning else {
             lock.withLock { committed = proposed }
             return
         }
-        let sameStream = choice.map { $0.0 } == oldStream?.format && proposed.input === previous.input
+        let sameStream = choice.picture.map { $0.0 } == oldStream?.format && proposed.input === previous.input
+            && choice.depth == oldDepth
         let sameAudio = proposed.audioInput === previous.audioInput && proposed.audioOutputs.isEmpty == previous.audioOutputs.isEmpty
         if !sameStream || !sameAudio { try refuseOnStreamThread("a change that restarts the session's streams") }
-        if sameStream, let format = choice?.0 {
+        if sameStream, let format = choice.picture?.0 {
             prepareConverters(proposed.outputs, for: format, input: proposed.input)
+            prepareDepthOutputs(proposed.depthOutputs, rate: Self.rate(of: choice.depth, picture: choice.picture!.1))
             lock.withLock { committed = proposed }
             do { try updateAudio(proposed) } catch {
                 lock.withLock { committed = previous }
@@ -647,7 +599,7 @@ public final class CaptureSession: @unchecked Sendable {
             }
             return
         }
-        oldStream?.stop()   // a V4L2 camera serves one stream at a time
+        stopCameraStreams()   // a V4L2 camera serves one stream at a time
         lock.withLock { committed = proposed }
         do {
             try startStream(proposed, choice)
@@ -655,8 +607,8 @@ public final class CaptureSession: @unchecked Sendable {
         } catch {
             // Put the previous configuration back as it ran.
             lock.withLock { committed = previous }
-            lock.withLock { stream }?.stop()
-            try? startStream(previous, try? chooseFormat(for: previous))
+            stopCameraStreams()
+            if let previousChoice = try? chooseStreams(for: previous) { try? startStream(previous, previousChoice) }
             try? updateAudio(previous)
             throw error
         }
@@ -684,7 +636,7 @@ public final class CaptureSession: @unchecked Sendable {
         guard !isRunning else { return }
         guard configuration.input != nil else { throw OcellusError(.wrongState, "the session has no input camera") }
         do throws(OcellusError) {
-            try startStream(configuration, try chooseFormat(for: configuration))
+            try startStream(configuration, try chooseStreams(for: configuration))
         } catch {
             if error.code == .busy {
                 events.post(.interrupted(error))
@@ -718,7 +670,7 @@ public final class CaptureSession: @unchecked Sendable {
     private func attemptStart() -> Bool {
         let configuration = lock.withLock { committed }
         do throws(OcellusError) {
-            try startStream(configuration, try chooseFormat(for: configuration))
+            try startStream(configuration, try chooseStreams(for: configuration))
             try updateAudio(configuration)
         } catch {
             if error.code == .busy { return true }
@@ -768,17 +720,17 @@ public final class CaptureSession: @unchecked Sendable {
     public func stopRunning() throws(OcellusError) {
         try refuseOnStreamThread("stopRunning")
         retry.cancel()
-        let (current, wasRunning): ((any CameraStream)?, Bool) = lock.withLock {
-            defer { (stream, running) = (nil, false) }
-            return (stream, running)
-        }
+        let wasRunning = lock.withLock { running }
         // A stream that failed is stopped here too, on this thread: its last release
         // must not fall to its own thread, which cannot join itself.
-        current?.stop()
+        stopCameraStreams()
         watchdog.disarm()
         follow(nil)
         stopAudio()
-        lock.withLock { (streamOutputs, streamOutputsCommit) = ([], .max) }   // the stream thread is gone
+        lock.withLock {   // the stream threads are gone
+            (streamOutputs, streamDepthOutputs, streamOutputsCommit) = ([], [], .max)
+            (depthThreadOutputs, depthThreadOutputsCommit) = ([], .max)
+        }
         updatePulling()
         if wasRunning { events.post(.stopped) }
     }
@@ -786,22 +738,71 @@ public final class CaptureSession: @unchecked Sendable {
     /// Calls that wait for the camera or microphone stream to end cannot run on that stream's
     /// own thread (a frame or PCM handler): they are refused there instead of deadlocking.
     private func refuseOnStreamThread(_ name: String) throws(OcellusError) {
-        let (thread, audioOutputs) = lock.withLock { (streamThread, committed.audioOutputs) }
-        let onStream = thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        let (threads, audioOutputs) = lock.withLock { ([streamThread, depthStreamThread], committed.audioOutputs) }
+        let onStream = threads.contains { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
         if onStream { throw OcellusError(.wrongState, "\(name) cannot be called from a frame handler") }
         if audioOutputs.contains(where: \.isDeliveringThread) {
             throw OcellusError(.wrongState, "\(name) cannot be called from an audio handler")
         }
     }
 
-    private func startStream(_ configuration: Configuration, _ choice: (VideoFormat, FrameRate)?) throws(OcellusError) {
-        guard let input = configuration.input, let (format, rate) = choice else {
-            lock.withLock { (stream, running) = (nil, false) }
+    /// Stops the picture and depth streams (not from their own threads) and forgets them.
+    private func stopCameraStreams() {
+        let (picture, depth) = lock.withLock { () -> ((any CameraStream)?, (any CameraStream)?) in
+            defer { (stream, depthStream, depthSource, running) = (nil, nil, nil, false) }
+            return (stream, depthStream)
+        }
+        picture?.stop()
+        depth?.stop()
+    }
+
+    /// Sets each depth output's frame interval (for lateness and pairing) from the rate depth runs at.
+    private func prepareDepthOutputs(_ outputs: [DepthDataOutput], rate: FrameRate?) {
+        let rate = rate ?? FrameRate(30)
+        for output in outputs {
+            output.accounting.frameInterval = UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))
+        }
+    }
+
+    private static func rate(of source: DepthSource?, picture: FrameRate) -> FrameRate? {
+        switch source {
+        case .pictureStream: picture
+        case .ownStream(_, let rate): rate
+        case nil: nil
+        }
+    }
+
+    /// A stream's end on its own: the session stops running (once, for the newest streams) and says
+    /// why. The stream that failed is stopped by `stopRunning` on the caller's thread (a stream cannot
+    /// join its own thread); the other camera stream, if any, stops now on a thread of its own, so that
+    /// a stopped session delivers nothing.
+    private func streamFailed(_ error: OcellusError, generation: UInt64, isDepth: Bool) {
+        let stopped = lock.withLock { () -> (any CameraStream)?? in
+            guard generation == streamGeneration, running else { return nil }
+            (running, streamThread, depthStreamThread) = (false, nil, nil)
+            stoppedByLostInput = error.code == .disconnected && switching != nil
+            let other = isDepth ? stream : depthStream
+            if isDepth { stream = nil } else { depthStream = nil }
+            return .some(other)
+        }
+        guard let stopped else { return }
+        updatePulling()
+        events.post(.runtimeError(isDepth ? OcellusError(error.code, "depth stream: \(error.message)") : error))
+        events.post(.stopped)
+        stopAudio()   // the audio thread waits at most for the lock, which is free here
+        if let other = stopped { pthread_detach(startThread { other.stop() }) }
+    }
+
+    private func startStream(_ configuration: Configuration,
+                             _ choice: (picture: (VideoFormat, FrameRate)?, depth: DepthSource?)) throws(OcellusError) {
+        guard let input = configuration.input, let (format, rate) = choice.picture else {
+            lock.withLock { (stream, depthStream, depthSource, running) = (nil, nil, nil, false) }
             return
         }
         prepareConverters(configuration.outputs, for: format, input: input)
+        prepareDepthOutputs(configuration.depthOutputs, rate: Self.rate(of: choice.depth, picture: rate))
         let generation = lock.withLock { () -> UInt64 in
-            (streamThread, streamOutputsCommit) = (nil, .max)   // the first frame records both
+            (streamThread, depthStreamThread, streamOutputsCommit, depthThreadOutputsCommit) = (nil, nil, .max, .max)   // the first frame records both
             streamGeneration &+= 1
             return streamGeneration
         }
@@ -816,24 +817,38 @@ public final class CaptureSession: @unchecked Sendable {
                     self.lock.withLock {
                         self.streamThread = pthread_self()
                         (self.streamOutputs, self.streamOutputsCommit) = (self.committed.outputs, self.commits.load(ordering: .relaxed))
+                        self.streamDepthOutputs = self.depthSource == .pictureStream ? self.committed.depthOutputs : []
                     }
                 }
                 for output in self.streamOutputs { output.deliver(frame) }
+                for output in self.streamDepthOutputs { output.deliver(frame) }
             case .failed(let error):
-                let current = self.lock.withLock { () -> Bool in
-                    guard generation == self.streamGeneration else { return false }
-                    (self.running, self.streamThread) = (false, nil)
-                    self.stoppedByLostInput = error.code == .disconnected && self.switching != nil
-                    return true
-                }
-                guard current else { return }
-                self.updatePulling()
-                self.events.post(.runtimeError(error))
-                self.events.post(.stopped)
-                self.stopAudio()   // the audio thread waits at most for the lock, which is free here
+                self.streamFailed(error, generation: generation, isDepth: false)
             }
         }
-        lock.withLock { (stream, running) = (opened, true) }
+        var depth: (any CameraStream)?
+        if case .ownStream(let depthFormat, let depthRate) = choice.depth {
+            do throws(OcellusError) {
+                depth = try opener.openStream(for: input, format: depthFormat, frameRate: depthRate) { [unowned(unsafe) self] event in
+                    switch event {
+                    case .frame(let frame):
+                        if self.commits.load(ordering: .acquiring) != self.depthThreadOutputsCommit {
+                            self.lock.withLock {
+                                self.depthStreamThread = pthread_self()
+                                (self.depthThreadOutputs, self.depthThreadOutputsCommit) = (self.committed.depthOutputs, self.commits.load(ordering: .relaxed))
+                            }
+                        }
+                        for output in self.depthThreadOutputs { output.deliver(frame) }
+                    case .failed(let error):
+                        self.streamFailed(error, generation: generation, isDepth: true)
+                    }
+                }
+            } catch {
+                opened.stop()
+                throw error
+            }
+        }
+        lock.withLock { (stream, depthStream, depthSource, running) = (opened, depth, choice.depth, true) }
         updatePulling()
         watchdog.arm(frameInterval: UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))) { [weak self] change in
             self?.stallChanged(change, camera: input)

@@ -254,10 +254,20 @@ class Device:
         self.product_id: int = _lib.oc_device_product_id(self._handle)
         self.serial_number: Optional[str] = _text(_lib.oc_device_serial_number(self._handle))
         self.formats: List[Format] = [self._format(i) for i in range(_lib.oc_device_format_count(self._handle))]
+        #: A depth camera's depth formats (empty for other cameras); see `depth_formats_beside`.
+        self.depth_formats: List[Format] = [self._format(i, _lib.oc_device_get_depth_format)
+                                            for i in range(_lib.oc_device_depth_format_count(self._handle))]
 
-    def _format(self, index: int) -> Format:
+    def depth_formats_beside(self, format: Format) -> List[Format]:
+        """The depth formats that can stream while the camera runs `format` (one of `formats`):
+        all of them when depth has a function of its own; on a depth-only camera, `format` itself."""
+        index = self.formats.index(format)
+        return [depth for j, depth in enumerate(self.depth_formats)
+                if _lib.oc_device_depth_format_runs_beside(self._handle, index, j)]
+
+    def _format(self, index: int, describe=None) -> Format:
         info = _native.FormatInfo(struct_size=ctypes.sizeof(_native.FormatInfo))
-        _lib.oc_device_get_format(self._handle, index, ctypes.byref(info))
+        (describe or _lib.oc_device_get_format)(self._handle, index, ctypes.byref(info))
         rates = [Fraction(info.frame_rates[i].numerator, info.frame_rates[i].denominator)
                  for i in range(info.frame_rate_count)]
         size_range = ((info.min_width, info.min_height, info.step_width, info.step_height)
@@ -717,3 +727,7 @@ class RotationCoordinator(_Closable):
 
 
 __all__ += ["RotationCoordinator"]
+
+from .depth import DepthDataOutput, OutputSynchronizer  # noqa: E402
+
+__all__ += ["DepthDataOutput", "OutputSynchronizer"]

@@ -111,6 +111,7 @@ HOTPLUG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.
 PREFERRED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 DISCONNECTED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 MICROPHONE_ROUTE_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+SYNCHRONIZED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 DISCOVERY_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 
 _SONAME = "libocellus.so.0"
@@ -281,6 +282,26 @@ def declare(lib, errcheck_status):
         "oc_context_copy_preferred_microphone": ([vp, ctypes.POINTER(vp)], c_status),
         "oc_context_set_preferred_microphone": ([vp, vp], c_status),
         "oc_context_add_microphone_route_callback": ([vp, MICROPHONE_ROUTE_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_device_depth_format_count": ([vp], sz),
+        "oc_device_get_depth_format": ([vp, sz, ctypes.POINTER(FormatInfo)], c_status),
+        "oc_device_depth_format_runs_beside": ([vp, sz, sz], ctypes.c_bool),
+        "oc_depth_data_output_create": ([ctypes.POINTER(vp)], c_status),
+        "oc_depth_data_output_destroy": ([vp], None),
+        "oc_depth_data_output_set_format": ([vp, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32], c_status),
+        "oc_depth_data_output_set_frame_callback": ([vp, FRAME_CALLBACK, vp], c_status),
+        "oc_depth_data_output_delivered_frames": ([vp], ctypes.c_uint64),
+        "oc_depth_data_output_dropped_frames": ([vp, ctypes.c_int], ctypes.c_uint64),
+        "oc_capture_session_add_depth_output": ([vp, vp], c_status),
+        "oc_capture_session_remove_depth_output": ([vp, vp], c_status),
+        "oc_capture_session_can_add_depth_output": ([vp, vp], ctypes.c_bool),
+        "oc_capture_session_get_active_depth_format": ([vp, ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(ctypes.c_uint32),
+                                                        ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(Fraction)], c_status),
+        "oc_frame_depth_unit": ([vp], ctypes.c_float),
+        "oc_output_synchronizer_create": ([vp, vp, ctypes.POINTER(vp)], c_status),
+        "oc_output_synchronizer_destroy": ([vp], None),
+        "oc_output_synchronizer_set_callback": ([vp, SYNCHRONIZED_CALLBACK, vp], c_status),
+        "oc_output_synchronizer_delivered_pairs": ([vp], ctypes.c_uint64),
+        "oc_output_synchronizer_unmatched_frames": ([vp, ctypes.c_int], ctypes.c_uint64),
     }
     for name, (argtypes, restype) in table.items():
         function = getattr(lib, name)

@@ -111,6 +111,31 @@ class Frame:
             result.append(flat[: rows * stride.value].reshape(rows, stride.value) if stride.value else flat)
         return result
 
+    @property
+    def depth_unit(self) -> float:
+        """Metres per unit of a depth map's samples (0.001: millimetres, unless the camera says
+        otherwise; 1.0 for float metres); 0.0 for a picture."""
+        return _lib.oc_frame_depth_unit(self._handle)
+
+    @property
+    def depth(self):
+        """A depth map as a read-only NumPy array shaped (height, width), without a copy:
+        uint16 in `depth_unit` metres (Z16, Y16, Y12; 0 where the camera measured nothing),
+        or float32 metres ("Z32F"). Valid during the callback, like `planes`."""
+        import numpy as np
+
+        name = self.pixel_format
+        if name not in ("Z16", "Y16", "Y12", "Z32F"):
+            raise ValueError(f"a {name} frame is not a depth map")
+        plane = self.planes[0]
+        dtype = np.float32 if name == "Z32F" else np.dtype("<u2")
+        width, height, stride = self.width, self.height, plane.shape[1]
+        array = np.lib.stride_tricks.as_strided(plane.reshape(-1).view(dtype), shape=(height, width),
+                                                strides=(stride, 4 if name == "Z32F" else 2))
+        array = array.view()
+        array.flags.writeable = False
+        return array
+
     #: bytes per pixel of the packed formats `image` shapes as (height, width, channels)
     _PACKED = {"YUYV": 2, "UYVY": 2, "AR24": 4, "AB24": 4, "XR24": 4, "BGR3": 3, "RGB3": 3}
 
@@ -494,6 +519,27 @@ class CaptureSession(_Closable):
     def remove_output(self, output: VideoDataOutput) -> None:
         _lib.oc_capture_session_remove_output(self._handle, output._handle)
         self._outputs.remove(output)
+
+    def add_depth_output(self, output) -> None:
+        """A `DepthDataOutput`: the input (a depth camera) then streams depth beside its picture."""
+        _lib.oc_capture_session_add_depth_output(self._handle, output._handle)
+        self._outputs.append(output)
+
+    def remove_depth_output(self, output) -> None:
+        _lib.oc_capture_session_remove_depth_output(self._handle, output._handle)
+        self._outputs.remove(output)
+
+    def can_add_depth_output(self, output) -> bool:
+        return bool(_lib.oc_capture_session_can_add_depth_output(self._handle, output._handle))
+
+    @property
+    def active_depth_format(self):
+        """(pixel_format, width, height, frame_rate) the running session's depth outputs get."""
+        code, width, height, rate = ctypes.c_uint32(), ctypes.c_uint32(), ctypes.c_uint32(), _native.Fraction()
+        _lib.oc_capture_session_get_active_depth_format(self._handle, ctypes.byref(code), ctypes.byref(width),
+                                                        ctypes.byref(height), ctypes.byref(rate))
+        return (_fourcc(code.value), width.value, height.value,
+                Fraction(rate.numerator, rate.denominator) if rate.denominator else None)
 
     def set_audio_input(self, microphone: Optional[Device]) -> None:
         """The session's microphone (None removes it): heard by audio outputs and recordings."""

@@ -143,6 +143,16 @@ pub struct oc_video_data_output {
 pub struct oc_frame {
     _private: [u8; 0],
 }
+/// Depth maps of a session for one consumer.
+#[repr(C)]
+pub struct oc_depth_data_output {
+    _private: [u8; 0],
+}
+/// Pairs a video data output's frames with a depth data output's maps captured at the same instant.
+#[repr(C)]
+pub struct oc_output_synchronizer {
+    _private: [u8; 0],
+}
 
 pub type oc_session_event = u32;
 pub const OC_SESSION_EVENT_STARTED: oc_session_event = 0;
@@ -180,6 +190,12 @@ pub const OC_PIXEL_FORMAT_BGR24: u32 = oc_fourcc(*b"BGR3");
 pub const OC_PIXEL_FORMAT_RGB24: u32 = oc_fourcc(*b"RGB3");
 pub const OC_PIXEL_FORMAT_GRAY8: u32 = oc_fourcc(*b"GREY");
 pub const OC_PIXEL_FORMAT_Z16: u32 = oc_fourcc(*b"Z16 ");
+/// 16-bit greyscale; depth on a depth function.
+pub const OC_PIXEL_FORMAT_Y16: u32 = oc_fourcc(*b"Y16 ");
+/// 12-bit greyscale in 16-bit words (time-of-flight depth).
+pub const OC_PIXEL_FORMAT_Y12: u32 = oc_fourcc(*b"Y12 ");
+/// Ocellus's code for depth in metres as native-endian 32-bit floats (converted from the camera's words).
+pub const OC_PIXEL_FORMAT_DEPTH32F: u32 = oc_fourcc(*b"Z32F");
 
 #[repr(C)]
 pub struct oc_photo_output {
@@ -249,6 +265,29 @@ pub type oc_recording_callback = Option<
     ),
 >;
 
+/// Called for each depth map with a view valid during the call.
+pub type oc_depth_callback =
+    Option<unsafe extern "C" fn(output: *mut oc_depth_data_output, depth: *const oc_frame, user_data: *mut c_void)>;
+/// Called with each pair: `video` and `depth` are views valid during the call.
+pub type oc_synchronized_callback = Option<
+    unsafe extern "C" fn(synchronizer: *mut oc_output_synchronizer, video: *const oc_frame, depth: *const oc_frame, user_data: *mut c_void),
+>;
+/// Why an output dropped a frame.
+pub type oc_drop_reason = u32;
+/// It arrived more than three frame intervals after capture (a slow consumer).
+pub const OC_DROP_LATE: oc_drop_reason = 0;
+/// The camera dropped it while this output's callback held the stream up.
+pub const OC_DROP_OUT_OF_BUFFERS: oc_drop_reason = 1;
+/// The source skipped it (a gap in sequence numbers not caused by this output).
+pub const OC_DROP_DISCONTINUITY: oc_drop_reason = 2;
+/// It could not be decoded (corrupt MJPEG), or a depth map was shorter than its size.
+pub const OC_DROP_CORRUPT: oc_drop_reason = 3;
+/// Which stream of a synchronizer.
+pub type oc_sync_stream = u32;
+/// The synchronizer's video stream.
+pub const OC_SYNC_STREAM_VIDEO: oc_sync_stream = 0;
+/// The synchronizer's depth stream.
+pub const OC_SYNC_STREAM_DEPTH: oc_sync_stream = 1;
 pub type oc_frame_callback =
     Option<unsafe extern "C" fn(output: *mut oc_video_data_output, frame: *const oc_frame, user_data: *mut c_void)>;
 pub type oc_session_event_callback = Option<
@@ -658,4 +697,57 @@ extern "C" {
     pub fn oc_capture_session_automatically_switches_camera(session: *const oc_capture_session) -> bool;
     /// Whether a movie file output of the session is recording (from its start until its file is finished). \threadsafety Any thread.
     pub fn oc_capture_session_is_recording(session: *const oc_capture_session) -> bool;
+
+    /// Number of depth formats (0 for cameras that are not depth cameras, and for an invalid handle).
+    pub fn oc_device_depth_format_count(device: *const oc_device) -> usize;
+    /// Describe depth format `index`, as oc_device_get_format() describes formats.
+    pub fn oc_device_get_depth_format(device: *const oc_device, index: usize, info: *mut oc_format_info) -> oc_status;
+    /// Whether depth format `depth_format_index` can stream while the camera runs format `format_index`.
+    pub fn oc_device_depth_format_runs_beside(device: *const oc_device, format_index: usize, depth_format_index: usize) -> bool;
+    /// Create a depth data output; destroy it with oc_depth_data_output_destroy().
+    pub fn oc_depth_data_output_create(out: *mut *mut oc_depth_data_output) -> oc_status;
+    /// Destroy a depth output (removing it from its session first). NULL is ignored.
+    pub fn oc_depth_data_output_destroy(output: *mut oc_depth_data_output);
+    /// Pin the depth format (0 for the camera's, a depth code, or OC_PIXEL_FORMAT_DEPTH32F) and size (0x0 for the session's pick).
+    pub fn oc_depth_data_output_set_format(output: *mut oc_depth_data_output, pixel_format: u32, width: u32, height: u32) -> oc_status;
+    /// Set (or with NULL clear) the depth map callback.
+    pub fn oc_depth_data_output_set_frame_callback(output: *mut oc_depth_data_output, callback: oc_depth_callback, user_data: *mut c_void) -> oc_status;
+    /// Depth maps delivered so far (0 for an invalid handle).
+    pub fn oc_depth_data_output_delivered_frames(output: *const oc_depth_data_output) -> u64;
+    /// Depth maps dropped for `reason`, with the rules of video outputs.
+    pub fn oc_depth_data_output_dropped_frames(output: *const oc_depth_data_output, reason: oc_drop_reason) -> u64;
+    /// Add a depth output: the session then streams the input's depth beside its picture.
+    pub fn oc_capture_session_add_depth_output(session: *mut oc_capture_session, output: *mut oc_depth_data_output) -> oc_status;
+    /// Remove a depth output.
+    pub fn oc_capture_session_remove_depth_output(session: *mut oc_capture_session, output: *mut oc_depth_data_output) -> oc_status;
+    /// Whether the depth output could be added now.
+    pub fn oc_capture_session_can_add_depth_output(session: *mut oc_capture_session, output: *mut oc_depth_data_output) -> bool;
+    /// The depth format the running session's depth outputs get (each output may be NULL).
+    pub fn oc_capture_session_get_active_depth_format(
+        session: *const oc_capture_session,
+        pixel_format: *mut u32,
+        width: *mut u32,
+        height: *mut u32,
+        frame_rate: *mut oc_fraction,
+    ) -> oc_status;
+    /// Metres per unit of a depth map's samples (0.001 unless the camera says otherwise; 1 for float metres; 0 for a picture).
+    pub fn oc_frame_depth_unit(frame: *const oc_frame) -> f32;
+    /// Synchronize `video` and `depth`; destroy with oc_output_synchronizer_destroy().
+    pub fn oc_output_synchronizer_create(
+        video: *mut oc_video_data_output,
+        depth: *mut oc_depth_data_output,
+        out: *mut *mut oc_output_synchronizer,
+    ) -> oc_status;
+    /// Stop synchronizing and destroy: returns after a pair callback in flight. NULL is ignored.
+    pub fn oc_output_synchronizer_destroy(synchronizer: *mut oc_output_synchronizer);
+    /// Set (or with NULL clear) the pair callback.
+    pub fn oc_output_synchronizer_set_callback(
+        synchronizer: *mut oc_output_synchronizer,
+        callback: oc_synchronized_callback,
+        user_data: *mut c_void,
+    ) -> oc_status;
+    /// Pairs delivered so far (0 for an invalid handle).
+    pub fn oc_output_synchronizer_delivered_pairs(synchronizer: *const oc_output_synchronizer) -> u64;
+    /// Frames of `stream` that found no partner (0 for an invalid handle or stream).
+    pub fn oc_output_synchronizer_unmatched_frames(synchronizer: *const oc_output_synchronizer, stream: oc_sync_stream) -> u64;
 }

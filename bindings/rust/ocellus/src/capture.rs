@@ -6,11 +6,15 @@ use std::ptr::{self, NonNull};
 
 /// A frame: a view valid during the callback (`Frame<'_>`), or a retained copy (`RetainedFrame`).
 pub struct Frame<'a> {
-    raw: *const ffi::oc_frame,
+    pub(crate) raw: *const ffi::oc_frame,
     _callback: std::marker::PhantomData<&'a ()>,
 }
 
 impl Frame<'_> {
+    /// The view of a frame being delivered to a callback.
+    pub(crate) fn view(raw: *const ffi::oc_frame) -> Self {
+        Frame { raw, _callback: std::marker::PhantomData }
+    }
     pub fn width(&self) -> u32 {
         unsafe { ffi::oc_frame_width(self.raw) }
     }
@@ -80,6 +84,10 @@ pub struct VideoDataOutput {
 unsafe impl Send for VideoDataOutput {}
 
 impl VideoDataOutput {
+    pub(crate) fn raw(&self) -> *mut ffi::oc_video_data_output {
+        self.raw.as_ptr()
+    }
+
     /// `pixel_format` by name, e.g. "NV12", "BGR24", "MJPEG" (None: the camera's); `size` (None: the camera's).
     pub fn new(pixel_format: Option<&str>, size: Option<(u32, u32)>) -> Result<VideoDataOutput> {
         let mut raw = ptr::null_mut();
@@ -154,7 +162,7 @@ impl Drop for VideoDataOutput {
 
 unsafe extern "C" fn frame_trampoline(_output: *mut ffi::oc_video_data_output, frame: *const ffi::oc_frame, user_data: *mut c_void) {
     let callback = &mut *(user_data as *mut FrameClosure);
-    let view = Frame { raw: frame, _callback: std::marker::PhantomData };
+    let view = Frame::view(frame);
     if catch_unwind(AssertUnwindSafe(|| callback(&view))).is_err() {
         eprintln!("ocellus: a frame callback panicked; the panic was contained");
     }

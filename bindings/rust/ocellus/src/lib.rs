@@ -20,6 +20,8 @@ mod stills;
 pub use stills::{MovieFileOutput, Photo, PhotoOutput, PhotoSettings, Recording};
 mod audio;
 pub use audio::{AudioDataOutput, SessionEvent, SessionRegistration};
+mod depth;
+pub use depth::{DepthDataOutput, DepthSamples, OutputSynchronizer};
 
 use std::ffi::{CStr, CString};
 use std::fmt;
@@ -307,46 +309,48 @@ impl Device {
 
     pub fn formats(&self) -> Result<Vec<Format>> {
         let count = unsafe { ffi::oc_device_format_count(self.ptr()) };
-        (0..count)
-            .map(|index| {
-                let mut info = ffi::oc_format_info {
-                    struct_size: std::mem::size_of::<ffi::oc_format_info>() as u32,
-                    pixel_format: 0,
-                    width: 0,
-                    height: 0,
-                    frame_rate_count: 0,
-                    frame_rates: ptr::null(),
-                    frame_rates_are_range: false,
-                    sizes_are_range: false,
-                    min_width: 0,
-                    min_height: 0,
-                    step_width: 0,
-                    step_height: 0,
-                };
-                check(unsafe { ffi::oc_device_get_format(self.ptr(), index, &mut info) })?;
-                let rates = if info.frame_rates.is_null() {
-                    &[][..]
-                } else {
-                    unsafe { std::slice::from_raw_parts(info.frame_rates, info.frame_rate_count as usize) }
-                };
-                Ok(Format {
-                    pixel_format: pixel_format_name(info.pixel_format),
-                    width: info.width,
-                    height: info.height,
-                    frame_rates: rates
-                        .iter()
-                        .map(|r| FrameRate { numerator: r.numerator, denominator: r.denominator })
-                        .collect(),
-                    frame_rates_are_range: info.frame_rates_are_range,
-                    size_range: info.sizes_are_range.then_some(SizeRange {
-                        min_width: info.min_width,
-                        min_height: info.min_height,
-                        step_width: info.step_width,
-                        step_height: info.step_height,
-                    }),
-                })
-            })
-            .collect()
+        (0..count).map(|index| self.describe_format(index, ffi::oc_device_get_format)).collect()
+    }
+
+    /// Format `index` as `describe` (oc_device_get_format or oc_device_get_depth_format) tells it.
+    pub(crate) fn describe_format(
+        &self,
+        index: usize,
+        describe: unsafe extern "C" fn(*const ffi::oc_device, usize, *mut ffi::oc_format_info) -> ffi::oc_status,
+    ) -> Result<Format> {
+        let mut info = ffi::oc_format_info {
+            struct_size: std::mem::size_of::<ffi::oc_format_info>() as u32,
+            pixel_format: 0,
+            width: 0,
+            height: 0,
+            frame_rate_count: 0,
+            frame_rates: ptr::null(),
+            frame_rates_are_range: false,
+            sizes_are_range: false,
+            min_width: 0,
+            min_height: 0,
+            step_width: 0,
+            step_height: 0,
+        };
+        check(unsafe { describe(self.ptr(), index, &mut info) })?;
+        let rates = if info.frame_rates.is_null() {
+            &[][..]
+        } else {
+            unsafe { std::slice::from_raw_parts(info.frame_rates, info.frame_rate_count as usize) }
+        };
+        Ok(Format {
+            pixel_format: pixel_format_name(info.pixel_format),
+            width: info.width,
+            height: info.height,
+            frame_rates: rates.iter().map(|r| FrameRate { numerator: r.numerator, denominator: r.denominator }).collect(),
+            frame_rates_are_range: info.frame_rates_are_range,
+            size_range: info.sizes_are_range.then_some(SizeRange {
+                min_width: info.min_width,
+                min_height: info.min_height,
+                step_width: info.step_width,
+                step_height: info.step_height,
+            }),
+        })
     }
 
     /// The camera's controls (brightness, focus, exposure, … and whatever the driver has).

@@ -1,0 +1,209 @@
+// Depth data outputs, depth maps and the output synchronizer in the C ABI (behaviour §4, depth).
+import COcellus
+import OcellusCore
+
+final class DepthOutputBox: SessionMember {
+    let output = DepthDataOutput()
+    let view = FrameBox()
+    weak var session: SessionBox?
+    /// The synchronizer the output's maps go to instead of its own callback.
+    weak var synchronizer: SynchronizerBox?
+    var handle: OpaquePointer!
+
+    init() { view.handle = HandleTable.register(view) }
+
+    static func lookup(_ handle: OpaquePointer?) -> DepthOutputBox? {
+        HandleTable.lookup(handle, as: DepthOutputBox.self, what: "depth data output")
+    }
+}
+
+final class SynchronizerBox {
+    let synchronizer: OutputSynchronizer
+    let outputs: (video: OutputBox, depth: DepthOutputBox)
+    let videoView = FrameBox(), depthView = FrameBox()
+    var handle: OpaquePointer!
+
+    init(video: OutputBox, depth: DepthOutputBox) {
+        synchronizer = OutputSynchronizer(video: video.output, depth: depth.output)
+        outputs = (video, depth)
+        videoView.handle = HandleTable.register(videoView)
+        depthView.handle = HandleTable.register(depthView)
+    }
+
+    static func lookup(_ handle: OpaquePointer?) -> SynchronizerBox? {
+        HandleTable.lookup(handle, as: SynchronizerBox.self, what: "output synchronizer")
+    }
+}
+
+/// The frame callback of an output the synchronizer does not own; `name` for the message.
+func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) throws(OcellusError) {
+    guard synchronizer == nil else {
+        throw OcellusError(.wrongState, "\(function): the output is synchronized: its frames go to the synchronizer's callback (destroy the synchronizer first)")
+    }
+}
+
+@c @implementation public func oc_depth_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_depth_data_output_create: out is NULL") }
+    let box = DepthOutputBox()
+    box.handle = HandleTable.register(box)
+    out.pointee = box.handle
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_depth_data_output_destroy(_ output: OpaquePointer?) {
+    guard let box = DepthOutputBox.lookup(output),
+          leaveSessionToDestroy(box, function: "oc_depth_data_output_destroy", inOwnCallback: box.output.isDeliveringThread
+                                    || box.synchronizer?.synchronizer.isDeliveringThread == true,
+                                { (session, box) throws(OcellusError) in try session.removeDepthOutput(box.output) }) else { return }
+    box.output.frameHandler = nil
+    HandleTable.unregister(box.view.handle)
+    HandleTable.unregister(box.handle)
+}
+
+@c @implementation public func oc_depth_data_output_set_format(_ output: OpaquePointer?, _ pixelFormat: UInt32,
+                                                               _ width: UInt32, _ height: UInt32) -> oc_status {
+    abiCall(DepthOutputBox.lookup(output)) { (box: DepthOutputBox) throws(OcellusError) in
+        let format = FourCC(rawValue: pixelFormat)
+        guard pixelFormat == 0 || format.isDepthMap || format == .depthMetres else {
+            throw OcellusError(.invalidArgument,
+                "oc_depth_data_output_set_format: \(format.name) is not a depth map format (Z16, Y16, Y12, or OC_PIXEL_FORMAT_DEPTH32F for metres)")
+        }
+        try box.output.pinSize(width, height)
+        box.output.pixelFormat = pixelFormat == 0 ? nil : format
+    }
+}
+
+@c @implementation public func oc_depth_data_output_set_frame_callback(_ output: OpaquePointer?, _ callback: oc_depth_callback?,
+                                                                      _ userData: UnsafeMutableRawPointer?) -> oc_status {
+    abiCall(DepthOutputBox.lookup(output)) { (box: DepthOutputBox) throws(OcellusError) in
+        try refuseIfSynchronized(box.synchronizer, "oc_depth_data_output_set_frame_callback")
+        guard let callback else {
+            box.output.frameHandler = nil
+            return
+        }
+        let (outputHandle, view) = (box.handle, box.view)
+        let userDataBits = UInt(bitPattern: userData)
+        box.output.frameHandler = { frame in
+            view.deliver(frame) { callback(outputHandle, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
+        }
+    }
+}
+
+@c @implementation public func oc_depth_data_output_delivered_frames(_ output: OpaquePointer?) -> UInt64 {
+    DepthOutputBox.lookup(output)?.output.deliveredFrames ?? 0
+}
+
+@c @implementation public func oc_depth_data_output_dropped_frames(_ output: OpaquePointer?, _ reason: oc_drop_reason) -> UInt64 {
+    guard let box = DepthOutputBox.lookup(output) else { return 0 }
+    guard let kind = FrameDropReason(rawValue: Int32(bitPattern: reason.rawValue)) else {
+        LastError.set("oc_depth_data_output_dropped_frames: unknown reason \(reason.rawValue)")
+        return 0
+    }
+    return box.output.droppedFrames(kind)
+}
+
+@c @implementation public func oc_capture_session_add_depth_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
+    addMember(DepthOutputBox.lookup(output), to: session, what: "depth output") { (session, box) throws(OcellusError) in
+        try session.addDepthOutput(box.output)
+    }
+}
+
+@c @implementation public func oc_capture_session_remove_depth_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
+    removeMember(DepthOutputBox.lookup(output), from: session, what: "depth output") { (session, box) throws(OcellusError) in
+        try session.removeDepthOutput(box.output)
+    }
+}
+
+@c @implementation public func oc_capture_session_can_add_depth_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> Bool {
+    guard let box = SessionBox.lookup(session), let outputBox = DepthOutputBox.lookup(output) else { return false }
+    return outputBox.session == nil && box.session.canAddDepthOutput(outputBox.output)
+}
+
+@c @implementation public func oc_capture_session_get_active_depth_format(_ session: OpaquePointer?, _ pixelFormat: UnsafeMutablePointer<UInt32>?,
+                                                                         _ width: UnsafeMutablePointer<UInt32>?, _ height: UnsafeMutablePointer<UInt32>?,
+                                                                         _ frameRate: UnsafeMutablePointer<oc_fraction>?) -> oc_status {
+    abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        guard box.session.isRunning, let format = box.session.activeDepthFormat else {
+            throw OcellusError(.wrongState, box.session.isRunning
+                ? "oc_capture_session_get_active_depth_format: the session has no depth output"
+                : "oc_capture_session_get_active_depth_format: the session is not running")
+        }
+        pixelFormat?.pointee = format.pixelFormat.rawValue
+        width?.pointee = format.width
+        height?.pointee = format.height
+        let rate = format.maxFrameRate
+        frameRate?.pointee = oc_fraction(numerator: rate?.numerator ?? 0, denominator: rate?.denominator ?? 0)
+    }
+}
+
+@c @implementation public func oc_frame_depth_unit(_ frame: OpaquePointer?) -> Float {
+    FrameBox.withFrame(frame) { $0.pointee.depthUnit } ?? 0
+}
+
+// MARK: The synchronizer
+
+@c @implementation public func oc_output_synchronizer_create(_ video: OpaquePointer?, _ depth: OpaquePointer?,
+                                                             _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_output_synchronizer_create: out is NULL") }
+    out.pointee = nil
+    guard let videoBox = OutputBox.lookup(video), let depthBox = DepthOutputBox.lookup(depth) else {
+        return oc_status(OC_ERROR_INVALID_HANDLE)
+    }
+    guard videoBox.synchronizer == nil && depthBox.synchronizer == nil else {
+        return LastError.fail(.wrongState, "oc_output_synchronizer_create: an output already belongs to a synchronizer")
+    }
+    guard !videoBox.output.isDeliveringThread && !depthBox.output.isDeliveringThread else {
+        return LastError.fail(.wrongState, "oc_output_synchronizer_create: called from an output's own frame callback")
+    }
+    let box = SynchronizerBox(video: videoBox, depth: depthBox)
+    (videoBox.synchronizer, depthBox.synchronizer) = (box, box)
+    box.handle = HandleTable.register(box)
+    out.pointee = box.handle
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_output_synchronizer_destroy(_ synchronizer: OpaquePointer?) {
+    guard let box = SynchronizerBox.lookup(synchronizer) else { return }
+    guard !box.synchronizer.isDeliveringThread else {
+        LastError.set("oc_output_synchronizer_destroy: called from the synchronizer's own callback (clear the callback there, destroy after)")
+        return
+    }
+    box.synchronizer.pairHandler = nil
+    box.synchronizer.detach()   // waits for a delivery in flight
+    (box.outputs.video.synchronizer, box.outputs.depth.synchronizer) = (nil, nil)
+    HandleTable.unregister(box.videoView.handle)
+    HandleTable.unregister(box.depthView.handle)
+    HandleTable.unregister(box.handle)
+}
+
+@c @implementation public func oc_output_synchronizer_set_callback(_ synchronizer: OpaquePointer?, _ callback: oc_synchronized_callback?,
+                                                                   _ userData: UnsafeMutableRawPointer?) -> oc_status {
+    guard let box = SynchronizerBox.lookup(synchronizer) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard let callback else {
+        box.synchronizer.pairHandler = nil
+        return oc_status(OC_OK)
+    }
+    let (handle, videoView, depthView) = (box.handle, box.videoView, box.depthView)
+    let userDataBits = UInt(bitPattern: userData)
+    box.synchronizer.pairHandler = { pair in
+        videoView.deliver(pair.video) {
+            depthView.deliver(pair.depth) {
+                callback(handle, videoView.handle, depthView.handle, UnsafeMutableRawPointer(bitPattern: userDataBits))
+            }
+        }
+    }
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_output_synchronizer_delivered_pairs(_ synchronizer: OpaquePointer?) -> UInt64 {
+    SynchronizerBox.lookup(synchronizer)?.synchronizer.deliveredPairs ?? 0
+}
+
+@c @implementation public func oc_output_synchronizer_unmatched_frames(_ synchronizer: OpaquePointer?, _ stream: oc_sync_stream) -> UInt64 {
+    guard let box = SynchronizerBox.lookup(synchronizer) else { return 0 }
+    guard let side = OutputSynchronizer.Side(rawValue: Int(stream.rawValue)) else {
+        LastError.set("oc_output_synchronizer_unmatched_frames: unknown stream \(stream.rawValue)")
+        return 0
+    }
+    return box.synchronizer.unmatchedFrames(side)
+}

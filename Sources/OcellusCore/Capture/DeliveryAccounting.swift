@@ -1,0 +1,54 @@
+import Synchronization
+
+/// Why an output dropped a frame (the same reasons for picture and depth outputs).
+public enum FrameDropReason: Int32, Sendable, CaseIterable {
+    case late = 0, outOfBuffers = 1, discontinuity = 2, corrupt = 3
+}
+
+/// The drop rules every output applies to its stream's frames, and its counters. A frame
+/// that arrives too old (more than three frame intervals, as when a handler was slow) is
+/// late; gaps in the sequence count as out of buffers when deliveries were further apart
+/// than a frame interval (this output held the stream up), else as discontinuities at the
+/// source. The stream thread is the only writer; counters are read from any thread.
+final class DeliveryAccounting: @unchecked Sendable {
+    private let delivered = Atomic<UInt64>(0)
+    private let lateDrops = Atomic<UInt64>(0), bufferDrops = Atomic<UInt64>(0)
+    private let discontinuityDrops = Atomic<UInt64>(0), corruptDrops = Atomic<UInt64>(0)
+    // Touched only by the stream thread.
+    private var lastSequence: UInt64?
+    private var lastArrival: UInt64 = 0
+    /// The stream's frame interval, set by the session.
+    var frameInterval: UInt64 = 33_333_333
+
+    var deliveredFrames: UInt64 { delivered.load(ordering: .relaxed) }
+
+    func dropped(_ reason: FrameDropReason) -> UInt64 {
+        switch reason {
+        case .late: lateDrops.load(ordering: .relaxed)
+        case .outOfBuffers: bufferDrops.load(ordering: .relaxed)
+        case .discontinuity: discontinuityDrops.load(ordering: .relaxed)
+        case .corrupt: corruptDrops.load(ordering: .relaxed)
+        }
+    }
+
+    func count(_ reason: FrameDropReason, _ amount: UInt64 = 1) {
+        switch reason {
+        case .late: lateDrops.wrappingAdd(amount, ordering: .relaxed)
+        case .outOfBuffers: bufferDrops.wrappingAdd(amount, ordering: .relaxed)
+        case .discontinuity: discontinuityDrops.wrappingAdd(amount, ordering: .relaxed)
+        case .corrupt: corruptDrops.wrappingAdd(amount, ordering: .relaxed)
+        }
+    }
+
+    func countDelivered() { delivered.wrappingAdd(1, ordering: .relaxed) }
+
+    /// Counts the frames missing before `frame`, and tells whether `frame` itself is late.
+    func admit(_ frame: CameraFrame, arrival: UInt64) -> Bool {
+        if let last = lastSequence, frame.sequence > last + 1 {
+            let heldUp = arrival - lastArrival > frameInterval + frameInterval / 2
+            count(heldUp ? .outOfBuffers : .discontinuity, frame.sequence - last - 1)
+        }
+        (lastSequence, lastArrival) = (frame.sequence, arrival)
+        return !(arrival > frame.timestampNanoseconds && arrival - frame.timestampNanoseconds > 3 * frameInterval)
+    }
+}

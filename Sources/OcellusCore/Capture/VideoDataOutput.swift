@@ -1,0 +1,131 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Frames of a capture session for one consumer (behaviour §4): the camera's format
+/// (zero-copy) or a pinned pixel format and size (converted), at a capped rate.
+///
+/// Frames are never queued in Ocellus: each is handed over on the stream thread
+/// while the camera's buffer is held, so the queue is bounded by the backend's few
+/// buffers. A frame that arrives too old (more than three frame intervals, as when
+/// a handler was slow) is dropped as late; gaps in the sequence are counted as
+/// out of buffers when deliveries were further apart than a frame interval (this
+/// output held the stream up), else as discontinuities at the source (`DeliveryAccounting`).
+public final class VideoDataOutput: @unchecked Sendable {
+    public typealias DropReason = FrameDropReason
+
+    /// nil: whatever the camera runs with.
+    public var pixelFormat: FourCC?
+    public var width: UInt32?
+    public var height: UInt32?
+    /// Frames closer together than this rate allows are skipped for this output.
+    public var maximumFrameRate: FrameRate?
+    /// Clockwise degrees the output's pixels are turned (behaviour §3 connection angle). Costly
+    /// (every frame is converted): rotating the display layer by the coordinator's preview
+    /// angle is free. Takes effect at the next commit or start.
+    public private(set) var videoRotationAngle = 0
+    /// Whether the output's pixels are flipped about the vertical axis (after rotation).
+    /// nil, the default, delivers the camera's pixels unflipped, keeping the zero-copy
+    /// path: the behaviour §4 mirroring defaults (front and external cameras mirror) are for
+    /// the preview, which flips for free (`RotationCoordinator.mirrorsByDefault`).
+    public var isVideoMirrored: Bool?
+
+    /// Pins the size (0x0: the camera's); both or neither.
+    public func pinSize(_ width: UInt32, _ height: UInt32) throws(OcellusError) {
+        guard (width == 0) == (height == 0) else { throw OcellusError(.invalidArgument, "give both width and height, or neither") }
+        (self.width, self.height) = width == 0 ? (nil, nil) : (width, height)
+    }
+
+    /// Right angles can be applied to every pixel format but MJPEG passthrough (compressed).
+    public func isVideoRotationAngleSupported(_ degrees: Int) -> Bool {
+        degrees % 90 == 0 && (degrees % 360 == 0 || pixelFormat != .mjpeg)
+    }
+
+    public func setVideoRotationAngle(_ degrees: Int) throws(OcellusError) {
+        guard isVideoRotationAngleSupported(degrees) else {
+            throw OcellusError(.invalidArgument, degrees % 90 != 0
+                ? "rotation must be a multiple of 90 degrees, not \(degrees)"
+                : "an MJPEG output cannot be rotated (it is the camera's compressed data)")
+        }
+        videoRotationAngle = ((degrees % 360) + 360) % 360
+    }
+    /// Called on the session's stream thread with views valid during the call.
+    /// Replacing it waits for a call in flight, except from inside the handler (`HandlerSlot`).
+    public var frameHandler: ((CameraFrame) -> Void)? {
+        get { handler.current }
+        set { handler.replace(with: newValue) }
+    }
+
+    /// True on the thread running this output's handler.
+    public var isDeliveringThread: Bool { handler.isCallingThread }
+
+    private let handler = HandlerSlot<CameraFrame>()
+    /// The newest frame, for callers that pull (`LatestFrame`); off until first used.
+    public let latest = LatestFrame()
+    /// The thread that last delivered a frame (pthread_t bits): a pull from there would wait for itself.
+    private let deliveringThread = Atomic<UInt>(0)
+
+    /// True on the thread that delivers this output's frames (its stream thread).
+    public var isStreamThread: Bool { deliveringThread.load(ordering: .relaxed) == UInt(pthread_self()) }
+    let accounting = DeliveryAccounting()
+    // Touched only by the stream thread, in `deliver`.
+    private var lastDelivery: UInt64 = 0
+    /// The stream's frame interval, set by the session (for lateness).
+    var frameInterval: UInt64 {
+        get { accounting.frameInterval }
+        set { accounting.frameInterval = newValue }
+    }
+    /// Set by the session when the stream's format or size is not the output's.
+    var converter: (any FrameConverting)?
+
+    public init(pixelFormat: FourCC? = nil, width: UInt32? = nil, height: UInt32? = nil) {
+        self.pixelFormat = pixelFormat
+        self.width = width
+        self.height = height
+    }
+
+    public var deliveredFrames: UInt64 { accounting.deliveredFrames }
+
+    /// Frames dropped for `reason` so far.
+    public func droppedFrames(_ reason: DropReason) -> UInt64 { accounting.dropped(reason) }
+
+    /// Called on the stream thread only.
+    func deliver(_ frame: CameraFrame) {
+        let arrival = monotonicNanoseconds()
+        if !accounting.admit(frame, arrival: arrival) || converter?.isCatchingUp(before: frame) == true {
+            accounting.count(.late)
+            converter?.skip(frame, late: true)
+            return
+        }
+        // Thinned only when the stream runs faster than the cap (a stream at the cap is never
+        // thinned by jitter), on a schedule a quarter interval lenient.
+        if let limit = maximumFrameRate, limit.numerator > 0 {
+            let interval = UInt64(1e9 * Double(limit.denominator) / Double(limit.numerator))
+            if frameInterval < interval - interval / 10 {
+                guard lastDelivery == 0 || frame.timestampNanoseconds + interval / 4 >= lastDelivery + interval else {
+                    converter?.skip(frame, late: false)
+                    return
+                }
+                // The next slot, or a fresh start after a long pause.
+                let resync = lastDelivery == 0 || frame.timestampNanoseconds >= lastDelivery + 2 * interval
+                lastDelivery = resync ? frame.timestampNanoseconds : lastDelivery + interval
+            }
+        }
+        let ready: CameraFrame
+        if let converter {
+            guard let converted = converter.convert(frame) else {
+                accounting.count(.corrupt)
+                return
+            }
+            ready = converted
+        } else {
+            ready = frame
+        }
+        deliveringThread.store(UInt(pthread_self()), ordering: .relaxed)
+        if latest.isEnabled { latest.store(ready) }
+        handler.call(ready)
+        accounting.countDelivered()
+    }
+}
+

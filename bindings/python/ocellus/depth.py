@@ -1,0 +1,100 @@
+"""Depth data outputs and the output synchronizer (behaviour §4, depth) for Python.
+
+A depth map reaches its callback as a `Frame` whose `depth` is a NumPy (h, w) array
+viewing the camera's buffer (uint16 in `frame.depth_unit` metres, or float32 metres
+when the output asks for "Z32F"). An `OutputSynchronizer` hands a video frame and the
+depth map of the same instant to one callback as a tuple.
+"""
+
+import ctypes
+import weakref
+from typing import Callable, Optional, Tuple
+
+from . import _native
+from . import _Closable, _lib, _report_callback_exception, pixel_format_code
+from .capture import Frame, VideoDataOutput
+
+__all__ = ["DepthDataOutput", "OutputSynchronizer"]
+
+_DROP_REASONS = ("late", "out_of_buffers", "discontinuity", "corrupt")
+
+
+class DepthDataOutput(_Closable):
+    """Depth maps for one consumer. `pixel_format`: None for the camera's (Z16, Y16, Y12),
+    "Z32F" for float32 metres; `width`/`height` pin a size the camera offers (depth is
+    never scaled); None lets the session pick the one beside the picture."""
+
+    def __init__(self, pixel_format: Optional[str] = None, width: Optional[int] = None, height: Optional[int] = None):
+        handle = ctypes.c_void_p()
+        _lib.oc_depth_data_output_create(ctypes.byref(handle))
+        self._handle = handle.value
+        self._finalizer = weakref.finalize(self, _lib.oc_depth_data_output_destroy, self._handle)
+        self._trampoline = None
+        _lib.oc_depth_data_output_set_format(self._handle, pixel_format_code(pixel_format) if pixel_format else 0,
+                                             width or 0, height or 0)
+
+    def set_frame_callback(self, callback: Optional[Callable[[Frame], None]]) -> None:
+        """Calls `callback(frame)` on the depth stream's thread for each map; None clears it."""
+        if callback is None:
+            _lib.oc_depth_data_output_set_frame_callback(self._handle, _native.FRAME_CALLBACK(), None)
+            self._trampoline = None
+            return
+
+        def trampoline(_output, frame, _user_data):
+            try:
+                callback(Frame(frame))
+            except BaseException:  # noqa: B036 - nothing may unwind into C
+                _report_callback_exception(callback)
+
+        new = _native.FRAME_CALLBACK(trampoline)
+        _lib.oc_depth_data_output_set_frame_callback(self._handle, new, None)
+        self._trampoline = new
+
+    @property
+    def delivered_frames(self) -> int:
+        return _lib.oc_depth_data_output_delivered_frames(self._handle)
+
+    @property
+    def dropped_frames(self) -> dict:
+        """Maps dropped so far, by reason: "late", "out_of_buffers", "discontinuity", "corrupt"."""
+        return {name: _lib.oc_depth_data_output_dropped_frames(self._handle, index) for index, name in enumerate(_DROP_REASONS)}
+
+
+class OutputSynchronizer(_Closable):
+    """Pairs `video`'s frames with `depth`'s maps captured at the same instant; while it
+    lives, the outputs' own callbacks are not called. `callback((frame, depth_map))` runs on
+    a stream thread with views valid during the call."""
+
+    def __init__(self, video: VideoDataOutput, depth: DepthDataOutput):
+        handle = ctypes.c_void_p()
+        _lib.oc_output_synchronizer_create(video._handle, depth._handle, ctypes.byref(handle))
+        self._handle = handle.value
+        self._outputs = (video, depth)   # the outputs outlive the synchronizer
+        self._trampoline = None
+        self._finalizer = weakref.finalize(self, _lib.oc_output_synchronizer_destroy, self._handle)
+
+    def set_callback(self, callback: Optional[Callable[[Tuple[Frame, Frame]], None]]) -> None:
+        if callback is None:
+            _lib.oc_output_synchronizer_set_callback(self._handle, _native.SYNCHRONIZED_CALLBACK(), None)
+            self._trampoline = None
+            return
+
+        def trampoline(_synchronizer, video, depth, _user_data):
+            try:
+                callback((Frame(video), Frame(depth)))
+            except BaseException:  # noqa: B036 - nothing may unwind into C
+                _report_callback_exception(callback)
+
+        new = _native.SYNCHRONIZED_CALLBACK(trampoline)
+        _lib.oc_output_synchronizer_set_callback(self._handle, new, None)
+        self._trampoline = new
+
+    @property
+    def delivered_pairs(self) -> int:
+        return _lib.oc_output_synchronizer_delivered_pairs(self._handle)
+
+    @property
+    def unmatched_frames(self) -> dict:
+        """Frames that found no partner: {"video": n, "depth": n}."""
+        return {name: _lib.oc_output_synchronizer_unmatched_frames(self._handle, index)
+                for index, name in enumerate(("video", "depth"))}

@@ -1,0 +1,179 @@
+/* Depth from the command line: `stream --depth` counts a depth output beside the picture,
+ * `snap --depth` writes a picture and the depth map of the same instant (a synchronizer). */
+#include "cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- stream --depth ---- */
+
+static void on_depth_map(oc_depth_data_output *output, const oc_frame *depth, void *user_data)
+{
+    (void)output;
+    depth_counter *counter = user_data;
+    pthread_mutex_lock(&counter->lock);
+    counter->frames++;
+    counter->pixel_format = oc_frame_pixel_format(depth);
+    counter->width = oc_frame_width(depth);
+    counter->height = oc_frame_height(depth);
+    pthread_mutex_unlock(&counter->lock);
+}
+
+oc_status depth_counter_attach(depth_counter *counter, oc_capture_session *session)
+{
+    pthread_mutex_init(&counter->lock, NULL);
+    oc_status status = oc_depth_data_output_create(&counter->output);
+    if (status == OC_OK) status = oc_depth_data_output_set_frame_callback(counter->output, on_depth_map, counter);
+    if (status == OC_OK) status = oc_capture_session_add_depth_output(session, counter->output);
+    return status;
+}
+
+void depth_counter_json(depth_counter *counter, json *w)
+{
+    uint64_t dropped = 0;
+    for (int reason = OC_DROP_LATE; reason <= OC_DROP_CORRUPT; reason++) {
+        dropped += oc_depth_data_output_dropped_frames(counter->output, (oc_drop_reason)reason);
+    }
+    oc_depth_data_output_destroy(counter->output);
+    char name[64] = "";
+    pthread_mutex_lock(&counter->lock);
+    if (counter->pixel_format) oc_pixel_format_name(counter->pixel_format, name, sizeof name);
+    json_key(w, "depth");
+    json_object_begin(w);
+    json_key(w, "frames"); json_int(w, (int64_t)counter->frames);
+    json_key(w, "dropped"); json_int(w, (int64_t)dropped);
+    json_key(w, "pixel_format"); json_string(w, counter->pixel_format ? name : NULL);
+    json_key(w, "width"); json_int(w, counter->width);
+    json_key(w, "height"); json_int(w, counter->height);
+    json_object_end(w);
+    pthread_mutex_unlock(&counter->lock);
+}
+
+/* ---- snap --depth ---- */
+
+typedef struct depth_snapshot {
+    pthread_mutex_t lock;
+    oc_frame *picture, *depth;   /* retained: the first pair (or, on a depth-only camera, the first map) */
+} depth_snapshot;
+
+static void keep_first(depth_snapshot *snapshot, const oc_frame *picture, const oc_frame *depth)
+{
+    pthread_mutex_lock(&snapshot->lock);
+    bool first = !snapshot->depth;
+    if (first) {
+        snapshot->picture = picture ? oc_frame_retain(picture) : NULL;
+        snapshot->depth = oc_frame_retain(depth);
+    }
+    pthread_mutex_unlock(&snapshot->lock);
+    if (first) finish_wait();
+}
+
+static void on_pair(oc_output_synchronizer *synchronizer, const oc_frame *picture, const oc_frame *depth, void *user_data)
+{
+    (void)synchronizer;
+    keep_first(user_data, picture, depth);
+}
+
+static void on_lone_map(oc_depth_data_output *output, const oc_frame *depth, void *user_data)
+{
+    (void)output;
+    keep_first(user_data, NULL, depth);
+}
+
+/* Writes `frame` as DIR/NAME.png into `w` as {"path", "bytes", "width", "height"}; fails the command otherwise. */
+static void write_frame_png(json *w, const char *directory, const char *name, const oc_frame *frame, int bits)
+{
+    char path[4096], error[256];
+    snprintf(path, sizeof path, "%s/%s.png", directory, name);
+    size_t size = 0;
+    uint32_t stride = 0;
+    const uint8_t *rows = oc_frame_plane_data(frame, 0, &size, &stride);
+    if (!rows) fail(1, "%s: %s", name, oc_last_error_message());
+    if (write_png(path, rows, oc_frame_width(frame), oc_frame_height(frame), stride, bits, error)) fail(1, "%s", error);
+    struct stat info;
+    json_key(w, "path"); json_string(w, path);
+    json_key(w, "bytes"); json_int(w, stat(path, &info) == 0 ? (int64_t)info.st_size : 0);
+    json_key(w, "width"); json_int(w, oc_frame_width(frame));
+    json_key(w, "height"); json_int(w, oc_frame_height(frame));
+}
+
+void snap_depth(const global_options *options, const char *spec, const char *directory, bool as_json)
+{
+    if (mkdir(directory, 0755) != 0 && errno != EEXIST) fail(1, "cannot create %s: %s", directory, strerror(errno));
+    static capture_run c;
+    capture_open(&c, options, spec);
+    static depth_snapshot snapshot = { .lock = PTHREAD_MUTEX_INITIALIZER };
+    oc_depth_data_output *depth = NULL;
+    oc_video_data_output *picture = NULL;
+    oc_output_synchronizer *synchronizer = NULL;
+    bool own_picture = false;   /* a depth-only camera's picture is its depth: the map alone */
+    for (size_t i = 0; i < oc_device_format_count(c.device) && !own_picture; i++) {
+        for (size_t j = 0; j < oc_device_depth_format_count(c.device); j++) {
+            if (!oc_device_depth_format_runs_beside(c.device, i, j)) continue;
+            oc_format_info format = { .struct_size = sizeof format }, depth_format = { .struct_size = sizeof depth_format };
+            oc_device_get_format(c.device, i, &format);
+            oc_device_get_depth_format(c.device, j, &depth_format);
+            own_picture = format.pixel_format != depth_format.pixel_format;
+        }
+    }
+    if (oc_depth_data_output_create(&depth) != OC_OK) capture_fail(&c, oc_last_error_message());
+    if (own_picture) {
+        if (oc_video_data_output_create(&picture) != OC_OK
+            || oc_video_data_output_set_format(picture, OC_PIXEL_FORMAT_RGB24, 0, 0) != OC_OK
+            || oc_capture_session_add_output(c.session, picture) != OC_OK
+            || oc_output_synchronizer_create(picture, depth, &synchronizer) != OC_OK
+            || oc_output_synchronizer_set_callback(synchronizer, on_pair, &snapshot) != OC_OK) {
+            capture_fail(&c, oc_last_error_message());
+        }
+    } else if (oc_depth_data_output_set_frame_callback(depth, on_lone_map, &snapshot) != OC_OK) {
+        capture_fail(&c, oc_last_error_message());
+    }
+    if (oc_capture_session_add_depth_output(c.session, depth) != OC_OK) capture_fail(&c, oc_last_error_message());
+    capture_start(&c);
+    capture_wait(&c, 15, NULL, NULL);
+    char failure_buffer[1024];
+    const char *problem = capture_failure(&c, failure_buffer);
+    oc_capture_session_stop_running(c.session);
+    oc_output_synchronizer_destroy(synchronizer);
+    pthread_mutex_lock(&snapshot.lock);
+    if (!snapshot.depth) {
+        capture_fail(&c, problem ? problem : own_picture ? "no picture and depth map of one instant within 15 s"
+                                                         : "no depth map within 15 s");
+    }
+    strbuf out;
+    text_init(&out);
+    json w;
+    json_start(&w, &out);
+    json_object_begin(&w);
+    if (snapshot.picture) write_frame_png(&w, directory, "picture", snapshot.picture, 8);
+    json_key(&w, "depth");
+    json_object_begin(&w);
+    write_frame_png(&w, directory, "depth", snapshot.depth, 16);
+    char name[64];
+    oc_pixel_format_name(oc_frame_pixel_format(snapshot.depth), name, sizeof name);
+    json_key(&w, "pixel_format"); json_string(&w, name);
+    json_key(&w, "unit_m"); json_number(&w, oc_frame_depth_unit(snapshot.depth));
+    json_key(&w, "timestamp_ns"); json_int(&w, (int64_t)oc_frame_timestamp_ns(snapshot.depth));
+    json_object_end(&w);
+    if (snapshot.picture) {
+        json_key(&w, "picture_timestamp_ns"); json_int(&w, (int64_t)oc_frame_timestamp_ns(snapshot.picture));
+    }
+    json_object_end(&w);
+    if (!as_json) {
+        text_clear(&out);
+        text_printf(&out, "%s/depth.png: %ux%u 16-bit depth (%s, unit %g m)%s", directory, oc_frame_width(snapshot.depth),
+                    oc_frame_height(snapshot.depth), name, oc_frame_depth_unit(snapshot.depth),
+                    snapshot.picture ? ", with picture.png of the same instant" : "");
+    }
+    emit(out.data);
+    oc_frame_release(snapshot.picture);
+    oc_frame_release(snapshot.depth);
+    pthread_mutex_unlock(&snapshot.lock);
+    oc_video_data_output_destroy(picture);
+    oc_depth_data_output_destroy(depth);
+    capture_close(&c);
+    exit(0);
+}
