@@ -129,7 +129,7 @@ test-vivid: build
 GADGET_PROGRAM := $(BUILD)/testbed/uvc-gadget
 $(GADGET_PROGRAM): testbed/usb-gadget/uvc-gadget.c
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -Wall -Wextra -o $@ $< -lturbojpeg
+	$(CC) -O2 -Wall -Wextra -o $@ $< -lturbojpeg -lm
 
 test-gadget: build $(GADGET_PROGRAM)
 	scripts/build-dummy-hcd.sh $(BUILD)/vm/dummy_hcd.ko

@@ -90,9 +90,37 @@ static void v4l2_nodes_json(json *w, oc_device *device)
     json_array_end(w);
 }
 
-void device_json(json *w, oc_device *device)
+/* A format as `list --json` shows it (formats and depth_formats). */
+static void format_json(json *w, const oc_format_info *format)
 {
     char name[64];
+    oc_pixel_format_name(format->pixel_format, name, sizeof name);
+    json_object_begin(w);
+    json_key(w, "pixel_format"); json_string(w, name);
+    json_key(w, "width"); json_int(w, format->width);
+    json_key(w, "height"); json_int(w, format->height);
+    json_key(w, "frame_rates");
+    json_array_begin(w);
+    for (uint32_t rate = 0; rate < format->frame_rate_count; rate++) {
+        json_number(w, (double)format->frame_rates[rate].numerator / format->frame_rates[rate].denominator);
+    }
+    json_array_end(w);
+    if (format->sizes_are_range) {   /* added in 0.2; width and height are the largest */
+        json_key(w, "size_range");
+        json_object_begin(w);
+        json_key(w, "min_width"); json_int(w, format->min_width);
+        json_key(w, "min_height"); json_int(w, format->min_height);
+        json_key(w, "max_width"); json_int(w, format->width);
+        json_key(w, "max_height"); json_int(w, format->height);
+        json_key(w, "step_width"); json_int(w, format->step_width);
+        json_key(w, "step_height"); json_int(w, format->step_height);
+        json_object_end(w);
+    }
+    json_object_end(w);
+}
+
+void device_json(json *w, oc_device *device)
+{
     json_object_begin(w);
     json_key(w, "unique_id"); json_string(w, oc_device_unique_id(device));
     json_key(w, "name"); json_string(w, oc_device_name(device));
@@ -104,30 +132,7 @@ void device_json(json *w, oc_device *device)
     json_array_begin(w);
     for (size_t index = 0; index < oc_device_format_count(device); index++) {
         oc_format_info format = { .struct_size = sizeof format };
-        if (oc_device_get_format(device, index, &format) != OC_OK) continue;
-        oc_pixel_format_name(format.pixel_format, name, sizeof name);
-        json_object_begin(w);
-        json_key(w, "pixel_format"); json_string(w, name);
-        json_key(w, "width"); json_int(w, format.width);
-        json_key(w, "height"); json_int(w, format.height);
-        json_key(w, "frame_rates");
-        json_array_begin(w);
-        for (uint32_t rate = 0; rate < format.frame_rate_count; rate++) {
-            json_number(w, (double)format.frame_rates[rate].numerator / format.frame_rates[rate].denominator);
-        }
-        json_array_end(w);
-        if (format.sizes_are_range) {   /* added in 0.2; width and height are the largest */
-            json_key(w, "size_range");
-            json_object_begin(w);
-            json_key(w, "min_width"); json_int(w, format.min_width);
-            json_key(w, "min_height"); json_int(w, format.min_height);
-            json_key(w, "max_width"); json_int(w, format.width);
-            json_key(w, "max_height"); json_int(w, format.height);
-            json_key(w, "step_width"); json_int(w, format.step_width);
-            json_key(w, "step_height"); json_int(w, format.step_height);
-            json_object_end(w);
-        }
-        json_object_end(w);
+        if (oc_device_get_format(device, index, &format) == OC_OK) format_json(w, &format);
     }
     json_array_end(w);
     /* Added in 0.2: what other tools call the device by. */
@@ -136,6 +141,13 @@ void device_json(json *w, oc_device *device)
     json_key(w, "product_id"); if (product) hex4(w, product); else json_null(w);
     json_key(w, "serial"); json_string(w, oc_device_serial_number(device));
     json_key(w, "v4l2_nodes"); v4l2_nodes_json(w, device);
+    json_key(w, "depth_formats");   /* added in 0.2: a depth camera's; [] for others */
+    json_array_begin(w);
+    for (size_t index = 0; index < oc_device_depth_format_count(device); index++) {
+        oc_format_info format = { .struct_size = sizeof format };
+        if (oc_device_get_depth_format(device, index, &format) == OC_OK) format_json(w, &format);
+    }
+    json_array_end(w);
     const char *serial = oc_device_get_property(device, "object.serial");
     char *end = NULL;
     long long pipewire_serial = serial ? strtoll(serial, &end, 10) : 0;

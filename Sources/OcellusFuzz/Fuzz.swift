@@ -1,6 +1,7 @@
 // libFuzzer targets for everything Ocellus parses from outside (`make fuzz`): camera
 // JPEGs and H.264, photos built from arbitrary JPEGs, state files, the kernel's V4L2
-// answers, and PipeWire format pods. One binary; OCELLUS_FUZZ_TARGET picks the target.
+// answers, PipeWire format pods, and depth maps of any size and stride through the
+// depth outputs and the synchronizer. One binary; OCELLUS_FUZZ_TARGET picks the target.
 // Built with -sanitize=fuzzer,address and -D FUZZING (main hands over to libFuzzer's
 // driver); a plain build gets a main that says how to run it.
 import CPipeWire
@@ -14,7 +15,7 @@ import Glibc
 #endif
 
 enum FuzzTarget: String, CaseIterable {
-    case mjpeg, h264, photo, state, v4l2, pod
+    case mjpeg, h264, photo, state, v4l2, pod, depth
 
     static let current: FuzzTarget = {
         guard let name = getenv("OCELLUS_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
@@ -32,6 +33,7 @@ enum FuzzTarget: String, CaseIterable {
         case .state: FuzzInputs.stateFiles(data)
         case .v4l2: _ = V4L2Discovery(system: FuzzV4L2System(data)).cameras()
         case .pod: FuzzInputs.pod(data)
+        case .depth: FuzzInputs.depth(data)
         }
     }
 }
@@ -50,6 +52,30 @@ enum FuzzInputs {
                                              FrameConverter(target: .bgra, width: 32, height: 24, rotation: 90)]
         converters[format] = targets
         for converter in targets { _ = converter.convert(frame(data, format)) }
+    }
+
+    /// Reused across inputs, as a session's outputs are across frames.
+    nonisolated(unsafe) static let depthOutputs = (raw: DepthDataOutput(), metres: DepthDataOutput(pixelFormat: .depthMetres),
+                                                   video: VideoDataOutput(), synchronized: DepthDataOutput())
+    nonisolated(unsafe) static let synchronizer = OutputSynchronizer(video: depthOutputs.video, depth: depthOutputs.synchronized)
+
+    /// Maps whose size, stride and length the input sets (a camera pulled mid-frame sends short
+    /// buffers), at times it sets, to both kinds of depth output and to the synchronizer.
+    static func depth(_ data: UnsafeRawBufferPointer) {
+        guard data.count >= 8 else { return }
+        let width = UInt32(data[0] % 64), height = UInt32(data[1] % 48), stride = Int(data[2]) * 2
+        let formats: [FourCC] = [.z16, .y16, .y12, .yuyv]
+        let format = formats[Int(data[3]) % formats.count]
+        let payload = UnsafeRawBufferPointer(rebasing: data[8...])
+        var time = UInt64(data[4]) << 20
+        for (index, step) in payload.prefix(16).enumerated() {
+            time += UInt64(step) << 18
+            let frame = CameraFrame(pixelFormat: format, width: width, height: height, sequence: UInt64(index) + UInt64(data[5] % 3),
+                                    timestampNanoseconds: time, planes: FramePlane(bytes: payload, stride: stride))
+            depthOutputs.raw.deliver(frame)
+            depthOutputs.metres.deliver(frame)
+            synchronizer.arrived(frame, from: step & 1 == 0 ? .video : .depth)
+        }
     }
 
     static func photo(_ data: UnsafeRawBufferPointer) {

@@ -27,8 +27,11 @@ echo 'AP///////////1oA3P//////////MlpaWlpaWgAAAAAAAAD+/v7+AQAAAP7+/v4AAAAA/v7+/h
 # An H.264 SPS claiming a huge picture: the decoder allocated gigabytes of reference pictures until bounded.
 echo 'AAAATWVtRnJlZaUIlVGkIYre8WlN5eEwOT+9M7d4ePv3ut3bEed3LhW+5LsDAAIAAAMAeB4kSywAAAABaOvjxEhEAAABBgX//ylub252b2x1bnRhcnlp3EXpvS0gaHR0cDovd3d3LnZpMCBxcG1heD02OSBxcHN0ZXA9NCBpcF9yYXRpbz05LjQwIGFxPTE6MS4wMACAAAABZYiEACn/xXkNf4WB' | base64 -d | seed h264 sps-huge-picture
 
+# A 4x2 Z16 map with a stride of 8 words, then frame times.
+printf '\x04\x02\x08\x00\x01\x00\x00\x00\xe8\x03\xc4\x09\x07\x00\x00\x00\x10\x11\x20\x21\x30\x31\x40\x41' | seed depth ramp
+
 passed=0 failed=0
-for target in mjpeg h264 photo state v4l2 pod; do
+for target in mjpeg h264 photo state v4l2 pod depth; do
 	mkdir -p "$CORPUS/$target"
 	log="$ARTIFACTS/$target.log"
 	OCELLUS_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 "$BINARY" -max_total_time="$SECONDS_EACH" -max_len=65536 \

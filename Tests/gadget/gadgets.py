@@ -23,13 +23,13 @@ SAMPLE_RATE = 48000
 
 # The UVC GUIDs of uncompressed formats: the fourcc, then the standard suffix.
 GUID_SUFFIX = bytes.fromhex("00001000800000aa00389b71")
-UNCOMPRESSED = {"YUYV": b"YUY2", "NV12": b"NV12", "GREY": b"Y800", "Z16": b"Z16 "}
-BITS_PER_PIXEL = {"YUYV": 16, "NV12": 12, "GREY": 8, "Z16": 16}
+UNCOMPRESSED = {"YUYV": b"YUY2", "NV12": b"NV12", "GREY": b"Y800", "Z16": b"Z16 ", "Y8I": b"Y8I "}
+BITS_PER_PIXEL = {"YUYV": 16, "NV12": 12, "GREY": 8, "Z16": 16, "Y8I": 16}   # Y8I: a left/right pair per pixel
 
 
 @dataclass
 class Format:
-    pixel_format: str                      # YUYV, NV12, GREY, Z16 or MJPG
+    pixel_format: str                      # YUYV, NV12, GREY, Z16, Y8I or MJPG
     sizes: list                            # [(width, height), ...], in descriptor order
     intervals: tuple = (333333, 666666, 1000000)   # 100 ns units: 30, 15, 10 fps
 
@@ -54,6 +54,7 @@ class Gadget:
     audio: bool = False                    # a UAC2 microphone in the same device
     max_packet: int = 3072                 # high speed, 3 x 1024 bytes per microframe
     pacing: bool = True
+    shared_clock: bool = False             # functions stamped from one clock, as a depth camera's sensors
 
     def __post_init__(self):
         self.root = CONFIGFS / self.name
@@ -149,6 +150,8 @@ class Gadget:
             args = [GADGET_PROGRAM, "-l", str(self.control_log)]
             if not self.pacing:
                 args.append("-P")
+            if self.shared_clock:
+                args.append("-c")
             args += [str(self.root / f"functions/uvc.{index}"), node]
             self.processes.append(subprocess.Popen(args, stderr=subprocess.PIPE, text=True))
         if self.audio:
@@ -298,6 +301,19 @@ def stamp_of(luma_rows, width):
         x = bit * 8 + 4
         value = (value << 1) | (luma_rows[4][x] > 128)
     return value
+
+
+def depth_stamp_of(depth_rows):
+    """The stamp in the top rows of a Z16 depth map (4000 = 1, 0 = 0)."""
+    value = 0
+    for bit in range(STAMP_BITS):
+        value = (value << 1) | (int(depth_rows[4][bit * 8 + 4]) > 2000)
+    return value
+
+
+def depth_at(x, y):
+    """The gadget's depth ramp in millimetres (outside the stamp)."""
+    return 500 + 4 * x + y
 
 
 def expected_yuyv(width, height, number):

@@ -2,7 +2,7 @@
  * uvc-gadget: the userspace half of one configfs UVC function (f_uvc), so the
  * guest's own uvcvideo drives it as it would a physical webcam.
  *
- *   uvc-gadget FUNCTION_DIR GADGET_NODE [-P] [-l CONTROL_LOG]
+ *   uvc-gadget FUNCTION_DIR GADGET_NODE [-P | -c] [-l CONTROL_LOG]
  *
  * FUNCTION_DIR is the function in configfs (…/usb_gadget/NAME/functions/uvc.N),
  * read after the gadget is bound: the formats, frame sizes and intervals the
@@ -17,13 +17,17 @@
  * 16 bits of 8x8 blocks (MSB first; Y 235 = 1, Y 16 = 0). Depth formats (Z16)
  * carry a ramp in millimetres, depth(x, y) = 500 + 4 * x + y, with the same
  * stamp (4000 = 1, 0 = 0). Frames are paced to the committed interval (-P: as
- * fast as the bus takes them). Control requests are answered for what the 6.1
+ * fast as the bus takes them). With -c the functions of one device share a clock,
+ * as a depth camera's sensors do: frames fall due on whole multiples of the
+ * interval of CLOCK_MONOTONIC and are stamped with that instant in milliseconds
+ * (modulo 65536), so frames of two functions captured together carry one stamp. Control requests are answered for what the 6.1
  * configfs declares (PU brightness, CT auto-exposure mode) and each SET_CUR is
  * logged to CONTROL_LOG as "NAME VALUE".
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -74,6 +78,7 @@ static int format_count;
 static int control_interface, streaming_interface;
 static uint32_t max_payload;
 static int pacing = 1;
+static int shared_clock; /* -c */
 static FILE *control_log;
 static int node = -1;
 static volatile sig_atomic_t quit;
@@ -316,18 +321,24 @@ static int encode_jpegs(int width, int height)
 
 /* ---- streaming ------------------------------------------------------------ */
 
+/* The stamp of the frame falling due now: its number, or with -c its instant in milliseconds. */
+static long frame_stamp(void)
+{
+	return shared_clock ? (long)llround(next_frame_due * 1000) & 0xffff : frames_queued;
+}
+
 static void queue_frame(int index)
 {
 	const struct format_desc *format = find_format(commit.bFormatIndex);
 	const struct frame_desc *frame = find_frame(format, commit.bFrameIndex);
 	struct v4l2_buffer buffer = {.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP, .index = (uint32_t)index};
 	if (format->fourcc == V4L2_PIX_FMT_MJPEG) {
-		int variant = (int)(frames_queued % JPEG_VARIANTS);
+		int variant = (int)(frame_stamp() % JPEG_VARIANTS);
 		size_t size = jpeg_sizes[variant] < buffers[index].length ? jpeg_sizes[variant] : buffers[index].length;
 		memcpy(buffers[index].memory, jpegs[variant], size);
 		buffer.bytesused = (uint32_t)size;
 	} else {
-		fill_picture(buffers[index].memory, format->fourcc, frame->width, frame->height, frames_queued);
+		fill_picture(buffers[index].memory, format->fourcc, frame->width, frame->height, frame_stamp());
 		buffer.bytesused = frame_bytes(format->fourcc, frame->width, frame->height);
 	}
 	if (ioctl(node, VIDIOC_QBUF, &buffer) < 0)
@@ -382,15 +393,23 @@ static void start_streaming(void)
 			return;
 	}
 	frames_queued = 0;
-	for (int i = 0; i < buffer_count; i++)
-		queue_frame(i);
+	double interval = commit.dwFrameInterval / 1e7;
+	/* With a shared clock every frame waits for its instant; else the first buffers go at once. */
+	next_frame_due = shared_clock ? ceil(now() / interval) * interval : now();
+	for (int i = 0; i < buffer_count; i++) {
+		if (shared_clock)
+			idle[idle_count++] = i;
+		else
+			queue_frame(i);
+	}
 	int type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
 	if (ioctl(node, VIDIOC_STREAMON, &type) < 0) {
 		say("STREAMON: %s", strerror(errno));
 		return;
 	}
 	streaming = 1;
-	next_frame_due = now() + commit.dwFrameInterval / 1e7;
+	if (!shared_clock)
+		next_frame_due = now() + interval;
 	say("stream on: %.4s %dx%d interval %u", (const char *)&format->fourcc, frame->width, frame->height,
 	    commit.dwFrameInterval);
 }
@@ -561,8 +580,9 @@ static void pump_frames(void)
 	while (streaming && idle_count && (!pacing || now() >= next_frame_due)) {
 		queue_frame(idle[--idle_count]);
 		next_frame_due += commit.dwFrameInterval / 1e7;
-		if (now() > next_frame_due + 0.5)
-			next_frame_due = now(); /* fell far behind (a stalled host): don't burst */
+		if (now() > next_frame_due + 0.5) /* fell far behind (a stalled host): don't burst */
+			next_frame_due = shared_clock ? ceil(now() / (commit.dwFrameInterval / 1e7)) * (commit.dwFrameInterval / 1e7)
+						      : now();
 	}
 }
 
@@ -575,16 +595,18 @@ static void stop(int signal_number)
 int main(int argc, char **argv)
 {
 	int option;
-	while ((option = getopt(argc, argv, "Pl:")) != -1) {
+	while ((option = getopt(argc, argv, "Pcl:")) != -1) {
 		if (option == 'P')
 			pacing = 0;
+		else if (option == 'c')
+			shared_clock = 1;
 		else if (option == 'l' && !(control_log = fopen(optarg, "a")))
 			return perror(optarg), 2;
-		else if (option != 'l')
+		else if (option != 'l' && option != 'c')
 			return 2;
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "usage: uvc-gadget FUNCTION_DIR GADGET_NODE [-P] [-l CONTROL_LOG]\n");
+		fprintf(stderr, "usage: uvc-gadget FUNCTION_DIR GADGET_NODE [-P | -c] [-l CONTROL_LOG]\n");
 		return 2;
 	}
 	if (read_function(argv[optind]) != 0) {

@@ -644,3 +644,31 @@ def test_apps_are_named_in_pipewire():
     assert len(nodes) == 1
     assert nodes[0]["node.name"] == "ocellus.org.example.PhotoBooth"
     assert nodes[0]["node.description"] == "PhotoBooth: Virtual Camera 0"
+
+
+def test_depth_outputs_on_a_camera_without_depth_are_refused_and_say_why(context):
+    """The test bed's virtual cameras have no depth: no depth formats, and a depth output
+    cannot join (the depth paths run on real uvcvideo in Tests/gadget/test_depth.py)."""
+    device = camera(context)
+    assert device.depth_formats == [] and device.depth_formats_beside(device.formats[0]) == []
+    with pytest.raises(ocellus.InvalidArgument, match="not a depth map format"):
+        ocellus.DepthDataOutput("YUYV")
+    session = context.capture_session()
+    session.set_input(device)
+    depth = ocellus.DepthDataOutput()
+    assert not session.can_add_depth_output(depth)
+    with pytest.raises(ocellus.InvalidArgument, match="not a depth camera"):
+        session.add_depth_output(depth)
+    picture = VideoDataOutput()
+    synchronizer = ocellus.OutputSynchronizer(picture, depth)
+    with pytest.raises(ocellus.WrongState, match="synchronized"):
+        picture.set_frame_callback(lambda frame: None)
+    with pytest.raises(ocellus.WrongState, match="already belongs to a synchronizer"):
+        ocellus.OutputSynchronizer(picture, ocellus.DepthDataOutput())
+    synchronizer.close()
+    picture.set_frame_callback(lambda frame: None)   # its own again once the synchronizer is gone
+    session.add_output(picture)
+    with session.running():
+        with pytest.raises(ocellus.WrongState, match="no depth output"):
+            session.active_depth_format
+    session.close()

@@ -54,3 +54,26 @@ fn frames_can_be_pulled_by_name_and_iterated() {
     assert!(sequences[0] > first.frame().sequence() && sequences.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(ocellus::pixel_format_name(ocellus::pixel_format_code("i420").unwrap()), "I420");
 }
+
+#[test]
+fn a_camera_without_depth_refuses_depth_outputs() {
+    use ocellus::{DepthDataOutput, OutputSynchronizer};
+    let ctx = Context::new("org.ocellus.test.rust.depth", &ContextOptions::default()).unwrap();
+    let camera = ctx.devices().unwrap().into_iter().find(|d| d.unique_id() == "usb-1d6b:0110-VCAM-0000").unwrap();
+    assert!(camera.depth_formats().unwrap().is_empty());
+    assert!(!camera.depth_format_runs_beside(0, 0));
+    assert_eq!(DepthDataOutput::new(Some("YUYV"), None).err().unwrap().kind, ErrorKind::InvalidArgument);
+    let depth = DepthDataOutput::new(Some("Z32F"), None).unwrap();
+    let session = ctx.capture_session().unwrap();
+    session.set_input(&camera).unwrap();
+    let refused = session.add_depth_output(&depth).unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::InvalidArgument);
+    assert!(refused.message.contains("not a depth camera"), "{}", refused.message);
+    let mut picture = VideoDataOutput::new(None, None).unwrap();
+    {
+        let synchronizer = OutputSynchronizer::new(&picture, &depth).unwrap();
+        assert_eq!(synchronizer.delivered_pairs(), 0);
+        assert_eq!(synchronizer.unmatched_frames(), (0, 0));
+    }
+    picture.set_frame_callback(|_| {}).unwrap();   // free again once the synchronizer is dropped
+}
