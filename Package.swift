@@ -63,9 +63,10 @@ let package = Package(
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "CSDBus", dependencies: ["CSystemd"]),
         .target(name: "OcellusSensors", dependencies: ["OcellusCore", "CSDBus"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "OcellusPortal", dependencies: ["OcellusCore", "CSDBus"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The system's backends assembled into a hub: what the C ABI and the CLI open.
-        .target(name: "OcellusSystem", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusV4L2", "OcellusMedia"],
+        .target(name: "OcellusSystem", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusV4L2", "OcellusMedia", "OcellusPortal"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // A PipeWire producer that behaves like a UVC camera: for test beds, demos and app developers.

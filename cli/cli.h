@@ -143,6 +143,7 @@ const char *write_png(const char *path, const uint8_t *rows, uint32_t width, uin
 
 /* ---- commands ---- */
 void command_list(const global_options *options, arguments *a);
+void command_access(const global_options *options, arguments *a);
 void command_watch(const global_options *options, arguments *a);
 void command_preferred(const global_options *options, arguments *a);
 void command_prefer(const global_options *options, arguments *a);

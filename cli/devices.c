@@ -38,7 +38,8 @@ oc_context *open_context(const global_options *options)
     if (oc_context_create(options->app_id, &context_options, &ctx) != OC_OK) fail_last_error();
     char problem[512];
     if (oc_context_copy_backend_problem(ctx, OC_BACKEND_PIPEWIRE, problem, sizeof problem) > 0) {
-        fprintf(stderr, "ocellus: note: %s; showing V4L2 devices only\n", problem);
+        fprintf(stderr, "ocellus: note: %s; %s\n", problem,
+                oc_context_uses_camera_portal(ctx) ? "no cameras through the camera portal" : "showing V4L2 devices only");
     }
     return ctx;
 }

@@ -50,6 +50,11 @@ static const char usage[] =
     "                            the track's display matrix; until S seconds or Ctrl-C; --audio adds\n"
     "                            an AAC track (default: the camera's own microphone, else the\n"
     "                            `microphone` device, which follows the default input)\n"
+    "  access [--request] [--json]\n"
+    "                            whether this app may use cameras ({\"authorization\": \"not_determined\"|\n"
+    "                            \"authorized\"|\"denied\"|\"restricted\", \"via\": \"portal\"|\"direct\"}); a\n"
+    "                            sandboxed app goes through the camera portal, and --request asks it\n"
+    "                            (the desktop's dialog, unless the answer is remembered)\n"
     "  version                   library version\n"
     "  virtual-camera [options]  publish a test-pattern camera into PipeWire until interrupted\n"
     "      --name N --desc D --formats YUY2,NV12,MJPG,H264 --sizes 640x480,1280x720 --fps 30,15\n"
@@ -139,6 +144,7 @@ static const struct {
     void (*run)(const global_options *, arguments *);
 } commands[] = {
     { "list", command_list },
+    { "access", command_access },
     { "watch", command_watch },
     { "preferred", command_preferred },
     { "prefer", command_prefer },

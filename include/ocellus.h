@@ -90,6 +90,13 @@ enum {
      * cameras that leave out JPEG tables. The message names it. Added in 0.2.
      */
     OC_ERROR_LIBRARY_UNAVAILABLE = -11,
+    /**
+     * The app may not use the camera: the camera portal or the user refused (see
+     * oc_context_request_camera_access()), or the system's permissions keep it from
+     * a device node (EACCES: the user is not in the `video` group) or the PipeWire
+     * daemon. The message says which, and what to do.
+     */
+    OC_ERROR_PERMISSION_DENIED = -12,
     /** Anything else; the message says what. */
     OC_ERROR_OTHER = -99
 };
@@ -266,6 +273,61 @@ const char *oc_backend_name(oc_backend backend);
  * \threadsafety Safe from any thread.
  */
 size_t oc_context_copy_backend_problem(const oc_context *ctx, oc_backend backend, char *buffer, size_t size);
+
+/*
+ * Camera access (behaviour §1 access), as AVFoundation's authorizationStatus and
+ * requestAccess. A sandboxed app (Flatpak's /.flatpak-info, Snap's $SNAP, or
+ * OCELLUS_CAMERA_PORTAL=1 in the environment; =0 forces the direct route) reaches
+ * cameras only through the xdg-desktop-portal Camera portal: no V4L2 nodes, and
+ * PipeWire through a connection the portal hands over that sees cameras only. Until
+ * access is granted such a context lists no cameras; once granted they arrive as
+ * hotplug events. Other apps are authorized: the system's permissions decide per
+ * device (OC_ERROR_PERMISSION_DENIED when a node or the daemon refuses).
+ */
+typedef enum oc_camera_authorization {
+    /** Not asked yet; in a sandbox, until the app asks (or the portal has its stored yes). */
+    OC_CAMERA_AUTHORIZATION_NOT_DETERMINED = 0,
+    OC_CAMERA_AUTHORIZATION_AUTHORIZED = 1,
+    /** The user said no; the desktop remembers it, and asking again answers no without a dialog. */
+    OC_CAMERA_AUTHORIZATION_DENIED = 2,
+    /** Nobody can grant it here: the camera portal is not running, or has no Camera interface. */
+    OC_CAMERA_AUTHORIZATION_RESTRICTED = 3
+} oc_camera_authorization;
+
+/**
+ * Whether the context may use cameras now. NOT_DETERMINED for an invalid handle
+ * (which sets the last error). \threadsafety Any thread.
+ */
+oc_camera_authorization oc_context_camera_authorization(const oc_context *ctx);
+
+/** Whether the context reaches cameras through the camera portal (false: directly). \threadsafety Any thread. */
+bool oc_context_uses_camera_portal(const oc_context *ctx);
+
+/**
+ * "not_determined", "authorized", "denied" or "restricted"; NULL (and the last
+ * error) for an unknown value. \ownership Static. \threadsafety Any thread.
+ */
+const char *oc_camera_authorization_name(oc_camera_authorization authorization);
+
+/**
+ * The answer to oc_context_request_camera_access(): the authorization now, and
+ * `status` OC_OK or why not (OC_ERROR_PERMISSION_DENIED: denied or dismissed;
+ * OC_ERROR_BACKEND_UNAVAILABLE: no portal; OC_ERROR_TIMEOUT) with `message`
+ * (valid during the call).
+ */
+typedef void (*oc_camera_access_callback)(oc_context *ctx, oc_camera_authorization authorization, oc_status status,
+                                          const char *message, void *user_data);
+
+/**
+ * Ask for camera access: in a sandbox the desktop shows its dialog (unless the
+ * permission store has the app's answer); directly, the answer is AUTHORIZED at
+ * once. Returns at once; `callback` runs once, on the context's event thread (as
+ * hotplug callbacks do), when the answer comes — the cameras, if granted, are
+ * listed by then. A request outstanding when the context is destroyed is not answered.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL callback).
+ * \threadsafety Any thread, including the context's callbacks.
+ */
+oc_status oc_context_request_camera_access(oc_context *ctx, oc_camera_access_callback callback, void *user_data);
 
 /** A frame rate as a fraction, e.g. 30/1 or 30000/1001 frames per second. */
 typedef struct oc_fraction {

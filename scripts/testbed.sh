@@ -18,6 +18,9 @@
 #       --mics N      virtual microphones vmic0.. (default 1)
 #       --dir DIR     runtime directory (default: mktemp -d)
 #       --hardware    WirePlumber's V4L2 and ALSA monitors on (real drivers, e.g. in the test guest)
+#       --portal      camera access through the camera portal (scripts/portal-bed.sh): the daemon tags
+#                     the portal's connections (module-portal) and WirePlumber grants cameras by the
+#                     portal's permission store; needs DBUS_SESSION_BUS_ADDRESS
 #
 # Needs: pipewire, wireplumber, pw-cli, and the `ocellus` CLI (OCELLUS_CLI, else
 # build/bin/ocellus). Every process started is recorded as
@@ -126,7 +129,7 @@ add_mic() {   # NAME [VOLUME]
 }
 
 do_start() {
-	local cams=2 mics=1
+	local cams=2 mics=1 portal=0
 	DIR=""
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -134,6 +137,7 @@ do_start() {
 		--mics) mics="$2"; shift ;;
 		--dir) DIR="$2"; shift ;;
 		--hardware) WP_XDG="$ROOT/testbed/xdg-config-hardware" ;;
+		--portal) portal=1 ;;
 		--) shift; break ;;
 		*) log "unknown option $1"; return 2 ;;
 		esac
@@ -148,8 +152,18 @@ do_start() {
 	      PIPEWIRE_CONFIG_DIR PIPEWIRE_CONFIG_NAME PIPEWIRE_RUNTIME_DIR WIREPLUMBER_CONFIG_DIR
 	export XDG_RUNTIME_DIR="$DIR"
 
-	local t0; t0=$(now_ms)
-	spawn pipewire pipewire -c "$CONF"
+	local conf="$CONF" t0; t0=$(now_ms)
+	if [ "$portal" = 1 ]; then
+		[ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] || { log "--portal needs DBUS_SESSION_BUS_ADDRESS"; return 1; }
+		# The same daemon and session manager, with the portal's access control on.
+		conf="$DIR/pipewire-portal.conf"
+		sed 's|^\(    { name = libpipewire-module-access.*\)$|\1\n    { name = libpipewire-module-portal }|' "$CONF" >"$conf"
+		cp -r "$WP_XDG" "$DIR/xdg-config"
+		WP_XDG="$DIR/xdg-config"
+		echo 'default_access.properties["enable-flatpak-portal"] = true   -- testbed.sh --portal' \
+			>"$WP_XDG/wireplumber/main.lua.d/52-portal.lua"
+	fi
+	spawn pipewire pipewire -c "$conf"
 	wait_for 5 test -S "$DIR/pipewire-0" || { log "pipewire did not start"; cat "$DIR/pipewire.log" >&2; return 1; }
 	wait_for 5 pw-cli info 0 >/dev/null || return 1
 	# WirePlumber reads only our fragments (via XDG_CONFIG_HOME), keeps its state private.

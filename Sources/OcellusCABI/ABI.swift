@@ -18,7 +18,7 @@ private let statusNames: [Int32: CString] = [
     -3: CString("OC_ERROR_BACKEND_UNAVAILABLE"), -4: CString("OC_ERROR_NOT_FOUND"),
     -5: CString("OC_ERROR_WRONG_STATE"), -6: CString("OC_ERROR_TIMEOUT"), -7: CString("OC_ERROR_NO_RESOURCES"),
     -8: CString("OC_ERROR_BUSY"), -9: CString("OC_ERROR_DISCONNECTED"), -10: CString("OC_ERROR_IO"),
-    -11: CString("OC_ERROR_LIBRARY_UNAVAILABLE"), -99: CString("OC_ERROR_OTHER"),
+    -11: CString("OC_ERROR_LIBRARY_UNAVAILABLE"), -12: CString("OC_ERROR_PERMISSION_DENIED"), -99: CString("OC_ERROR_OTHER"),
 ]
 private let unknownStatusName = CString("OC_ERROR_UNKNOWN")
 
@@ -57,9 +57,11 @@ private let unknownStatusName = CString("OC_ERROR_UNKNOWN")
             if let given = options.pointee.state_directory { stateDirectory = try stringArgument(given, "oc_context_create: options->state_directory") }
             timeout = options.pointee.timeout_ms
         }
-        let hub = try DeviceHub.system(appID: stringArgument(appID, "oc_context_create: app_id"), pipewireRemote: remote,
+        let app = try stringArgument(appID, "oc_context_create: app_id")
+        let access = CameraAccess(appID: app, pipewireRemote: remote)
+        let hub = try DeviceHub.system(appID: app, pipewireRemote: remote, access: access,
                                        stateDirectory: stateDirectory, timeoutMilliseconds: timeout)
-        let box = ContextBox(hub: hub, pipewireRemote: remote)
+        let box = ContextBox(hub: hub, access: access)
         box.handle = HandleTable.register(box)
         out.pointee = box.handle
         return oc_status(OC_OK)

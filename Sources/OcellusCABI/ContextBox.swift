@@ -1,17 +1,20 @@
 import COcellus
 import OcellusCore
+import OcellusPipeWire
+import OcellusSystem
 
 /// What an `oc_context *` points to.
 final class ContextBox {
     let hub: DeviceHub
     let appID: CString
     let stateDirectory: CString
-    /// The explicit PipeWire remote, for the capture streams of its sessions.
-    let pipewireRemote: String?
+    /// How the context reaches cameras; its PipeWire remote is its sessions' too.
+    let access: CameraAccess
+    var pipewireRemote: PipeWireRemote { access.remote }
     var handle: OpaquePointer!
 
-    init(hub: DeviceHub, pipewireRemote: String?) {
-        self.pipewireRemote = pipewireRemote
+    init(hub: DeviceHub, access: CameraAccess) {
+        self.access = access
         self.hub = hub
         appID = CString(hub.appID)
         stateDirectory = CString(hub.stateDirectory)

@@ -13,6 +13,8 @@ public enum HubEvent: Sendable {
     case systemPreferredChanged(Device?)
     /// behaviour §5: the `microphone` device now routes to this input (nil: no microphone).
     case microphoneRouteChanged(Device?)
+    /// The answer to camera access request `request` (`CameraAccess`), and why it failed if it did.
+    case cameraAccessAnswered(request: UInt64, CameraAuthorization, OcellusError?)
 }
 
 /// The live set of devices of one library context: backends report into it,
@@ -30,6 +32,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     private struct Entry {
         let facts: DeviceFacts
         let backend: BackendKind
+        /// The camera's unique ID, also while another view of it is listed instead (`device` nil).
+        let uniqueID: String
         var device: Device?
         /// When the hub first saw it (monotonic µs): a microphone's plug time when the system gives none.
         let seenAt: UInt64
@@ -83,7 +87,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 lock.withLock { backendProblems[backend.kind] = error }
             }
         }
-        if lock.withLock({ self.backends.isEmpty }) {
+        // No backend at all is a hub waiting for access (a sandbox before the portal's yes).
+        if !backends.isEmpty, lock.withLock({ self.backends.isEmpty }) {
             throw firstError ?? OcellusError(.backendUnavailable, "no device backend is available")
         }
         let started = CameraSelection(appID: appID, directory: self.stateDirectory, cameras: devices(), watcher: fileWatcher) {
@@ -173,6 +178,11 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         lock.withLock { closeHandlers.append(body) }
     }
 
+    /// Records why `kind` is not running (a backend that could not be attached).
+    public func noteProblem(_ problem: OcellusError, for kind: BackendKind) {
+        lock.withLock { backendProblems[kind] = problem }
+    }
+
     /// Why a backend is not running (e.g. no PipeWire daemon), or nil when it runs.
     public func backendProblem(_ kind: BackendKind) -> OcellusError? {
         lock.withLock { backendProblems[kind] }
@@ -243,20 +253,23 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
 
     // MARK: DeviceBackendDelegate
     //
-    // The same camera seen by PipeWire and by raw V4L2 (same unique ID) is listed
-    // once: the PipeWire instance wins, since it lets several apps share the camera —
-    // unless V4L2 sees depth, which PipeWire cannot stream (a depth camera's colour
-    // node alone would hide its depth). The entry that loses is kept as facts and
-    // becomes a device again when the winner goes away (e.g. the daemon exits)
-    // while the camera stays.
+    // One camera can reach the hub as several entries with one unique ID: seen by PipeWire
+    // and by raw V4L2, and, through PipeWire, once per video function of a USB device (its
+    // infrared or depth node beside the colour one). It is listed once, as the entry that
+    // ranks highest: PipeWire's, since it lets several apps share the camera, unless V4L2
+    // sees depth, which PipeWire cannot stream; among one backend's entries, the one with
+    // the most picture formats (the colour function, not the infrared). The others are kept
+    // as facts; when the listed one goes away (e.g. the daemon exits) while the camera
+    // stays, the best of them becomes a device again.
 
-    /// Whether `kind`'s view of a camera wins over the other backend's view of it.
-    private static func wins(_ kind: BackendKind, _ facts: DeviceFacts, over other: DeviceFacts) -> Bool {
-        let depthOnV4L2 = { (facts: DeviceFacts) in !facts.depthFormats.isEmpty }
-        switch kind {
-        case .pipewire: return !depthOnV4L2(other)
-        case .v4l2: return depthOnV4L2(facts)
+    /// How an entry ranks among the views of one camera (compared in order).
+    private static func rank(_ kind: BackendKind, _ facts: DeviceFacts) -> (Int, Int) {
+        let backendRank = switch kind {
+        case .v4l2: facts.depthFormats.isEmpty ? 0 : 2
+        case .pipewire: 1
         }
+        let pictures = facts.formats.filter { ![FourCC.grey, .y16, .y12, .z16].contains($0.pixelFormat) }.count
+        return (backendRank, pictures)
     }
 
     public func backend(_ backend: any DeviceBackend, didAdd facts: DeviceFacts) {
@@ -268,21 +281,21 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 changes.append((.removed, replaced))
             }
             let device = makeDevice(facts, backend: backend.kind)
-            var shadowed = false
-            for (otherKey, other) in entries where other.backend != backend.kind
-                && makeDevice(other.facts, backend: other.backend).uniqueID == device.uniqueID {
-                if Self.wins(backend.kind, facts, over: other.facts) {
-                    if let loser = other.device {
-                        entries[otherKey]?.device = nil
-                        if loser.markDisconnected() { changes.append((.removed, loser)) }
-                    }
-                } else {
-                    shadowed = true
+            let rank = Self.rank(backend.kind, facts)
+            // Ties keep what is listed: a camera does not change instance for an equal view.
+            let outranked = entries.values.contains {
+                $0.device != nil && $0.uniqueID == device.uniqueID && Self.rank($0.backend, $0.facts) >= rank
+            }
+            if !outranked {
+                for (otherKey, other) in entries where other.uniqueID == device.uniqueID {
+                    guard let loser = other.device else { continue }
+                    entries[otherKey]?.device = nil
+                    if loser.markDisconnected() { changes.append((.removed, loser)) }
                 }
             }
-            entries[key] = Entry(facts: facts, backend: backend.kind, device: shadowed ? nil : device,
-                                 seenAt: monotonicMicroseconds())
-            if !shadowed { changes.append((.added, device)) }
+            entries[key] = Entry(facts: facts, backend: backend.kind, uniqueID: device.uniqueID,
+                                 device: outranked ? nil : device, seenAt: monotonicMicroseconds())
+            if !outranked { changes.append((.added, device)) }
             return changes
         }
         publish(changes)
@@ -313,19 +326,21 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         updateMicrophoneRoute()
     }
 
-    /// Removes entries (lock held); entries of the other backend they shadowed come back as new devices.
+    /// Removes entries (lock held); the best view of a removed camera that was kept aside
+    /// comes back as a new device.
     private func removeEntries(where matches: (String) -> Bool) -> [(HotplugEvent, Device)] {
         var changes: [(HotplugEvent, Device)] = []
         for key in entries.keys.filter(matches).sorted() {
             guard let entry = entries.removeValue(forKey: key), let device = entry.device else { continue }
             if device.markDisconnected() { changes.append((.removed, device)) }
-            for (otherKey, other) in entries where other.backend != entry.backend && other.device == nil {
-                let revived = makeDevice(other.facts, backend: other.backend)
-                if revived.uniqueID == device.uniqueID {
-                    entries[otherKey]?.device = revived
-                    changes.append((.added, revived))
-                }
-            }
+            let kept = entries.filter { $0.value.device == nil && $0.value.uniqueID == entry.uniqueID }
+            guard let best = kept.max(by: { a, b in
+                let (ra, rb) = (Self.rank(a.value.backend, a.value.facts), Self.rank(b.value.backend, b.value.facts))
+                return ra != rb ? ra < rb : a.key > b.key
+            }) else { continue }
+            let revived = makeDevice(best.value.facts, backend: best.value.backend)
+            entries[best.key]?.device = revived
+            changes.append((.added, revived))
         }
         return changes
     }
@@ -346,8 +361,9 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             guard let other = entry.device, other.backendKey != facts.backendKey, other.vendorID != nil,
                   other.vendorID == facts.vendorID, other.productID == facts.productID,
                   other.serialNumber == facts.serial, (other.type == .microphone) == (facts.media == .audio) else { return false }
-            // The same unit seen by the other backend (same port) does not make the serial shared.
-            let sameUnit = other.backend != backend && (other.usbPort == nil || port == nil || other.usbPort == port)
+            // The same unit (same port: seen by the other backend, or another of its video
+            // functions through PipeWire) does not make the serial shared.
+            let sameUnit = other.usbPort == nil || port == nil || other.usbPort == port
             return !sameUnit
         }
         if serialTaken, let vendor = facts.vendorID, let product = facts.productID, let serial = facts.serial {

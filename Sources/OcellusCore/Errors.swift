@@ -12,6 +12,9 @@ public enum ErrorCode: Int32, Sendable {
     case io = -10
     /// An optional library Ocellus loads on first use (FFmpeg) is not installed.
     case libraryUnavailable = -11
+    /// The app may not use the camera: the portal (or the user) refused, or the system's
+    /// permissions keep it from the device node or the PipeWire daemon.
+    case permissionDenied = -12
     case other = -99
 }
 

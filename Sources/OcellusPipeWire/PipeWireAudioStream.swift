@@ -13,7 +13,7 @@ public final class PipeWireAudioStream: AudioStream, @unchecked Sendable {
     public let format: AudioFormat
     private var capture: PipeWireCapture?
 
-    public init(remote: String?, objectSerial: String, format: AudioFormat, timeoutMilliseconds: UInt32 = 3000,
+    public init(remote: PipeWireRemote, objectSerial: String, format: AudioFormat, timeoutMilliseconds: UInt32 = 3000,
                 application: PipeWireApplication? = nil, deviceName: String? = nil,
                 handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) {
         self.format = format

@@ -16,8 +16,7 @@ import Glibc
 /// PipeWire reuses global ids at once.
 public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     public let kind = BackendKind.pipewire
-    /// Socket name or path; nil means `PIPEWIRE_REMOTE`, else the default.
-    public let remote: String?
+    public let remote: PipeWireRemote
 
     private var connection: PipeWireConnection?
     private var registry: OpaquePointer?
@@ -38,7 +37,7 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     /// Names the discovery client in PipeWire (`wpctl status`) as the app's.
     private let application: PipeWireApplication?
 
-    public init(remote: String? = nil, appID: String? = nil) {
+    public init(remote: PipeWireRemote = nil, appID: String? = nil) {
         self.remote = remote
         application = appID.map(PipeWireApplication.init(id:))
     }
@@ -112,7 +111,7 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
 
         guard connection.wait(milliseconds: timeoutMilliseconds, until: { settledOnce || failure != nil }) else {
             return .failure(OcellusError(.timeout,
-                "PipeWire at \(PipeWireConnection.describe(remote)) did not finish listing devices within \(timeoutMilliseconds) ms"))
+                "PipeWire at \(remote.description) did not finish listing devices within \(timeoutMilliseconds) ms"))
         }
         if let failure { return .failure(failure) }
         return .success(())

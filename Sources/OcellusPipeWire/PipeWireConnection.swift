@@ -14,9 +14,8 @@ final class PipeWireConnection {
     private(set) var core: OpaquePointer?
     private var context: OpaquePointer?
 
-    /// Starts the loop thread and connects to `remote` (a socket name or path; nil:
-    /// `PIPEWIRE_REMOTE`, else the default socket) with `clientProperties` on the client.
-    init(threadName: String, remote: String?, clientProperties: [String: String] = [:]) throws(OcellusError) {
+    /// Starts the loop thread and connects to `remote` with `clientProperties` on the client.
+    init(threadName: String, remote: PipeWireRemote, clientProperties: [String: String] = [:]) throws(OcellusError) {
         PipeWireLibrary.initializeOnce()
         guard let loop = pw_thread_loop_new(threadName, nil) else {
             throw OcellusError(.noResources, "could not create a PipeWire thread loop")
@@ -29,9 +28,19 @@ final class PipeWireConnection {
             close {}
             throw OcellusError(.noResources, "could not start a PipeWire thread: \(reason)")
         }
+        // The descriptor is asked for outside the loop's lock: the portal may take a moment.
+        var handedOver: Int32?
+        if let open = remote.openDescriptor {
+            do throws(OcellusError) { handedOver = try open() } catch {
+                close {}
+                throw error
+            }
+        }
         let connected = withLock { () -> Result<OpaquePointer, OcellusError> in
             errno = 0
-            if let remote {
+            if let fd = handedOver {
+                core = pw_context_connect_fd(context, fd, makeClientProperties(clientProperties), 0)
+            } else if let remote = remote.name {
                 // PIPEWIRE_REMOTE would override a `remote.name` property, so an explicit remote is
                 // connected here and handed over as a socket.
                 switch PipeWireSocket.connect(remote) {
@@ -43,7 +52,7 @@ final class PipeWireConnection {
             }
             guard let core else {
                 return .failure(OcellusError(.backendUnavailable,
-                    "cannot connect to PipeWire at \(Self.describe(remote)): \(errnoText()) (is the daemon running?)"))
+                    "cannot connect to PipeWire at \(remote.description): \(errnoText()) (is the daemon running?)"))
             }
             return .success(core)
         }

@@ -41,6 +41,10 @@ enum PipeWireSocket {
         guard result == 0 else {
             let code = errno
             close(fd)
+            if code == EACCES || code == EPERM {
+                return .failure(OcellusError(.permissionDenied,
+                    "cannot connect to PipeWire at \(path): \(errnoText(code)) (a sandboxed app reaches cameras through the camera portal)"))
+            }
             return .failure(OcellusError(.backendUnavailable,
                 "cannot connect to PipeWire at \(path): \(errnoText(code)) (is the daemon running?)"))
         }

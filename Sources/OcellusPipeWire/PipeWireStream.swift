@@ -42,7 +42,7 @@ final class PipeWireCapture: @unchecked Sendable {
     private var everStreamed = false
 
     /// Connects and waits until buffers flow (or fails within `timeoutMilliseconds`).
-    init(remote: String?, objectSerial: String, timeoutMilliseconds: UInt32, media: PipeWireCaptureMedia,
+    init(remote: PipeWireRemote, objectSerial: String, timeoutMilliseconds: UInt32, media: PipeWireCaptureMedia,
          application: PipeWireApplication?, deviceName: String?) throws(OcellusError) {
         self.media = media
         self.identity = application?.streamProperties(device: deviceName) ?? ["node.name": "ocellus-capture"]
@@ -168,7 +168,7 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
     private let defaultStride: Int
     private var capture: PipeWireCapture?
 
-    public init(remote: String?, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
+    public init(remote: PipeWireRemote, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
                 timeoutMilliseconds: UInt32 = 3000, application: PipeWireApplication? = nil, deviceName: String? = nil,
                 handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
         self.format = format

@@ -9,13 +9,20 @@ extension DeviceHub {
     /// A hub over the system's backends: PipeWire (preferred for a camera both see)
     /// and raw V4L2. Without a reachable daemon it runs on V4L2 alone and
     /// `backendProblem(.pipewire)` says why — unless `pipewireRemote` names a
-    /// daemon explicitly, whose absence is then an error.
-    public static func system(appID: String, pipewireRemote: String? = nil, stateDirectory: String? = nil,
-                              timeoutMilliseconds: UInt32 = 0) throws(OcellusError) -> DeviceHub {
-        let hub = try DeviceHub(appID: appID, backends: [PipeWireBackend(remote: pipewireRemote, appID: appID), V4L2Backend()],
-                                timeoutMilliseconds: timeoutMilliseconds, stateDirectory: stateDirectory,
-                                required: pipewireRemote == nil ? [] : [.pipewire])
-        PipeWireReconnector.watch(hub, remote: pipewireRemote)
+    /// daemon explicitly, whose absence is then an error. Through the camera portal
+    /// (`access` in a sandbox) it has PipeWire alone, once the app may use the camera.
+    public static func system(appID: String, pipewireRemote: String? = nil, access: CameraAccess? = nil,
+                              stateDirectory: String? = nil, timeoutMilliseconds: UInt32 = 0) throws(OcellusError) -> DeviceHub {
+        let access = access ?? CameraAccess(appID: appID, pipewireRemote: pipewireRemote)
+        let direct = access.portal == nil
+        let backends: [any DeviceBackend] = direct ? [PipeWireBackend(remote: access.remote, appID: appID), V4L2Backend()] : []
+        let hub = try DeviceHub(appID: appID, backends: backends, timeoutMilliseconds: timeoutMilliseconds,
+                                stateDirectory: stateDirectory, required: pipewireRemote == nil || !direct ? [] : [.pipewire])
+        if direct {
+            PipeWireReconnector.watch(hub, remote: pipewireRemote)
+        } else {
+            access.connectIfAllowed(hub)
+        }
         return hub
     }
 }
@@ -33,7 +40,7 @@ enum PipeWireReconnector {
             // The socket file exists a moment before the daemon listens on it: retry briefly.
             for _ in 0..<20 {
                 guard let hub, hub.backendProblem(.pipewire) != nil else { return }
-                if (try? hub.attach(PipeWireBackend(remote: remote))) != nil { return }
+                if (try? hub.attach(PipeWireBackend(remote: PipeWireRemote(name: remote)))) != nil { return }
                 usleep(50_000)
             }
         }

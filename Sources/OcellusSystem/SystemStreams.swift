@@ -6,11 +6,11 @@ import OcellusV4L2
 /// Opens a camera's stream through the backend that found it: PipeWire by
 /// `object.serial` (the hub keys PipeWire devices by it), V4L2 by its node.
 public struct SystemStreamOpener: CameraStreamOpening {
-    public let pipewireRemote: String?
+    public let pipewireRemote: PipeWireRemote
     /// The app the streams belong to, named on PipeWire's clients and nodes.
     public let application: PipeWireApplication?
 
-    public init(pipewireRemote: String? = nil, appID: String? = nil) {
+    public init(pipewireRemote: PipeWireRemote = nil, appID: String? = nil) {
         self.pipewireRemote = pipewireRemote
         application = appID.map(PipeWireApplication.init(id:))
     }
@@ -23,6 +23,9 @@ public struct SystemStreamOpener: CameraStreamOpening {
             return try PipeWireStream(remote: pipewireRemote, objectSerial: device.backendKey, format: format,
                                       frameRate: frameRate, application: application, deviceName: device.name, handler: handler)
         case .v4l2:
+            guard !pipewireRemote.isDescriptor else {
+                throw OcellusError(.permissionDenied, "\(device.uniqueID) is a V4L2 device, which a sandboxed app cannot open (cameras come through the camera portal)")
+            }
             guard let primary = device.properties["api.v4l2.path"] else {
                 throw OcellusError(.notFound, "\(device.uniqueID) has no V4L2 node")
             }
@@ -51,7 +54,7 @@ extension CaptureSession {
     /// A session over the system's backends, converting and scaling with libyuv and libjpeg-turbo,
     /// with microphones from PipeWire.
     /// `appID` names the session's streams in PipeWire (`application.id`, `node.description`).
-    public static func system(pipewireRemote: String? = nil, appID: String? = nil) -> CaptureSession {
+    public static func system(pipewireRemote: PipeWireRemote = nil, appID: String? = nil) -> CaptureSession {
         let opener = SystemStreamOpener(pipewireRemote: pipewireRemote, appID: appID)
         return CaptureSession(opener: opener, conversion: MediaConversion(), audio: opener)
     }

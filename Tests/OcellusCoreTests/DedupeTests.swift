@@ -84,4 +84,37 @@ import Glibc
             later.close()
         }
     }
+
+    /// Through PipeWire each video function of a USB device is a node of its own: a laptop's
+    /// infrared function beside its webcam, a depth camera's depth and infrared beside its
+    /// colour. They are one camera: listed once, as its colour function, with the serial's ID
+    /// (the functions share the serial because they are one unit, not two units).
+    @Test func theFunctionsOfOneUSBDeviceAreOneCameraThroughPipeWire() throws {
+        let (hub, pipewire, v4l2, _) = try makeHub()
+        defer { hub.close() }
+        var infrared = webcam(key: "81")
+        infrared.formats = [VideoFormat(pixelFormat: .grey, width: 340, height: 340, frameRates: [FrameRate(30)])]
+        var colour = webcam(key: "82")
+        colour.formats = [VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30)]),
+                          VideoFormat(pixelFormat: .mjpeg, width: 1280, height: 720, frameRates: [FrameRate(30)])]
+        pipewire.add(infrared)
+        pipewire.add(colour)
+        #expect(hub.devices().map(\.backendKey) == ["82"])
+        #expect(hub.devices().first?.uniqueID == "usb-046d:082d-B61DEDAF")
+        // An equal view arriving later does not replace the listed instance.
+        let listed = try #require(hub.devices().first)
+        var twin = colour
+        twin.backendKey = "83"
+        pipewire.add(twin)
+        #expect(hub.devices().first === listed)
+        // A depth camera's V4L2 view outranks every PipeWire view (PipeWire has no depth).
+        var depth = colour
+        depth.backendKey = "/sys/devices/usb3/3-3"
+        depth.depthFormats = [VideoFormat(pixelFormat: .z16, width: 640, height: 480, frameRates: [FrameRate(30)])]
+        v4l2.add(depth)
+        #expect(hub.devices().map(\.backend) == [.v4l2] && !listed.isConnected)
+        // It goes: the best PipeWire view comes back, not the infrared one.
+        v4l2.remove("/sys/devices/usb3/3-3")
+        #expect(hub.devices().count == 1 && ["82", "83"].contains(hub.devices().first?.backendKey ?? ""))
+    }
 }

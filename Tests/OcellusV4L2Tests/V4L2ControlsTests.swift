@@ -50,3 +50,15 @@ import Testing
         #expect(throws: OcellusError.self) { try controls.unlockForConfiguration() }
     }
 }
+
+/// A depth node's unit: read from a `depth_units` control (micrometres per unit) where the
+/// driver has one; none on the real D457 depth node, whose Z16 is then millimetres.
+@Suite struct DepthUnitTests {
+    @Test func aDepthUnitsControlGivesTheUnitAndItsAbsenceMillimetres() throws {
+        let constructed = try ProfileSystem(profiles: ["depth-node-with-depth-units"])
+        #expect(V4L2CameraStream.depthUnit(of: "/dev/video0", system: constructed) == Float(100) * 1e-6)
+        let real = try ProfileSystem(profiles: ["realsense-d457-depth"])
+        #expect(V4L2CameraStream.depthUnit(of: "/dev/video0", system: real) == nil)
+        #expect(constructed.openDescriptorCount == 0 && real.openDescriptorCount == 0)
+    }
+}

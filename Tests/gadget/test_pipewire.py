@@ -169,8 +169,9 @@ def test_a_webcam_with_a_placeholder_serial_and_its_microphone_are_named_by_port
 
 
 def test_a_depth_camera_stays_one_v4l2_depth_camera_beside_pipewire():
-    """PipeWire's V4L2 plugin publishes the depth camera's colour node (it carries no depth):
-    that view must not hide the depth, so the camera is listed once, through V4L2."""
+    """PipeWire's V4L2 plugin publishes each of the depth camera's functions as a node (colour,
+    infrared, depth: no depth formats): those views must not hide the depth, nor turn one
+    unit's serial into a "shared" one. The camera is listed once, by its serial, through V4L2."""
     from test_depth import CAMERA as DEPTH_CAMERA, depth_gadget
     with depth_gadget().plug(0) as gadget:
         nodes = set(gadget.host_video_nodes())
@@ -179,7 +180,7 @@ def test_a_depth_camera_stays_one_v4l2_depth_camera_beside_pipewire():
             return [o for o in pipewire_objects() if (o.get("info") or {}).get("props", {}).get("media.class") == "Video/Source"
                     and (o["info"]["props"].get("api.v4l2.path") in nodes)]
         wait_for(published, timeout=30, what="PipeWire's view of the depth camera")
-        wait_for(lambda: DEPTH_CAMERA in listing(), timeout=20, what="the depth camera")
+        wait_for(lambda: DEPTH_CAMERA in listing(), timeout=20, what="the depth camera by its serial")
         cameras = [d for d in listing().values() if d["type"] != "microphone"]
         assert [(c["unique_id"], c["type"], c["backend"]) for c in cameras] == [(DEPTH_CAMERA, "depth_camera", "v4l2")]
         summary = json.loads(cli("stream", DEPTH_CAMERA, "--depth", "--frames", "10", "--json").stdout)

@@ -29,7 +29,7 @@ __all__ = [
     "Context", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
     "PreferredCamera", "MediaType", "DiscoverySession", "Control", "ControlType",
     "OcellusError", "InvalidArgument", "InvalidHandle", "BackendUnavailable", "NotFound", "WrongState",
-    "Timeout", "NoResources", "Busy", "Disconnected", "IOFailure", "LibraryUnavailable", "version", "pixel_format_code", "__version__",
+    "Timeout", "NoResources", "Busy", "Disconnected", "IOFailure", "LibraryUnavailable", "PermissionDenied", "version", "pixel_format_code", "__version__",
 ]
 
 
@@ -91,9 +91,15 @@ class LibraryUnavailable(OcellusError):
     status = -11
 
 
+class PermissionDenied(OcellusError, PermissionError):
+    """The app may not use the camera: the camera portal or the user refused, or the system's
+    permissions keep it from the device (the message says which, and what to do)."""
+    status = -12
+
+
 _ERRORS = {cls.status: cls for cls in (InvalidArgument, InvalidHandle, BackendUnavailable, NotFound,
                                        WrongState, Timeout, NoResources, Busy, Disconnected, IOFailure,
-                                       LibraryUnavailable)}
+                                       LibraryUnavailable, PermissionDenied)}
 
 
 def _check(status, function, arguments):

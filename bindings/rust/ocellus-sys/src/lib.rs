@@ -29,6 +29,8 @@ pub const OC_ERROR_DISCONNECTED: oc_status = -9;
 pub const OC_ERROR_IO: oc_status = -10;
 /// An optional library Ocellus loads on first use is not installed: FFmpeg's libavcodec/libavformat/libavutil, for movie files, H.264 cameras and photos from cameras that leave out JPEG tables. The message names it. Added in 0.2.
 pub const OC_ERROR_LIBRARY_UNAVAILABLE: oc_status = -11;
+/// The app may not use the camera: the portal or the user refused, or the system's permissions keep it from the device.
+pub const OC_ERROR_PERMISSION_DENIED: oc_status = -12;
 /// Anything else; the message says what.
 pub const OC_ERROR_OTHER: oc_status = -99;
 

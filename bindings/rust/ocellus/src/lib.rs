@@ -46,6 +46,8 @@ pub enum ErrorKind {
     Io,
     /// An optional library Ocellus loads on first use (FFmpeg) is not installed.
     LibraryUnavailable,
+    /// The app may not use the camera: the portal or the user refused, or the system's permissions.
+    PermissionDenied,
     Other,
 }
 
@@ -93,6 +95,7 @@ pub(crate) fn error(status: i32, message: String) -> Error {
         ffi::OC_ERROR_DISCONNECTED => ErrorKind::Disconnected,
         ffi::OC_ERROR_IO => ErrorKind::Io,
         ffi::OC_ERROR_LIBRARY_UNAVAILABLE => ErrorKind::LibraryUnavailable,
+        ffi::OC_ERROR_PERMISSION_DENIED => ErrorKind::PermissionDenied,
         _ => ErrorKind::Other,
     };
     Error { kind, status, message }
