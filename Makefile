@@ -38,7 +38,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-rust test-examples test-debian test-vivid test-gadget test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
+.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-portal test-rust test-examples test-debian test-vivid test-gadget test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
 
 all: build
 
@@ -104,6 +104,11 @@ test-badinput: build
 test-python: build
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIBRARY=$(abspath $(LIB)) $(TESTBED) run -- \
 		$(PYTHON) -m pytest -q -p no:cacheprovider bindings/python/tests
+
+# Camera access through the real xdg-desktop-portal (scripts/portal-bed.sh), apps sandboxed with bwrap.
+test-portal: build
+	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIBRARY=$(abspath $(LIB)) scripts/portal-bed.sh run -- \
+		$(PYTHON) -m pytest -q -p no:cacheprovider Tests/portal
 
 test-rust: build
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) \

@@ -15,6 +15,7 @@ PACKAGES=(
 	help2man                                                               # man pages from the CLI's help
 	libsystemd-dev                                                         # sd-bus: iio-sensor-proxy
 	dbus-daemon python3-dbus python3-gi                                    # stand-in sensor proxy (tests)
+	xdg-desktop-portal bubblewrap libglib2.0-bin                           # the camera portal bed (tests)
 	python3 python3-pytest python3-numpy                                   # Python bindings
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod v4l-utils   # vivid VM (V4L2 tests)
 	libv4l-0                                                               # optional libv4l2 switch

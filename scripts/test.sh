@@ -36,6 +36,7 @@ suite swift test-swift count_plain
 suite c test-c count_plain
 suite badinput test-badinput count_plain
 suite python test-python count_pytest
+suite portal test-portal count_pytest
 suite rust test-rust count_cargo
 suite examples test-examples count_plain
 suite fuzz test-fuzz count_plain

@@ -16,6 +16,8 @@ public final class CameraPortal: Sendable {
     static let path = "/org/freedesktop/portal/desktop"
     static let interface = "org.freedesktop.portal.Camera"
 
+    static let callTimeoutMicroseconds: UInt64 = 5_000_000
+
     /// The session bus address; nil: `DBUS_SESSION_BUS_ADDRESS`.
     public let busAddress: String?
 
@@ -139,6 +141,9 @@ public final class CameraPortal: Sendable {
             throw OcellusError(.backendUnavailable,
                 "cannot reach the session bus (\(busAddress ?? "DBUS_SESSION_BUS_ADDRESS")) for the camera portal: \(errnoText(-result))")
         }
+        // The portal answers its calls at once (only the Request's Response waits on the user):
+        // a bus that swallows a call is an error in seconds, not sd-bus's default 25 s.
+        _ = sd_bus_set_method_call_timeout(connection, Self.callTimeoutMicroseconds)
         return connection
     }
 
@@ -157,8 +162,8 @@ public final class CameraPortal: Sendable {
             return OcellusError(.backendUnavailable, "xdg-desktop-portal here has no Camera portal (\(member): \(message))")
         case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout":
             return OcellusError(.timeout, "the camera portal did not answer \(member): \(message)")
-        default:
-            return OcellusError(.backendUnavailable, "the camera portal's \(member) failed: \(name.isEmpty ? "" : name + ": ")\(message)")
+        default:   // the portal is there but failed this call (its own PipeWire connection, say)
+            return OcellusError(.other, "the camera portal's \(member) failed: \(name.isEmpty ? "" : name + ": ")\(message)")
         }
     }
 }

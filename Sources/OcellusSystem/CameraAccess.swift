@@ -54,13 +54,27 @@ public final class CameraAccess: @unchecked Sendable {
     /// A portal that is not there makes access restricted, with the reason as the hub's problem.
     public func connectIfAllowed(_ hub: DeviceHub) {
         guard portal != nil else { return }
-        do throws(OcellusError) {
-            try hub.attach(PipeWireBackend(remote: remote, appID: appID))
-            lock.withLock { status = .authorized }
-            awaitPortalGrant(hub)
-        } catch {
-            lock.withLock { status = error.code == .permissionDenied ? .notDetermined : .restricted }
-            hub.noteProblem(error, for: .pipewire)
+        var attempt = 0
+        while true {
+            do throws(OcellusError) {
+                try hub.attach(PipeWireBackend(remote: remote, appID: appID))
+                lock.withLock { status = .authorized }
+                awaitPortalGrant(hub)
+                return
+            } catch {
+                attempt += 1
+                // The portal's own PipeWire connection can fail a call while it reconnects: once more.
+                if error.code == .other && attempt < 2 {
+                    usleep(100_000)
+                    continue
+                }
+                // Not allowed yet: not determined; no portal (or no Camera interface): restricted.
+                lock.withLock {
+                    status = error.code == .permissionDenied ? .notDetermined : error.code == .backendUnavailable ? .restricted : status
+                }
+                hub.noteProblem(error, for: .pipewire)
+                return
+            }
         }
     }
 

@@ -26,7 +26,7 @@ from . import _native
 __version__ = "0.2.0"
 
 __all__ = [
-    "Context", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
+    "Context", "CameraAuthorization", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
     "PreferredCamera", "MediaType", "DiscoverySession", "Control", "ControlType",
     "OcellusError", "InvalidArgument", "InvalidHandle", "BackendUnavailable", "NotFound", "WrongState",
     "Timeout", "NoResources", "Busy", "Disconnected", "IOFailure", "LibraryUnavailable", "PermissionDenied", "version", "pixel_format_code", "__version__",
@@ -435,6 +435,19 @@ class Registration:
         self.remove()
 
 
+class CameraAuthorization(enum.IntEnum):
+    """Whether the app may use cameras (a sandboxed app asks the camera portal)."""
+    NOT_DETERMINED = 0
+    AUTHORIZED = 1
+    DENIED = 2
+    RESTRICTED = 3
+
+    @property
+    def label(self) -> str:
+        """The name in JSON and the CLI: "not_determined", "authorized", "denied", "restricted"."""
+        return _text(_lib.oc_camera_authorization_name(int(self)))
+
+
 class Context:
     """A connection to the system's cameras for one application.
 
@@ -454,6 +467,7 @@ class Context:
         _lib.oc_context_create(app_id.encode(), ctypes.byref(options), ctypes.byref(handle))
         self._handle = handle.value
         self._registrations = set()
+        self._access_requests = {}
         self._finalizer = weakref.finalize(self, _lib.oc_context_destroy, self._handle)
 
     @property
@@ -591,6 +605,46 @@ class Context:
     def state_problem(self) -> Optional[str]:
         """Why selection state could not be read or written (it then works in memory), or None."""
         return self._copy_text(_lib.oc_context_copy_state_problem)
+
+    @property
+    def camera_authorization(self) -> CameraAuthorization:
+        """Whether this app may use cameras now."""
+        return CameraAuthorization(_lib.oc_context_camera_authorization(self._handle_checked()))
+
+    @property
+    def uses_camera_portal(self) -> bool:
+        """True when cameras come through the camera portal (a sandboxed app)."""
+        return bool(_lib.oc_context_uses_camera_portal(self._handle_checked()))
+
+    def request_camera_access(self) -> "concurrent.futures.Future":
+        """Asks for camera access (the desktop's dialog, in a sandbox): a Future that resolves
+        to the `CameraAuthorization`, or raises `PermissionDenied` when refused (and the
+        other errors when the portal could not ask). `await ctx.camera_access()` in asyncio."""
+        from concurrent.futures import Future
+
+        future: Future = Future()
+
+        def answered(_ctx, authorization, status, message, _user_data):
+            try:
+                if status == 0:
+                    future.set_result(CameraAuthorization(authorization))
+                else:
+                    future.set_exception(_ERRORS.get(status, OcellusError)(_text(message), status))
+            except BaseException:  # noqa: B036 - nothing may unwind into C
+                _report_callback_exception(answered)
+            finally:
+                self._access_requests.pop(id(future), None)
+
+        trampoline = _native.CAMERA_ACCESS_CALLBACK(answered)
+        self._access_requests[id(future)] = trampoline   # alive until the one answer
+        _lib.oc_context_request_camera_access(self._handle_checked(), trampoline, None)
+        return future
+
+    async def camera_access(self) -> CameraAuthorization:
+        """`request_camera_access()` as an awaitable."""
+        import asyncio
+
+        return await asyncio.wrap_future(self.request_camera_access())
 
     def backend_problem(self, backend: "Backend") -> Optional[str]:
         """Why a backend is not running (e.g. no PipeWire daemon: the context then uses V4L2 alone), or None."""

@@ -107,6 +107,7 @@ PHOTO_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.
 ROTATION_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
 FRAME_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 SESSION_EVENT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
+CAMERA_ACCESS_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
 HOTPLUG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 PREFERRED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 DISCONNECTED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
@@ -282,6 +283,10 @@ def declare(lib, errcheck_status):
         "oc_context_copy_preferred_microphone": ([vp, ctypes.POINTER(vp)], c_status),
         "oc_context_set_preferred_microphone": ([vp, vp], c_status),
         "oc_context_add_microphone_route_callback": ([vp, MICROPHONE_ROUTE_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_context_camera_authorization": ([vp], ctypes.c_int),
+        "oc_context_uses_camera_portal": ([vp], ctypes.c_bool),
+        "oc_camera_authorization_name": ([ctypes.c_int], cp),
+        "oc_context_request_camera_access": ([vp, CAMERA_ACCESS_CALLBACK, vp], c_status),
         "oc_device_depth_format_count": ([vp], sz),
         "oc_device_get_depth_format": ([vp, sz, ctypes.POINTER(FormatInfo)], c_status),
         "oc_device_depth_format_runs_beside": ([vp, sz, sz], ctypes.c_bool),

@@ -274,6 +274,20 @@ pub type oc_depth_callback =
 pub type oc_synchronized_callback = Option<
     unsafe extern "C" fn(synchronizer: *mut oc_output_synchronizer, video: *const oc_frame, depth: *const oc_frame, user_data: *mut c_void),
 >;
+/// Whether the app may use cameras.
+pub type oc_camera_authorization = u32;
+/// Not asked yet (in a sandbox, until the app asks or the portal has its stored yes).
+pub const OC_CAMERA_AUTHORIZATION_NOT_DETERMINED: oc_camera_authorization = 0;
+/// The app may use cameras.
+pub const OC_CAMERA_AUTHORIZATION_AUTHORIZED: oc_camera_authorization = 1;
+/// The user said no; the desktop remembers it.
+pub const OC_CAMERA_AUTHORIZATION_DENIED: oc_camera_authorization = 2;
+/// Nobody can grant it here: no camera portal.
+pub const OC_CAMERA_AUTHORIZATION_RESTRICTED: oc_camera_authorization = 3;
+/// The answer to oc_context_request_camera_access().
+pub type oc_camera_access_callback = Option<
+    unsafe extern "C" fn(ctx: *mut oc_context, authorization: oc_camera_authorization, status: oc_status, message: *const c_char, user_data: *mut c_void),
+>;
 /// Why an output dropped a frame.
 pub type oc_drop_reason = u32;
 /// It arrived more than three frame intervals after capture (a slow consumer).
@@ -752,4 +766,13 @@ extern "C" {
     pub fn oc_output_synchronizer_delivered_pairs(synchronizer: *const oc_output_synchronizer) -> u64;
     /// Frames of `stream` that found no partner (0 for an invalid handle or stream).
     pub fn oc_output_synchronizer_unmatched_frames(synchronizer: *const oc_output_synchronizer, stream: oc_sync_stream) -> u64;
+
+    /// Whether the context may use cameras now.
+    pub fn oc_context_camera_authorization(ctx: *const oc_context) -> oc_camera_authorization;
+    /// Whether the context reaches cameras through the camera portal.
+    pub fn oc_context_uses_camera_portal(ctx: *const oc_context) -> bool;
+    /// "not_determined", "authorized", "denied" or "restricted".
+    pub fn oc_camera_authorization_name(authorization: oc_camera_authorization) -> *const c_char;
+    /// Ask for camera access; `callback` runs once on the context's event thread.
+    pub fn oc_context_request_camera_access(ctx: *mut oc_context, callback: oc_camera_access_callback, user_data: *mut c_void) -> oc_status;
 }

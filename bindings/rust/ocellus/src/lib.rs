@@ -22,6 +22,8 @@ mod audio;
 pub use audio::{AudioDataOutput, SessionEvent, SessionRegistration};
 mod depth;
 pub use depth::{DepthDataOutput, DepthSamples, OutputSynchronizer};
+mod access;
+pub use access::CameraAuthorization;
 
 use std::ffi::{CStr, CString};
 use std::fmt;

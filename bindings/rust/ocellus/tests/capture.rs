@@ -77,3 +77,12 @@ fn a_camera_without_depth_refuses_depth_outputs() {
     }
     picture.set_frame_callback(|_| {}).unwrap();   // free again once the synchronizer is dropped
 }
+
+#[test]
+fn an_unsandboxed_app_is_authorized_directly() {
+    use ocellus::CameraAuthorization;
+    let ctx = Context::new("org.ocellus.test.rust.access", &ContextOptions::default()).unwrap();
+    assert!(!ctx.uses_camera_portal());
+    assert_eq!(ctx.camera_authorization(), CameraAuthorization::Authorized);
+    assert_eq!(ctx.request_camera_access().unwrap(), CameraAuthorization::Authorized);
+}
