@@ -1,6 +1,7 @@
 #include "CPipeWire.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include <spa/monitor/utils.h>
 #include <spa/pod/builder.h>
 #include <spa/pod/parser.h>
+#include <spa/param/props.h>
 #include <spa/utils/json.h>
 
 void ocpw_core_add_listener(struct pw_core *core, struct spa_hook *hook,
@@ -336,4 +338,115 @@ void ocpw_props_device_destroy(struct ocpw_props_device *d)
     pw_proxy_destroy(d->proxy);
     pw_properties_free(d->props);
     free(d);
+}
+
+int ocpw_parse_prop_info(const struct spa_pod *param, struct ocpw_prop_info *out)
+{
+    const struct spa_pod_prop *prop;
+
+    memset(out, 0, sizeof(*out));
+    if (param == NULL || !spa_pod_is_object_type(param, SPA_TYPE_OBJECT_PropInfo) || !values_are_sane(param))
+        return -EINVAL;
+    if ((prop = spa_pod_find_prop(param, NULL, SPA_PROP_INFO_id)) == NULL || spa_pod_get_id(&prop->value, &out->id) < 0)
+        return -EINVAL;
+    if ((prop = spa_pod_find_prop(param, NULL, SPA_PROP_INFO_description))) {
+        const char *text = NULL;
+        if (spa_pod_get_string(&prop->value, &text) == 0 && text)
+            snprintf(out->description, sizeof(out->description), "%s", text);
+    }
+    if ((prop = spa_pod_find_prop(param, NULL, SPA_PROP_INFO_type)) == NULL)
+        return 0;
+    uint32_t n_values = 0, choice = SPA_CHOICE_None;
+    const struct spa_pod *values = spa_pod_get_values(&prop->value, &n_values, &choice);
+    if (n_values == 0)
+        return 0;
+    if (values->type == SPA_TYPE_Bool) {
+        out->kind = OCPW_PROP_BOOL;
+        out->default_value = *(const int32_t *)SPA_POD_BODY_CONST(values) ? 1 : 0;
+        out->minimum = 0;
+        out->maximum = 1;
+        out->step = 1;
+        return 0;
+    }
+    if (values->type != SPA_TYPE_Int)
+        return 0;
+    const int32_t *ints = SPA_POD_BODY_CONST(values);
+    out->default_value = ints[0];
+    out->step = 1;
+    if ((choice == SPA_CHOICE_Range || choice == SPA_CHOICE_Step) && n_values >= 3) {
+        out->kind = OCPW_PROP_INT;
+        out->minimum = ints[1];
+        out->maximum = ints[2];
+        if (choice == SPA_CHOICE_Step && n_values >= 4 && ints[3] > 0)
+            out->step = ints[3];
+    } else if (choice == SPA_CHOICE_None) {
+        out->kind = OCPW_PROP_INT;
+        out->minimum = out->maximum = ints[0];
+    } else {
+        out->kind = OCPW_PROP_MENU;
+    }
+    /* A menu's items: a Struct of (Int value, String label) pairs. */
+    if ((prop = spa_pod_find_prop(param, NULL, SPA_PROP_INFO_labels)) && spa_pod_is_struct(&prop->value)) {
+        struct spa_pod_parser parser;
+        struct spa_pod_frame frame;
+        spa_pod_parser_pod(&parser, &prop->value);
+        if (spa_pod_parser_push_struct(&parser, &frame) == 0) {
+            int32_t value;
+            const char *label;
+            while (out->n_labels < OCPW_MAX_LABELS && spa_pod_parser_get_int(&parser, &value) == 0
+                   && spa_pod_parser_get_string(&parser, &label) == 0) {
+                out->label_values[out->n_labels] = value;
+                snprintf(out->labels[out->n_labels], sizeof(out->labels[0]), "%s", label);
+                if (out->n_labels == 0 || value < out->minimum) out->minimum = value;
+                if (out->n_labels == 0 || value > out->maximum) out->maximum = value;
+                out->n_labels++;
+            }
+        }
+        if (out->n_labels > 0)
+            out->kind = OCPW_PROP_MENU;
+    }
+    return 0;
+}
+
+uint32_t ocpw_parse_props(const struct spa_pod *param, uint32_t *keys, int32_t *values, uint32_t max)
+{
+    const struct spa_pod_prop *prop;
+    uint32_t count = 0;
+
+    if (param == NULL || !spa_pod_is_object_type(param, SPA_TYPE_OBJECT_Props) || !values_are_sane(param))
+        return 0;
+    SPA_POD_OBJECT_FOREACH((const struct spa_pod_object *)param, prop) {
+        if (count == max)
+            break;
+        int32_t number;
+        bool flag;
+        if (spa_pod_get_int(&prop->value, &number) == 0) {
+            values[count] = number;
+        } else if (spa_pod_get_bool(&prop->value, &flag) == 0) {
+            values[count] = flag ? 1 : 0;
+        } else {
+            continue;
+        }
+        keys[count++] = prop->key;
+    }
+    return count;
+}
+
+const struct spa_pod *ocpw_build_prop(uint8_t *buffer, uint32_t size, uint32_t key, int32_t value, int is_bool)
+{
+    struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buffer, size);
+    struct spa_pod_frame f;
+
+    spa_pod_builder_push_object(&b, &f, SPA_TYPE_OBJECT_Props, SPA_PARAM_Props);
+    spa_pod_builder_prop(&b, key, 0);
+    if (is_bool)
+        spa_pod_builder_bool(&b, value != 0);
+    else
+        spa_pod_builder_int(&b, value);
+    return spa_pod_builder_pop(&b, &f);
+}
+
+int ocpw_node_set_param(struct pw_node *node, uint32_t id, uint32_t flags, const struct spa_pod *param)
+{
+    return pw_node_set_param(node, id, flags, param);
 }

@@ -262,6 +262,15 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     // as facts; when the listed one goes away (e.g. the daemon exits) while the camera
     // stays, the best of them becomes a device again.
 
+    /// Whether two entries with one unique ID are views of one camera: seen by the two backends,
+    /// or two video functions of one USB unit (same port). Two software sources of one backend
+    /// that happen to share a name are two cameras.
+    private static func sameCamera(_ kind: BackendKind, _ facts: DeviceFacts, _ other: Entry) -> Bool {
+        guard other.backend == kind else { return true }
+        let port = DeviceClassifier.port(of: facts)
+        return facts.vendorID != nil && port != nil && DeviceClassifier.port(of: other.facts) == port
+    }
+
     /// How an entry ranks among the views of one camera (compared in order).
     private static func rank(_ kind: BackendKind, _ facts: DeviceFacts) -> (Int, Int) {
         let backendRank = switch kind {
@@ -283,11 +292,10 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             let device = makeDevice(facts, backend: backend.kind)
             let rank = Self.rank(backend.kind, facts)
             // Ties keep what is listed: a camera does not change instance for an equal view.
-            let outranked = entries.values.contains {
-                $0.device != nil && $0.uniqueID == device.uniqueID && Self.rank($0.backend, $0.facts) >= rank
-            }
+            let views = entries.filter { $0.value.uniqueID == device.uniqueID && Self.sameCamera(backend.kind, facts, $0.value) }
+            let outranked = views.values.contains { $0.device != nil && Self.rank($0.backend, $0.facts) >= rank }
             if !outranked {
-                for (otherKey, other) in entries where other.uniqueID == device.uniqueID {
+                for (otherKey, other) in views {
                     guard let loser = other.device else { continue }
                     entries[otherKey]?.device = nil
                     if loser.markDisconnected() { changes.append((.removed, loser)) }
@@ -333,7 +341,9 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         for key in entries.keys.filter(matches).sorted() {
             guard let entry = entries.removeValue(forKey: key), let device = entry.device else { continue }
             if device.markDisconnected() { changes.append((.removed, device)) }
-            let kept = entries.filter { $0.value.device == nil && $0.value.uniqueID == entry.uniqueID }
+            let kept = entries.filter {
+                $0.value.device == nil && $0.value.uniqueID == entry.uniqueID && Self.sameCamera(entry.backend, entry.facts, $0.value)
+            }
             guard let best = kept.max(by: { a, b in
                 let (ra, rb) = (Self.rank(a.value.backend, a.value.facts), Self.rank(b.value.backend, b.value.facts))
                 return ra != rb ? ra < rb : a.key > b.key

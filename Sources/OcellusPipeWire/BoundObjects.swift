@@ -1,6 +1,9 @@
 import CLibPipeWire
 import CPipeWire
 import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A node bound from the registry, gathering its info and formats. Lives on the PipeWire thread.
 final class BoundNode {
@@ -8,6 +11,10 @@ final class BoundNode {
     let media: DeviceFacts.Media
     private(set) var properties: [String: String]
     private(set) var formats: [VideoFormat] = []
+    /// The node's controls as its PropInfo params describe them (a camera's), and the values its
+    /// Props report (Debian 12's spa-v4l2 reports none) or that were set through it.
+    private(set) var controls: [ocpw_prop_info] = []
+    private(set) var controlValues: [UInt32: Int64] = [:]
     private(set) var infoReceived = false
     var announced = false
 
@@ -15,6 +22,7 @@ final class BoundNode {
     private let hook = Hook()
     private let events = Pinned(pw_node_events())
     private var enumerated = false
+    private var enumeratedControls = false
     private let onChange: () -> Void
 
     init(globalID: UInt32, media: DeviceFacts.Media, proxy: UnsafeMutableRawPointer, properties: [String: String],
@@ -51,11 +59,50 @@ final class BoundNode {
                 _ = ocpw_node_enum_params(proxy, 0, SPA_PARAM_EnumFormat.rawValue, 0, UInt32.max, nil)
             }
         }
+        if media == .video && !enumeratedControls, let params = info.params,
+           (0..<Int(info.n_params)).contains(where: { params[$0].id == SPA_PARAM_PropInfo.rawValue }) {
+            enumeratedControls = true
+            refreshControls()
+        }
         onChange()
     }
 
+    /// Asks again for the controls and their values (answers arrive before a core sync's done).
+    func refreshControls() {
+        controls.removeAll()
+        _ = ocpw_node_enum_params(proxy, 0, SPA_PARAM_PropInfo.rawValue, 0, UInt32.max, nil)
+        _ = ocpw_node_enum_params(proxy, 0, SPA_PARAM_Props.rawValue, 0, UInt32.max, nil)
+    }
+
+    /// Sets control `key` (on the PipeWire thread, loop locked): a Props param with its value.
+    func setControl(key: UInt32, value: Int32, isBoolean: Bool) -> Int32 {
+        guard let proxy else { return -ENODEV }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let result = buffer.withUnsafeMutableBufferPointer { bytes -> Int32 in
+            guard let pod = ocpw_build_prop(bytes.baseAddress, UInt32(bytes.count), key, value, isBoolean ? 1 : 0) else { return -ENOSPC }
+            return ocpw_node_set_param(proxy, SPA_PARAM_Props.rawValue, 0, pod)
+        }
+        if result >= 0 { controlValues[key] = Int64(value) }
+        return result
+    }
+
     private func received(paramID: UInt32, param: UnsafePointer<spa_pod>?) {
-        guard paramID == SPA_PARAM_EnumFormat.rawValue, let param else { return }
+        guard let param else { return }
+        if paramID == SPA_PARAM_PropInfo.rawValue {
+            var info = ocpw_prop_info()
+            if ocpw_parse_prop_info(param, &info) == 0, info.kind != UInt32(OCPW_PROP_UNSUPPORTED.rawValue),
+               !controls.contains(where: { $0.id == info.id }) {
+                controls.append(info)
+            }
+            return
+        }
+        if paramID == SPA_PARAM_Props.rawValue {
+            var keys = [UInt32](repeating: 0, count: 64), values = [Int32](repeating: 0, count: 64)
+            let count = Int(ocpw_parse_props(param, &keys, &values, 64))
+            for index in 0..<count { controlValues[keys[index]] = Int64(values[index]) }
+            return
+        }
+        guard paramID == SPA_PARAM_EnumFormat.rawValue else { return }
         var parsed = ocpw_video_format()
         guard ocpw_parse_video_format(param, &parsed) == 0 else { return }
         for format in PipeWireFormats.videoFormats(parsed) where !formats.contains(format) {

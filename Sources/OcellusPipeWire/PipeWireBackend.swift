@@ -1,6 +1,7 @@
 import CLibPipeWire
 import CPipeWire
 import OcellusCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,6 +31,9 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     private var devices: [UInt32: BoundDevice] = [:]
     private var defaults: DefaultMetadata?
     private var outstandingSync: Int32?
+    /// A round trip a control call waits for, and whether it came back.
+    private var controlSync: Int32?
+    private var controlSyncDone = false
     private var needsAnotherSync = false
     private var settledOnce = false
     private var failure: OcellusError?
@@ -40,6 +44,50 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     public init(remote: PipeWireRemote = nil, appID: String? = nil) {
         self.remote = remote
         application = appID.map(PipeWireApplication.init(id:))
+        Self.live.withLock { $0 = $0.filter { $0.backend != nil } + [WeakBackend(backend: self)] }
+    }
+
+    // MARK: Controls (a camera's node: its PropInfo and Props params)
+
+    private struct WeakBackend { weak var backend: PipeWireBackend? }
+    private static let live = Mutex<[WeakBackend]>([])
+
+    /// A running backend that has the node `serial` (a PipeWire camera's `backendKey`).
+    public static func backend(havingNode serial: String) -> PipeWireBackend? {
+        live.withLock { $0.compactMap(\.backend) }.first { $0.hasNode(serial) }
+    }
+
+    private func hasNode(_ serial: String) -> Bool {
+        connection?.withLock { nodes.values.contains { $0.serial == serial } } ?? false
+    }
+
+    /// The node's controls and the values known for them, asked for afresh.
+    func controls(ofNode serial: String) throws(OcellusError) -> ([ocpw_prop_info], [UInt32: Int64]) {
+        try withNode(serial, refresh: true) { node in (node.controls, node.controlValues) }
+    }
+
+    /// Sets a control of the node, and waits until the daemon has it.
+    func setControl(ofNode serial: String, key: UInt32, value: Int32, isBoolean: Bool) throws(OcellusError) {
+        let result = try withNode(serial, refresh: false) { node in node.setControl(key: key, value: value, isBoolean: isBoolean) }
+        guard result >= 0 else {
+            throw OcellusError(result == -EACCES || result == -EPERM ? .permissionDenied : .io,
+                "PipeWire refused the control: \(String(cString: strerror(-result)))")
+        }
+    }
+
+    /// Runs `body` on the node (loop locked) after a round trip, so that what was asked for has come.
+    private func withNode<T>(_ serial: String, refresh: Bool, _ body: (BoundNode) -> T) throws(OcellusError) -> T {
+        guard let connection else { throw OcellusError(.disconnected, "PipeWire is not connected") }
+        let outcome: T? = connection.withLock {
+            guard let node = nodes.values.first(where: { $0.serial == serial }), let core = connection.core else { return nil }
+            if refresh { node.refreshControls() }
+            let value = body(node)
+            (controlSync, controlSyncDone) = (ocpw_core_sync(core, UInt32(PW_ID_CORE), 0), false)
+            guard connection.wait(milliseconds: 3000, until: { controlSyncDone || failure != nil }) else { return nil }
+            return refresh ? body(node) : value
+        }
+        guard let outcome else { throw OcellusError(.disconnected, "the PipeWire node \(serial) is gone or did not answer") }
+        return outcome
     }
 
     /// Where the daemon's socket for `remote` (a name or a path) lives.
@@ -128,6 +176,11 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     }
 
     private func coreDone(id: UInt32, seq: Int32) {
+        if id == UInt32(PW_ID_CORE), let waited = controlSync, seq == waited {
+            (controlSync, controlSyncDone) = (nil, true)
+            connection?.signal()
+            return
+        }
         guard id == UInt32(PW_ID_CORE), seq == outstandingSync else { return }
         outstandingSync = nil
         if needsAnotherSync {

@@ -117,4 +117,18 @@ import Glibc
         v4l2.remove("/sys/devices/usb3/3-3")
         #expect(hub.devices().count == 1 && ["82", "83"].contains(hub.devices().first?.backendKey ?? ""))
     }
+
+    /// Two software sources that happen to share a name (and so the fallback ID) are two
+    /// cameras, not two views of one: both are listed and announced.
+    @Test func softwareSourcesSharingANameAreNotFolded() throws {
+        let (hub, pipewire, _, _) = try makeHub()
+        defer { hub.close() }
+        for key in ["91", "92"] {
+            var source = DeviceFacts(media: .video, name: "Test Pattern", backendKey: key, fallbackName: "test-pattern")
+            source.isSoftwareSource = true
+            source.formats = [VideoFormat(pixelFormat: .yuyv, width: 320, height: 240, frameRates: [FrameRate(30)])]
+            pipewire.add(source)
+        }
+        #expect(hub.devices().map(\.backendKey).sorted() == ["91", "92"])
+    }
 }

@@ -185,3 +185,28 @@ def test_a_depth_camera_stays_one_v4l2_depth_camera_beside_pipewire():
         assert [(c["unique_id"], c["type"], c["backend"]) for c in cameras] == [(DEPTH_CAMERA, "depth_camera", "v4l2")]
         summary = json.loads(cli("stream", DEPTH_CAMERA, "--depth", "--frames", "10", "--json").stdout)
         assert summary["depth"]["pixel_format"] == "Z16" and summary["depth"]["frames"] >= 5
+
+
+def test_controls_go_through_pipewire_when_the_node_is_out_of_reach(webcam):
+    """A sandboxed app (or a libcamera camera) has no V4L2 node: the camera's controls come
+    from its PipeWire node (PropInfo), set through Props, and are the same controls — names,
+    ids, ranges — that the V4L2 node gives. Here the node is hidden by an empty /dev in a
+    mount namespace of the CLI's own."""
+    hidden = ["unshare", "--mount", "sh", "-c", 'mount -t tmpfs none /dev && exec "$@"', "sh", CLI]
+
+    def run_hidden(*args):
+        result = subprocess.run([*hidden, *args], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    through_node = {c["name"]: c for c in json.loads(cli("controls", CAMERA, "--json").stdout)}
+    through_pipewire = {c["name"]: c for c in json.loads(run_hidden("controls", CAMERA, "--json"))}
+    brightness = through_pipewire["brightness"]
+    same = through_node["brightness"]
+    assert (brightness["id"], brightness["minimum"], brightness["maximum"], brightness["default"]) == \
+        (same["id"], same["minimum"], same["maximum"], same["default"])
+    run_hidden("controls", CAMERA, "--set", "brightness=20")
+    wait_for(lambda: "brightness 20" in webcam.controls_logged(), timeout=5, what="the SET_CUR at the device")
+    assert {c["name"]: c for c in json.loads(cli("controls", CAMERA, "--json").stdout)}["brightness"]["value"] == 20
+    refused = subprocess.run([*hidden, "controls", CAMERA, "--set", "brightness=1000"], capture_output=True, text=True)
+    assert refused.returncode != 0 and "between" in refused.stderr

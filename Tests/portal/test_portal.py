@@ -53,6 +53,19 @@ def permission_store(*args):
                           capture_output=True, text=True, check=True).stdout
 
 
+def streaming(app, frames):
+    """An app allowed the camera, streaming it in the sandbox; returns the process once `frames` came."""
+    answer("allow")
+    assert access(app, "--request")["authorization"] == "authorized"
+    stream = subprocess.Popen([str(SANDBOX), app, CLI, "stream", CAMERA, "--frame-events"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(frames):
+        line = stream.stdout.readline()
+        assert line, stream.stderr.read()
+        assert json.loads(line)["event"] == "frame"
+    return stream
+
+
 def test_an_unsandboxed_app_is_authorized_directly():
     result = subprocess.run([CLI, "access", "--json"], capture_output=True, text=True, check=True)
     assert json.loads(result.stdout) == {"authorization": "authorized", "via": "direct"}
@@ -106,15 +119,8 @@ def test_a_dismissed_dialog_counts_as_no_in_xdg_desktop_portal_1_16():
 
 def test_revoked_in_the_store_the_next_process_is_refused():
     app = "org.ocellus.test.Revoked"
-    answer("allow")
-    assert access(app, "--request")["authorization"] == "authorized"
-    stream = subprocess.Popen([str(SANDBOX), app, CLI, "stream", CAMERA, "--frame-events"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stream = streaming(app, 5)
     try:
-        for _ in range(5):
-            line = stream.stdout.readline()
-            assert line, stream.stderr.read()
-            assert json.loads(line)["event"] == "frame"
         permission_store("SetPermission", "devices", "true", "camera", app, "['no']")
         # Debian 12's WirePlumber 0.4.13 does not take permissions back from a connected client
         # (its access-portal script misses one word): the running stream goes on. A new
@@ -179,3 +185,17 @@ def test_the_python_binding_raises_permission_denied_for_a_stored_no(monkeypatch
             assert ctx.camera_authorization == ocellus.CameraAuthorization.DENIED
     finally:
         permission_store("SetPermission", "devices", "true", "camera", "", "['yes']")
+
+
+def test_losing_the_portals_pipewire_connection_ends_a_sandboxed_stream_with_the_reason():
+    """Last in the file: it takes the bed's daemon down. The portal's connection is a PipeWire
+    connection like any other: when it goes, the stream ends with a runtime error, not a hang."""
+    stream = streaming("org.ocellus.test.Lost", 3)
+    try:
+        pids = (BED / "pipewire" / "pids").read_text().splitlines()
+        daemon = next(int(line.split()[0]) for line in pids if line.split()[1] == "pipewire")
+        os.kill(daemon, 9)
+        assert stream.wait(15) == 1
+        assert stream.stderr.read().strip(), "the stream says why it ended"
+    finally:
+        stream.kill()

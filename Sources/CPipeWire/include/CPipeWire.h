@@ -9,6 +9,7 @@
 #define OCELLUS_CPIPEWIRE_H
 
 #include <pipewire/pipewire.h>
+#include <spa/param/props.h>
 #include <spa/param/video/format-utils.h>
 #include <spa/param/audio/format-utils.h>
 #include <spa/buffer/meta.h>
@@ -42,6 +43,35 @@ struct spa_source *ocpw_loop_add_timer(struct pw_loop *loop, ocpw_timer_func fun
 int ocpw_loop_update_timer(struct pw_loop *loop, struct spa_source *timer, uint64_t interval_ns);
 struct spa_source *ocpw_loop_add_signal(struct pw_loop *loop, int signal_number,
                                         ocpw_signal_func func, void *data);
+
+/* ---- controls: PropInfo and Props (what spa-v4l2 and spa-libcamera publish) ---- */
+#define OCPW_MAX_LABELS 32
+
+enum ocpw_prop_kind { OCPW_PROP_UNSUPPORTED = 0, OCPW_PROP_INT = 1, OCPW_PROP_BOOL = 2, OCPW_PROP_MENU = 3 };
+
+/* A PropInfo param flattened: an integer (range or steps), a boolean, or a menu
+ * of labelled integers; anything else (strings, the device path) is UNSUPPORTED. */
+struct ocpw_prop_info {
+    uint32_t id;             /* the Props key: SPA_PROP_brightness, SPA_PROP_START_CUSTOM + V4L2 id, ... */
+    uint32_t kind;           /* enum ocpw_prop_kind */
+    char description[64];
+    int32_t default_value, minimum, maximum, step;
+    uint32_t n_labels;
+    int32_t label_values[OCPW_MAX_LABELS];
+    char labels[OCPW_MAX_LABELS][48];
+};
+
+/* Returns 0, or -EINVAL when `param` is not a PropInfo object. */
+int ocpw_parse_prop_info(const struct spa_pod *param, struct ocpw_prop_info *out);
+
+/* The Int and Bool values of a Props object: up to `max` (key, value) pairs; their count. */
+uint32_t ocpw_parse_props(const struct spa_pod *param, uint32_t *keys, int32_t *values, uint32_t max);
+
+/* A Props object setting one key to an Int (or, for `is_bool`, a Bool) in `buffer`. */
+const struct spa_pod *ocpw_build_prop(uint8_t *buffer, uint32_t size, uint32_t key, int32_t value, int is_bool);
+
+/* pw_node_set_param (a macro). */
+int ocpw_node_set_param(struct pw_node *node, uint32_t id, uint32_t flags, const struct spa_pod *param);
 
 /* ---- video format pods ---- */
 #define OCPW_MAX_VALUES 32
