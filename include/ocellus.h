@@ -694,9 +694,15 @@ typedef struct oc_control_list oc_control_list;
  * privacy, orientation and sensor rotation, and whatever else the driver has).
  *
  * \param out receives the list; NULL on failure.
- * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_NOT_FOUND for a device with
- *          no reachable controls (no V4L2 node) or one that is gone;
- *          OC_ERROR_OTHER for a kernel error (the message names it).
+ * Through the V4L2 node where it is reachable; else, for a PipeWire camera (a
+ * sandboxed app's, a libcamera camera's), through its PipeWire node: the same
+ * controls by name and id, integer, boolean and menu ones, without current values
+ * on PipeWire 0.3.x (a value then is the one last set through Ocellus, else
+ * unknown: has_value false, as for write-only controls).
+ * \returns OC_OK (a camera whose node offers none: an empty list);
+ *          OC_ERROR_INVALID_HANDLE; OC_ERROR_NOT_FOUND for a device with no
+ *          reachable controls (neither a V4L2 node here nor a PipeWire node) or
+ *          one that is gone; OC_ERROR_OTHER for a kernel error (the message names it).
  * \ownership The caller frees the list with oc_control_list_free().
  * \threadsafety Safe from any thread.
  */
@@ -786,7 +792,8 @@ oc_status oc_device_set_control_payload(oc_device *device, const char *name, con
  * controls (VIDIOC_S_PRIORITY where the driver supports it).
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE when this
  *          device instance is already locked; OC_ERROR_BUSY when another client
- *          holds the lock; OC_ERROR_NOT_FOUND for a device without reachable controls.
+ *          holds the lock; OC_ERROR_NOT_FOUND for a device without reachable controls,
+ *          or whose controls come through PipeWire (the lock needs the V4L2 node).
  * \threadsafety Safe from any thread.
  */
 oc_status oc_device_lock_for_configuration(oc_device *device);

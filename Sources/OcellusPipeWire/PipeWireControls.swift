@@ -77,7 +77,7 @@ public final class PipeWireControls: CameraControlling, @unchecked Sendable {
     }
 
     public func lockForConfiguration() throws(OcellusError) {
-        throw OcellusError(.wrongState, "the configuration lock needs the camera's V4L2 node, which is out of reach here")
+        throw OcellusError(.notFound, "the configuration lock needs the camera's V4L2 node, which is out of reach here (controls come through PipeWire)")
     }
 
     public func unlockForConfiguration() throws(OcellusError) {}

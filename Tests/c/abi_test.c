@@ -172,13 +172,17 @@ static int test_lists_virtual_cameras_with_properties(void)
     CHECK(strcmp(oc_device_serial_number(cam), "VCAM-0000") == 0);
     CHECK(strcmp(oc_device_get_property(cam, "device.bus-path"), "pci-0000:00:14.0-usb-0:1:1.0") == 0);
     CHECK(oc_device_get_property(cam, "no.such.key") == NULL);
-    /* Its V4L2 path is not on this machine: no controls to reach, said plainly. */
+    /* Its V4L2 path is not on this machine: its controls come through its PipeWire node,
+     * which (a virtual camera) publishes none — an empty list; setting one or taking the
+     * configuration lock (which needs the node) says so plainly. */
     oc_control_list *controls = (oc_control_list *)1;
-    CHECK(oc_device_copy_controls(cam, &controls) == OC_ERROR_NOT_FOUND && controls == NULL);
-    CHECK(strstr(oc_last_error_message(), "/dev/video40") != NULL);
+    CHECK(oc_device_copy_controls(cam, &controls) == OC_OK && controls != NULL && oc_control_list_count(controls) == 0);
+    oc_control_list_free(controls);
     CHECK(oc_device_set_control(cam, "brightness", 1) == OC_ERROR_NOT_FOUND);
+    CHECK(strstr(oc_last_error_message(), "brightness") != NULL);
     CHECK(oc_device_set_control(cam, NULL, 1) == OC_ERROR_INVALID_ARGUMENT);
     CHECK(oc_device_lock_for_configuration(cam) == OC_ERROR_NOT_FOUND);
+    CHECK(strstr(oc_last_error_message(), "V4L2 node") != NULL);
     CHECK(oc_device_copy_controls(NULL, &controls) == OC_ERROR_INVALID_HANDLE);
     CHECK(oc_control_list_count(NULL) == 0);
     oc_control_list_free(NULL);
