@@ -5,6 +5,24 @@
 #include <string.h>
 #include <unistd.h>
 
+int csdbus_connect(const char *address, int user, sd_bus **out)
+{
+    *out = NULL;
+    if (!address)
+        return user ? sd_bus_open_user(out) : sd_bus_open_system(out);
+    sd_bus *bus = NULL;
+    int result = sd_bus_new(&bus);
+    if (result >= 0) result = sd_bus_set_address(bus, address);
+    if (result >= 0) result = sd_bus_set_bus_client(bus, 1);
+    if (result >= 0) result = sd_bus_start(bus);
+    if (result < 0) {
+        sd_bus_unref(bus);
+        return result;
+    }
+    *out = bus;
+    return 0;
+}
+
 int csdbus_call_void(sd_bus *bus, const char *destination, const char *path, const char *interface,
                      const char *member, sd_bus_error *error)
 {

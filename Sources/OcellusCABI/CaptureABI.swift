@@ -345,12 +345,16 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
             box.output.frameHandler = nil
             return
         }
-        let (outputHandle, view) = (box.handle, box.view)
-        let userDataBits = UInt(bitPattern: userData)
-        box.output.frameHandler = { frame in
-            view.deliver(frame) { callback(outputHandle, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
-        }
+        box.output.frameHandler = viewingFrames(callback, output: box.handle, view: box.view, userData: userData)
     }
+}
+
+/// The handler that shows each frame through `view` (no copy) and calls a C frame callback
+/// with the output's handle and the caller's user data (video and depth outputs alike).
+func viewingFrames(_ callback: @escaping @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void,
+                   output: OpaquePointer?, view: FrameBox, userData: UnsafeMutableRawPointer?) -> (CameraFrame) -> Void {
+    let userDataBits = UInt(bitPattern: userData)
+    return { frame in view.deliver(frame) { callback(output, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits)) } }
 }
 
 @c @implementation public func oc_video_data_output_copy_next_frame(_ output: OpaquePointer?, _ timeoutMilliseconds: UInt32,

@@ -81,11 +81,7 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
             box.output.frameHandler = nil
             return
         }
-        let (outputHandle, view) = (box.handle, box.view)
-        let userDataBits = UInt(bitPattern: userData)
-        box.output.frameHandler = { frame in
-            view.deliver(frame) { callback(outputHandle, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
-        }
+        box.output.frameHandler = viewingFrames(callback, output: box.handle, view: box.view, userData: userData)
     }
 }
 

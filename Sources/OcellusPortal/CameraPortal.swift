@@ -127,17 +127,8 @@ public final class CameraPortal: Sendable {
 
     private func connect() throws(OcellusError) -> OpaquePointer {
         var connection: OpaquePointer?
-        var result: Int32
-        if let busAddress {
-            result = sd_bus_new(&connection)
-            if result >= 0 { result = sd_bus_set_address(connection, busAddress) }
-            if result >= 0 { result = sd_bus_set_bus_client(connection, 1) }
-            if result >= 0 { result = sd_bus_start(connection) }
-        } else {
-            result = sd_bus_open_user(&connection)
-        }
+        let result = csdbus_connect(busAddress, 1, &connection)
         guard result >= 0, let connection else {
-            sd_bus_unref(connection)
             throw OcellusError(.backendUnavailable,
                 "cannot reach the session bus (\(busAddress ?? "DBUS_SESSION_BUS_ADDRESS")) for the camera portal: \(errnoText(-result))")
         }

@@ -27,17 +27,8 @@ public final class SensorProxyOrientation: @unchecked Sendable {
     public init(busAddress: String? = nil, onChange: @escaping (Int) -> Void = { _ in }) throws(OcellusError) {
         self.onChange = onChange
         var connection: OpaquePointer?
-        var result: Int32
-        if let busAddress {
-            result = sd_bus_new(&connection)
-            if result >= 0 { result = sd_bus_set_address(connection, busAddress) }
-            if result >= 0 { result = sd_bus_set_bus_client(connection, 1) }
-            if result >= 0 { result = sd_bus_start(connection) }
-        } else {
-            result = sd_bus_open_system(&connection)
-        }
+        var result = csdbus_connect(busAddress, 0, &connection)
         guard result >= 0, let connection else {
-            sd_bus_unref(connection)
             throw OcellusError(.backendUnavailable, "cannot reach the D-Bus \(busAddress ?? "system bus"): \(String(cString: strerror(-result)))")
         }
         bus = connection

@@ -12,6 +12,10 @@
 int csdbus_call_void(sd_bus *bus, const char *destination, const char *path, const char *interface,
                      const char *member, sd_bus_error *error);
 
+/* Connects to the bus at `address` (a private bus in tests), else the user's session bus
+ * (`user` 1: DBUS_SESSION_BUS_ADDRESS) or the system bus. 0 or -errno; `*out` is the caller's. */
+int csdbus_connect(const char *address, int user, sd_bus **out);
+
 /* A portal call that starts a request: `member(a{sv} options)` with options {"handle_token":
  * token}; copies the Request object path the reply names into `request_path`. 0 or -errno. */
 int csdbus_portal_request(sd_bus *bus, const char *destination, const char *path, const char *interface,

@@ -182,6 +182,24 @@ class Frame:
         return RetainedFrame(handle)
 
 
+def _install_frame_callback(setter, handle, callback):
+    """Sets a C frame callback that hands `callback` each frame as a `Frame` (None clears it);
+    returns the trampoline, which the output keeps alive while it is set."""
+    if callback is None:
+        setter(handle, _native.FRAME_CALLBACK(), None)
+        return None
+
+    def trampoline(_output, frame, _user_data):
+        try:
+            callback(Frame(frame))
+        except BaseException:  # noqa: B036 - nothing may unwind into C
+            _report_callback_exception(callback)
+
+    new = _native.FRAME_CALLBACK(trampoline)
+    setter(handle, new, None)
+    return new
+
+
 class RetainedFrame(Frame):
     """A frame kept beyond its callback; its memory is released with the object."""
 
@@ -220,20 +238,7 @@ class VideoDataOutput(_Closable):
 
     def set_frame_callback(self, callback: Optional[Callable[[Frame], None]]) -> None:
         """Calls `callback(frame)` on the stream thread for each frame; None clears it."""
-        if callback is None:
-            _lib.oc_video_data_output_set_frame_callback(self._handle, _native.FRAME_CALLBACK(), None)
-            self._trampoline = None
-            return
-
-        def trampoline(_output, frame, _user_data):
-            try:
-                callback(Frame(frame))
-            except BaseException:  # noqa: B036 - nothing may unwind into C
-                _report_callback_exception(callback)
-
-        new = _native.FRAME_CALLBACK(trampoline)
-        _lib.oc_video_data_output_set_frame_callback(self._handle, new, None)
-        self._trampoline = new
+        self._trampoline = _install_frame_callback(_lib.oc_video_data_output_set_frame_callback, self._handle, callback)
 
     def read(self, timeout: Optional[float] = None) -> "RetainedFrame":
         """The newest frame not yet taken, as a frame of its own (`.image` is a NumPy image),

@@ -12,7 +12,7 @@ from typing import Callable, Optional, Tuple
 
 from . import _native
 from . import _Closable, _lib, _report_callback_exception, pixel_format_code
-from .capture import Frame, VideoDataOutput
+from .capture import Frame, VideoDataOutput, _install_frame_callback
 
 __all__ = ["DepthDataOutput", "OutputSynchronizer"]
 
@@ -35,20 +35,7 @@ class DepthDataOutput(_Closable):
 
     def set_frame_callback(self, callback: Optional[Callable[[Frame], None]]) -> None:
         """Calls `callback(frame)` on the depth stream's thread for each map; None clears it."""
-        if callback is None:
-            _lib.oc_depth_data_output_set_frame_callback(self._handle, _native.FRAME_CALLBACK(), None)
-            self._trampoline = None
-            return
-
-        def trampoline(_output, frame, _user_data):
-            try:
-                callback(Frame(frame))
-            except BaseException:  # noqa: B036 - nothing may unwind into C
-                _report_callback_exception(callback)
-
-        new = _native.FRAME_CALLBACK(trampoline)
-        _lib.oc_depth_data_output_set_frame_callback(self._handle, new, None)
-        self._trampoline = new
+        self._trampoline = _install_frame_callback(_lib.oc_depth_data_output_set_frame_callback, self._handle, callback)
 
     @property
     def delivered_frames(self) -> int:
