@@ -1246,6 +1246,87 @@ static int test_last_error_is_per_thread(void)
     return 0;
 }
 
+/* Camera access and depth from C, as an app would use them on the test bed: an unsandboxed
+ * app is authorized directly (the portal route has its own suite, Tests/portal); the bed's
+ * virtual cameras have no depth, so depth outputs are refused with the reason (the depth paths
+ * run on real uvcvideo in Tests/gadget/test_depth.py). */
+static pthread_mutex_t access_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t access_answered = PTHREAD_COND_INITIALIZER;
+static int access_answer = -1;
+static oc_status access_status = -100;
+
+static void on_access(oc_context *ctx, oc_camera_authorization authorization, oc_status status, const char *message,
+                      void *user_data)
+{
+    (void)ctx; (void)message; (void)user_data;
+    pthread_mutex_lock(&access_lock);
+    access_answer = (int)authorization;
+    access_status = status;
+    pthread_cond_broadcast(&access_answered);
+    pthread_mutex_unlock(&access_lock);
+}
+
+static void never_called_frame(oc_video_data_output *output, const oc_frame *frame, void *user_data)
+{
+    (void)output; (void)frame; (void)user_data;
+}
+
+static int test_access_and_depth(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    CHECK(!oc_context_uses_camera_portal(ctx));
+    CHECK(oc_context_camera_authorization(ctx) == OC_CAMERA_AUTHORIZATION_AUTHORIZED);
+    CHECK(strcmp(oc_camera_authorization_name(OC_CAMERA_AUTHORIZATION_DENIED), "denied") == 0);
+    CHECK(oc_context_request_camera_access(ctx, on_access, NULL) == OC_OK);
+    pthread_mutex_lock(&access_lock);
+    double deadline = now_ms() + 5000;
+    while (access_answer < 0 && now_ms() < deadline) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 10000000;
+        if (until.tv_nsec >= 1000000000) { until.tv_sec++; until.tv_nsec -= 1000000000; }
+        pthread_cond_timedwait(&access_answered, &access_lock, &until);
+    }
+    int answer = access_answer;
+    oc_status status = access_status;
+    pthread_mutex_unlock(&access_lock);
+    CHECK(answer == OC_CAMERA_AUTHORIZATION_AUTHORIZED && status == OC_OK);
+
+    oc_device *cam = NULL;
+    CHECK(oc_context_copy_device_by_unique_id(ctx, "usb-1d6b:0110-VCAM-0000", &cam) == OC_OK);
+    CHECK(oc_device_depth_format_count(cam) == 0);
+    CHECK(!oc_device_depth_format_runs_beside(cam, 0, 0));
+    oc_depth_data_output *depth = NULL;
+    CHECK(oc_depth_data_output_create(&depth) == OC_OK);
+    CHECK(oc_depth_data_output_set_format(depth, OC_PIXEL_FORMAT_YUYV, 0, 0) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_depth_data_output_set_format(depth, OC_PIXEL_FORMAT_DEPTH32F, 0, 0) == OC_OK);
+    oc_capture_session *session = NULL;
+    CHECK(oc_capture_session_create(ctx, &session) == OC_OK);
+    CHECK(oc_capture_session_set_input(session, cam) == OC_OK);
+    CHECK(!oc_capture_session_can_add_depth_output(session, depth));
+    CHECK(oc_capture_session_add_depth_output(session, depth) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(oc_last_error_message(), "not a depth camera") != NULL);
+
+    /* A synchronized output's frames go to the synchronizer: its own callback is refused until it goes. */
+    oc_video_data_output *video = NULL;
+    oc_output_synchronizer *synchronizer = NULL;
+    CHECK(oc_video_data_output_create(&video) == OC_OK);
+    CHECK(oc_output_synchronizer_create(video, depth, &synchronizer) == OC_OK);
+    CHECK(oc_video_data_output_set_frame_callback(video, never_called_frame, NULL) == OC_ERROR_WRONG_STATE);
+    CHECK(oc_output_synchronizer_delivered_pairs(synchronizer) == 0);
+    CHECK(oc_output_synchronizer_unmatched_frames(synchronizer, OC_SYNC_STREAM_DEPTH) == 0);
+    oc_output_synchronizer_destroy(synchronizer);
+    CHECK(oc_video_data_output_set_frame_callback(video, never_called_frame, NULL) == OC_OK);
+
+    oc_video_data_output_destroy(video);
+    oc_capture_session_destroy(session);
+    oc_depth_data_output_destroy(depth);
+    oc_device_release(cam);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
 int main(void)
 {
     if (!getenv("OCELLUS_TESTBED_DIR") || !getenv("OCELLUS_TESTBED_SCRIPT")) {
@@ -1274,6 +1355,7 @@ int main(void)
     run("hardening contracts", test_hardening_contracts);
     run("pixel formats by name", test_pixel_formats_by_name);
     run("pulled frames and pollable fd", test_pulled_frames_and_pollable_fd);
+    run("camera access and depth", test_access_and_depth);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
