@@ -26,6 +26,7 @@ RELEASE := .build/release
 BUILD := build
 LIB := $(BUILD)/lib/libocellus.so.0
 CLI := $(BUILD)/bin/ocellus
+RUST_SYS := bindings/rust/ocellus-sys
 VIRTUAL_CAMERA := $(BUILD)/libexec/ocellus/ocellus-virtual-camera
 CC ?= cc
 # The CLI is C, built like any program that uses the library (dpkg-buildflags' CFLAGS/LDFLAGS apply).
@@ -38,7 +39,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-portal test-rust test-examples test-debian test-vivid test-gadget test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
+.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-portal test-rust rust-sys-docs test-examples test-debian test-vivid test-gadget test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
 
 all: build
 
@@ -110,9 +111,17 @@ test-portal: build
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIBRARY=$(abspath $(LIB)) scripts/portal-bed.sh run -- \
 		$(PYTHON) -m pytest -q -p no:cacheprovider Tests/portal
 
+# The crates' docs are part of the contract: every public item documented (ocellus-sys's
+# from the header, which must document every declaration), rustdoc without a warning.
 test-rust: build
+	python3 $(RUST_SYS)/tools/docs-from-header.py --check include/ocellus.h $(RUST_SYS)/src/lib.rs
+	DOCS_RS=1 RUSTDOCFLAGS="-D warnings" cargo doc --offline --no-deps --manifest-path bindings/rust/Cargo.toml
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) \
 		$(TESTBED) run -- cargo test --manifest-path bindings/rust/Cargo.toml -- --test-threads=1
+
+# Copies the header's doc comments onto ocellus-sys items that have none (after the header grows).
+rust-sys-docs:
+	python3 $(RUST_SYS)/tools/docs-from-header.py include/ocellus.h $(RUST_SYS)/src/lib.rs
 
 # The raw V4L2 backend against the kernel's vivid driver in a QEMU guest (scripts/vivid-vm.sh).
 # examples/ built and run as users would (C with pkg-config, Python, Rust), on the test bed.

@@ -63,7 +63,7 @@ const char *oc_version(void);
 typedef int32_t oc_status;
 
 enum {
-    OC_OK = 0,
+    OC_OK = 0, /**< Success. */
     /** An argument was NULL, out of range or malformed (e.g. an invalid app ID). */
     OC_ERROR_INVALID_ARGUMENT = -1,
     /** A handle was NULL where one is required, already destroyed, or released. */
@@ -230,23 +230,26 @@ typedef struct oc_device oc_device;
 /** A snapshot list of devices. */
 typedef struct oc_device_list oc_device_list;
 
+/** What kind of device a device is (oc_device_get_type()). */
 typedef enum oc_device_type {
-    OC_DEVICE_TYPE_BUILT_IN_CAMERA = 0,
-    OC_DEVICE_TYPE_EXTERNAL_CAMERA = 1,
-    OC_DEVICE_TYPE_VIRTUAL_CAMERA = 2,
-    OC_DEVICE_TYPE_DEPTH_CAMERA = 3,
-    OC_DEVICE_TYPE_MICROPHONE = 4
+    OC_DEVICE_TYPE_BUILT_IN_CAMERA = 0, /**< Part of the machine: a laptop's or board's camera. */
+    OC_DEVICE_TYPE_EXTERNAL_CAMERA = 1, /**< Plugged in: USB webcams, display cameras, capture dongles. */
+    OC_DEVICE_TYPE_VIRTUAL_CAMERA = 2,  /**< Made in software: v4l2loopback, a PipeWire source, a screen. */
+    OC_DEVICE_TYPE_DEPTH_CAMERA = 3,    /**< A camera that also (or only) delivers depth maps. */
+    OC_DEVICE_TYPE_MICROPHONE = 4       /**< An audio input (a camera's, a headset's, the machine's). */
 } oc_device_type;
 
+/** Which way a built-in camera faces (oc_device_get_position()). */
 typedef enum oc_device_position {
-    OC_DEVICE_POSITION_UNSPECIFIED = 0,
-    OC_DEVICE_POSITION_FRONT = 1,
-    OC_DEVICE_POSITION_BACK = 2
+    OC_DEVICE_POSITION_UNSPECIFIED = 0, /**< Not known, or not fixed (external and virtual cameras). */
+    OC_DEVICE_POSITION_FRONT = 1,       /**< Faces the user: the screen side. */
+    OC_DEVICE_POSITION_BACK = 2         /**< Faces away from the user. */
 } oc_device_position;
 
+/** Where a device is reached: through the PipeWire daemon, or its V4L2 node directly. */
 typedef enum oc_backend {
-    OC_BACKEND_PIPEWIRE = 0,
-    OC_BACKEND_V4L2 = 1
+    OC_BACKEND_PIPEWIRE = 0, /**< Through the PipeWire daemon (shared with other apps). */
+    OC_BACKEND_V4L2 = 1      /**< The kernel's /dev/video node, opened by the library itself. */
 } oc_backend;
 
 /**
@@ -331,8 +334,8 @@ oc_status oc_context_request_camera_access(oc_context *ctx, oc_camera_access_cal
 
 /** A frame rate as a fraction, e.g. 30/1 or 30000/1001 frames per second. */
 typedef struct oc_fraction {
-    uint32_t numerator;
-    uint32_t denominator;
+    uint32_t numerator;   /**< Frames (for a rate) or the top of the fraction. */
+    uint32_t denominator; /**< Seconds; never 0 in a filled fraction. */
 } oc_fraction;
 
 /** One format a device offers. Filled by oc_device_get_format(). */
@@ -341,8 +344,8 @@ typedef struct oc_format_info {
     uint32_t struct_size;
     /** V4L2 fourcc, e.g. 'YUYV', 'NV12', 'MJPG' (see oc_fourcc_string()). */
     uint32_t pixel_format;
-    uint32_t width;
-    uint32_t height;
+    uint32_t width;  /**< Pixels (the largest, for a range of sizes). */
+    uint32_t height; /**< Pixels (the largest, for a range of sizes). */
     /** Number of entries in frame_rates. */
     uint32_t frame_rate_count;
     /**
@@ -352,7 +355,7 @@ typedef struct oc_format_info {
      * device is retained.
      */
     const oc_fraction *frame_rates;
-    bool frame_rates_are_range;
+    bool frame_rates_are_range; /**< frame_rates holds the maximum and minimum of a continuous range. */
     /**
      * The format's sizes are a range (a driver's stepwise or continuous frame
      * sizes): any width min_width + k × step_width up to width, and likewise for
@@ -367,9 +370,10 @@ typedef struct oc_format_info {
     uint32_t step_height;
 } oc_format_info;
 
+/** What happened to the device a hotplug or discovery callback names. */
 typedef enum oc_hotplug_event {
-    OC_HOTPLUG_ADDED = 0,
-    OC_HOTPLUG_REMOVED = 1
+    OC_HOTPLUG_ADDED = 0,  /**< The device appeared (plugged in, or its backend came up). */
+    OC_HOTPLUG_REMOVED = 1 /**< The device went away; its handle stays valid but disconnected. */
 } oc_hotplug_event;
 
 /**
@@ -553,17 +557,17 @@ char *oc_fourcc_string(uint32_t fourcc, char *buffer);
  * names people use. Packed RGB is named by byte order in memory: BGRA is B, G,
  * R, A (OpenCV's order with alpha), BGR24 is OpenCV's default three-byte order.
  */
-#define OC_PIXEL_FORMAT_NV12  OC_FOURCC('N', 'V', '1', '2')
+#define OC_PIXEL_FORMAT_NV12  OC_FOURCC('N', 'V', '1', '2')   /**< 8-bit Y plane, then interleaved U/V at half size: the default output format */
 #define OC_PIXEL_FORMAT_I420  OC_FOURCC('Y', 'U', '1', '2')   /**< V4L2's YU12 */
-#define OC_PIXEL_FORMAT_YUYV  OC_FOURCC('Y', 'U', 'Y', 'V')
-#define OC_PIXEL_FORMAT_UYVY  OC_FOURCC('U', 'Y', 'V', 'Y')
+#define OC_PIXEL_FORMAT_YUYV  OC_FOURCC('Y', 'U', 'Y', 'V')   /**< packed 4:2:2, Y U Y V (YUY2) */
+#define OC_PIXEL_FORMAT_UYVY  OC_FOURCC('U', 'Y', 'V', 'Y')   /**< packed 4:2:2, U Y V Y */
 #define OC_PIXEL_FORMAT_MJPEG OC_FOURCC('M', 'J', 'P', 'G')   /**< the camera's JPEGs, as they came */
-#define OC_PIXEL_FORMAT_H264  OC_FOURCC('H', '2', '6', '4')
-#define OC_PIXEL_FORMAT_BGRA  OC_FOURCC('A', 'R', '2', '4')
-#define OC_PIXEL_FORMAT_RGBA  OC_FOURCC('A', 'B', '2', '4')
-#define OC_PIXEL_FORMAT_BGR24 OC_FOURCC('B', 'G', 'R', '3')
-#define OC_PIXEL_FORMAT_RGB24 OC_FOURCC('R', 'G', 'B', '3')
-#define OC_PIXEL_FORMAT_GRAY8 OC_FOURCC('G', 'R', 'E', 'Y')
+#define OC_PIXEL_FORMAT_H264  OC_FOURCC('H', '2', '6', '4')   /**< the camera's H.264 access units, as they came */
+#define OC_PIXEL_FORMAT_BGRA  OC_FOURCC('A', 'R', '2', '4')   /**< 32-bit B, G, R, A in memory (DRM's AR24) */
+#define OC_PIXEL_FORMAT_RGBA  OC_FOURCC('A', 'B', '2', '4')   /**< 32-bit R, G, B, A in memory (DRM's AB24) */
+#define OC_PIXEL_FORMAT_BGR24 OC_FOURCC('B', 'G', 'R', '3')   /**< 24-bit B, G, R in memory (OpenCV's default) */
+#define OC_PIXEL_FORMAT_RGB24 OC_FOURCC('R', 'G', 'B', '3')   /**< 24-bit R, G, B in memory */
+#define OC_PIXEL_FORMAT_GRAY8 OC_FOURCC('G', 'R', 'E', 'Y')   /**< 8-bit luma only */
 #define OC_PIXEL_FORMAT_Z16   OC_FOURCC('Z', '1', '6', ' ')   /**< 16-bit depth */
 
 /**
@@ -619,16 +623,16 @@ const char *oc_control_type_name(oc_control_type type);
 
 /** Bits of oc_control_info.flags: the driver's V4L2_CTRL_FLAG_* bits, passed on as they are. */
 enum {
-    OC_CONTROL_FLAG_DISABLED = 0x0001,
-    OC_CONTROL_FLAG_GRABBED = 0x0002,
-    OC_CONTROL_FLAG_READ_ONLY = 0x0004,
+    OC_CONTROL_FLAG_DISABLED = 0x0001, /**< The driver disabled it: it cannot be read or set. */
+    OC_CONTROL_FLAG_GRABBED = 0x0002, /**< Another client holds it (e.g. while streaming); try again later. */
+    OC_CONTROL_FLAG_READ_ONLY = 0x0004, /**< It can be read, not set. */
     /** Changing it may change other controls (re-read them). */
     OC_CONTROL_FLAG_UPDATE = 0x0008,
-    OC_CONTROL_FLAG_INACTIVE = 0x0010,
+    OC_CONTROL_FLAG_INACTIVE = 0x0010, /**< Setting it has no effect now (e.g. manual exposure while auto is on). */
     /** Best shown as a slider. */
     OC_CONTROL_FLAG_SLIDER = 0x0020,
-    OC_CONTROL_FLAG_WRITE_ONLY = 0x0040,
-    OC_CONTROL_FLAG_VOLATILE = 0x0080,
+    OC_CONTROL_FLAG_WRITE_ONLY = 0x0040, /**< It can be set, not read (a relative move, a button). */
+    OC_CONTROL_FLAG_VOLATILE = 0x0080, /**< The device changes it on its own (re-read it; e.g. exposure under auto). */
     /** The value lives in a payload (strings, arrays, compound controls). */
     OC_CONTROL_FLAG_HAS_PAYLOAD = 0x0100,
     /** Setting it acts even when the value does not change. */
@@ -656,16 +660,16 @@ typedef struct oc_control_info {
     uint32_t id;
     /** The name as v4l2-ctl prints it, e.g. "brightness"; owned by the list. */
     const char *name;
-    oc_control_type type;
-    int64_t minimum;
-    int64_t maximum;
-    int64_t step;
-    int64_t default_value;
+    oc_control_type type; /**< Integer, boolean, menu, button, … (oc_control_type_name()). */
+    int64_t minimum; /**< Smallest value. */
+    int64_t maximum; /**< Largest value. */
+    int64_t step; /**< Distance between settable values (1 for most). */
+    int64_t default_value; /**< The driver's default. */
     /** OR of OC_CONTROL_FLAG_* bits. */
     uint32_t flags;
     /** Whether `value` holds the value read (false for buttons, write-only and payload controls). */
     bool has_value;
-    int64_t value;
+    int64_t value; /**< The value read when the list was taken (see has_value). */
     /** Items of a menu or integer-menu control (see oc_control_list_get_menu_item()). */
     uint32_t menu_count;
     /* Added in 0.2; filled when struct_size covers them (a 0.1 caller's smaller struct is filled up to here). */
@@ -867,6 +871,7 @@ oc_status oc_context_remove_callback(oc_context *ctx, oc_callback_id id);
  *               event thread, like hotplug callbacks.
  */
 typedef void (*oc_device_disconnected_callback)(oc_context *ctx, oc_device *device, void *user_data);
+/** Register `callback` for when `device` goes away (see oc_device_disconnected_callback). */
 oc_status oc_context_add_disconnected_callback(oc_context *ctx, oc_device *device,
                                                oc_device_disconnected_callback callback,
                                                void *user_data, oc_callback_id *out_id);
@@ -897,17 +902,18 @@ typedef struct oc_discovery_session oc_discovery_session;
 
 /** Bits for oc_discovery_session_create()'s `device_types`; 0 means all. */
 enum {
-    OC_DEVICE_TYPES_BUILT_IN_CAMERA = 1u << 0,
-    OC_DEVICE_TYPES_EXTERNAL_CAMERA = 1u << 1,
-    OC_DEVICE_TYPES_VIRTUAL_CAMERA = 1u << 2,
-    OC_DEVICE_TYPES_DEPTH_CAMERA = 1u << 3,
-    OC_DEVICE_TYPES_MICROPHONE = 1u << 4
+    OC_DEVICE_TYPES_BUILT_IN_CAMERA = 1u << 0, /**< OC_DEVICE_TYPE_BUILT_IN_CAMERA devices. */
+    OC_DEVICE_TYPES_EXTERNAL_CAMERA = 1u << 1, /**< OC_DEVICE_TYPE_EXTERNAL_CAMERA devices. */
+    OC_DEVICE_TYPES_VIRTUAL_CAMERA = 1u << 2,  /**< OC_DEVICE_TYPE_VIRTUAL_CAMERA devices. */
+    OC_DEVICE_TYPES_DEPTH_CAMERA = 1u << 3,    /**< OC_DEVICE_TYPE_DEPTH_CAMERA devices. */
+    OC_DEVICE_TYPES_MICROPHONE = 1u << 4       /**< OC_DEVICE_TYPE_MICROPHONE devices. */
 };
 
+/** The media a discovery session keeps. */
 typedef enum oc_media_type {
-    OC_MEDIA_TYPE_ANY = 0,
-    OC_MEDIA_TYPE_VIDEO = 1,
-    OC_MEDIA_TYPE_AUDIO = 2
+    OC_MEDIA_TYPE_ANY = 0,   /**< Cameras and microphones. */
+    OC_MEDIA_TYPE_VIDEO = 1, /**< Cameras only. */
+    OC_MEDIA_TYPE_AUDIO = 2  /**< Microphones only. */
 } oc_media_type;
 
 /**
@@ -1039,9 +1045,10 @@ size_t oc_context_copy_state_problem(const oc_context *ctx, char *buffer, size_t
  */
 bool oc_context_selection_is_unsaved(const oc_context *ctx);
 
+/** Which of the two preferred cameras a preferred-camera callback reports. */
 typedef enum oc_preferred_camera_kind {
-    OC_PREFERRED_CAMERA_USER = 0,
-    OC_PREFERRED_CAMERA_SYSTEM = 1
+    OC_PREFERRED_CAMERA_USER = 0,  /**< The camera the user last chose in this app (persisted). */
+    OC_PREFERRED_CAMERA_SYSTEM = 1 /**< The library's choice: follows plugs and unplugs. */
 } oc_preferred_camera_kind;
 
 /**
@@ -1201,9 +1208,10 @@ bool oc_capture_session_is_running(const oc_capture_session *session);
 oc_status oc_capture_session_get_active_format(const oc_capture_session *session, uint32_t *pixel_format,
                                                uint32_t *width, uint32_t *height, oc_fraction *frame_rate);
 
+/** What a session event callback reports. */
 typedef enum oc_session_event {
-    OC_SESSION_EVENT_STARTED = 0,
-    OC_SESSION_EVENT_STOPPED = 1,
+    OC_SESSION_EVENT_STARTED = 0, /**< The camera stream runs: frames are on their way. */
+    OC_SESSION_EVENT_STOPPED = 1, /**< The session stopped as asked (oc_capture_session_stop_running()). */
     /** The stream ended on its own (camera disconnected, daemon gone, driver error). */
     OC_SESSION_EVENT_RUNTIME_ERROR = 2,
     /**
@@ -1265,6 +1273,12 @@ typedef void (*oc_session_event_callback)(oc_capture_session *session, oc_sessio
  */
 oc_status oc_capture_session_add_event_callback(oc_capture_session *session, oc_session_event_callback callback,
                                                 void *user_data, oc_callback_id *out_id);
+/**
+ * Unregister an event callback; waits for a call of it in flight, except when called
+ * from inside that callback (then later calls stop).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (unknown or removed id).
+ * \threadsafety Any thread.
+ */
 oc_status oc_capture_session_remove_callback(oc_capture_session *session, oc_callback_id id);
 
 /**
@@ -1397,6 +1411,14 @@ oc_status oc_video_data_output_copy_next_frame(oc_video_data_output *output, uin
  */
 oc_status oc_video_data_output_get_pollable_fd(oc_video_data_output *output, int *out_fd);
 
+/**
+ * Set (or with NULL clear) the output's frame callback. From another thread it waits
+ * for a call of the old callback in flight, so none runs after it returns; from
+ * inside the callback it applies from the next frame.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (the output is
+ *          delivering through an oc_output_synchronizer).
+ * \threadsafety Any thread.
+ */
 oc_status oc_video_data_output_set_frame_callback(oc_video_data_output *output, oc_frame_callback callback,
                                                   void *user_data);
 
@@ -1741,7 +1763,10 @@ typedef struct oc_audio_data_output oc_audio_data_output;
 typedef void (*oc_audio_callback)(oc_audio_data_output *output, const float *samples, size_t frame_count,
                                   uint32_t channels, uint32_t sample_rate, uint64_t timestamp_ns, void *user_data);
 
-/** \ownership Destroy with oc_audio_data_output_destroy(). */
+/**
+ * Create an audio data output: add it to a session with a microphone input to receive PCM.
+ * \ownership Destroy with oc_audio_data_output_destroy(). \threadsafety Any thread.
+ */
 oc_status oc_audio_data_output_create(oc_audio_data_output **out);
 /**
  * Removes the output from its session first. NULL is ignored. Refused from
@@ -1778,12 +1803,12 @@ typedef struct oc_photo_output oc_photo_output;
 typedef struct oc_photo {
     /** The JPEG bytes (owned by the library; copy them to keep them). */
     const uint8_t *data;
-    size_t size;
-    uint32_t width;
-    uint32_t height;
+    size_t size; /**< Bytes at `data`. */
+    uint32_t width; /**< Pixels, as stored (before EXIF Orientation is applied). */
+    uint32_t height; /**< Pixels, as stored. */
     /** The EXIF Orientation written (1–8; 1 when the rotation was applied to the pixels). */
     uint16_t orientation;
-    uint64_t sequence;
+    uint64_t sequence; /**< The camera frame's sequence number. */
     /** CLOCK_MONOTONIC nanoseconds of the frame's capture. */
     uint64_t timestamp_ns;
     /** The file written, or NULL when no path was asked for. */
@@ -1792,7 +1817,7 @@ typedef struct oc_photo {
 
 /** How to take one photo. Zero-initialise, then set struct_size = sizeof(oc_photo_settings). */
 typedef struct oc_photo_settings {
-    uint32_t struct_size;
+    uint32_t struct_size; /**< sizeof(oc_photo_settings) as the caller knows it. */
     /** Turn the pixels by the rotation angle instead of writing it as EXIF Orientation. */
     bool apply_rotation_to_pixels;
     /** libjpeg-turbo quality 1–100 for encoded photos; 0 for the default (92). */
@@ -1878,13 +1903,13 @@ typedef struct oc_movie_file_output oc_movie_file_output;
 
 /** What a finished recording holds; valid during the recording callback. */
 typedef struct oc_recording_summary {
-    const char *path;
-    int64_t bytes;
-    uint32_t width;
-    uint32_t height;
+    const char *path; /**< The file written. */
+    int64_t bytes; /**< Its size in bytes. */
+    uint32_t width; /**< Video width in pixels, as stored. */
+    uint32_t height; /**< Video height in pixels, as stored. */
     /** Seconds of video. */
     double duration;
-    uint64_t frames;
+    uint64_t frames; /**< Video frames written. */
     /** Frames dropped because the writer fell behind (never queued without bound). */
     uint64_t dropped_frames;
     /** Clockwise degrees in the display matrix. */

@@ -1,11 +1,13 @@
 //! Raw declarations of `include/ocellus.h`. See the header for ownership and
 //! threading of each function; the safe wrapper is the `ocellus` crate.
 #![allow(non_camel_case_types)]
+#![warn(missing_docs)]
 
 use std::os::raw::{c_char, c_int, c_void};
 
 /// Result of a fallible call: OC_OK (0) or one of the negative codes below.
 pub type oc_status = i32;
+/// Success.
 pub const OC_OK: oc_status = 0;
 /// An argument was NULL, out of range or malformed (e.g. an invalid app ID).
 pub const OC_ERROR_INVALID_ARGUMENT: oc_status = -1;
@@ -34,19 +36,23 @@ pub const OC_ERROR_PERMISSION_DENIED: oc_status = -12;
 /// Anything else; the message says what.
 pub const OC_ERROR_OTHER: oc_status = -99;
 
+/// A library context: one connection to the system's cameras for one app.
 #[repr(C)]
 pub struct oc_context {
     _private: [u8; 0],
 }
+/// One capture device (camera or microphone). Reference counted.
 #[repr(C)]
 pub struct oc_device {
     _private: [u8; 0],
 }
+/// A snapshot list of devices.
 #[repr(C)]
 pub struct oc_device_list {
     _private: [u8; 0],
 }
 
+/// Options for oc_context_create(). Fill with oc_context_options_init() first.
 #[repr(C)]
 pub struct oc_context_options {
     /// sizeof(oc_context_options) as the caller knows it; set by _init.
@@ -59,44 +65,73 @@ pub struct oc_context_options {
     pub timeout_ms: u32,
 }
 
+/// What kind of device a device is (oc_device_get_type()).
 pub type oc_device_type = u32;
+/// Part of the machine: a laptop's or board's camera.
 pub const OC_DEVICE_TYPE_BUILT_IN_CAMERA: oc_device_type = 0;
+/// Plugged in: USB webcams, display cameras, capture dongles.
 pub const OC_DEVICE_TYPE_EXTERNAL_CAMERA: oc_device_type = 1;
+/// Made in software: v4l2loopback, a PipeWire source, a screen.
 pub const OC_DEVICE_TYPE_VIRTUAL_CAMERA: oc_device_type = 2;
+/// A camera that also (or only) delivers depth maps.
 pub const OC_DEVICE_TYPE_DEPTH_CAMERA: oc_device_type = 3;
+/// An audio input (a camera's, a headset's, the machine's).
 pub const OC_DEVICE_TYPE_MICROPHONE: oc_device_type = 4;
 
+/// Which way a built-in camera faces (oc_device_get_position()).
 pub type oc_device_position = u32;
+/// Not known, or not fixed (external and virtual cameras).
 pub const OC_DEVICE_POSITION_UNSPECIFIED: oc_device_position = 0;
+/// Faces the user: the screen side.
 pub const OC_DEVICE_POSITION_FRONT: oc_device_position = 1;
+/// Faces away from the user.
 pub const OC_DEVICE_POSITION_BACK: oc_device_position = 2;
 
+/// Where a device is reached: through the PipeWire daemon, or its V4L2 node directly.
 pub type oc_backend = u32;
+/// Through the PipeWire daemon (shared with other apps).
 pub const OC_BACKEND_PIPEWIRE: oc_backend = 0;
+/// The kernel's /dev/video node, opened by the library itself.
 pub const OC_BACKEND_V4L2: oc_backend = 1;
 
+/// What happened to the device a hotplug or discovery callback names.
 pub type oc_hotplug_event = u32;
+/// The device appeared (plugged in, or its backend came up).
 pub const OC_HOTPLUG_ADDED: oc_hotplug_event = 0;
+/// The device went away; its handle stays valid but disconnected.
 pub const OC_HOTPLUG_REMOVED: oc_hotplug_event = 1;
 
 /// Identifies a callback registration; 0 is never a valid ID. Every `*_add_*callback` function takes an optional `out_id`: with NULL the callback is registered all the same and lasts until its object is destroyed.
 pub type oc_callback_id = u64;
 
+/// Which of the two preferred cameras a preferred-camera callback reports.
 pub type oc_preferred_camera_kind = u32;
+/// The camera the user last chose in this app (persisted).
 pub const OC_PREFERRED_CAMERA_USER: oc_preferred_camera_kind = 0;
+/// The library's choice: follows plugs and unplugs.
 pub const OC_PREFERRED_CAMERA_SYSTEM: oc_preferred_camera_kind = 1;
 
+/// OC_DEVICE_TYPE_BUILT_IN_CAMERA devices.
 pub const OC_DEVICE_TYPES_BUILT_IN_CAMERA: u32 = 1 << 0;
+/// OC_DEVICE_TYPE_EXTERNAL_CAMERA devices.
 pub const OC_DEVICE_TYPES_EXTERNAL_CAMERA: u32 = 1 << 1;
+/// OC_DEVICE_TYPE_VIRTUAL_CAMERA devices.
 pub const OC_DEVICE_TYPES_VIRTUAL_CAMERA: u32 = 1 << 2;
+/// OC_DEVICE_TYPE_DEPTH_CAMERA devices.
 pub const OC_DEVICE_TYPES_DEPTH_CAMERA: u32 = 1 << 3;
+/// OC_DEVICE_TYPE_MICROPHONE devices.
 pub const OC_DEVICE_TYPES_MICROPHONE: u32 = 1 << 4;
 
+/// The media a discovery session keeps.
 pub type oc_media_type = u32;
+/// Cameras and microphones.
 pub const OC_MEDIA_TYPE_ANY: oc_media_type = 0;
+/// Cameras only.
 pub const OC_MEDIA_TYPE_VIDEO: oc_media_type = 1;
+/// Microphones only.
 pub const OC_MEDIA_TYPE_AUDIO: oc_media_type = 2;
 
+/// A snapshot of a device's controls with their values at the time it was taken.
 #[repr(C)]
 pub struct oc_control_list {
     _private: [u8; 0],
@@ -104,13 +139,20 @@ pub struct oc_control_list {
 
 /// Control types (the V4L2 ones Ocellus handles).
 pub type oc_control_type = u32;
+/// The driver disabled it: it cannot be read or set.
 pub const OC_CONTROL_FLAG_DISABLED: u32 = 0x0001;
+/// Another client holds it (e.g. while streaming); try again later.
 pub const OC_CONTROL_FLAG_GRABBED: u32 = 0x0002;
+/// It can be read, not set.
 pub const OC_CONTROL_FLAG_READ_ONLY: u32 = 0x0004;
+/// Setting it has no effect now (e.g. manual exposure while auto is on).
 pub const OC_CONTROL_FLAG_INACTIVE: u32 = 0x0010;
+/// It can be set, not read (a relative move, a button).
 pub const OC_CONTROL_FLAG_WRITE_ONLY: u32 = 0x0040;
+/// The device changes it on its own (re-read it; e.g. exposure under auto).
 pub const OC_CONTROL_FLAG_VOLATILE: u32 = 0x0080;
 
+/// One control; filled by oc_control_list_get().
 #[repr(C)]
 pub struct oc_control_info {
     /// sizeof(oc_control_info) as the caller knows it; set by the caller.
@@ -119,28 +161,37 @@ pub struct oc_control_info {
     pub id: u32,
     /// The name as v4l2-ctl prints it, e.g. "brightness"; owned by the list.
     pub name: *const c_char,
+    /// Integer, boolean, menu, button, … (oc_control_type_name()).
     pub type_: oc_control_type,
+    /// Integer, boolean, menu, button, … (oc_control_type_name()).
     pub minimum: i64,
+    /// Smallest value.
     pub maximum: i64,
+    /// Largest value.
     pub step: i64,
+    /// Distance between settable values (1 for most).
     pub default_value: i64,
     /// OR of OC_CONTROL_FLAG_* bits.
     pub flags: u32,
     /// Whether `value` holds the value read (false for buttons, write-only and payload controls).
     pub has_value: bool,
+    /// The value read when the list was taken (see has_value).
     pub value: i64,
     /// Items of a menu or integer-menu control (see oc_control_list_get_menu_item()).
     pub menu_count: u32,
 }
 
+/// A capture session: an input camera, outputs, and one camera stream feeding them.
 #[repr(C)]
 pub struct oc_capture_session {
     _private: [u8; 0],
 }
+/// Frames of a session for one consumer.
 #[repr(C)]
 pub struct oc_video_data_output {
     _private: [u8; 0],
 }
+/// One video frame.
 #[repr(C)]
 pub struct oc_frame {
     _private: [u8; 0],
@@ -156,8 +207,11 @@ pub struct oc_output_synchronizer {
     _private: [u8; 0],
 }
 
+/// What a session event callback reports.
 pub type oc_session_event = u32;
+/// The camera stream runs: frames are on their way.
 pub const OC_SESSION_EVENT_STARTED: oc_session_event = 0;
+/// The session stopped as asked (oc_capture_session_stop()).
 pub const OC_SESSION_EVENT_STOPPED: oc_session_event = 1;
 /// The stream ended on its own (camera disconnected, daemon gone, driver error).
 pub const OC_SESSION_EVENT_RUNTIME_ERROR: oc_session_event = 2;
@@ -180,17 +234,29 @@ pub const OC_SESSION_EVENT_RECORDING_DEGRADED: oc_session_event = 9;
 pub const fn oc_fourcc(code: [u8; 4]) -> u32 {
     u32::from_le_bytes(code)
 }
+/// 8-bit Y plane, then interleaved U/V at half size: the default output format
 pub const OC_PIXEL_FORMAT_NV12: u32 = oc_fourcc(*b"NV12");
+/// V4L2's YU12
 pub const OC_PIXEL_FORMAT_I420: u32 = oc_fourcc(*b"YU12");
+/// packed 4:2:2, Y U Y V (YUY2)
 pub const OC_PIXEL_FORMAT_YUYV: u32 = oc_fourcc(*b"YUYV");
+/// packed 4:2:2, U Y V Y
 pub const OC_PIXEL_FORMAT_UYVY: u32 = oc_fourcc(*b"UYVY");
+/// the camera's JPEGs, as they came
 pub const OC_PIXEL_FORMAT_MJPEG: u32 = oc_fourcc(*b"MJPG");
+/// the camera's H.264 access units, as they came
 pub const OC_PIXEL_FORMAT_H264: u32 = oc_fourcc(*b"H264");
+/// 32-bit B, G, R, A in memory (DRM's AR24)
 pub const OC_PIXEL_FORMAT_BGRA: u32 = oc_fourcc(*b"AR24");
+/// 32-bit R, G, B, A in memory (DRM's AB24)
 pub const OC_PIXEL_FORMAT_RGBA: u32 = oc_fourcc(*b"AB24");
+/// 24-bit B, G, R in memory (OpenCV's default)
 pub const OC_PIXEL_FORMAT_BGR24: u32 = oc_fourcc(*b"BGR3");
+/// 24-bit R, G, B in memory
 pub const OC_PIXEL_FORMAT_RGB24: u32 = oc_fourcc(*b"RGB3");
+/// 8-bit luma only
 pub const OC_PIXEL_FORMAT_GRAY8: u32 = oc_fourcc(*b"GREY");
+/// 16-bit depth
 pub const OC_PIXEL_FORMAT_Z16: u32 = oc_fourcc(*b"Z16 ");
 /// 16-bit greyscale; depth on a depth function.
 pub const OC_PIXEL_FORMAT_Y16: u32 = oc_fourcc(*b"Y16 ");
@@ -199,24 +265,31 @@ pub const OC_PIXEL_FORMAT_Y12: u32 = oc_fourcc(*b"Y12 ");
 /// Ocellus's code for depth in metres as native-endian 32-bit floats (converted from the camera's words).
 pub const OC_PIXEL_FORMAT_DEPTH32F: u32 = oc_fourcc(*b"Z32F");
 
+/// Stills from a running session as JPEG with EXIF (Orientation from the output's rotation angle, DateTimeOriginal, Make/Model from the camera). From an MJPEG camera the camera's JPEG is kept and only the EXIF segment is put in; raw frames are encoded with libjpeg-turbo. Encoding runs on the output's own thread: the stream and other outputs do not wait for it.
 #[repr(C)]
 pub struct oc_photo_output {
     _private: [u8; 0],
 }
+/// Records the session's camera into an MP4 or MOV file through libavformat, fragmented (an empty moov, then a fragment per key frame, at most a second apart, each flushed to disk) so that a crash, SIGKILL, unplug or full disk leaves a file that plays up to the last fragment. MJPEG cameras are recorded as they send (no re-encoding); raw formats are encoded to H.264 (libx264). The rotation angle goes into the track's display matrix, not the pixels. Video data outputs keep receiving frames while recording.
 #[repr(C)]
 pub struct oc_movie_file_output {
     _private: [u8; 0],
 }
 
+/// A finished photo, valid during the photo callback.
 #[repr(C)]
 pub struct oc_photo {
     /// The JPEG bytes (owned by the library; copy them to keep them).
     pub data: *const u8,
+    /// Bytes at `data`.
     pub size: usize,
+    /// Bytes at `data`.
     pub width: u32,
+    /// Pixels, as stored (before EXIF Orientation is applied).
     pub height: u32,
     /// The EXIF Orientation written (1–8; 1 when the rotation was applied to the pixels).
     pub orientation: u16,
+    /// The camera frame's sequence number.
     pub sequence: u64,
     /// CLOCK_MONOTONIC nanoseconds of the frame's capture.
     pub timestamp_ns: u64,
@@ -224,8 +297,10 @@ pub struct oc_photo {
     pub path: *const c_char,
 }
 
+/// How to take one photo. Zero-initialise, then set struct_size = sizeof(oc_photo_settings).
 #[repr(C)]
 pub struct oc_photo_settings {
+    /// sizeof(oc_photo_settings) as the caller knows it.
     pub struct_size: u32,
     /// Turn the pixels by the rotation angle instead of writing it as EXIF Orientation.
     pub apply_rotation_to_pixels: bool,
@@ -235,14 +310,20 @@ pub struct oc_photo_settings {
     pub path: *const c_char,
 }
 
+/// What a finished recording holds; valid during the recording callback.
 #[repr(C)]
 pub struct oc_recording_summary {
+    /// The file written.
     pub path: *const c_char,
+    /// The file written.
     pub bytes: i64,
+    /// Its size in bytes.
     pub width: u32,
+    /// Video width in pixels, as stored.
     pub height: u32,
     /// Seconds of video.
     pub duration: f64,
+    /// Video frames written.
     pub frames: u64,
     /// Frames dropped because the writer fell behind (never queued without bound).
     pub dropped_frames: u64,
@@ -254,9 +335,11 @@ pub struct oc_recording_summary {
     pub audio_duration: f64,
 }
 
+/// Called once per request: `status` OC_OK with `photo`, or an error (`photo` NULL) and a message, e.g. OC_ERROR_IO when the file could not be written or OC_ERROR_WRONG_STATE when the session stopped first. Runs on the output's thread.
 pub type oc_photo_callback = Option<
     unsafe extern "C" fn(output: *mut oc_photo_output, status: oc_status, photo: *const oc_photo, message: *const c_char, user_data: *mut c_void),
 >;
+/// Called once per recording when its file is finished: `status` OC_OK when it was stopped as asked, else why it ended early (OC_ERROR_DISCONNECTED, OC_ERROR_IO for a full disk, …) with a message. `summary` is never NULL: the file is playable up to that point either way. Runs on the recording's writer thread.
 pub type oc_recording_callback = Option<
     unsafe extern "C" fn(
         output: *mut oc_movie_file_output,
@@ -304,8 +387,10 @@ pub type oc_sync_stream = u32;
 pub const OC_SYNC_STREAM_VIDEO: oc_sync_stream = 0;
 /// The synchronizer's depth stream.
 pub const OC_SYNC_STREAM_DEPTH: oc_sync_stream = 1;
+/// Called for each frame with a view valid during the call (retain it with oc_frame_retain() to keep it). Runs on the session's stream thread; it must not stop or reconfigure the session.
 pub type oc_frame_callback =
     Option<unsafe extern "C" fn(output: *mut oc_video_data_output, frame: *const oc_frame, user_data: *mut c_void)>;
+/// Session events. For RUNTIME_ERROR, INTERRUPTED, AUDIO_INTERRUPTED, SWITCH_FAILED and RECORDING_DEGRADED, `error` is the status code and `message` says what happened; for INPUT_SWITCHED and SWITCH_DEFERRED `error` is 0 and `message` is the camera's unique ID; otherwise 0 and "". `message` is valid during the call. Runs on a library thread, one call at a time.
 pub type oc_session_event_callback = Option<
     unsafe extern "C" fn(
         session: *mut oc_capture_session,
@@ -316,38 +401,49 @@ pub type oc_session_event_callback = Option<
     ),
 >;
 
+/// Preview and capture angles for one camera.
 #[repr(C)]
 pub struct oc_rotation_coordinator {
     _private: [u8; 0],
 }
+/// oc_rotation_coordinator_set_interface_orientation(): a UI that rotates with the device.
 pub const OC_INTERFACE_FOLLOWS_DEVICE: i32 = -1;
+/// Called with the new angles whenever either changes; on a library thread.
 pub type oc_rotation_callback =
     Option<unsafe extern "C" fn(coordinator: *mut oc_rotation_coordinator, preview: i32, capture: i32, user_data: *mut c_void)>;
 
+/// A live, filtered view of a context's devices.
 #[repr(C)]
 pub struct oc_discovery_session {
     _private: [u8; 0],
 }
 
+/// A frame rate as a fraction, e.g. 30/1 or 30000/1001 frames per second.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct oc_fraction {
+    /// Frames (for a rate) or the top of the fraction.
     pub numerator: u32,
+    /// Frames (for a rate) or the top of the fraction.
     pub denominator: u32,
 }
 
+/// One format a device offers. Filled by oc_device_get_format().
 #[repr(C)]
 pub struct oc_format_info {
     /// sizeof(oc_format_info) as the caller knows it; set by the caller.
     pub struct_size: u32,
     /// V4L2 fourcc, e.g. 'YUYV', 'NV12', 'MJPG' (see oc_fourcc_string()).
     pub pixel_format: u32,
+    /// Pixels (the largest, for a range of sizes).
     pub width: u32,
+    /// Pixels (the largest, for a range of sizes).
     pub height: u32,
     /// Number of entries in frame_rates.
     pub frame_rate_count: u32,
     /// Frame rates offered at this size, highest first. When frame_rates_are_range is true the list has two entries, the maximum and the minimum of a continuous range. Owned by the device; valid while the device is retained.
     pub frame_rates: *const oc_fraction,
+    /// frame_rates holds the maximum and minimum of a continuous range.
     pub frame_rates_are_range: bool,
     /// The format's sizes are a range (a driver's stepwise or continuous frame sizes); `width` × `height` is the largest. Added in 0.2.
     pub sizes_are_range: bool,
@@ -361,20 +457,25 @@ pub struct oc_format_info {
     pub step_height: u32,
 }
 
+/// Called when a device appears or disappears.
 pub type oc_hotplug_callback = Option<
     unsafe extern "C" fn(ctx: *mut oc_context, event: oc_hotplug_event, device: *mut oc_device, user_data: *mut c_void),
 >;
 
+/// Called when the user or system preferred camera changes: on plug, unplug, a new choice, or another process of the same app writing the history. `camera` is the new value (borrowed for the call), or NULL when none.
 pub type oc_preferred_camera_callback = Option<
     unsafe extern "C" fn(ctx: *mut oc_context, kind: oc_preferred_camera_kind, camera: *mut oc_device, user_data: *mut c_void),
 >;
+/// Called when the `microphone` device's route moves; `input` is the new input (borrowed for the call) or NULL when no microphone is left.
 pub type oc_microphone_route_callback =
     Option<unsafe extern "C" fn(ctx: *mut oc_context, input: *mut oc_device, user_data: *mut c_void)>;
 
+/// PCM from the session's microphone.
 #[repr(C)]
 pub struct oc_audio_data_output {
     _private: [u8; 0],
 }
+/// Called with interleaved 32-bit float samples (`frame_count` frames of `channels` samples at `sample_rate`), valid during the call; `timestamp_ns` is the CLOCK_MONOTONIC capture time of the first frame. Runs on the session's audio thread.
 pub type oc_audio_callback = Option<
     unsafe extern "C" fn(
         output: *mut oc_audio_data_output,
@@ -387,8 +488,10 @@ pub type oc_audio_callback = Option<
     ),
 >;
 
+/// Call `callback` once when `device` goes away (its `connected` turns false). Unregister with oc_context_remove_callback().
 pub type oc_device_disconnected_callback =
     Option<unsafe extern "C" fn(ctx: *mut oc_context, device: *mut oc_device, user_data: *mut c_void)>;
+/// Called on the context's event thread after the session's device list changed. `device` (borrowed for the call) was added or removed as `event` says.
 pub type oc_discovery_callback = Option<
     unsafe extern "C" fn(session: *mut oc_discovery_session, event: oc_hotplug_event, device: *mut oc_device, user_data: *mut c_void),
 >;
@@ -445,6 +548,7 @@ extern "C" {
     pub fn oc_device_supports_multitasking(device: *const oc_device) -> bool;
     /// USB identity when known: vendor and product ID, else 0 (also for an invalid handle, which sets the last error).
     pub fn oc_device_vendor_id(device: *const oc_device) -> u16;
+    /// USB identity when known: vendor and product ID, else 0 (also for an invalid handle, which sets the last error).
     pub fn oc_device_product_id(device: *const oc_device) -> u16;
     /// The device's serial number as the system reports it, or NULL when it has none (or an invalid handle). Owned by the device; valid while it is retained.
     pub fn oc_device_serial_number(device: *const oc_device) -> *const c_char;
@@ -456,12 +560,14 @@ extern "C" {
     pub fn oc_device_get_format(device: *const oc_device, index: usize, info: *mut oc_format_info) -> oc_status;
     /// Write the characters of a fourcc into `buffer` (at least 5 bytes, owned by the caller) as a NUL-terminated string without trailing spaces, e.g. "YUYV".
     pub fn oc_fourcc_string(fourcc: u32, buffer: *mut c_char) -> *mut c_char;
+    /// The pixel format called `name`: NV12, I420 (or YU12), YUYV (YUY2), UYVY, MJPEG (MJPG), H264, BGRA, RGBA, BGR24, RGB24, GRAY8 (GREY) in any case, or any four printable characters as a V4L2 code.
     pub fn oc_pixel_format_from_name(name: *const c_char, out: *mut u32) -> oc_status;
     /// The connected device with this unique ID.
     pub fn oc_context_copy_device_by_unique_id(ctx: *mut oc_context, unique_id: *const c_char,
                                                out: *mut *mut oc_device) -> oc_status;
     /// The device a person means by `spec`, tried in this order: its unique ID; its index in oc_context_copy_devices()'s order ("0", as `ocellus list` numbers them); one of its V4L2 nodes ("/dev/video2"); a part of its name, in any case, that only one device has ("logitech").
     pub fn oc_context_copy_device_matching(ctx: *mut oc_context, spec: *const c_char, out: *mut *mut oc_device) -> oc_status;
+    /// The output's newest frame not yet taken, as a retained copy, waiting up to `timeout_ms` for one (0: only a frame already waiting). The output keeps one frame, never a queue: a newer frame replaces one not yet taken, so a slow reader always gets the latest. Pulling starts with the first call (or oc_video_data_output_get_pollable_fd()); from then on each frame is also copied into the output's one reused buffer. Works beside a frame callback.
     pub fn oc_video_data_output_copy_next_frame(output: *mut oc_video_data_output, timeout_ms: u32,
                                                 out: *mut *mut oc_frame) -> oc_status;
     /// A file descriptor that is readable while a frame waits to be taken with oc_video_data_output_copy_next_frame() (which clears it): add it to epoll, g_unix_fd_add() or asyncio's add_reader(). Starts pulling like the first oc_video_data_output_copy_next_frame().
@@ -501,6 +607,7 @@ extern "C" {
     ) -> oc_status;
     /// Unregister a callback. Returns only after a call of it that is in flight on another thread has finished, so `user_data` may be freed right after. Called from inside a callback, it returns at once and no later call is made.
     pub fn oc_context_remove_callback(ctx: *mut oc_context, id: oc_callback_id) -> oc_status;
+    /// Register `callback` for when `device` goes away (see oc_device_disconnected_callback).
     pub fn oc_context_add_disconnected_callback(
         ctx: *mut oc_context,
         device: *mut oc_device,
@@ -578,6 +685,7 @@ extern "C" {
         user_data: *mut c_void,
         out_id: *mut oc_callback_id,
     ) -> oc_status;
+    /// Unregister an event callback; waits for a call of it in flight, except when called from inside that callback (then later calls stop).
     pub fn oc_capture_session_remove_callback(session: *mut oc_capture_session, id: oc_callback_id) -> oc_status;
     /// Create a video data output.
     pub fn oc_video_data_output_create(out: *mut *mut oc_video_data_output) -> oc_status;
@@ -585,6 +693,7 @@ extern "C" {
     pub fn oc_video_data_output_destroy(output: *mut oc_video_data_output);
     /// Pin the output's pixel format (a fourcc; 0 for the camera's) and size (0x0 for the camera's). Takes effect at the next commit or start.
     pub fn oc_video_data_output_set_format(output: *mut oc_video_data_output, pixel_format: u32, width: u32, height: u32) -> oc_status;
+    /// Set (or with NULL clear) the output's frame callback. From another thread it waits for a call of the old callback in flight, so none runs after it returns; from inside the callback it applies from the next frame.
     pub fn oc_video_data_output_set_frame_callback(
         output: *mut oc_video_data_output,
         callback: oc_frame_callback,
@@ -594,13 +703,17 @@ extern "C" {
     pub fn oc_video_data_output_delivered_frames(output: *const oc_video_data_output) -> u64;
     /// Frame properties; 0 for an invalid frame (which sets the last error). \threadsafety Any thread.
     pub fn oc_frame_pixel_format(frame: *const oc_frame) -> u32;
+    /// Frame properties; 0 for an invalid frame (which sets the last error).
     pub fn oc_frame_width(frame: *const oc_frame) -> u32;
+    /// Frame properties; 0 for an invalid frame (which sets the last error).
     pub fn oc_frame_height(frame: *const oc_frame) -> u32;
+    /// Frame properties; 0 for an invalid frame (which sets the last error).
     pub fn oc_frame_sequence(frame: *const oc_frame) -> u64;
     /// CLOCK_MONOTONIC nanoseconds of the capture.
     pub fn oc_frame_timestamp_ns(frame: *const oc_frame) -> u64;
     /// True for full-range samples (0–255, as decoded JPEG), false for limited range (16–235, as YUV cameras send).
     pub fn oc_frame_is_full_range(frame: *const oc_frame) -> bool;
+    /// True for a compressed frame the camera sent damaged (a JPEG that does not decode): outputs that convert drop such frames (OC_DROP_CORRUPT), outputs that take the camera's format get them with this flag.
     pub fn oc_frame_plane_count(frame: *const oc_frame) -> u32;
     /// Plane `plane`'s bytes: returns the data (NULL for an invalid frame or plane) and its size and stride in bytes through the optional outputs.
     pub fn oc_frame_plane_data(frame: *const oc_frame, plane: u32, size: *mut usize, stride: *mut u32) -> *const u8;
@@ -615,6 +728,7 @@ extern "C" {
     pub fn oc_photo_output_destroy(output: *mut oc_photo_output);
     /// Add the photo output to the session (like oc_capture_session_add_output()).
     pub fn oc_capture_session_add_photo_output(session: *mut oc_capture_session, output: *mut oc_photo_output) -> oc_status;
+    /// Returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (not in this session).
     pub fn oc_capture_session_remove_photo_output(session: *mut oc_capture_session, output: *mut oc_photo_output) -> oc_status;
     /// The clockwise angle that turns the camera's pixels upright (the rotation coordinator's capture angle); written as EXIF Orientation. Any thread.
     pub fn oc_photo_output_set_rotation_angle(output: *mut oc_photo_output, degrees: i32) -> oc_status;
@@ -632,6 +746,7 @@ extern "C" {
     pub fn oc_movie_file_output_create(out: *mut *mut oc_movie_file_output) -> oc_status;
     /// Destroy the output: a recording in progress is finished (its callback runs) before this returns. NULL is ignored.
     pub fn oc_movie_file_output_destroy(output: *mut oc_movie_file_output);
+    /// Returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session).
     pub fn oc_capture_session_add_movie_file_output(session: *mut oc_capture_session, output: *mut oc_movie_file_output) -> oc_status;
     /// Removing the output finishes its recording. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND.
     pub fn oc_capture_session_remove_movie_file_output(session: *mut oc_capture_session, output: *mut oc_movie_file_output) -> oc_status;
@@ -693,10 +808,13 @@ extern "C" {
 
     /// Set (or with NULL remove) the session's microphone: a PipeWire source, such as a camera's oc_context_copy_associated_microphone(), or the `microphone` device (oc_context_copy_default_microphone()) to follow the route. Its sound reaches audio data outputs and becomes the AAC track of recordings. Takes effect at the next commit or at once (like the camera input).
     pub fn oc_capture_session_set_audio_input(session: *mut oc_capture_session, microphone: *mut oc_device) -> oc_status;
+    /// Create an audio data output: add it to a session with a microphone input to receive PCM.
     pub fn oc_audio_data_output_create(out: *mut *mut oc_audio_data_output) -> oc_status;
     /// Removes the output from its session first. NULL is ignored. Refused from inside the output's own callback, like oc_video_data_output_destroy().
     pub fn oc_audio_data_output_destroy(output: *mut oc_audio_data_output);
+    /// Returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session).
     pub fn oc_capture_session_add_audio_output(session: *mut oc_capture_session, output: *mut oc_audio_data_output) -> oc_status;
+    /// Returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND.
     pub fn oc_capture_session_remove_audio_output(session: *mut oc_capture_session, output: *mut oc_audio_data_output) -> oc_status;
     /// Set (or with NULL clear) the callback; a replaced callback in flight finishes first, except from inside the callback itself (it applies from the next call).
     pub fn oc_audio_data_output_set_callback(

@@ -67,6 +67,7 @@ pub struct AudioDataOutput {
 unsafe impl Send for AudioDataOutput {}
 
 impl AudioDataOutput {
+    /// A new audio output; add it with [`CaptureSession::add_audio_output`].
     pub fn new() -> Result<AudioDataOutput> {
         let mut raw = ptr::null_mut();
         check(unsafe { ffi::oc_audio_data_output_create(&mut raw) })?;
@@ -118,12 +119,15 @@ unsafe extern "C" fn samples_trampoline(
 /// What happened to a session; errors carry the library's message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SessionEvent {
+    /// The stream runs.
     Started,
+    /// The session stopped as asked.
     Stopped,
     /// The stream ended on its own (camera gone, daemon gone); the session stopped.
     RuntimeError(String),
     /// The camera is in use elsewhere; the session keeps trying.
     Interrupted(String),
+    /// The camera became free again and the session runs.
     InterruptionEnded,
     /// The `microphone` device's new input could not be opened; no sound until the route moves.
     AudioInterrupted(String),
@@ -168,6 +172,7 @@ impl<'ctx> CaptureSession<'ctx> {
         check(unsafe { ffi::oc_capture_session_add_audio_output(self.raw(), output.raw.as_ptr()) })
     }
 
+    /// Removes an audio output.
     pub fn remove_audio_output(&self, output: &AudioDataOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_remove_audio_output(self.raw(), output.raw.as_ptr()) })
     }
@@ -178,6 +183,7 @@ impl<'ctx> CaptureSession<'ctx> {
         check(unsafe { ffi::oc_capture_session_set_automatically_switches_camera(self.raw(), enabled) })
     }
 
+    /// Whether automatic switching is on.
     pub fn automatically_switches_camera(&self) -> bool {
         unsafe { ffi::oc_capture_session_automatically_switches_camera(self.raw()) }
     }

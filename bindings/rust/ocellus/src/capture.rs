@@ -15,15 +15,19 @@ impl Frame<'_> {
     pub(crate) fn view(raw: *const ffi::oc_frame) -> Self {
         Frame { raw, _callback: std::marker::PhantomData }
     }
+    /// Width in pixels.
     pub fn width(&self) -> u32 {
         unsafe { ffi::oc_frame_width(self.raw) }
     }
+    /// Height in pixels.
     pub fn height(&self) -> u32 {
         unsafe { ffi::oc_frame_height(self.raw) }
     }
+    /// The pixel format's name, e.g. "NV12".
     pub fn pixel_format(&self) -> String {
         crate::pixel_format_name(unsafe { ffi::oc_frame_pixel_format(self.raw) })
     }
+    /// The camera's sequence number (gaps mean the camera or the library dropped frames).
     pub fn sequence(&self) -> u64 {
         unsafe { ffi::oc_frame_sequence(self.raw) }
     }
@@ -35,6 +39,7 @@ impl Frame<'_> {
     pub fn is_full_range(&self) -> bool {
         unsafe { ffi::oc_frame_is_full_range(self.raw) }
     }
+    /// Number of planes (2 for NV12, 1 for packed and compressed formats).
     pub fn plane_count(&self) -> u32 {
         unsafe { ffi::oc_frame_plane_count(self.raw) }
     }
@@ -62,6 +67,7 @@ pub struct RetainedFrame {
 unsafe impl Send for RetainedFrame {}
 
 impl RetainedFrame {
+    /// A view of the kept frame.
     pub fn frame(&self) -> Frame<'_> {
         Frame { raw: self.raw.as_ptr(), _callback: std::marker::PhantomData }
     }
@@ -149,6 +155,7 @@ impl VideoDataOutput {
         check(unsafe { ffi::oc_video_data_output_set_mirrored(self.raw.as_ptr(), mirrored.map_or(-1, |m| m as i32)) })
     }
 
+    /// Frames delivered to this output so far.
     pub fn delivered_frames(&self) -> u64 {
         unsafe { ffi::oc_video_data_output_delivered_frames(self.raw.as_ptr()) }
     }
@@ -189,6 +196,7 @@ impl CaptureSession<'_> {
     pub(crate) fn raw(&self) -> *mut ffi::oc_capture_session {
         self.raw.as_ptr()
     }
+    /// Makes `camera` the session's input (switching a running session).
     pub fn set_input(&self, camera: &Device) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_set_input(self.raw.as_ptr(), camera.raw.as_ptr()) })
     }
@@ -196,12 +204,15 @@ impl CaptureSession<'_> {
     pub fn add_output(&self, output: &VideoDataOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_add_output(self.raw.as_ptr(), output.raw.as_ptr()) })
     }
+    /// Removes an output added with [`CaptureSession::add_output`].
     pub fn remove_output(&self, output: &VideoDataOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_remove_output(self.raw.as_ptr(), output.raw.as_ptr()) })
     }
+    /// Starts a batch of changes applied together by [`CaptureSession::commit_configuration`].
     pub fn begin_configuration(&self) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_begin_configuration(self.raw.as_ptr()) })
     }
+    /// Applies the batch started by [`CaptureSession::begin_configuration`].
     pub fn commit_configuration(&self) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_commit_configuration(self.raw.as_ptr()) })
     }
@@ -213,6 +224,7 @@ impl CaptureSession<'_> {
     pub fn stop_running(&self) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_stop_running(self.raw.as_ptr()) })
     }
+    /// Whether the stream runs.
     pub fn is_running(&self) -> bool {
         unsafe { ffi::oc_capture_session_is_running(self.raw.as_ptr()) }
     }
@@ -247,9 +259,11 @@ impl RotationCoordinator<'_> {
         unsafe { ffi::oc_rotation_coordinator_get_angles(self.raw.as_ptr(), &mut preview, &mut capture) };
         (preview, capture)
     }
+    /// Whether the coordinator computes for a mirrored preview.
     pub fn is_mirrored(&self) -> bool {
         unsafe { ffi::oc_rotation_coordinator_is_mirrored(self.raw.as_ptr()) }
     }
+    /// How the device holding the camera is turned, clockwise degrees (0, 90, 180, 270).
     pub fn set_host_orientation(&self, degrees: i32) -> Result<()> {
         check(unsafe { ffi::oc_rotation_coordinator_set_host_orientation(self.raw.as_ptr(), degrees) })
     }

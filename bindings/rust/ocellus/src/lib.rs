@@ -11,6 +11,7 @@
 //! Errors carry the library's status and message. Callbacks run on a library
 //! thread; a panic inside one is caught (it must not unwind into C), reported on
 //! stderr, and later callbacks still run.
+#![warn(missing_docs)]
 
 pub use ocellus_sys as ffi;
 
@@ -35,14 +36,23 @@ use std::ptr::{self, NonNull};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ErrorKind {
+    /// An argument was missing, out of range or malformed.
     InvalidArgument,
+    /// A handle was already destroyed or released.
     InvalidHandle,
+    /// A backend (the PipeWire daemon) could not be reached or went away.
     BackendUnavailable,
+    /// The device, format or registration asked for does not exist.
     NotFound,
+    /// The call is not allowed in the object's current state.
     WrongState,
+    /// An operation did not complete in time.
     Timeout,
+    /// Memory or another resource ran out (including USB bandwidth).
     NoResources,
+    /// The device is in use by another client.
     Busy,
+    /// The device went away.
     Disconnected,
     /// Reading or writing a file failed, or data was corrupt.
     Io,
@@ -50,14 +60,18 @@ pub enum ErrorKind {
     LibraryUnavailable,
     /// The app may not use the camera: the portal or the user refused, or the system's permissions.
     PermissionDenied,
+    /// Anything else; the message says what.
     Other,
 }
 
 /// A failed library call, with the library's own message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
+    /// The kind of failure.
     pub kind: ErrorKind,
+    /// The library's `oc_status` code (negative).
     pub status: i32,
+    /// What went wrong, in the library's words.
     pub message: String,
 }
 
@@ -69,6 +83,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The result of a fallible call.
 pub type Result<T> = std::result::Result<T, Error>;
 
 pub(crate) fn text(raw: *const c_char) -> Option<String> {
@@ -141,42 +156,61 @@ pub fn version() -> String {
     text(unsafe { ffi::oc_version() }).unwrap_or_default()
 }
 
+/// What kind of device a [`Device`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceType {
+    /// Part of the machine: a laptop's or board's camera.
     BuiltInCamera,
+    /// Plugged in: USB webcams, display cameras, capture dongles.
     ExternalCamera,
+    /// Made in software: v4l2loopback, a PipeWire source.
     VirtualCamera,
+    /// A camera that also (or only) delivers depth maps.
     DepthCamera,
+    /// An audio input.
     Microphone,
 }
 
+/// Which way a built-in camera faces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Position {
+    /// Not known, or not fixed (external and virtual cameras).
     Unspecified,
+    /// Faces the user.
     Front,
+    /// Faces away from the user.
     Back,
 }
 
+/// Where a device is reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
+    /// Through the PipeWire daemon, shared with other apps.
     PipeWire,
+    /// The kernel's V4L2 node, opened directly.
     V4l2,
 }
 
+/// What happened to a device a hotplug callback names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HotplugEvent {
+    /// The device appeared.
     Added,
+    /// The device went away.
     Removed,
 }
 
 /// An exact frame rate in frames per second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FrameRate {
+    /// Frames…
     pub numerator: u32,
+    /// …per this many seconds.
     pub denominator: u32,
 }
 
 impl FrameRate {
+    /// Frames per second as a float (30000/1001 is 29.97…).
     pub fn as_f64(&self) -> f64 {
         self.numerator as f64 / self.denominator as f64
     }
@@ -186,10 +220,15 @@ impl FrameRate {
 /// the maximum and minimum of a range).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Format {
+    /// The pixel format's name, e.g. "MJPEG", "YUYV", "NV12".
     pub pixel_format: String,
+    /// Width in pixels (the largest, for a range of sizes).
     pub width: u32,
+    /// Height in pixels (the largest, for a range of sizes).
     pub height: u32,
+    /// Frame rates offered at this size, highest first.
     pub frame_rates: Vec<FrameRate>,
+    /// `frame_rates` holds the maximum and minimum of a continuous range.
     pub frame_rates_are_range: bool,
     /// For a range of sizes (a driver's stepwise or continuous sizes), its smallest size and
     /// steps; `width` × `height` is then the largest. `None` for one size.
@@ -213,17 +252,23 @@ pub struct SizeRange {
 /// A camera control as the device describes it, with its value when read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Control {
+    /// The driver's control ID (`V4L2_CID_*`).
     pub id: u32,
     /// The name as `v4l2-ctl` prints it, e.g. "brightness".
     pub name: String,
     /// `OC_CONTROL_TYPE_*` (see the header): 1 integer, 2 boolean, 3 menu, …
     pub control_type: u32,
+    /// Smallest value.
     pub minimum: i64,
+    /// Largest value.
     pub maximum: i64,
+    /// Distance between settable values.
     pub step: i64,
+    /// The driver's default.
     pub default_value: i64,
     /// `OC_CONTROL_FLAG_*` bits.
     pub flags: u32,
+    /// The value when the list was read; `None` for buttons, write-only and payload controls.
     pub value: Option<i64>,
     /// (value to set, item name) of menu controls.
     pub menu: Vec<(i64, String)>,
@@ -255,10 +300,12 @@ impl Device {
         text(unsafe { ffi::oc_device_unique_id(self.ptr()) }).unwrap_or_default()
     }
 
+    /// The name to show people.
     pub fn name(&self) -> String {
         text(unsafe { ffi::oc_device_name(self.ptr()) }).unwrap_or_default()
     }
 
+    /// What kind of device it is.
     pub fn device_type(&self) -> DeviceType {
         match unsafe { ffi::oc_device_get_type(self.ptr()) } {
             ffi::OC_DEVICE_TYPE_BUILT_IN_CAMERA => DeviceType::BuiltInCamera,
@@ -269,6 +316,7 @@ impl Device {
         }
     }
 
+    /// Which way it faces, for built-in cameras.
     pub fn position(&self) -> Position {
         match unsafe { ffi::oc_device_get_position(self.ptr()) } {
             ffi::OC_DEVICE_POSITION_FRONT => Position::Front,
@@ -277,6 +325,7 @@ impl Device {
         }
     }
 
+    /// The backend this device is reached through.
     pub fn backend(&self) -> Backend {
         match unsafe { ffi::oc_device_get_backend(self.ptr()) } {
             ffi::OC_BACKEND_V4L2 => Backend::V4l2,
@@ -294,14 +343,17 @@ impl Device {
         unsafe { ffi::oc_device_supports_multitasking(self.ptr()) }
     }
 
+    /// USB vendor ID, when known.
     pub fn vendor_id(&self) -> Option<u16> {
         Some(unsafe { ffi::oc_device_vendor_id(self.ptr()) }).filter(|id| *id != 0)
     }
 
+    /// USB product ID, when known.
     pub fn product_id(&self) -> Option<u16> {
         Some(unsafe { ffi::oc_device_product_id(self.ptr()) }).filter(|id| *id != 0)
     }
 
+    /// USB serial number, when the device has one.
     pub fn serial_number(&self) -> Option<String> {
         text(unsafe { ffi::oc_device_serial_number(self.ptr()) })
     }
@@ -312,6 +364,7 @@ impl Device {
         text(unsafe { ffi::oc_device_get_property(self.ptr(), key.as_ptr()) })
     }
 
+    /// The picture formats it offers.
     pub fn formats(&self) -> Result<Vec<Format>> {
         let count = unsafe { ffi::oc_device_format_count(self.ptr()) };
         (0..count).map(|index| self.describe_format(index, ffi::oc_device_get_format)).collect()
@@ -459,7 +512,9 @@ pub struct ContextOptions {
 /// Which preferred camera changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PreferredCamera {
+    /// The camera the user last chose in this app (persisted).
     User,
+    /// The library's choice, which follows plugs and unplugs.
     System,
 }
 
@@ -495,6 +550,7 @@ impl Context {
         Ok(Context { raw: NonNull::new(raw).expect("oc_context_create returned OK with a handle") })
     }
 
+    /// The app ID the context was created with.
     pub fn app_id(&self) -> String {
         text(unsafe { ffi::oc_context_app_id(self.raw.as_ptr()) }).unwrap_or_default()
     }

@@ -8,16 +8,23 @@ use std::ptr::{self, NonNull};
 /// A finished photo: JPEG bytes with EXIF.
 #[derive(Clone, Debug)]
 pub struct Photo {
+    /// The JPEG file's bytes.
     pub jpeg: Vec<u8>,
+    /// Width in pixels, as stored.
     pub width: u32,
+    /// Height in pixels, as stored.
     pub height: u32,
     /// The EXIF Orientation written (1–8).
     pub orientation: u16,
+    /// The camera frame's sequence number.
     pub sequence: u64,
+    /// CLOCK_MONOTONIC nanoseconds of the frame's capture.
     pub timestamp_ns: u64,
+    /// The file written, if a path was asked for.
     pub path: Option<String>,
 }
 
+/// How to take one photo.
 #[derive(Clone, Debug, Default)]
 pub struct PhotoSettings {
     /// Turn the pixels instead of writing the angle as EXIF Orientation.
@@ -39,6 +46,7 @@ unsafe impl Send for PhotoOutput {}
 unsafe impl Sync for PhotoOutput {}
 
 impl PhotoOutput {
+    /// A new photo output; add it to a session with [`CaptureSession::add_photo_output`].
     pub fn new() -> Result<PhotoOutput> {
         let mut raw = ptr::null_mut();
         check(unsafe { ffi::oc_photo_output_create(&mut raw) })?;
@@ -50,6 +58,7 @@ impl PhotoOutput {
         check(unsafe { ffi::oc_photo_output_set_rotation_angle(self.raw.as_ptr(), degrees) })
     }
 
+    /// Mirrors photos about the vertical axis (after rotation).
     pub fn set_mirrored(&self, mirrored: bool) -> Result<()> {
         check(unsafe { ffi::oc_photo_output_set_mirrored(self.raw.as_ptr(), mirrored) })
     }
@@ -113,17 +122,27 @@ unsafe extern "C" fn photo_trampoline(
 /// A finished movie file; `error` says why it ended early (the file plays up to then).
 #[derive(Clone, Debug)]
 pub struct Recording {
+    /// The file written.
     pub path: String,
+    /// Its size in bytes.
     pub bytes: i64,
+    /// Video width in pixels.
     pub width: u32,
+    /// Video height in pixels.
     pub height: u32,
+    /// Seconds of video.
     pub duration: f64,
+    /// Video frames written.
     pub frames: u64,
+    /// Frames dropped because the writer fell behind.
     pub dropped_frames: u64,
+    /// Clockwise degrees in the file's display matrix.
     pub rotation: i32,
+    /// "mjpeg", "libx264" or "mpeg4".
     pub video_codec: String,
     /// Seconds of sound (0 without a microphone).
     pub audio_duration: f64,
+    /// Why the recording ended early; `None` when it stopped as asked.
     pub error: Option<Error>,
 }
 
@@ -138,6 +157,7 @@ unsafe impl Send for MovieFileOutput {}
 unsafe impl Sync for MovieFileOutput {}
 
 impl MovieFileOutput {
+    /// A new movie file output; add it with [`CaptureSession::add_movie_file_output`].
     pub fn new() -> Result<MovieFileOutput> {
         let mut raw = ptr::null_mut();
         check(unsafe { ffi::oc_movie_file_output_create(&mut raw) })?;
@@ -171,10 +191,12 @@ impl MovieFileOutput {
         check(unsafe { ffi::oc_movie_file_output_stop_recording(self.raw.as_ptr()) })
     }
 
+    /// Whether a recording is in progress.
     pub fn is_recording(&self) -> bool {
         unsafe { ffi::oc_movie_file_output_is_recording(self.raw.as_ptr()) }
     }
 
+    /// Seconds recorded so far in the current recording.
     pub fn recorded_duration(&self) -> f64 {
         unsafe { ffi::oc_movie_file_output_recorded_duration(self.raw.as_ptr()) }
     }
@@ -218,6 +240,7 @@ impl CaptureSession<'_> {
     pub fn add_photo_output(&self, output: &PhotoOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_add_photo_output(self.raw(), output.raw.as_ptr()) })
     }
+    /// Removes a photo output.
     pub fn remove_photo_output(&self, output: &PhotoOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_remove_photo_output(self.raw(), output.raw.as_ptr()) })
     }
@@ -225,6 +248,7 @@ impl CaptureSession<'_> {
     pub fn add_movie_file_output(&self, output: &MovieFileOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_add_movie_file_output(self.raw(), output.raw.as_ptr()) })
     }
+    /// Removes a movie file output.
     pub fn remove_movie_file_output(&self, output: &MovieFileOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_remove_movie_file_output(self.raw(), output.raw.as_ptr()) })
     }
