@@ -41,14 +41,12 @@ final class FrameBox {
 
     /// Runs the C callback with this view showing `frame`. The thread's delivering
     /// record lets accessors on this thread skip the handle table.
-    func deliver(_ frame: CameraFrame, _ callback: () -> Void) {
-        withUnsafePointer(to: frame) { pointer in
-            delivering = pointer
-            ocabi_set_delivering(UnsafeRawPointer(handle), pointer)
-            callback()
-            ocabi_set_delivering(nil, nil)
-            delivering = nil
-        }
+    func deliver(_ frame: UnsafePointer<CameraFrame>, _ callback: () -> Void) {
+        delivering = frame
+        ocabi_set_delivering(UnsafeRawPointer(handle), frame)
+        callback()
+        ocabi_set_delivering(nil, nil)
+        delivering = nil
     }
 
     /// Runs `body` on the frame behind `handle`, or returns nil with the last error set.
@@ -294,7 +292,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
           leaveSessionToDestroy(box, function: "oc_video_data_output_destroy", inOwnCallback: box.output.isDeliveringThread
                                     || box.synchronizer?.synchronizer.isDeliveringThread == true,
                                 { (session, box) throws(OcellusError) in try session.removeOutput(box.output) }) else { return }
-    box.output.frameHandler = nil
+    box.output.frameViewHandler = nil
     box.output.latest.close()   // readers waiting for a frame return
     HandleTable.unregister(box.view.handle)
     HandleTable.unregister(box.handle)
@@ -342,17 +340,17 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     abiCall(OutputBox.lookup(output)) { (box: OutputBox) throws(OcellusError) in
         try refuseIfSynchronized(box.synchronizer, "oc_video_data_output_set_frame_callback")
         guard let callback else {
-            box.output.frameHandler = nil
+            box.output.frameViewHandler = nil
             return
         }
-        box.output.frameHandler = viewingFrames(callback, output: box.handle, view: box.view, userData: userData)
+        box.output.frameViewHandler = viewingFrames(callback, output: box.handle, view: box.view, userData: userData)
     }
 }
 
 /// The handler that shows each frame through `view` (no copy) and calls a C frame callback
 /// with the output's handle and the caller's user data (video and depth outputs alike).
 func viewingFrames(_ callback: @escaping @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void,
-                   output: OpaquePointer?, view: FrameBox, userData: UnsafeMutableRawPointer?) -> (CameraFrame) -> Void {
+                   output: OpaquePointer?, view: FrameBox, userData: UnsafeMutableRawPointer?) -> (UnsafePointer<CameraFrame>) -> Void {
     let userDataBits = UInt(bitPattern: userData)
     return { frame in view.deliver(frame) { callback(output, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits)) } }
 }

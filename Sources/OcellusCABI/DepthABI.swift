@@ -55,7 +55,7 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
           leaveSessionToDestroy(box, function: "oc_depth_data_output_destroy", inOwnCallback: box.output.isDeliveringThread
                                     || box.synchronizer?.synchronizer.isDeliveringThread == true,
                                 { (session, box) throws(OcellusError) in try session.removeDepthOutput(box.output) }) else { return }
-    box.output.frameHandler = nil
+    box.output.frameViewHandler = nil
     HandleTable.unregister(box.view.handle)
     HandleTable.unregister(box.handle)
 }
@@ -78,10 +78,10 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
     abiCall(DepthOutputBox.lookup(output)) { (box: DepthOutputBox) throws(OcellusError) in
         try refuseIfSynchronized(box.synchronizer, "oc_depth_data_output_set_frame_callback")
         guard let callback else {
-            box.output.frameHandler = nil
+            box.output.frameViewHandler = nil
             return
         }
-        box.output.frameHandler = viewingFrames(callback, output: box.handle, view: box.view, userData: userData)
+        box.output.frameViewHandler = viewingFrames(callback, output: box.handle, view: box.view, userData: userData)
     }
 }
 
@@ -182,9 +182,13 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
     let (handle, videoView, depthView) = (box.handle, box.videoView, box.depthView)
     let userDataBits = UInt(bitPattern: userData)
     box.synchronizer.pairHandler = { pair in
-        videoView.deliver(pair.video) {
-            depthView.deliver(pair.depth) {
-                callback(handle, videoView.handle, depthView.handle, UnsafeMutableRawPointer(bitPattern: userDataBits))
+        withUnsafePointer(to: pair.video) { video in
+            withUnsafePointer(to: pair.depth) { depth in
+                videoView.deliver(video) {
+                    depthView.deliver(depth) {
+                        callback(handle, videoView.handle, depthView.handle, UnsafeMutableRawPointer(bitPattern: userDataBits))
+                    }
+                }
             }
         }
     }

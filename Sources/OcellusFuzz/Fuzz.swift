@@ -72,8 +72,10 @@ enum FuzzInputs {
             time += UInt64(step) << 18
             let frame = CameraFrame(pixelFormat: format, width: width, height: height, sequence: UInt64(index) + UInt64(data[5] % 3),
                                     timestampNanoseconds: time, planes: FramePlane(bytes: payload, stride: stride))
-            depthOutputs.raw.deliver(frame)
-            depthOutputs.metres.deliver(frame)
+            withUnsafePointer(to: frame) { map in
+                depthOutputs.raw.deliver(map, arrival: monotonicNanoseconds())
+                depthOutputs.metres.deliver(map, arrival: monotonicNanoseconds())
+            }
             synchronizer.arrived(frame, from: step & 1 == 0 ? .video : .depth)
         }
     }

@@ -215,10 +215,11 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
         let sequence = header?.pointee.seq ?? 0
         let timestamp = header.map { UInt64(max(0, $0.pointee.pts)) } ?? monotonicNanoseconds()
         let planes = CameraFrame.planes(of: pixelFormat, height: height, stride: lineStride, in: bytes)
-        handler(.frame(CameraFrame(pixelFormat: pixelFormat, width: width, height: height,
-                                   sequence: sequence, timestampNanoseconds: timestamp,
-                                   isCorrupt: chunk.pointee.flags & Int32(SPA_CHUNK_FLAG_CORRUPTED) != 0,
-                                   planes: planes.0, planes.1, planes.2)))
+        let frame = CameraFrame(pixelFormat: pixelFormat, width: width, height: height,
+                                sequence: sequence, timestampNanoseconds: timestamp,
+                                isCorrupt: chunk.pointee.flags & Int32(SPA_CHUNK_FLAG_CORRUPTED) != 0,
+                                planes: planes.0, planes.1, planes.2)
+        withUnsafePointer(to: frame) { handler(.frame($0)) }
     }
 
     static func defaultStride(_ format: FourCC, width: Int) -> Int {

@@ -253,9 +253,10 @@ public final class V4L2CameraStream: CameraStream, @unchecked Sendable {
                 let active = frame.format
                 let planes = CameraFrame.planes(of: active.pixelFormat, height: active.height,
                                                 stride: Int(active.bytesPerLine), in: frame.bytes)
-                handler(.frame(CameraFrame(pixelFormat: active.pixelFormat, width: active.width, height: active.height,
-                                           sequence: UInt64(frame.sequence), timestampNanoseconds: frame.timestampNanoseconds,
-                                           isCorrupt: frame.isCorrupt, depthUnit: depthUnit, planes: planes.0, planes.1, planes.2)))
+                let view = CameraFrame(pixelFormat: active.pixelFormat, width: active.width, height: active.height,
+                                       sequence: UInt64(frame.sequence), timestampNanoseconds: frame.timestampNanoseconds,
+                                       isCorrupt: frame.isCorrupt, depthUnit: depthUnit, planes: planes.0, planes.1, planes.2)
+                withUnsafePointer(to: view) { handler(.frame($0)) }
             case .failed(let error):
                 handler(.failed(error))
             }

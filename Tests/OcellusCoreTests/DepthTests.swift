@@ -202,7 +202,9 @@ import Testing
         #expect(session.activeDepthFormat?.width == 640)
         let words = [UInt16](repeating: 800, count: 640 * 480)
         words.withUnsafeBytes { bytes in
-            streams[1].handler(.frame(Self.frame(Self.z16, 640, 480, sequence: 1, at: monotonicNanoseconds(), bytes, stride: 1280)))
+            withUnsafePointer(to: Self.frame(Self.z16, 640, 480, sequence: 1, at: monotonicNanoseconds(), bytes, stride: 1280)) {
+                streams[1].handler(.frame($0))
+            }
         }
         #expect(maps == 1)
         var events: [String] = []

@@ -77,7 +77,9 @@ public struct CameraFrame: Sendable {
 }
 
 public enum CameraStreamEvent {
-    case frame(CameraFrame)
+    /// A frame, by reference: valid during the handler call. The frame path hands this one
+    /// record down to the outputs and the C ABI's view without copying it.
+    case frame(UnsafePointer<CameraFrame>)
     /// The stream ended on its own: disconnected, daemon gone, driver error.
     case failed(OcellusError)
 }

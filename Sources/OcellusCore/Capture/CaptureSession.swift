@@ -811,7 +811,8 @@ public final class CaptureSession: @unchecked Sendable {
         let opened = try opener.openStream(for: input, format: format, frameRate: rate) { [unowned(unsafe) self] event in
             switch event {
             case .frame(let frame):
-                self.watchdog.frameArrived()
+                let arrival = monotonicNanoseconds()
+                self.watchdog.frameArrived(at: arrival)
                 // The committed outputs of the moment: a commit may change them while the stream runs.
                 if self.commits.load(ordering: .acquiring) != self.streamOutputsCommit {
                     self.lock.withLock {
@@ -820,8 +821,8 @@ public final class CaptureSession: @unchecked Sendable {
                         self.streamDepthOutputs = self.depthSource == .pictureStream ? self.committed.depthOutputs : []
                     }
                 }
-                for output in self.streamOutputs { output.deliver(frame) }
-                for output in self.streamDepthOutputs { output.deliver(frame) }
+                for output in self.streamOutputs { output.deliver(frame, arrival: arrival) }
+                for output in self.streamDepthOutputs { output.deliver(frame, arrival: arrival) }
             case .failed(let error):
                 self.streamFailed(error, generation: generation, isDepth: false)
             }
@@ -838,7 +839,8 @@ public final class CaptureSession: @unchecked Sendable {
                                 (self.depthThreadOutputs, self.depthThreadOutputsCommit) = (self.committed.depthOutputs, self.commits.load(ordering: .relaxed))
                             }
                         }
-                        for output in self.depthThreadOutputs { output.deliver(frame) }
+                        let arrival = monotonicNanoseconds()
+                        for output in self.depthThreadOutputs { output.deliver(frame, arrival: arrival) }
                     case .failed(let error):
                         self.streamFailed(error, generation: generation, isDepth: true)
                     }

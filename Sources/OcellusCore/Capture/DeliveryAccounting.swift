@@ -42,13 +42,14 @@ final class DeliveryAccounting: @unchecked Sendable {
 
     func countDelivered() { delivered.wrappingAdd(1, ordering: .relaxed) }
 
-    /// Counts the frames missing before `frame`, and tells whether `frame` itself is late.
-    func admit(_ frame: CameraFrame, arrival: UInt64) -> Bool {
-        if let last = lastSequence, frame.sequence > last + 1 {
+    /// Counts the frames missing before the frame numbered `sequence`, and tells whether that
+    /// frame, captured at `timestamp`, is itself late.
+    func admit(sequence: UInt64, timestamp: UInt64, arrival: UInt64) -> Bool {
+        if let last = lastSequence, sequence > last + 1 {
             let heldUp = arrival - lastArrival > frameInterval + frameInterval / 2
-            count(heldUp ? .outOfBuffers : .discontinuity, frame.sequence - last - 1)
+            count(heldUp ? .outOfBuffers : .discontinuity, sequence - last - 1)
         }
-        (lastSequence, lastArrival) = (frame.sequence, arrival)
-        return !(arrival > frame.timestampNanoseconds && arrival - frame.timestampNanoseconds > 3 * frameInterval)
+        (lastSequence, lastArrival) = (sequence, arrival)
+        return !(arrival > timestamp && arrival - timestamp > 3 * frameInterval)
     }
 }

@@ -26,6 +26,11 @@ public final class DepthDataOutput: @unchecked Sendable {
 
     /// Called on the stream thread that delivers depth, with views valid during the call.
     public var frameHandler: ((CameraFrame) -> Void)? {
+        get { handler.valueHandler }
+        set { handler.valueHandler = newValue }
+    }
+    /// The same handler taking the map by reference (the C ABI's view: no copy of the record).
+    public var frameViewHandler: ((UnsafePointer<CameraFrame>) -> Void)? {
         get { handler.current }
         set { handler.replace(with: newValue) }
     }
@@ -33,7 +38,7 @@ public final class DepthDataOutput: @unchecked Sendable {
     /// True on the thread running this output's handler.
     public var isDeliveringThread: Bool { handler.isCallingThread }
 
-    private let handler = HandlerSlot<CameraFrame>()
+    private let handler = HandlerSlot<UnsafePointer<CameraFrame>>()
     let accounting = DeliveryAccounting()
     /// Metres per unit when the camera does not say (its frames' `depthUnit` is 0): millimetres.
     static let defaultDepthUnit: Float = 0.001
@@ -48,9 +53,10 @@ public final class DepthDataOutput: @unchecked Sendable {
 
     public func droppedFrames(_ reason: FrameDropReason) -> UInt64 { accounting.dropped(reason) }
 
-    /// Called on the stream thread only.
-    func deliver(_ frame: CameraFrame) {
-        guard accounting.admit(frame, arrival: monotonicNanoseconds()) else {
+    /// Called on the stream thread only; `arrival` is when the stream handed the map over.
+    func deliver(_ map: UnsafePointer<CameraFrame>, arrival: UInt64) {
+        let frame = map.pointee
+        guard accounting.admit(sequence: frame.sequence, timestamp: frame.timestampNanoseconds, arrival: arrival) else {
             accounting.count(.late)
             return
         }
@@ -83,7 +89,7 @@ public final class DepthDataOutput: @unchecked Sendable {
                                 timestampNanoseconds: frame.timestampNanoseconds, isFullRange: true, depthUnit: depthUnit,
                                 planes: samples)
         }
-        handler.call(ready)
+        withUnsafePointer(to: ready) { handler.call($0) }
         accounting.countDelivered()
     }
 }

@@ -30,7 +30,7 @@ public final class StallWatchdog: @unchecked Sendable {
 
     /// On the stream thread, for every frame.
     @inline(__always)
-    public func frameArrived() { lastFrame.store(monotonicNanoseconds(), ordering: .relaxed) }
+    public func frameArrived(at arrival: UInt64) { lastFrame.store(arrival, ordering: .relaxed) }
 
     /// Starts watching a stream at `frameInterval` (replacing any watch); `report` runs on
     /// the watchdog's thread, which ends after `.gaveUp`.
@@ -55,27 +55,39 @@ public final class StallWatchdog: @unchecked Sendable {
         if let running { pthread_join(running, nil) }
     }
 
+    /// While frames flow the thread sleeps until a stall could first be due (about once a
+    /// second at most, not once per frame or per poll); while stalled it looks every 100 ms,
+    /// so frames coming back end the stall promptly.
     private func watch(started: UInt64, frameInterval: UInt64, report: (Change) -> Void) {
         var stalledSince: UInt64?
         lock.withLock {
             while armed {
-                lock.wait(untilMonotonicNanoseconds: monotonicNanoseconds() + 100_000_000)
-                guard armed else { return }
                 let last = lastFrame.load(ordering: .relaxed)
                 let now = monotonicNanoseconds()
-                let silent = now - (last == 0 ? started : max(last, started))
+                let reference = last == 0 ? started : max(last, started)
+                let silent = now > reference ? now - reference : 0
+                let nextLook: UInt64
                 if let since = stalledSince {
                     if last > since {
                         stalledSince = nil
                         lock.unlocked { report(.resumed) }
-                    } else if now - since >= Self.giveUpAfter {
+                        continue
+                    }
+                    if now - since >= Self.giveUpAfter {
                         lock.unlocked { report(.gaveUp(silentFor: silent)) }
                         return
                     }
-                } else if silent >= Self.stallAfter(frameInterval: frameInterval, firstFrame: last == 0) {
-                    stalledSince = now
-                    lock.unlocked { report(.stalled(silentFor: silent)) }
+                    nextLook = now + 100_000_000
+                } else {
+                    let stallAfter = Self.stallAfter(frameInterval: frameInterval, firstFrame: last == 0)
+                    if silent >= stallAfter {
+                        stalledSince = now
+                        lock.unlocked { report(.stalled(silentFor: silent)) }
+                        continue
+                    }
+                    nextLook = reference + stallAfter
                 }
+                lock.wait(untilMonotonicNanoseconds: nextLook)
             }
         }
     }

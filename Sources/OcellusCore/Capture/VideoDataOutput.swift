@@ -53,6 +53,11 @@ public final class VideoDataOutput: @unchecked Sendable {
     /// Called on the session's stream thread with views valid during the call.
     /// Replacing it waits for a call in flight, except from inside the handler (`HandlerSlot`).
     public var frameHandler: ((CameraFrame) -> Void)? {
+        get { handler.valueHandler }
+        set { handler.valueHandler = newValue }
+    }
+    /// The same handler taking the frame by reference (the C ABI's view: no copy of the record).
+    public var frameViewHandler: ((UnsafePointer<CameraFrame>) -> Void)? {
         get { handler.current }
         set { handler.replace(with: newValue) }
     }
@@ -60,7 +65,7 @@ public final class VideoDataOutput: @unchecked Sendable {
     /// True on the thread running this output's handler.
     public var isDeliveringThread: Bool { handler.isCallingThread }
 
-    private let handler = HandlerSlot<CameraFrame>()
+    private let handler = HandlerSlot<UnsafePointer<CameraFrame>>()
     /// The newest frame, for callers that pull (`LatestFrame`); off until first used.
     public let latest = LatestFrame()
     /// The thread that last delivered a frame (pthread_t bits): a pull from there would wait for itself.
@@ -90,12 +95,12 @@ public final class VideoDataOutput: @unchecked Sendable {
     /// Frames dropped for `reason` so far.
     public func droppedFrames(_ reason: DropReason) -> UInt64 { accounting.dropped(reason) }
 
-    /// Called on the stream thread only.
-    func deliver(_ frame: CameraFrame) {
-        let arrival = monotonicNanoseconds()
-        if !accounting.admit(frame, arrival: arrival) || converter?.isCatchingUp(before: frame) == true {
+    /// Called on the stream thread only; `arrival` is when the stream handed the frame over.
+    func deliver(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64) {
+        if !accounting.admit(sequence: frame.pointee.sequence, timestamp: frame.pointee.timestampNanoseconds, arrival: arrival)
+            || converter?.isCatchingUp(before: frame.pointee) == true {
             accounting.count(.late)
-            converter?.skip(frame, late: true)
+            converter?.skip(frame.pointee, late: true)
             return
         }
         // Thinned only when the stream runs faster than the cap (a stream at the cap is never
@@ -103,27 +108,30 @@ public final class VideoDataOutput: @unchecked Sendable {
         if let limit = maximumFrameRate, limit.numerator > 0 {
             let interval = UInt64(1e9 * Double(limit.denominator) / Double(limit.numerator))
             if frameInterval < interval - interval / 10 {
-                guard lastDelivery == 0 || frame.timestampNanoseconds + interval / 4 >= lastDelivery + interval else {
-                    converter?.skip(frame, late: false)
+                let timestamp = frame.pointee.timestampNanoseconds
+                guard lastDelivery == 0 || timestamp + interval / 4 >= lastDelivery + interval else {
+                    converter?.skip(frame.pointee, late: false)
                     return
                 }
                 // The next slot, or a fresh start after a long pause.
-                let resync = lastDelivery == 0 || frame.timestampNanoseconds >= lastDelivery + 2 * interval
-                lastDelivery = resync ? frame.timestampNanoseconds : lastDelivery + interval
+                let resync = lastDelivery == 0 || timestamp >= lastDelivery + 2 * interval
+                lastDelivery = resync ? timestamp : lastDelivery + interval
             }
         }
-        let ready: CameraFrame
         if let converter {
-            guard let converted = converter.convert(frame) else {
+            guard let converted = converter.convert(frame.pointee) else {
                 accounting.count(.corrupt)
                 return
             }
-            ready = converted
+            withUnsafePointer(to: converted) { hand(over: $0) }
         } else {
-            ready = frame
+            hand(over: frame)
         }
+    }
+
+    private func hand(over ready: UnsafePointer<CameraFrame>) {
         deliveringThread.store(UInt(pthread_self()), ordering: .relaxed)
-        if latest.isEnabled { latest.store(ready) }
+        if latest.isEnabled { latest.store(ready.pointee) }
         handler.call(ready)
         accounting.countDelivered()
     }
