@@ -10,7 +10,9 @@ import Glibc
 
 let runs = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 30
 
-func milliseconds(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1e6 }
+/// Signed: two PipeWire clients learn of the same registry event in no set order, so our
+/// callback can come before the probe's own listener hears it.
+func milliseconds(from start: UInt64, to end: UInt64) -> Double { (Double(end) - Double(start)) / 1e6 }
 
 func summary(_ samples: [Double]) -> (median: Double, p90: Double) {
     let sorted = samples.sorted()
@@ -67,14 +69,14 @@ for _ in 0..<runs {
     let probeStart = monotonicNanoseconds()
     let probe = RegistryProbe()
     guard probe.connect() else { fputs("ocellus-bench: no PipeWire daemon\n", stderr); exit(1) }
-    baselineDiscovery.append(milliseconds(monotonicNanoseconds() - probeStart))
+    baselineDiscovery.append(milliseconds(from: probeStart, to: monotonicNanoseconds()))
     probe.close()
 
     let start = monotonicNanoseconds()
     do {
         let hub = try DeviceHub(appID: "org.ocellus.bench", backends: [PipeWireBackend()], timeoutMilliseconds: 3000)
         cameraCount = hub.devices().filter { $0.type.isCamera && !$0.formats.isEmpty }.count
-        discovery.append(milliseconds(monotonicNanoseconds() - start))
+        discovery.append(milliseconds(from: start, to: monotonicNanoseconds()))
         hub.close()
     } catch {
         fputs("ocellus-bench: \(error)\n", stderr)
@@ -116,15 +118,15 @@ for index in 0..<runs {
     let pid = spawnCamera(name)
     let added = waitFor { addedAt }
     guard let announced = probe.appearance(of: name) else { fputs("ocellus-bench: probe missed \(name)\n", stderr); exit(1) }
-    spawnToCallback.append(milliseconds(added - spawned))
-    spawnToRegistry.append(milliseconds(announced - spawned))
-    registryToCallback.append(milliseconds(added - announced))
+    spawnToCallback.append(milliseconds(from: spawned, to: added))
+    spawnToRegistry.append(milliseconds(from: spawned, to: announced))
+    registryToCallback.append(milliseconds(from: announced, to: added))
     let killed = monotonicNanoseconds()
     stopCamera(pid)
     let removed = waitFor { removedAt }
     guard let gone = probe.removal(of: name) else { fputs("ocellus-bench: probe missed removal\n", stderr); exit(1) }
-    killToCallback.append(milliseconds(removed - killed))
-    killToRegistry.append(milliseconds(gone - killed))
+    killToCallback.append(milliseconds(from: killed, to: removed))
+    killToRegistry.append(milliseconds(from: killed, to: gone))
     probe.forget(name)
 }
 report("hotplug: producer start -> added callback", spawnToCallback, baseline: spawnToRegistry)

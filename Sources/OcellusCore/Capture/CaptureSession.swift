@@ -821,8 +821,13 @@ public final class CaptureSession: @unchecked Sendable {
                         self.streamDepthOutputs = self.depthSource == .pictureStream ? self.committed.depthOutputs : []
                     }
                 }
-                for output in self.streamOutputs { output.deliver(frame, arrival: arrival) }
-                for output in self.streamDepthOutputs { output.deliver(frame, arrival: arrival) }
+                // In place: only this thread changes these arrays, so the loops take no references.
+                self.streamOutputs.withUnsafeBufferPointer { outputs in
+                    for index in outputs.indices { outputs[index].deliver(frame, arrival: arrival) }
+                }
+                if !self.streamDepthOutputs.isEmpty {
+                    for output in self.streamDepthOutputs { output.deliver(frame, arrival: arrival) }
+                }
             case .failed(let error):
                 self.streamFailed(error, generation: generation, isDepth: false)
             }
