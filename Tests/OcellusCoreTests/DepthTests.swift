@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import OcellusCore
 
@@ -32,12 +33,14 @@ import Testing
     final class FedStream: CameraStream, @unchecked Sendable {
         let format: VideoFormat
         let handler: (CameraStreamEvent) -> Void
-        private(set) var stopCount = 0
+        // Stopped on the session's own threads while the test watches.
+        private let stops = Atomic<Int>(0)
+        var stopCount: Int { stops.load(ordering: .sequentiallyConsistent) }
         init(format: VideoFormat, handler: @escaping (CameraStreamEvent) -> Void) {
             self.format = format
             self.handler = handler
         }
-        func stop() { stopCount += 1 }
+        func stop() { stops.wrappingAdd(1, ordering: .sequentiallyConsistent) }
     }
 
     final class FedOpener: CameraStreamOpening, @unchecked Sendable {
