@@ -70,4 +70,46 @@ import Foundation
         try session.stopRunning()
         #expect(stream.stops.count == 1)
     }
+
+    /// A microphone stream that delivers its first samples while it is still being opened,
+    /// and opens only once they were handled: PipeWire's connect waits for the stream's loop,
+    /// which runs the first process callback first.
+    final class EagerAudioOpener: AudioStreamOpening, @unchecked Sendable {
+        final class Stream: AudioStream, @unchecked Sendable {
+            let format = AudioFormat()
+            func stop() {}
+        }
+        func openAudioStream(for device: Device, format: AudioFormat,
+                             handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+            let samples = [Float](repeating: 0, count: 96)
+            let first = Thread {
+                samples.withUnsafeBufferPointer { view in
+                    handler(.samples(AudioBuffer(format: format, samples: view, timestampNanoseconds: monotonicNanoseconds())))
+                }
+            }
+            first.start()
+            while !first.isFinished { usleep(1000) }
+            return Stream()
+        }
+    }
+
+    @Test func anAudioHandlerChangingTheSessionWhileItsStreamOpensDoesNotDeadlock() throws {
+        let microphone = Device(uniqueID: "mic", name: "Mic", type: .microphone, position: .unspecified, backend: .pipewire,
+                                backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
+                                pluggedMicroseconds: nil, properties: [:])
+        let session = CaptureSession(opener: RecordingOpener(), audio: EagerAudioOpener())
+        try session.addInput(camera)
+        try session.addOutput(VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480))
+        try session.addAudioInput(microphone)
+        let audio = AudioDataOutput()
+        var answer: String?
+        audio.sampleHandler = { [camera] _ in
+            // The same camera again: a change that keeps every stream.
+            do throws(OcellusError) { try session.addInput(camera); answer = "ok" } catch { answer = error.message }
+        }
+        try session.addAudioOutput(audio)
+        try session.startRunning()   // hung here while the handler waited for the stream changes' lock
+        #expect(answer == "ok")
+        try session.stopRunning()
+    }
 }

@@ -591,7 +591,12 @@ public final class CaptureSession: @unchecked Sendable {
         if sameStream, let format = choice.picture?.0 {
             prepareConverters(proposed.outputs, for: format, input: proposed.input)
             prepareDepthOutputs(proposed.depthOutputs, rate: Self.rate(of: choice.depth, picture: choice.picture!.1))
+            // From inside an audio handler with the audio unchanged there is nothing to do, and
+            // the stream changes' lock may be held by a thread waiting for this very stream to
+            // open (its first samples can come before that returns).
+            let keepsAudio = sameAudio && isAudioHandlerThread
             lock.withLock { committed = proposed }
+            if keepsAudio { return }
             do { try updateAudio(proposed) } catch {
                 lock.withLock { committed = previous }
                 try? updateAudio(previous)
@@ -738,12 +743,17 @@ public final class CaptureSession: @unchecked Sendable {
     /// Calls that wait for the camera or microphone stream to end cannot run on that stream's
     /// own thread (a frame or PCM handler): they are refused there instead of deadlocking.
     private func refuseOnStreamThread(_ name: String) throws(OcellusError) {
-        let (threads, audioOutputs) = lock.withLock { ([streamThread, depthStreamThread], committed.audioOutputs) }
+        let threads = lock.withLock { [streamThread, depthStreamThread] }
         let onStream = threads.contains { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
         if onStream { throw OcellusError(.wrongState, "\(name) cannot be called from a frame handler") }
-        if audioOutputs.contains(where: \.isDeliveringThread) {
+        if isAudioHandlerThread {
             throw OcellusError(.wrongState, "\(name) cannot be called from an audio handler")
         }
+    }
+
+    /// True inside one of the session's audio handlers.
+    private var isAudioHandlerThread: Bool {
+        lock.withLock { committed.audioOutputs }.contains(where: \.isDeliveringThread)
     }
 
     /// Stops the picture and depth streams (not from their own threads) and forgets them.
