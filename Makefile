@@ -39,7 +39,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-portal test-rust rust-sys-docs test-examples test-debian test-vivid test-gadget test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
+.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-portal test-rust rust-sys-docs symbol-order test-examples test-debian test-vivid test-gadget test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
 
 all: build
 
@@ -118,6 +118,11 @@ test-rust: build
 	DOCS_RS=1 RUSTDOCFLAGS="-D warnings" cargo doc --offline --no-deps --manifest-path bindings/rust/Cargo.toml
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) \
 		$(TESTBED) run -- cargo test --manifest-path bindings/rust/Cargo.toml -- --test-threads=1
+
+# Regenerates the linker's ordering of startup code (Sources/OcellusCABI/startup.order) from a
+# callgrind run on the test bed; rebuild and compare `make bench`'s resident memory after.
+symbol-order: build
+	scripts/symbol-order.sh
 
 # Copies the header's doc comments onto ocellus-sys items that have none (after the header grows).
 rust-sys-docs:

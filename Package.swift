@@ -78,13 +78,18 @@ let package = Package(
 
         // The C ABI: the only member of libocellus.so.
         .target(name: "OcellusCABI", dependencies: ["COcellus", "CThreadFrame", "OcellusCore", "OcellusMedia", "OcellusSystem", "OcellusSensors"],
-                exclude: ["exports.map"],
+                exclude: ["exports.map", "startup.order"],
                 swiftSettings: framePathSettings,
                 linkerSettings: staticSwiftRuntime + [
                     // RELR (pack-relative-relocs, glibc ≥ 2.36) packs the Swift metadata's relative
                     // relocations: a smaller file and fewer pages written at load.
                     .unsafeFlags(["-use-ld=lld", "-Xlinker", "-soname=libocellus.so.0", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                                  "-Xlinker", "--version-script=Sources/OcellusCABI/exports.map"]),
+                                  "-Xlinker", "--version-script=Sources/OcellusCABI/exports.map",
+                                  // The code that runs from load to a listed context, laid out together
+                                  // (scripts/symbol-order.sh): the kernel maps code 64 KB around each page
+                                  // first run, so spread-out startup code made most of the library resident.
+                                  "-Xlinker", "--symbol-ordering-file=Sources/OcellusCABI/startup.order",
+                                  "-Xlinker", "--no-warn-symbol-ordering"]),
                 ]),
 
         // The `ocellus` command itself is C, in cli/: a client of the public header and
