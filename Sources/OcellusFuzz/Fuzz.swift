@@ -72,9 +72,10 @@ enum FuzzInputs {
             time += UInt64(step) << 18
             let frame = CameraFrame(pixelFormat: format, width: width, height: height, sequence: UInt64(index) + UInt64(data[5] % 3),
                                     timestampNanoseconds: time, planes: FramePlane(bytes: payload, stride: stride))
+            let arrival = monotonicNanoseconds()
             withUnsafePointer(to: frame) { map in
-                depthOutputs.raw.deliver(map, arrival: monotonicNanoseconds())
-                depthOutputs.metres.deliver(map, arrival: monotonicNanoseconds())
+                depthOutputs.raw.deliver(map, arrival: arrival)
+                depthOutputs.metres.deliver(map, arrival: arrival)
             }
             synchronizer.arrived(frame, from: step & 1 == 0 ? .video : .depth)
         }

@@ -835,8 +835,8 @@ public final class CaptureSession: @unchecked Sendable {
                 self.streamOutputs.withUnsafeBufferPointer { outputs in
                     for index in outputs.indices { outputs[index].deliver(frame, arrival: arrival) }
                 }
-                if !self.streamDepthOutputs.isEmpty {
-                    for output in self.streamDepthOutputs { output.deliver(frame, arrival: arrival) }
+                self.streamDepthOutputs.withUnsafeBufferPointer { outputs in
+                    for index in outputs.indices { outputs[index].deliver(frame, arrival: arrival) }
                 }
             case .failed(let error):
                 self.streamFailed(error, generation: generation, isDepth: false)
@@ -855,7 +855,9 @@ public final class CaptureSession: @unchecked Sendable {
                             }
                         }
                         let arrival = monotonicNanoseconds()
-                        for output in self.depthThreadOutputs { output.deliver(frame, arrival: arrival) }
+                        self.depthThreadOutputs.withUnsafeBufferPointer { outputs in
+                            for index in outputs.indices { outputs[index].deliver(frame, arrival: arrival) }
+                        }
                     case .failed(let error):
                         self.streamFailed(error, generation: generation, isDepth: true)
                     }
