@@ -43,9 +43,9 @@ extern "C" {
 
 /** Version of the header this program was compiled against. */
 #define OCELLUS_VERSION_MAJOR 0
-#define OCELLUS_VERSION_MINOR 2
+#define OCELLUS_VERSION_MINOR 3
 #define OCELLUS_VERSION_PATCH 0
-#define OCELLUS_VERSION_STRING "0.2.0"
+#define OCELLUS_VERSION_STRING "0.3.0"
 
 /**
  * The version of the library loaded at run time, "MAJOR.MINOR.PATCH".
@@ -1355,6 +1355,40 @@ oc_status oc_video_data_output_set_rotation_angle(oc_video_data_output *output, 
 oc_status oc_video_data_output_set_mirrored(oc_video_data_output *output, int mirrored);
 
 /**
+ * The range of an output's Y'CbCr samples (BT.601 matrix in both). RGB outputs are
+ * always full range and GRAY8 is full-range luma (as OpenCV's greyscale), whatever
+ * the camera sends; this chooses the range of NV12, I420, YUYV and UYVY outputs.
+ */
+typedef enum oc_color_range {
+    /** Luma 16–235, chroma 16–240: what OpenCV's COLOR_YUV2BGR_* codes, libyuv's
+     *  I420 functions and video encoders expect. The default. */
+    OC_COLOR_RANGE_VIDEO = 0,
+    /** 0–255 for luma and chroma, as JPEG (JFIF) stores them. */
+    OC_COLOR_RANGE_FULL = 1
+} oc_color_range;
+
+/**
+ * Choose the range of the output's YUV frames (the default is
+ * OC_COLOR_RANGE_VIDEO). MJPEG cameras decode to full range and YUV cameras send
+ * video range; a frame in the other range is converted (a table lookup per
+ * sample), so a YUV camera read in its own format and range stays zero-copy.
+ * oc_frame_is_full_range() tells each frame's range. Takes effect at the next
+ * commit or start. Since 0.3.
+ * 
+eturns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a
+ *          value of oc_color_range). 	hreadsafety Any thread.
+ */
+oc_status oc_video_data_output_set_color_range(oc_video_data_output *output, oc_color_range range);
+
+/**
+ * The range the output's YUV frames are delivered in. Since 0.3.
+ * 
+eturns the range; OC_COLOR_RANGE_VIDEO for an invalid handle (which sets
+ *          the last error). 	hreadsafety Any thread.
+ */
+oc_color_range oc_video_data_output_get_color_range(const oc_video_data_output *output);
+
+/**
  * Cap the output's frame rate: frames closer together than `rate` allows are
  * skipped for this output. A cap is a maximum, never a requirement: a cap above
  * what the camera offers delivers every frame. 0/0 (numerator 0) removes the cap.
@@ -1392,11 +1426,24 @@ typedef void (*oc_frame_callback)(oc_video_data_output *output, const oc_frame *
  *          OC_ERROR_WRONG_STATE at once when no frame can come — the output is
  *          not part of a running session, or its session stops, or the output is
  *          destroyed while waiting — and from the output's own stream thread (a
- *          frame callback: it would wait for itself).
+ *          frame callback: it would wait for itself). When the session stopped
+ *          on its own the message says why, and
+ *          oc_video_data_output_get_stop_status() gives the status.
  * \threadsafety Any thread but the session's stream thread; several readers
  *               share the frames (each frame goes to one of them).
  */
 oc_status oc_video_data_output_copy_next_frame(oc_video_data_output *output, uint32_t timeout_ms, oc_frame **out);
+
+/**
+ * Why the output's session stopped when nobody asked it to: the status of the
+ * runtime error (OC_ERROR_DISCONNECTED for a camera unplugged or a daemon gone,
+ * OC_ERROR_TIMEOUT for a camera that stalled, …) with its message as the last
+ * error; OC_OK while the session runs, after a stop that was asked for, and
+ * before the first start. What a reader that got OC_ERROR_WRONG_STATE from
+ * oc_video_data_output_copy_next_frame() asks next. Since 0.3.
+ * eturns that status, or OC_ERROR_INVALID_HANDLE. 	hreadsafety Any thread.
+ */
+oc_status oc_video_data_output_get_stop_status(const oc_video_data_output *output);
 
 /**
  * A file descriptor that is readable while a frame waits to be taken with
@@ -1452,7 +1499,12 @@ uint32_t oc_frame_height(const oc_frame *frame);
 uint64_t oc_frame_sequence(const oc_frame *frame);
 /** CLOCK_MONOTONIC nanoseconds of the capture. */
 uint64_t oc_frame_timestamp_ns(const oc_frame *frame);
-/** True for full-range samples (0–255, as decoded JPEG), false for limited range (16–235, as YUV cameras send). */
+/**
+ * True for full-range samples (0–255: every RGB and GRAY8 frame, YUV frames of an
+ * output set to OC_COLOR_RANGE_FULL), false for video range (luma 16–235, chroma
+ * 16–240: YUV frames by default, and YUV cameras' own frames). Compressed frames
+ * (MJPEG) report full range, as JPEG stores it. BT.601 in both.
+ */
 bool oc_frame_is_full_range(const oc_frame *frame);
 /**
  * True for a compressed frame the camera sent damaged (a JPEG that does not

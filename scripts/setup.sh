@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(
-	build-essential pkg-config binutils
+	build-essential pkg-config binutils valgrind                              # valgrind: memcheck in the C suite
 	pipewire pipewire-bin wireplumber libpipewire-0.3-dev libspa-0.2-dev   # backend + test bed
 	libturbojpeg0-dev libyuv-dev libexif-dev                               # JPEG, EXIF and pixel conversion
 	libusb-1.0-0-dev                                                       # USB descriptors (what feeds a camera)
@@ -17,6 +17,8 @@ PACKAGES=(
 	dbus-daemon python3-dbus python3-gi                                    # stand-in sensor proxy (tests)
 	xdg-desktop-portal bubblewrap libglib2.0-bin                           # the camera portal bed (tests)
 	python3 python3-pytest python3-numpy                                   # Python bindings
+	python3-opencv python3-pil python3-skimage                              # pixel references: OpenCV, libjpeg via Pillow, real photographs
+	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-pipewire     # independent producers: padded rows, MJPEG, ranges
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod v4l-utils   # vivid VM (V4L2 tests)
 	libv4l-0                                                               # optional libv4l2 switch
 	udev alsa-utils usbutils                                               # USB gadget cameras in the VM

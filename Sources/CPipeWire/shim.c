@@ -91,6 +91,18 @@ struct spa_source *ocpw_loop_add_timer(struct pw_loop *loop, ocpw_timer_func fun
     return pw_loop_add_timer(loop, func, data);
 }
 
+static int flush_nothing(struct spa_loop *loop, bool async, uint32_t seq, const void *data, size_t size, void *user_data)
+{
+    (void)loop; (void)async; (void)seq; (void)data; (void)size; (void)user_data;
+    return 0;
+}
+
+int ocpw_loop_flush(struct pw_loop *loop)
+{
+    /* Invokes run in the order queued, so this one's return means the earlier ones ran. */
+    return pw_loop_invoke(loop, flush_nothing, 0, NULL, 0, true, NULL);
+}
+
 int ocpw_loop_update_timer(struct pw_loop *loop, struct spa_source *timer, uint64_t interval_ns)
 {
     struct timespec value = { 0, interval_ns ? 1 : 0 };

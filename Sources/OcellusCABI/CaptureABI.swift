@@ -325,6 +325,20 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     return oc_status(OC_OK)
 }
 
+@c @implementation public func oc_video_data_output_set_color_range(_ output: OpaquePointer?, _ range: oc_color_range) -> oc_status {
+    guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard range == OC_COLOR_RANGE_VIDEO || range == OC_COLOR_RANGE_FULL else {
+        return LastError.fail(.invalidArgument,
+            "oc_video_data_output_set_color_range: \(range.rawValue) is not a range (OC_COLOR_RANGE_VIDEO or OC_COLOR_RANGE_FULL)")
+    }
+    box.output.yuvFullRange = range == OC_COLOR_RANGE_FULL
+    return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_video_data_output_get_color_range(_ output: OpaquePointer?) -> oc_color_range {
+    OutputBox.lookup(output)?.output.yuvFullRange == true ? OC_COLOR_RANGE_FULL : OC_COLOR_RANGE_VIDEO
+}
+
 @c @implementation public func oc_video_data_output_set_max_frame_rate(_ output: OpaquePointer?, _ rate: oc_fraction) -> oc_status {
     guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     guard rate.numerator == 0 || rate.denominator != 0 else {
@@ -371,11 +385,22 @@ func viewingFrames(_ callback: @escaping @convention(c) (OpaquePointer?, OpaqueP
         return oc_status(OC_OK)
     case .timedOut:
         return LastError.fail(.timeout, "oc_video_data_output_copy_next_frame: no frame within \(timeoutMilliseconds) ms")
-    case .notStreaming:
+    case .notStreaming(let stoppedBy?):
+        // The session stopped on its own: the message says why (the camera unplugged or stalled),
+        // oc_video_data_output_get_stop_status() gives the status.
+        return LastError.fail(.wrongState, "oc_video_data_output_copy_next_frame: the session stopped: \(stoppedBy.message)")
+    case .notStreaming(nil):
         return LastError.fail(.wrongState, "oc_video_data_output_copy_next_frame: the output is not part of a running session, so no frame can come")
     case .closed:
         return LastError.fail(.wrongState, "oc_video_data_output_copy_next_frame: the output was destroyed")
     }
+}
+
+@c @implementation public func oc_video_data_output_get_stop_status(_ output: OpaquePointer?) -> oc_status {
+    guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    guard let error = box.output.latest.stoppedByError else { return oc_status(OC_OK) }
+    LastError.set(error.message)
+    return error.code.rawValue
 }
 
 @c @implementation public func oc_video_data_output_get_pollable_fd(_ output: OpaquePointer?, _ outFD: UnsafeMutablePointer<Int32>?) -> oc_status {

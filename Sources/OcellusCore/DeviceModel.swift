@@ -101,6 +101,9 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible {
     /// are depth only on a node discovery recognises as a depth function.
     public var isDepth: Bool { self == .z16 || self == FourCC("INZI") }
 
+    /// The Y'CbCr formats whose samples have a range (video or full): the conversions' YUV targets.
+    public var isYUV: Bool { self == .nv12 || self == .i420 || self == .yuyv || self == .uyvy }
+
     /// Depth formats a depth output delivers: one 16-bit word per pixel, as the camera sent it.
     public var isDepthMap: Bool { self == .z16 || self == .y16 || self == .y12 }
 }

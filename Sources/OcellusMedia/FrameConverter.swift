@@ -7,6 +7,11 @@ import OcellusCore
 /// change) and reused, so steady-state conversion allocates nothing. YUYV/UYVY
 /// at the same size go straight to NV12, I420 or BGRA; everything else passes
 /// through I420, scaled when the sizes differ.
+///
+/// Colour range, BT.601 throughout: RGB targets are full range, converted with the source's
+/// own range (a decoded JPEG is full range, YUV cameras send video range); GREY is full-range
+/// luma, as OpenCV's grey; YUV targets are video range unless `yuvFullRange`, whatever the
+/// source (so MJPEG becomes NV12 that OpenCV's `COLOR_YUV2BGR_NV12` reads right).
 public final class FrameConverter: FrameConverting {
     public let target: FourCC
     /// The delivered size (after rotation).
@@ -16,6 +21,8 @@ public final class FrameConverter: FrameConverting {
     public let rotation: Int
     /// Flipped about the vertical axis (after rotation).
     public let mirrored: Bool
+    /// YUV targets in full range (0–255) instead of video range.
+    public let yuvFullRange: Bool
     /// MJPEG frames that could not be decoded (dropped, never delivered).
     public private(set) var corruptFrames: UInt64 = 0
 
@@ -37,8 +44,9 @@ public final class FrameConverter: FrameConverting {
         source == target || (sources.contains(source) && targets.contains(target) && (source != .h264 || (try? LibAV.load()) != nil))
     }
 
-    public init(target: FourCC, width: UInt32, height: UInt32, rotation: Int = 0, mirrored: Bool = false) {
+    public init(target: FourCC, width: UInt32, height: UInt32, rotation: Int = 0, mirrored: Bool = false, yuvFullRange: Bool = false) {
         self.target = target
+        self.yuvFullRange = yuvFullRange
         self.width = width
         self.height = height
         self.rotation = ((rotation % 360) + 360) % 360
@@ -90,8 +98,10 @@ public final class FrameConverter: FrameConverting {
         let srcStride = Int32(source.stride)
         var fullRange = frame.isFullRange
 
-        // Fast paths: packed 4:2:2 at the same size, one libyuv call.
-        if sameSize && !reorients && (frame.pixelFormat == .yuyv || frame.pixelFormat == .uyvy) && [.nv12, .i420, .bgra].contains(target) {
+        // Fast paths: packed 4:2:2 at the same size, one libyuv call (which keeps the range, or
+        // for BGRA reads video range).
+        if sameSize && !reorients && (frame.pixelFormat == .yuyv || frame.pixelFormat == .uyvy) && [.nv12, .i420, .bgra].contains(target)
+            && frame.isFullRange == (target == .bgra ? false : yuvFullRange) {
             let yuyv = frame.pixelFormat == .yuyv
             let (y, u, v) = (out, out + layout.offsets.1, out + layout.offsets.2)
             switch target {
@@ -105,7 +115,7 @@ public final class FrameConverter: FrameConverting {
                 _ = yuyv ? YUY2ToARGB(src, srcStride, out, Int32(w * 4), Int32(w), Int32(h))
                          : UYVYToARGB(src, srcStride, out, Int32(w * 4), Int32(w), Int32(h))
             }
-            return makeFrame(frame, layout: layout, fullRange: false)
+            return makeFrame(frame, layout: layout, fullRange: target == .bgra || frame.isFullRange)
         }
 
         // MJPEG to NV12 or I420 at the same size: luma decoded straight into the output (no
@@ -120,7 +130,8 @@ public final class FrameConverter: FrameConverting {
                 MergeUVPlane(sourcePlanar.u, sourcePlanar.cStride, sourcePlanar.v, sourcePlanar.cStride,
                              out + layout.offsets.1, Int32(w), Int32(w / 2), Int32(h / 2))
             }
-            return makeFrame(frame, layout: layout, fullRange: true)
+            setYUVRange(out, layout: layout, from: true)
+            return makeFrame(frame, layout: layout, fullRange: yuvFullRange)
         }
 
         // Everything else: the source as I420 at its own size…
@@ -184,32 +195,55 @@ public final class FrameConverter: FrameConverting {
                        mirroredPlanar.v, mirroredPlanar.cStride, Int32(w), Int32(h))
             image = mirroredPlanar
         }
-        // …then into the target.
+        // …then into the target: RGB from the source's range (libyuv's J420 functions read full
+        // range, its I420 ones video range), YUV and grey moved into theirs.
+        let (y, u, v, ys, cs) = (image.y, image.u, image.v, image.yStride, image.cStride)
         switch target {
         case .nv12:
-            I420ToNV12(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride,
-                       out, Int32(w), out + layout.offsets.1, Int32(w), Int32(w), Int32(h))
+            I420ToNV12(y, ys, u, cs, v, cs, out, Int32(w), out + layout.offsets.1, Int32(w), Int32(w), Int32(h))
         case .i420:
-            I420Copy(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride,
-                     out, Int32(w), out + layout.offsets.1, Int32(w / 2), out + layout.offsets.2, Int32(w / 2), Int32(w), Int32(h))
+            I420Copy(y, ys, u, cs, v, cs, out, Int32(w), out + layout.offsets.1, Int32(w / 2), out + layout.offsets.2, Int32(w / 2), Int32(w), Int32(h))
         case .yuyv:
-            I420ToYUY2(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 2), Int32(w), Int32(h))
+            I420ToYUY2(y, ys, u, cs, v, cs, out, Int32(w * 2), Int32(w), Int32(h))
         case .uyvy:
-            I420ToUYVY(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 2), Int32(w), Int32(h))
+            I420ToUYVY(y, ys, u, cs, v, cs, out, Int32(w * 2), Int32(w), Int32(h))
         // libyuv names packed RGB by its word order: its "ARGB" is B,G,R,A in memory, "ABGR" is
         // R,G,B,A, "RGB24" is B,G,R and "RAW" is R,G,B.
         case .rgba:
-            I420ToABGR(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 4), Int32(w), Int32(h))
+            _ = fullRange ? J420ToABGR(y, ys, u, cs, v, cs, out, Int32(w * 4), Int32(w), Int32(h))
+                          : I420ToABGR(y, ys, u, cs, v, cs, out, Int32(w * 4), Int32(w), Int32(h))
         case .bgr24:
-            I420ToRGB24(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 3), Int32(w), Int32(h))
+            _ = fullRange ? J420ToRGB24(y, ys, u, cs, v, cs, out, Int32(w * 3), Int32(w), Int32(h))
+                          : I420ToRGB24(y, ys, u, cs, v, cs, out, Int32(w * 3), Int32(w), Int32(h))
         case .rgb24:
-            I420ToRAW(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 3), Int32(w), Int32(h))
+            _ = fullRange ? J420ToRAW(y, ys, u, cs, v, cs, out, Int32(w * 3), Int32(w), Int32(h))
+                          : I420ToRAW(y, ys, u, cs, v, cs, out, Int32(w * 3), Int32(w), Int32(h))
         case .grey:
-            CopyPlane(image.y, image.yStride, out, Int32(w), Int32(w), Int32(h))   // luma, in the source's range
+            CopyPlane(y, ys, out, Int32(w), Int32(w), Int32(h))
+            if !fullRange { ColorRange.convert(out, stride: w, width: w, height: h, chroma: false, .toFull) }
         default:
-            I420ToARGB(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride, out, Int32(w * 4), Int32(w), Int32(h))
+            _ = fullRange ? J420ToARGB(y, ys, u, cs, v, cs, out, Int32(w * 4), Int32(w), Int32(h))
+                          : I420ToARGB(y, ys, u, cs, v, cs, out, Int32(w * 4), Int32(w), Int32(h))
         }
-        return makeFrame(frame, layout: layout, fullRange: fullRange)
+        setYUVRange(out, layout: layout, from: fullRange)
+        return makeFrame(frame, layout: layout, fullRange: target.isYUV ? yuvFullRange : true)
+    }
+
+    /// Moves a YUV target written in the source's range (`from` full range or not) into the output's.
+    private func setYUVRange(_ out: UnsafeMutablePointer<UInt8>, layout: Layout, from sourceFullRange: Bool) {
+        guard target.isYUV, sourceFullRange != yuvFullRange else { return }
+        let direction: ColorRange.Direction = yuvFullRange ? .toFull : .toVideo
+        let (w, h) = (Int(width), Int(height))
+        switch target {
+        case .nv12:
+            ColorRange.convert(out, stride: w, width: w, height: h, chroma: false, direction)
+            ColorRange.convert(out + layout.offsets.1, stride: w, width: w, height: h / 2, chroma: true, direction)
+        case .i420:
+            ColorRange.convert(out, stride: w, width: w, height: h, chroma: false, direction)
+            ColorRange.convert(out + layout.offsets.1, stride: w / 2, width: w / 2, height: h, chroma: true, direction)
+        default:
+            ColorRange.convertPacked(out, stride: w * 2, width: w, height: h, lumaFirst: target == .yuyv, direction)
+        }
     }
 
     /// Decodes a JPEG as I420: luma into `luma` (default: `sourcePlanar`'s), chroma into
@@ -341,7 +375,8 @@ public struct MediaConversion: FrameConversion {
         FrameConverter.canConvert(from: source, to: target)
     }
 
-    public func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool) -> any FrameConverting {
-        FrameConverter(target: target, width: width, height: height, rotation: rotation, mirrored: mirrored)
+    public func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool,
+                              yuvFullRange: Bool) -> any FrameConverting {
+        FrameConverter(target: target, width: width, height: height, rotation: rotation, mirrored: mirrored, yuvFullRange: yuvFullRange)
     }
 }

@@ -113,8 +113,7 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
 
     public func stop() {
         guard let connection else { return }
-        connection.close {
-            delegate = nil
+        connection.close(quiesce: { [self] in delegate = nil }, { [self] in
             for node in nodes.values { node.destroy() }
             nodes.removeAll()
             for device in devices.values { device.destroy() }
@@ -125,7 +124,7 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
             coreHook.remove()
             if let registry { pw_proxy_destroy(registry) }
             registry = nil
-        }
+        })
         self.connection = nil
     }
 

@@ -90,18 +90,35 @@ final class PipeWireConnection {
 
     private var closed = false
 
-    /// Runs `teardown` with the loop locked (for the owner's proxies and hooks), disconnects,
-    /// stops the thread and frees the loop. Once; also from the loop's own thread.
-    func close(_ teardown: () -> Void) {
+    /// Tears the connection down in the order PipeWire's threads need: `quiesce` (loop locked)
+    /// stops the owner's objects from making more work — a disconnected stream has left the
+    /// context's data loop — then everything that thread had already queued for this loop
+    /// runs, and only then `teardown` (loop locked) frees the owner's objects and hooks, the
+    /// core disconnects and the thread stops. (A stream freed while an invoke for it was still
+    /// queued was written to after `free` on every stop.) Once; from the loop's own thread — an
+    /// owner released inside one of its callbacks — the sequence runs on a helper thread after
+    /// the callback has returned.
+    func close(quiesce: @escaping () -> Void = {}, _ teardown: @escaping () -> Void) {
         guard !closed else { return }
         closed = true
-        withLock {
-            teardown()
-            if let core { pw_core_disconnect(core) }
-            core = nil
+        let sequence = { [self] in
+            withLock {
+                quiesce()
+                // A blocking invoke waits with the thread loop's lock released by the loop's
+                // own hooks, and holds it again when it returns.
+                _ = ocpw_loop_flush(pw_thread_loop_get_loop(loop))
+                teardown()
+                if let core { pw_core_disconnect(core) }
+                core = nil
+            }
+            PipeWireLibrary.shutDown(loop: loop, context: context)
+            context = nil
         }
-        PipeWireLibrary.shutDown(loop: loop, context: context)
-        context = nil
+        if pw_thread_loop_in_thread(loop) {
+            pthread_detach(startThread(sequence))
+        } else {
+            sequence()
+        }
     }
 }
 

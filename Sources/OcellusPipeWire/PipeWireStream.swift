@@ -60,17 +60,20 @@ final class PipeWireCapture: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// No callback reaches `media` once this returns (also when called from one of them).
     func stop() {
         guard let connection else { return }
-        connection.close {
-            finished = true
+        connection.withLock { finished = true }
+        connection.close(quiesce: { [self] in
+            if let stream { pw_stream_disconnect(stream) }
+        }, { [self] in
             if let stream {
                 spa_hook_remove(streamHook.pointer)
                 pw_stream_destroy(stream)
             }
             stream = nil
             if connection.core != nil { spa_hook_remove(coreHook.pointer) }
-        }
+        })
         self.connection = nil
     }
 
@@ -165,7 +168,8 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
     // What `deliver` reads for every frame, as plain values (no reference counting per frame).
     private let pixelFormat: FourCC
     private let width: UInt32, height: UInt32
-    private let defaultStride: Int
+    /// The row layout of the last chunk size seen (loop thread only): worked out once, not per frame.
+    private var layout = RowLayout(chunkSize: -1, stride: 0, chromaStride: 0)
     private var capture: PipeWireCapture?
 
     public init(remote: PipeWireRemote, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
@@ -174,7 +178,6 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
         self.format = format
         self.handler = handler
         (pixelFormat, width, height) = (format.pixelFormat, format.width, format.height)
-        defaultStride = PipeWireStream.defaultStride(format.pixelFormat, width: Int(format.width))
         guard let spa = PipeWireFormats.spaFormat(for: format.pixelFormat) else {
             throw OcellusError(.invalidArgument, "PipeWire cannot carry \(format.pixelFormat)")
         }
@@ -210,25 +213,77 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
         let offset = Int(chunk.pointee.offset), size = Int(chunk.pointee.size)
         guard size > 0, offset + size <= Int(data.pointee.maxsize) else { return }
         let bytes = UnsafeRawBufferPointer(start: base + offset, count: size)
-        let lineStride = chunk.pointee.stride > 0 ? Int(chunk.pointee.stride) : defaultStride
+        if layout.chunkSize != size {
+            layout = RowLayout(pixelFormat, width: Int(width), height: Int(height), chunkSize: size, statedStride: Int(chunk.pointee.stride))
+        }
         let header = ocpw_buffer_find_header(buffer)
         let sequence = header?.pointee.seq ?? 0
         let timestamp = header.map { UInt64(max(0, $0.pointee.pts)) } ?? monotonicNanoseconds()
-        let planes = CameraFrame.planes(of: pixelFormat, height: height, stride: lineStride, in: bytes)
+        var planes = CameraFrame.planes(of: pixelFormat, height: height, stride: layout.stride, chromaStride: layout.chromaStride, in: bytes)
+        if buffer.pointee.n_datas > 1 && (pixelFormat == .nv12 || pixelFormat == .i420) {
+            // One data per plane (as libcamera and some GStreamer producers send), each with its own chunk.
+            func plane(_ index: Int) -> FramePlane? {
+                let plane = data[index]
+                guard let planeBase = plane.data, let planeChunk = plane.chunk, planeChunk.pointee.size > 0,
+                      Int(planeChunk.pointee.offset) + Int(planeChunk.pointee.size) <= Int(plane.maxsize) else { return nil }
+                return FramePlane(bytes: UnsafeRawBufferPointer(start: planeBase + Int(planeChunk.pointee.offset), count: Int(planeChunk.pointee.size)),
+                                  stride: planeChunk.pointee.stride > 0 ? Int(planeChunk.pointee.stride) : layout.chromaStride)
+            }
+            planes = (FramePlane(bytes: bytes, stride: chunk.pointee.stride > 0 ? Int(chunk.pointee.stride) : layout.stride),
+                      plane(1), pixelFormat == .i420 && buffer.pointee.n_datas > 2 ? plane(2) : nil)
+        }
         let frame = CameraFrame(pixelFormat: pixelFormat, width: width, height: height,
                                 sequence: sequence, timestampNanoseconds: timestamp,
                                 isCorrupt: chunk.pointee.flags & Int32(SPA_CHUNK_FLAG_CORRUPTED) != 0,
                                 planes: planes.0, planes.1, planes.2)
         withUnsafePointer(to: frame) { handler(.frame($0)) }
     }
+}
 
-    static func defaultStride(_ format: FourCC, width: Int) -> Int {
-        switch format {
-        case .yuyv, .uyvy: width * 2
-        case .nv12, .i420, .grey: width
-        case .rgb24: (width * 3 + 3) & ~3
-        case .bgrx, .bgra: width * 4
-        default: 0
+/// Where the rows of a raw frame lie in a PipeWire chunk. A producer that states its stride is
+/// taken at its word; one that does not (GStreamer's pipewiresink says 0) still pads rows as its
+/// own allocator does — GStreamer to 4 bytes, so NV12 at 650 pixels has 652-byte rows — and the
+/// padding is the one alignment whose planes fill the chunk exactly. Tight rows otherwise.
+struct RowLayout {
+    let chunkSize: Int
+    /// Bytes from one row of the first plane to the next.
+    let stride: Int
+    /// The same for the chroma planes (I420: each of U and V; NV12: the UV plane).
+    let chromaStride: Int
+
+    init(chunkSize: Int, stride: Int, chromaStride: Int) {
+        (self.chunkSize, self.stride, self.chromaStride) = (chunkSize, stride, chromaStride)
+    }
+
+    init(_ format: FourCC, width: Int, height: Int, chunkSize: Int, statedStride: Int) {
+        self.chunkSize = chunkSize
+        let chromaRows = (height + 1) / 2
+        let (row, chromaRow, chromaPlanes): (Int, Int, Int) = switch format {
+        case .yuyv, .uyvy: (width * 2, 0, 0)
+        case .nv12: (width, (width + 1) / 2 * 2, 1)
+        case .i420: (width, (width + 1) / 2, 2)
+        case .grey: (width, 0, 0)
+        case .rgb24, .bgr24: (width * 3, 0, 0)
+        case .bgrx, .bgra, .rgba: (width * 4, 0, 0)
+        default: (0, 0, 0)   // compressed: one run of bytes
         }
+        if statedStride > 0 {
+            stride = statedStride
+            // The chroma stride is not stated: whatever the rest of the chunk holds per chroma row.
+            let rest = chunkSize - statedStride * height
+            let measured = chromaPlanes > 0 && rest > 0 ? rest / (chromaPlanes * chromaRows) : 0
+            chromaStride = measured >= chromaRow ? measured
+                : format == .nv12 ? statedStride : statedStride / 2
+            return
+        }
+        func roundUp(_ value: Int, _ alignment: Int) -> Int { (value + alignment - 1) / alignment * alignment }
+        for alignment in [1, 2, 4, 8, 16, 32, 64, 128, 256] {
+            let (luma, chroma) = (roundUp(row, alignment), roundUp(chromaRow, alignment))
+            if luma * height + chromaPlanes * chroma * chromaRows == chunkSize {
+                (stride, chromaStride) = (luma, chroma)
+                return
+            }
+        }
+        (stride, chromaStride) = (row, chromaRow)
     }
 }

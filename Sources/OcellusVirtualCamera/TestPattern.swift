@@ -57,7 +57,8 @@ final class TestPattern {
     private(set) var frames: [[UInt8]] = []
     var maxFrameSize: Int { frames.map(\.count).max() ?? 0 }
 
-    init(format: VirtualPixelFormat, width: UInt32, height: UInt32) {
+    /// With `jpeg`, every frame is that JPEG (MJPEG only).
+    init(format: VirtualPixelFormat, width: UInt32, height: UInt32, jpeg: [UInt8]? = nil) {
         self.format = format
         self.width = Int(width)
         self.height = Int(height)
@@ -66,6 +67,10 @@ final class TestPattern {
         case .nv12, .i420, .mjpg, .h264: stride = format.isCompressed ? 0 : self.width
         case .rgb: stride = (self.width * 3 + 3) & ~3
         case .bgrx: stride = self.width * 4
+        }
+        if let jpeg {
+            frames = [jpeg]
+            return
         }
         frames = format == .h264 ? Self.encodeH264((0..<Self.loopLength).map(renderPlanar), width: self.width, height: self.height)
                                  : (0..<Self.loopLength).map(render)
@@ -203,7 +208,15 @@ final class TestPattern {
     }
 
     /// Encodes one I420 frame as a baseline JPEG with libjpeg-turbo, as a UVC camera's MJPEG stream carries.
-    private func compressJPEG(i420: [UInt8]) -> [UInt8] {
+    /// A JPEG as webcams send it: JFIF, so the pattern's video-range samples are stretched to
+    /// full range first (the same picture as the raw formats, once decoded).
+    private func compressJPEG(i420 videoRange: [UInt8]) -> [UInt8] {
+        let lumaSize = width * height
+        let i420 = videoRange.enumerated().map { index, sample in
+            let value = Double(sample)
+            let full = index < lumaSize ? (value - 16) * 255 / 219 : 128 + (value - 128) * 255 / 224
+            return UInt8(max(0, min(255, full.rounded())))
+        }
         guard let compressor = tjInitCompress() else { return [] }
         defer { tjDestroy(compressor) }
         var output: UnsafeMutablePointer<UInt8>?

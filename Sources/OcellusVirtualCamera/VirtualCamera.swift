@@ -26,6 +26,9 @@ public final class VirtualCamera {
         public var remote: String?
         /// Stop after this many frames (0 = run until SIGINT/SIGTERM).
         public var maxFrames: UInt64 = 0
+        /// MJPEG frames are this JPEG file's bytes, unchanged, instead of the test pattern: pictures
+        /// from an encoder that is not ours, for tests that compare against independent decoders.
+        public var mjpegFile: [UInt8]?
 
         public init() {}
     }
@@ -227,7 +230,8 @@ public final class VirtualCamera {
         let size = parsed.sizes.0
         let rate = parsed.n_rates > 0 && parsed.rates.0.num > 0 ? parsed.rates.0 : spa_fraction(num: 30, denom: 1)
         frameInterval = 1_000_000_000 * UInt64(rate.denom) / UInt64(rate.num)
-        let rendered = TestPattern(format: format, width: size.width, height: size.height)
+        let rendered = TestPattern(format: format, width: size.width, height: size.height,
+                                   jpeg: format == .mjpg ? configuration.mjpegFile : nil)
         pattern = rendered
         onEvent(.formatNegotiated(format, width: size.width, height: size.height, rate: (rate.num, rate.denom)))
 

@@ -8,7 +8,7 @@ import Glibc
 let usage = """
 usage: ocellus virtual-camera [--pipewire-remote PATH] [--name N] [--desc D] [--formats YUY2,NV12,MJPG,H264]
                               [--sizes 640x480,1280x720] [--fps 30,15] [--prop key=value]...
-                              [--device-prop key=value]... [--frames N]
+                              [--device-prop key=value]... [--frames N] [--mjpeg-file JPEG]
 """
 
 struct UsageError: Error { let message: String }
@@ -74,6 +74,14 @@ func configuration(_ arguments: inout Arguments) throws -> VirtualCamera.Configu
     if let frames = try arguments.value("--frames") {
         guard let count = UInt64(frames) else { throw UsageError(message: "bad frame count '\(frames)'") }
         configuration.maxFrames = count
+    }
+    if let path = try arguments.value("--mjpeg-file") {
+        guard let file = fopen(path, "rb") else { throw UsageError(message: "cannot read \(path)") }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while case let count = fread(&chunk, 1, chunk.count, file), count > 0 { bytes += chunk[..<count] }
+        configuration.mjpegFile = bytes
     }
     try arguments.finish()
     guard !configuration.formats.isEmpty, !configuration.sizes.isEmpty, !configuration.frameRates.isEmpty else {

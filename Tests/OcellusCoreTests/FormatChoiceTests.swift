@@ -13,7 +13,8 @@ import Testing
     /// Claims every conversion: the choice, not the pixels, is under test here.
     struct AnyConversion: FrameConversion {
         func canConvert(from source: FourCC, to target: FourCC) -> Bool { true }
-        func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool) -> any FrameConverting {
+        func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool,
+                           yuvFullRange: Bool) -> any FrameConverting {
             fatalError("not used")
         }
     }

@@ -20,7 +20,7 @@ HANDLE_TYPES = ["oc_context", "oc_device", "oc_device_list", "oc_control_list", 
                 "oc_output_synchronizer"]
 ENUM_TYPES = {"oc_device_type", "oc_device_position", "oc_backend", "oc_hotplug_event", "oc_media_type",
               "oc_session_preset", "oc_drop_reason", "oc_preferred_camera_kind", "oc_control_type",
-              "oc_session_event", "oc_sync_stream", "oc_camera_authorization"}
+              "oc_session_event", "oc_sync_stream", "oc_camera_authorization", "oc_color_range"}
 # Structs the caller fills, each opening with struct_size.
 SIZED_STRUCTS = {"oc_context_options": "oc_context_options_init(&{v})",
                  "oc_format_info": "{v}.struct_size = sizeof {v}",

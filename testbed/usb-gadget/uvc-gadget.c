@@ -288,6 +288,14 @@ static void fill_picture(uint8_t *out, uint32_t fourcc, int width, int height, l
 	}
 }
 
+/* A video-range sample (luma 16-235, chroma 16-240) stretched to full range, rounded. */
+static uint8_t full_range(uint8_t sample, int chroma)
+{
+	int value = chroma ? 128 + ((sample - 128) * 255 + (sample >= 128 ? 112 : -112)) / 224
+			   : ((sample - 16) * 255 + 109) / 219;
+	return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value);
+}
+
 static int encode_jpegs(int width, int height)
 {
 	tjhandle encoder = tjInitCompress();
@@ -295,14 +303,15 @@ static int encode_jpegs(int width, int height)
 	uint8_t *yuyv = malloc(planar_size), *planar = malloc(planar_size);
 	int status = encoder && yuyv && planar ? 0 : -1;
 	for (int variant = 0; status == 0 && variant < JPEG_VARIANTS; variant++) {
-		/* YUYV to 4:2:2 planes, so the JPEG carries exactly these Y, U, V values. */
+		/* YUYV to 4:2:2 planes in full range, as webcams' JFIF carries them: the same picture
+		 * as the YUYV frames once decoded. */
 		fill_picture(yuyv, V4L2_PIX_FMT_YUYV, width, height, variant);
 		uint8_t *luma = planar, *cb = planar + width * height, *cr = cb + width * height / 2;
 		for (int i = 0; i < width * height / 2; i++) {
-			luma[2 * i] = yuyv[4 * i];
-			cb[i] = yuyv[4 * i + 1];
-			luma[2 * i + 1] = yuyv[4 * i + 2];
-			cr[i] = yuyv[4 * i + 3];
+			luma[2 * i] = full_range(yuyv[4 * i], 0);
+			cb[i] = full_range(yuyv[4 * i + 1], 1);
+			luma[2 * i + 1] = full_range(yuyv[4 * i + 2], 0);
+			cr[i] = full_range(yuyv[4 * i + 3], 1);
 		}
 		tjFree(jpegs[variant]);
 		jpegs[variant] = NULL;

@@ -43,6 +43,10 @@ struct spa_source *ocpw_loop_add_timer(struct pw_loop *loop, ocpw_timer_func fun
 int ocpw_loop_update_timer(struct pw_loop *loop, struct spa_source *timer, uint64_t interval_ns);
 struct spa_source *ocpw_loop_add_signal(struct pw_loop *loop, int signal_number,
                                         ocpw_signal_func func, void *data);
+/* Returns once `loop` has run everything other threads queued for it before the call
+ * (a blocking no-op invoke). For a pw_thread_loop, call from another thread holding its
+ * lock once (not recursively): the loop's hooks release it while waiting. */
+int ocpw_loop_flush(struct pw_loop *loop);
 
 /* ---- controls: PropInfo and Props (what spa-v4l2 and spa-libcamera publish) ---- */
 #define OCPW_MAX_LABELS 32

@@ -55,7 +55,9 @@ public struct CameraFrame: Sendable {
     }
 
     /// Splits one contiguous buffer into the planes of `pixelFormat` (NV12: Y then interleaved UV; I420: Y, U, V).
-    public static func planes(of format: FourCC, height: UInt32, stride: Int,
+    /// The planes of a frame laid out one after another in `bytes`, rows `stride` bytes apart
+    /// (`chromaStride` for I420's chroma planes: half the luma stride when nil).
+    public static func planes(of format: FourCC, height: UInt32, stride: Int, chromaStride: Int? = nil,
                               in bytes: UnsafeRawBufferPointer) -> (FramePlane, FramePlane?, FramePlane?) {
         let lumaSize = stride * Int(height)
         func slice(_ start: Int, _ count: Int, _ planeStride: Int) -> FramePlane? {
@@ -67,9 +69,10 @@ public struct CameraFrame: Sendable {
             return (slice(0, lumaSize, stride) ?? FramePlane(bytes: bytes, stride: stride),
                     slice(lumaSize, lumaSize / 2, stride), nil)
         case .i420:
-            let chroma = (stride / 2) * Int((height + 1) / 2)
+            let chromaStride = chromaStride ?? stride / 2
+            let chroma = chromaStride * Int((height + 1) / 2)
             return (slice(0, lumaSize, stride) ?? FramePlane(bytes: bytes, stride: stride),
-                    slice(lumaSize, chroma, stride / 2), slice(lumaSize + chroma, chroma, stride / 2))
+                    slice(lumaSize, chroma, chromaStride), slice(lumaSize + chroma, chroma, chromaStride))
         default:
             return (FramePlane(bytes: bytes, stride: stride), nil, nil)
         }
@@ -119,7 +122,9 @@ extension FrameConverting {
 public protocol FrameConversion: Sendable {
     func canConvert(from source: FourCC, to target: FourCC) -> Bool
     /// `width`×`height` is the delivered size, after a `rotation` (clockwise, by right angles) and mirroring.
-    func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool) -> any FrameConverting
+    /// YUV targets come out in full range when `yuvFullRange`, else in video range; RGB and grey in full range.
+    func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool,
+                       yuvFullRange: Bool) -> any FrameConverting
 }
 
 /// A copy of a frame that owns its bytes, for keeping a frame beyond its delivery

@@ -568,11 +568,13 @@ public final class CaptureSession: @unchecked Sendable {
             let (width, height) = (output.width ?? format.width, output.height ?? format.height)
             let rotation = output.videoRotationAngle
             let mirrored = output.isVideoMirrored ?? false
+            // Cameras send YUV in video range: full range asked of the same format is a conversion.
             let same = target == format.pixelFormat && width == format.width && height == format.height && rotation == 0 && !mirrored
+                && !(output.yuvFullRange && target.isYUV)
             let quarterTurn = rotation == 90 || rotation == 270
             output.converter = same ? nil : conversion?.makeConverter(
                 to: target, width: quarterTurn ? height : width, height: quarterTurn ? width : height,
-                rotation: rotation, mirrored: mirrored)
+                rotation: rotation, mirrored: mirrored, yuvFullRange: output.yuvFullRange)
         }
     }
 
@@ -620,14 +622,15 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     /// Tells outputs whether frames can come to their pull slots: the committed outputs of a
-    /// running session can; outputs removed, or a session stopped, wake their readers.
-    private func updatePulling() {
+    /// running session can; outputs removed, or a session stopped, wake their readers (told
+    /// `stoppedBy`, the error, when the session stopped on its own).
+    private func updatePulling(stoppedBy error: OcellusError? = nil) {
         let (now, before): ([VideoDataOutput], [VideoDataOutput]) = lock.withLock {
             let current = running ? committed.outputs : []
             defer { pulling = current }
             return (current, pulling)
         }
-        for output in before where !now.contains(where: { $0 === output }) { output.latest.setStreaming(false) }
+        for output in before where !now.contains(where: { $0 === output }) { output.latest.setStreaming(false, stoppedBy: error) }
         for output in now { output.latest.setStreaming(true) }
     }
 
@@ -796,8 +799,9 @@ public final class CaptureSession: @unchecked Sendable {
             return .some(other)
         }
         guard let stopped else { return }
-        updatePulling()
-        events.post(.runtimeError(isDepth ? OcellusError(error.code, "depth stream: \(error.message)") : error))
+        let reported = isDepth ? OcellusError(error.code, "depth stream: \(error.message)") : error
+        updatePulling(stoppedBy: reported)
+        events.post(.runtimeError(reported))
         events.post(.stopped)
         stopAudio()   // the audio thread waits at most for the lock, which is free here
         if let other = stopped { pthread_detach(startThread { other.stop() }) }
@@ -838,6 +842,7 @@ public final class CaptureSession: @unchecked Sendable {
                 self.streamDepthOutputs.withUnsafeBufferPointer { outputs in
                     for index in outputs.indices { outputs[index].deliver(frame, arrival: arrival) }
                 }
+                self.watchdog.deliveryFinished()
             case .failed(let error):
                 self.streamFailed(error, generation: generation, isDepth: false)
             }
@@ -886,8 +891,10 @@ public final class CaptureSession: @unchecked Sendable {
         case .resumed:
             events.post(.interruptionEnded)
         case .gaveUp(let silent):
-            events.post(.runtimeError(OcellusError(.timeout,
-                "\(camera.uniqueID) sent no frame for \(silent / 1_000_000_000) s (the camera stalled); the session stopped")))
+            let error = OcellusError(.timeout,
+                "\(camera.uniqueID) sent no frame for \(silent / 1_000_000_000) s (the camera stalled); the session stopped")
+            for output in lock.withLock({ pulling }) { output.latest.setStreaming(false, stoppedBy: error) }
+            events.post(.runtimeError(error))
             pthread_detach(startThread { [weak self] in try? self?.stopRunning() })
         }
     }

@@ -16,6 +16,8 @@ public final class LatestFrame: @unchecked Sendable {
     private var closed = false
     /// The output is part of a running session, so frames can come.
     private var streaming = false
+    /// Why the session stopped on its own (the camera unplugged or stalled); nil when asked to stop.
+    private var stoppedBy: OcellusError?
     /// A pipe whose read end is readable while a frame waits (one byte in it); -1 until asked for.
     private var readFD: Int32 = -1, writeFD: Int32 = -1
     private let enabled = Atomic<Bool>(false)
@@ -42,16 +44,22 @@ public final class LatestFrame: @unchecked Sendable {
     public enum Taken {
         case frame(RetainedFrame)
         case timedOut
-        /// No frame can come: the output is not part of a running session (or stopped being).
-        case notStreaming
+        /// No frame can come: the output is not part of a running session (or stopped being),
+        /// with the error that stopped the session when it was not asked to stop.
+        case notStreaming(OcellusError?)
         case closed
     }
 
-    /// Set by the session: whether frames can come. Readers waiting when it turns false return.
-    public func setStreaming(_ value: Bool) {
+    /// The error that stopped the output's session on its own, until the output streams again.
+    public var stoppedByError: OcellusError? { lock.withLock { streaming ? nil : stoppedBy } }
+
+    /// Set by the session: whether frames can come, and when not, the error that stopped it
+    /// if it stopped on its own. Readers waiting when it turns false return.
+    public func setStreaming(_ value: Bool, stoppedBy error: OcellusError? = nil) {
         lock.withLock {
             guard streaming != value else { return }
             streaming = value
+            stoppedBy = value ? nil : error
             lock.broadcast()
         }
     }
@@ -63,7 +71,7 @@ public final class LatestFrame: @unchecked Sendable {
         let deadline = monotonicNanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
         return lock.withLock {
             while !waiting && !closed {
-                guard streaming else { return .notStreaming }
+                guard streaming else { return .notStreaming(stoppedBy) }
                 if !lock.wait(untilMonotonicNanoseconds: deadline) && !waiting { return .timedOut }
             }
             guard !closed else { return .closed }

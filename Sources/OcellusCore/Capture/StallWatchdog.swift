@@ -7,6 +7,9 @@ import Glibc
 /// suspended or stopped producer): no frame for `stallAfter` is a stall, frames coming
 /// back end it, and a stall that lasts `giveUpAfter` more is given up on. The stream
 /// thread only stores an arrival time per frame; a thread of the watchdog's own looks.
+/// While the stream thread is delivering (an app's callback can block it for seconds, and
+/// with it the camera's next buffers) the camera is not judged: a slow callback is not a
+/// stalled camera.
 public final class StallWatchdog: @unchecked Sendable {
     public enum Change: Sendable {
         case stalled(silentFor: UInt64)
@@ -22,6 +25,8 @@ public final class StallWatchdog: @unchecked Sendable {
     public static let giveUpAfter: UInt64 = 10_000_000_000
 
     private let lastFrame = Atomic<UInt64>(0)
+    /// The arrival of the frame being delivered; 0 between deliveries.
+    private let deliveringSince = Atomic<UInt64>(0)
     private let lock = ConditionLock()
     private var thread: pthread_t?
     private var armed = false
@@ -30,7 +35,14 @@ public final class StallWatchdog: @unchecked Sendable {
 
     /// On the stream thread, for every frame.
     @inline(__always)
-    public func frameArrived(at arrival: UInt64) { lastFrame.store(arrival, ordering: .relaxed) }
+    public func frameArrived(at arrival: UInt64) {
+        lastFrame.store(arrival, ordering: .relaxed)
+        deliveringSince.store(arrival, ordering: .relaxed)
+    }
+
+    /// On the stream thread, when the frame's outputs have had it.
+    @inline(__always)
+    public func deliveryFinished() { deliveringSince.store(0, ordering: .relaxed) }
 
     /// Starts watching a stream at `frameInterval` (replacing any watch); `report` runs on
     /// the watchdog's thread, which ends after `.gaveUp`.
@@ -57,14 +69,21 @@ public final class StallWatchdog: @unchecked Sendable {
 
     /// While frames flow the thread sleeps until a stall could first be due (about once a
     /// second at most, not once per frame or per poll); while stalled it looks every 100 ms,
-    /// so frames coming back end the stall promptly.
+    /// so frames coming back end the stall promptly. While a delivery is under way it looks
+    /// every 100 ms, and silence counts from the last look that saw it.
     private func watch(started: UInt64, frameInterval: UInt64, report: (Change) -> Void) {
         var stalledSince: UInt64?
+        var lastSeenDelivering: UInt64 = 0
         lock.withLock {
             while armed {
                 let last = lastFrame.load(ordering: .relaxed)
                 let now = monotonicNanoseconds()
-                let reference = last == 0 ? started : max(last, started)
+                if deliveringSince.load(ordering: .relaxed) != 0 {
+                    lastSeenDelivering = now
+                    lock.wait(untilMonotonicNanoseconds: now + 100_000_000)
+                    continue
+                }
+                let reference = max(last == 0 ? started : max(last, started), lastSeenDelivering)
                 let silent = now > reference ? now - reference : 0
                 let nextLook: UInt64
                 if let since = stalledSince {

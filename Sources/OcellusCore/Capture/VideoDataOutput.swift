@@ -30,6 +30,10 @@ public final class VideoDataOutput: @unchecked Sendable {
     /// path: the behaviour §4 mirroring defaults (front and external cameras mirror) are for
     /// the preview, which flips for free (`RotationCoordinator.mirrorsByDefault`).
     public var isVideoMirrored: Bool?
+    /// YUV formats (NV12, I420, YUYV, UYVY) in full range (0–255) instead of video range (luma
+    /// 16–235, chroma 16–240, what OpenCV's `COLOR_YUV2BGR_*` codes expect), whatever the camera
+    /// sends. RGB is always full range and GREY full-range luma. Takes effect at the next commit or start.
+    public var yuvFullRange = false
 
     /// Pins the size (0x0: the camera's); both or neither.
     public func pinSize(_ width: UInt32, _ height: UInt32) throws(OcellusError) {

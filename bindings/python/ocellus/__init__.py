@@ -23,7 +23,7 @@ from typing import Callable, List, Optional, Tuple
 from . import _native
 
 #: The binding's version: the C header's it was written against (the library's own is `version()`).
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "Context", "CameraAuthorization", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",

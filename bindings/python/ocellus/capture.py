@@ -166,8 +166,9 @@ class Frame:
                 memory = (ctypes.c_uint8 * (width * height * 3 // 2)).from_address(luma.ctypes.data)
                 memory._frame = self
                 array = np.frombuffer(memory, dtype=np.uint8).reshape(height * 3 // 2, width)
-            else:
-                array = np.concatenate([luma[:height, :width].reshape(-1)] + [c for c in chroma]).reshape(height * 3 // 2, width)
+            else:   # padded rows: each plane's visible part, packed as OpenCV expects
+                visible = [planes[1][:height // 2, :width]] if name == "NV12" else [p[:height // 2, :width // 2] for p in planes[1:3]]
+                array = np.concatenate([luma[:height, :width].reshape(-1)] + [p.reshape(-1) for p in visible]).reshape(height * 3 // 2, width)
         else:
             array = planes[0].reshape(-1)
         array = array.view()
@@ -236,6 +237,21 @@ class VideoDataOutput(_Closable):
         """Flip the pixels (None: the default, unflipped)."""
         _lib.oc_video_data_output_set_mirrored(self._handle, -1 if mirrored is None else int(mirrored))
 
+    @property
+    def full_range(self) -> bool:
+        """Whether YUV frames (NV12, I420, YUYV, UYVY) come in full range (0–255) rather than video
+        range (luma 16–235, what OpenCV's `COLOR_YUV2BGR_*` codes expect; the default). RGB is always
+        full range and GRAY8 full-range luma. Takes effect at the next commit or start."""
+        return _lib.oc_video_data_output_get_color_range(self._handle) == 1
+
+    @full_range.setter
+    def full_range(self, full: bool) -> None:
+        _lib.oc_video_data_output_set_color_range(self._handle, 1 if full else 0)
+
+    def _raise_stop_error(self) -> None:
+        """Raises the error that stopped the session on its own (Disconnected, Timeout, …), if one did."""
+        _lib.oc_video_data_output_get_stop_status(self._handle)
+
     def set_frame_callback(self, callback: Optional[Callable[[Frame], None]]) -> None:
         """Calls `callback(frame)` on the stream thread for each frame; None clears it."""
         self._trampoline = _install_frame_callback(_lib.oc_video_data_output_set_frame_callback, self._handle, callback)
@@ -243,8 +259,10 @@ class VideoDataOutput(_Closable):
     def read(self, timeout: Optional[float] = None) -> "RetainedFrame":
         """The newest frame not yet taken, as a frame of its own (`.image` is a NumPy image),
         waiting up to `timeout` seconds (None: until one comes). One frame is kept, never a
-        queue: a slow reader gets the latest. Raises Timeout when none came in time, and
-        WrongState at once when none can come (the output is not in a running session)."""
+        queue: a slow reader gets the latest. Raises Timeout when none came in time, the error
+        that stopped the session when it stopped on its own (Disconnected when the camera was
+        unplugged, Timeout when it stalled), and WrongState at once when none can come (the
+        output is not in a running session)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         handle = ctypes.c_void_p()
         while True:
@@ -256,9 +274,13 @@ class VideoDataOutput(_Closable):
             except Timeout:
                 if deadline is not None and time.monotonic() >= deadline:
                     raise
+            except WrongState:
+                self._raise_stop_error()
+                raise
 
     def __iter__(self):
-        """Every frame as it comes (the newest when the loop body is slow), until the session stops."""
+        """Every frame as it comes (the newest when the loop body is slow), until the session is
+        stopped; a session that stops on its own raises its error (Disconnected, Timeout)."""
         while True:
             try:
                 yield self.read()

@@ -672,3 +672,48 @@ def test_depth_outputs_on_a_camera_without_depth_are_refused_and_say_why(context
         with pytest.raises(ocellus.WrongState, match="no depth output"):
             session.active_depth_format
     session.close()
+
+
+def test_an_unplugged_camera_raises_disconnected_from_read_and_from_iteration(context, cameras):
+    # Issue 25: read() said WrongState ("not part of a running session") and iteration ended silently.
+    cameras.add("pyunplug")
+    device = camera(context, "pipewire-pyunplug")
+    with ocellus.open_camera("NV12", camera=device, context=context) as reader:
+        reader.read()
+        cameras.remove("pyunplug")
+        with pytest.raises(ocellus.Disconnected, match="disconnected"):
+            for _ in range(100):
+                reader.read(timeout=5)
+    cameras.add("pyunplug2")
+    device = camera(context, "pipewire-pyunplug2")
+    with ocellus.open_camera("NV12", camera=device, context=context) as reader:
+        with pytest.raises(ocellus.Disconnected):
+            for count, _ in enumerate(reader):
+                if count == 3:
+                    cameras.remove("pyunplug2")
+
+
+def test_a_slow_callback_is_not_reported_as_a_stalled_camera(context):
+    # A callback that blocks 2 s holds its stream up; the camera is fine and must not be called stalled.
+    session = context.capture_session()
+    events = []
+    session.add_event_callback(lambda event, message: events.append((event, message)))
+    output = VideoDataOutput()
+    seen = []
+
+    def slow(frame):
+        seen.append(frame.sequence)
+        if len(seen) == 5:
+            time.sleep(2.0)
+
+    output.set_frame_callback(slow)
+    session.set_input(camera(context))
+    session.add_output(output)
+    with session.running():
+        deadline = time.monotonic() + 15
+        while len(seen) < 40 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert session.is_running
+    session.close()
+    assert len(seen) >= 40
+    assert [event for event, _ in events if event in (SessionEvent.INTERRUPTED, SessionEvent.RUNTIME_ERROR)] == [], events

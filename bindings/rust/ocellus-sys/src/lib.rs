@@ -371,6 +371,12 @@ pub const OC_CAMERA_AUTHORIZATION_RESTRICTED: oc_camera_authorization = 3;
 pub type oc_camera_access_callback = Option<
     unsafe extern "C" fn(ctx: *mut oc_context, authorization: oc_camera_authorization, status: oc_status, message: *const c_char, user_data: *mut c_void),
 >;
+/// The range of an output's Y'CbCr samples (BT.601 matrix in both). RGB outputs are always full range and GRAY8 is full-range luma (as OpenCV's greyscale), whatever the camera sends; this chooses the range of NV12, I420, YUYV and UYVY outputs.
+pub type oc_color_range = u32;
+/// Luma 16–235, chroma 16–240: what OpenCV's COLOR_YUV2BGR_* codes, libyuv's I420 functions and video encoders expect. The default.
+pub const OC_COLOR_RANGE_VIDEO: oc_color_range = 0;
+/// 0–255 for luma and chroma, as JPEG (JFIF) stores them.
+pub const OC_COLOR_RANGE_FULL: oc_color_range = 1;
 /// Why an output dropped a frame.
 pub type oc_drop_reason = u32;
 /// It arrived more than three frame intervals after capture (a slow consumer).
@@ -658,6 +664,12 @@ extern "C" {
     pub fn oc_video_data_output_set_rotation_angle(output: *mut oc_video_data_output, degrees: i32) -> oc_status;
     /// Flip the output's pixels about the vertical axis (after rotation): 1 on, 0 off, -1 the default (off: the camera's pixels, zero-copy; the behaviour contract's mirroring defaults apply to the preview — see oc_rotation_coordinator_is_mirrored()). Takes effect at the next commit or start.
     pub fn oc_video_data_output_set_mirrored(output: *mut oc_video_data_output, mirrored: i32) -> oc_status;
+    /// Choose the range of the output's YUV frames (the default is OC_COLOR_RANGE_VIDEO). MJPEG cameras decode to full range and YUV cameras send video range; a frame in the other range is converted (a table lookup per sample), so a YUV camera read in its own format and range stays zero-copy. oc_frame_is_full_range() tells each frame's range. Takes effect at the next commit or start. Since 0.3.
+    pub fn oc_video_data_output_set_color_range(output: *mut oc_video_data_output, range: oc_color_range) -> oc_status;
+    /// The range the output's YUV frames are delivered in. Since 0.3.
+    pub fn oc_video_data_output_get_color_range(output: *const oc_video_data_output) -> oc_color_range;
+    /// Why the output's session stopped when nobody asked it to: the status of the runtime error (OC_ERROR_DISCONNECTED for a camera unplugged or a daemon gone, OC_ERROR_TIMEOUT for a camera that stalled, …) with its message as the last error; OC_OK while the session runs, after a stop that was asked for, and before the first start. What a reader that got OC_ERROR_WRONG_STATE from oc_video_data_output_copy_next_frame() asks next. Since 0.3.
+    pub fn oc_video_data_output_get_stop_status(output: *const oc_video_data_output) -> oc_status;
     /// Create a session on `ctx`'s cameras.
     pub fn oc_capture_session_create(ctx: *mut oc_context, out: *mut *mut oc_capture_session) -> oc_status;
     /// Stop (if running) and destroy a session. Its outputs stay valid (the caller owns them). NULL or a destroyed session is ignored apart from the last error.
