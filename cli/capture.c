@@ -176,6 +176,7 @@ static size_t row_bytes(uint32_t format, uint32_t width, uint32_t plane)
 typedef struct frame_writer {
     int fd;
     bool closed_by_reader;
+    int error;   /* errno of a failed write other than the reader leaving (ENOSPC, EIO, ...); 0 if none */
 } frame_writer;
 
 static bool write_all(frame_writer *writer, const uint8_t *bytes, size_t count)
@@ -185,7 +186,10 @@ static bool write_all(frame_writer *writer, const uint8_t *bytes, size_t count)
         ssize_t result = write(writer->fd, bytes + written, count - written);
         if (result < 0 && errno == EINTR) continue;
         if (result <= 0) {
+            /* Only EPIPE is a reader that went away (ffplay closed): a full disk or a failing
+             * device is an error the command reports. */
             writer->closed_by_reader = true;
+            if (result == 0 || errno != EPIPE) writer->error = result == 0 ? ENOSPC : errno;
             return false;
         }
         written += (size_t)result;
@@ -390,6 +394,8 @@ void command_stream(const global_options *options, arguments *a)
     emit(out.data);
     text_free(&out);
     if (problem) fail(1, "%s", problem);
+    if (writer.error) fail(1, "cannot write %s: %s (the output holds the frames written until then)", output_path, strerror(writer.error));
+    if (run.writer && writer.fd > 2 && close(writer.fd) != 0) fail(1, "cannot write %s: %s", output_path, strerror(errno));
     exit(0);
 }
 

@@ -67,14 +67,16 @@ import Testing
         }
     }
 
-    @Test func gray8IsTheLumaPlane() throws {
+    /// GRAY8 is full-range luma, as OpenCV's greyscale: a YUV camera's video-range luma stretched.
+    @Test func gray8IsFullRangeLuma() throws {
         let source = yuyvFrame(width: 64, height: 32)
         let (_, input) = frame(source, .yuyv, 64, 32, stride: 128)
         let converter = FrameConverter(target: .grey, width: 64, height: 32)   // owns the output buffer
         let output = try #require(withExtendedLifetime(source) { converter.convert(input) })
         let luma = try #require(output.plane(0))
         #expect(output.planeCount == 1 && luma.stride == 64 && luma.bytes.count == 64 * 32)
-        #expect((0..<64).allSatisfy { luma.bytes[7 * 64 + $0] == UInt8($0 % 220 + 16) })
+        #expect(output.isFullRange)
+        #expect((0..<64).allSatisfy { luma.bytes[7 * 64 + $0] == UInt8((Double($0 % 220) * 255 / 219).rounded()) })
     }
 
     @Test func pixelFormatsByTheirEverydayNames() {
@@ -122,15 +124,18 @@ import Testing
     }
 
     @Test(arguments: [TJSAMP_420, TJSAMP_422])
-    func mjpegToNV12IsFullRange(subsampling: TJSAMP) throws {
+    func mjpegToNV12IsVideoRangeUnlessAsked(subsampling: TJSAMP) throws {
         let bytes = try jpeg(width: 64, height: 48, subsampling: subsampling, luma: 200)
         let (_, input) = frame(bytes, .mjpeg, 64, 48, stride: 0)
         let converter = FrameConverter(target: .nv12, width: 64, height: 48)
         let output = try #require(withExtendedLifetime(bytes) { converter.convert(input) })
-        #expect(output.isFullRange)
+        #expect(!output.isFullRange)
         let luma = output.plane(0)!.bytes, chroma = output.plane(1)!.bytes
-        #expect(abs(Int(luma[100]) - 200) <= 2)                       // full-range grey keeps its value
+        #expect(abs(Int(luma[100]) - (16 + 200 * 219 / 255)) <= 2)      // full-range 200 is video-range 188
         #expect(abs(Int(chroma[10]) - 128) <= 2 && abs(Int(chroma[11]) - 128) <= 2)
+        let full = FrameConverter(target: .nv12, width: 64, height: 48, yuvFullRange: true)
+        let kept = try #require(withExtendedLifetime(bytes) { full.convert(input) })
+        #expect(kept.isFullRange && abs(Int(kept.plane(0)!.bytes[100]) - 200) <= 2)   // the JPEG's own value
     }
 
     /// A JPEG of a colour gradient (red across, blue down), and its planes as turbojpeg decodes them.
@@ -176,7 +181,8 @@ import Testing
             guard subsampling == TJSAMP_422 else { return Int(plane[index]) }
             return (Int(plane[2 * row * (width / 2) + column]) + Int(plane[(2 * row + 1) * (width / 2) + column]) + 1) / 2
         }
-        let i420 = FrameConverter(target: .i420, width: UInt32(width), height: UInt32(height))
+        // Full range asked for: the decoder's planes as they are (video range is a table lookup over them).
+        let i420 = FrameConverter(target: .i420, width: UInt32(width), height: UInt32(height), yuvFullRange: true)
         let planar = try #require(withExtendedLifetime(reference.jpeg) { i420.convert(input) })
         #expect(Array(planar.plane(0)!.bytes) == reference.y)
         let (u, v) = (Array(planar.plane(1)!.bytes), Array(planar.plane(2)!.bytes))
@@ -184,9 +190,12 @@ import Testing
             abs(Int(u[index]) - expectedChroma(reference.u, index)) <= 1 && abs(Int(v[index]) - expectedChroma(reference.v, index)) <= 1
         }
         #expect(chromaMatches)
-        let nv12 = FrameConverter(target: .nv12, width: UInt32(width), height: UInt32(height))
+        let nv12 = FrameConverter(target: .nv12, width: UInt32(width), height: UInt32(height), yuvFullRange: true)
         let semi = try #require(withExtendedLifetime(reference.jpeg) { nv12.convert(input) })
         #expect(Array(semi.plane(0)!.bytes) == reference.y)
+        let video = FrameConverter(target: .nv12, width: UInt32(width), height: UInt32(height))
+        let videoLuma = try #require(withExtendedLifetime(reference.jpeg) { video.convert(input) }).plane(0)!.bytes
+        #expect((0..<reference.y.count).allSatisfy { videoLuma[$0] == UInt8((16 + Double(reference.y[$0]) * 219 / 255).rounded()) })
         let uv = Array(semi.plane(1)!.bytes)
         let interleaved = (0..<u.count).allSatisfy { (index: Int) -> Bool in uv[2 * index] == u[index] && uv[2 * index + 1] == v[index] }
         #expect(interleaved)
