@@ -512,6 +512,7 @@ typedef struct recording_result {
     bool done;
     oc_status status;
     char message[1024];
+    uint64_t frames;
     strbuf summary_json, summary_text;
 } recording_result;
 
@@ -523,6 +524,7 @@ static void on_recording(oc_movie_file_output *output, oc_status status, const c
     pthread_mutex_lock(&result->lock);
     result->done = true;
     result->status = status;
+    result->frames = summary->frames;
     snprintf(result->message, sizeof result->message, "%s", message ? message : "");
     json w;
     json_start(&w, &result->summary_json);
@@ -622,5 +624,6 @@ void command_record(const global_options *options, arguments *a)
     emit(as_json ? result.summary_json.data : result.summary_text.data);
     if (result.status != OC_OK) fail(1, "%s (the file holds what was recorded until then)", result.message);
     if (problem) fail(1, "%s (the file holds what was recorded until then)", problem);
+    if (result.frames == 0) fail(1, "no frame was recorded: the recording ended before the camera sent one");
     exit(0);
 }

@@ -121,7 +121,10 @@ double parse_seconds(const char *text)
 {
     char *end = NULL;
     double seconds = strtod(text, &end);
-    if (end == text || *end || !(seconds > 0) || !isfinite(seconds)) usage_error("bad duration '%s' (seconds)", text);
+    /* 1e300 overflowed the wait's deadline and ended at once; under a millisecond no frame can come. */
+    if (end == text || *end || !isfinite(seconds) || seconds < 0.001 || seconds > 31536000) {
+        usage_error("bad duration '%s' (seconds, from 0.001 to 31536000)", text);
+    }
     return seconds;
 }
 

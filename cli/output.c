@@ -7,18 +7,57 @@
 
 FILE *message_stream;
 
+/* Length of the valid UTF-8 sequence at `s` (1-4), or 0 if the bytes there are not one. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+    if (s[0] < 0x80) return 1;
+    size_t length = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    for (size_t i = 1; i < length; i++) {
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    }
+    return length;
+}
+
+/* Writes `text` so that a terminal shows it and does nothing else: device names, messages and
+ * paths come from other processes (a PipeWire node can be named anything), so control
+ * characters (ESC sequences, carriage returns, C1 controls) are written as escapes and bytes
+ * that are not UTF-8 as U+FFFD. Newlines and tabs stay (tables and multi-line output); JSON
+ * output is unchanged, since its strings escape controls already. */
+static void write_safely(FILE *stream, const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    while (*s) {
+        size_t length = utf8_sequence(s);
+        if (length == 0) {
+            fputs("\xef\xbf\xbd", stream);
+            s++;
+        } else if ((*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f) {
+            fprintf(stream, "\\x%02x", *s);
+            s++;
+        } else if (length == 2 && s[0] == 0xc2 && s[1] < 0xa0) {
+            fprintf(stream, "\\u%04x", s[1]);   /* C1 control, e.g. U+009B (CSI) */
+            s += 2;
+        } else {
+            fwrite(s, 1, length, stream);
+            s += length;
+        }
+    }
+}
+
 void emit(const char *line)
 {
     FILE *stream = message_stream ? message_stream : stdout;
-    fputs(line, stream);
+    write_safely(stream, line);
     fputc('\n', stream);
     fflush(stream);
 }
 
 static void vreport(const char *prefix, const char *format, va_list list)
 {
+    char message[2048];
+    vsnprintf(message, sizeof message, format, list);
     fprintf(stderr, "ocellus: %s", prefix);
-    vfprintf(stderr, format, list);
+    write_safely(stderr, message);
 }
 
 _Noreturn void fail(int status, const char *format, ...)

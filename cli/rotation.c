@@ -120,11 +120,13 @@ void command_mount_rotation(const global_options *options, arguments *a)
     const char *degrees = args_positional(a);
     if (!spec || !degrees) usage_error("mount-rotation needs a camera and an angle");
     args_finish(a);
-    oc_context *ctx = open_context(options);
-    oc_device *camera = connected_device(ctx, spec);
     char *end = NULL;
     long value = strtol(degrees, &end, 10);
-    if (!*degrees || *end) fail(1, "bad angle '%s' (0, 90, 180 or 270)", degrees);
+    if (!*degrees || *end || (value != 0 && value != 90 && value != 180 && value != 270)) {
+        fail(1, "bad angle '%s': a multiple of 90 from 0 to 270 (0, 90, 180 or 270)", degrees);
+    }
+    oc_context *ctx = open_context(options);
+    oc_device *camera = connected_device(ctx, spec);
     oc_rotation_coordinator *coordinator = NULL;
     if (oc_rotation_coordinator_create(ctx, camera, -1, &coordinator) != OC_OK
         || oc_rotation_coordinator_set_mounting_correction(coordinator, (int32_t)value) != OC_OK) {

@@ -55,7 +55,8 @@ private func removeAbandonedTemporaries(of path: String) {
     guard let listing = opendir(directory) else { return }
     defer { closedir(listing) }
     while let entry = readdir(listing) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        // Read in place up to its NUL: the bytes after it are not initialised.
+        let name = withUnsafeMutableBytes(of: &entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
         guard name.hasPrefix(prefix), let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ pid_t($0) }),
               pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
         unlink(directory + "/" + name)

@@ -385,8 +385,19 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             }
         } == true
         let type = DeviceClassifier.type(of: facts)
+        var uniqueID = DeviceClassifier.uniqueID(of: facts, backend: backend, serialTaken: serialShared)
+        if DeviceClassifier.hasFallbackID(facts) {
+            // Two producers may publish one node name (two GStreamer pipelines, two copies of a
+            // tool): the later one gets a number, so that an ID names one device.
+            let base = uniqueID
+            var number = 2
+            while entries.values.contains(where: { $0.device?.uniqueID == uniqueID && $0.device?.backendKey != facts.backendKey }) {
+                uniqueID = "\(base)-\(number)"
+                number += 1
+            }
+        }
         return Device(
-            uniqueID: DeviceClassifier.uniqueID(of: facts, backend: backend, serialTaken: serialShared),
+            uniqueID: uniqueID,
             name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
             backend: backend, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormats,
             vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,

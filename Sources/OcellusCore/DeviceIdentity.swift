@@ -136,13 +136,22 @@ public enum DeviceClassifier {
                 return "\(model)-\(sanitize(serial))\(suffix)"
             }
             if let port = port(of: facts) {
-                return "\(model)@\(port)\(suffix)"
+                return "\(model)@\(sanitize(port))\(suffix)"
             }
         }
         if let firmware = facts.firmwarePath {
             return "platform-\(sanitize(firmware))\(suffix)"
         }
-        return "\(backend.name)-\(facts.fallbackName)"
+        // A node without a name (anyone can publish one) is known by its backend key instead.
+        let name = sanitize(facts.fallbackName)
+        return "\(backend.name)-\(name.isEmpty ? "node" + sanitize(facts.backendKey) : name)"
+    }
+
+    /// Whether `uniqueID(of:)` falls back to the backend's name for the device (nothing in the
+    /// hardware identifies it): two such devices can ask for one ID.
+    public static func hasFallbackID(_ facts: DeviceFacts) -> Bool {
+        (facts.vendorID == nil || facts.productID == nil || (!isIdentifyingSerial(facts.serial) && port(of: facts) == nil))
+            && facts.firmwarePath == nil
     }
 
     /// `pci-0000:00:14.0-usb-0:2.3:1.0` → `pci-0000:00:14.0-usb-0:2.3`: the port chain without the interface,
@@ -166,11 +175,18 @@ public enum DeviceClassifier {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
-    /// Keeps IDs printable and path-safe.
+    /// Keeps IDs printable, path-safe and one line, whatever another process put in the string:
+    /// ASCII letters, digits and `._-:@`, anything else `_`; past 96 characters, the first 80
+    /// and a hash of the whole, so that long names stay apart.
     static func sanitize(_ text: String) -> String {
-        String(text.map { ch in
-            ch.isASCII && (ch.isLetter || ch.isNumber || "._-:@".contains(ch)) ? ch : "_"
+        let safe = String(text.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                               || "._-:@".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
         })
+        guard safe.count > 96 else { return safe }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a over the original bytes
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return safe.prefix(80) + "~" + String(hash, radix: 16)
     }
 }
 

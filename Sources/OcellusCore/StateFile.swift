@@ -94,10 +94,19 @@ public final class StateFile: @unchecked Sendable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// Moves a damaged file aside (kept for inspection); returns where, or nil.
+    /// Moves a damaged file aside (kept for inspection) under a name no other copy has
+    /// (linked, never renamed over one: several set aside in one second all stay); returns where, or nil.
     public func moveAside() -> String? {
-        let aside = path + ".corrupt-\(time(nil))"
-        return rename(path, aside) == 0 ? aside : nil
+        let stamp = time(nil)
+        for number in 0..<1000 {
+            let aside = path + ".corrupt-\(stamp)" + (number == 0 ? "" : "-\(number)")
+            if link(path, aside) == 0 {
+                unlink(path)
+                return aside
+            }
+            guard errno == EEXIST else { return nil }
+        }
+        return nil
     }
 
     /// Runs `body` holding the lock; `body` learns whether the lock could be taken.

@@ -105,7 +105,10 @@ public final class MovieFileOutput: @unchecked Sendable {
         }
         let writer: MovieWriter
         do {
-            let video = MovieWriter.Video(pixelFormat: format.pixelFormat, width: format.width, height: format.height,
+            // What the movie's own output delivers: the camera's stream converted to the size asked
+            // for (a size the camera does not offer is scaled from one it does).
+            let video = MovieWriter.Video(pixelFormat: videoOutput.pixelFormat ?? format.pixelFormat,
+                                          width: videoOutput.width ?? format.width, height: videoOutput.height ?? format.height,
                                           frameRate: format.maxFrameRate ?? FrameRate(30), rotation: rotation)
             writer = try MovieWriter(path: path, video: video, audio: session.audioInput != nil ? AudioFormat() : nil)
         } catch {

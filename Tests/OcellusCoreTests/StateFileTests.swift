@@ -40,6 +40,17 @@ import Glibc
         }
     }
 
+    @Test func damagedFilesSetAsideInOneSecondAllStay() {
+        let directory = scratch()
+        let file = StateFile(directory: directory, name: "f", lockName: "f.lock")
+        var asides: Set<String> = []
+        for round in 0..<3 {
+            write("damaged \(round)\n", to: file.path)
+            if let aside = file.moveAside() { asides.insert(aside) }
+        }
+        #expect(asides.count == 3 && asides.allSatisfy { access($0, F_OK) == 0 })
+    }
+
     @Test func aFileCutMidLineIsReportedAndMovedAsideNotMisread() {
         let directory = scratch()
         let store = SelectionStore(directory: directory, appID: "org.test.cut")

@@ -68,6 +68,16 @@ def test_h264_recording_has_the_frames_and_duration(tmp_path):
     assert np.median(frame[100, :200]) < 70 and np.median(frame[100, -200:]) > 180
 
 
+def test_a_size_the_camera_does_not_offer_is_recorded_scaled(tmp_path):
+    # The writer was opened at the stream's size (640x480) while frames came scaled to the size
+    # asked for: "the camera format changed while recording", no frame (found by the memcheck run).
+    path = tmp_path / "small.mp4"
+    summary = json.loads(record(VCAM0, "-o", str(path), "--seconds", "1", "--size", "320x240", "--json").stdout)
+    [video] = probe(path)
+    assert (video["width"], video["height"], summary["width"], summary["height"]) == (320, 240, 320, 240)
+    assert summary["frames"] >= 20 and int(video["nb_read_frames"]) == summary["frames"]
+
+
 @pytest.fixture
 def jpeg_camera(cameras):
     # On a USB bus, so that it is an external camera (a virtual one takes no mounting correction).

@@ -52,6 +52,8 @@ def test_a_virtual_camera_takes_no_mounting_correction(tmp_path, cameras):
 
 def test_bad_input_is_refused(tmp_path):
     for args, words in ((["mount-rotation", VCAM0, "45"], "multiple of 90"),
+                        (["mount-rotation", VCAM0, "-90"], "multiple of 90 from 0 to 270"),
+                        (["mount-rotation", VCAM0, "360"], "multiple of 90 from 0 to 270"),
                         (["rotation", VCAM0, "--host-orientation", "sideways"], "unknown host orientation"),
                         (["rotation", VCAM0, "--interface-orientation", "45"], "multiple of 90"),
                         (["rotation", "usb-dead:beef-X"], "no connected device")):

@@ -1,0 +1,82 @@
+"""Strings from other processes (issue 25): any PipeWire client can name its node anything — a
+newline that would add a line to every app's selection file, terminal escape sequences, bytes
+that are not UTF-8, 4 KB, nothing at all — and two producers can use one name. Ocellus must keep
+unique IDs unique, single-line and printable, state files intact, and the terminal safe."""
+
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+import ocellus
+
+CLI = os.environ.get("OCELLUS_CLI", "ocellus")
+HOSTILE_NAMES = [
+    b"evil\nchoice usb-dead:beef-INJECTED\nx",
+    b"esc\x1b[2J\x1b]0;title\x07red\x1b[31m",
+    b"c1\xc2\x9b31mcontrol",
+    b"bad\xff\xfeutf8",
+    b"",
+    b"x" * 4096,
+    b"twin",
+    b"twin",
+]
+SAFE_ID = re.compile(r"^[A-Za-z0-9._:@~-]{1,120}$")
+
+
+@pytest.fixture
+def hostile_cameras():
+    processes = []
+    for name in HOSTILE_NAMES:
+        process = subprocess.Popen([CLI.encode(), b"virtual-camera", b"--name", name, b"--desc", name, b"--formats", b"YUY2",
+                                    b"--sizes", b"320x240", b"--fps", b"30"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+        assert process.stdout.readline().startswith(b"READY"), f"virtual camera {name[:20]!r} did not start"
+        processes.append(process)
+    yield processes
+    for process in processes:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(10)
+
+
+def hostile_devices(context):
+    known = {"pipewire-vcam0", "pipewire-vcam1"}
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        found = [d for d in context.devices() if d.type == ocellus.DeviceType.VIRTUAL_CAMERA and d.unique_id not in known
+                 and not d.unique_id.startswith("usb-")]
+        if len(found) >= len(HOSTILE_NAMES):
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"only {len(found)} of {len(HOSTILE_NAMES)} hostile cameras listed")
+
+
+def test_ids_of_hostile_names_are_unique_single_line_and_printable(hostile_cameras, tmp_path):
+    with ocellus.Context("org.ocellus.test.hostile", state_directory=str(tmp_path)) as context:
+        devices = hostile_devices(context)
+        ids = [d.unique_id for d in devices]
+        assert all(SAFE_ID.match(unique_id) for unique_id in ids), ids
+        assert len(set(ids)) == len(ids), ids   # the twins and the nameless one included
+
+
+def test_choosing_a_hostile_camera_sticks_and_injects_nothing(hostile_cameras, tmp_path):
+    with ocellus.Context("org.ocellus.test.hostile", state_directory=str(tmp_path)) as context:
+        evil = next(d for d in hostile_devices(context) if d.unique_id.startswith("pipewire-evil"))
+        context.user_preferred_camera = evil
+        chosen = evil.unique_id
+    state = b"".join(path.read_bytes() for path in Path(tmp_path).rglob("*") if path.is_file())
+    assert b"INJECTED" not in state.replace(chosen.encode(), b""), state
+    with ocellus.Context("org.ocellus.test.hostile", state_directory=str(tmp_path)) as context:
+        hostile_devices(context)
+        assert context.user_preferred_camera.unique_id == chosen
+
+
+def test_the_terminal_gets_no_control_sequences(hostile_cameras):
+    for command in (["list"], ["list", "--json"]):
+        out = subprocess.run([CLI, *command], capture_output=True, timeout=30, check=True).stdout
+        assert b"\x1b" not in out and b"\x07" not in out and b"\xc2\x9b" not in out, out[:2000]
+        out.decode("utf-8")   # valid UTF-8 throughout
