@@ -65,10 +65,13 @@ def test_nv12_frames_as_numpy_views(context):
     session.close()
 
 
-def test_mjpeg_camera_gives_full_range_nv12(context, cameras):
+@pytest.mark.parametrize("full_range, expected", [(False, 125), (True, round((125 - 16) * 255 / 219))])
+def test_mjpeg_camera_gives_video_range_nv12_unless_full_range_is_asked(context, cameras, full_range, expected):
     cameras.add("pyjpeg", "--formats", "MJPG", "--sizes", "640x480")
     session = context.capture_session()
     output = VideoDataOutput("NV12", 640, 480)
+    output.full_range = full_range
+    assert output.full_range == full_range
     seen, done = [], threading.Event()
 
     def on_frame(frame):
@@ -82,10 +85,10 @@ def test_mjpeg_camera_gives_full_range_nv12(context, cameras):
     with session.running():
         assert done.wait(10)
     session.close()
-    full_range, y = seen[0]
-    # The virtual camera compresses its ramp's samples as they are (125 at x = 320); decoded
-    # JPEG is labelled full range, as JPEG defines it.
-    assert full_range and abs(y - 125) <= 4
+    labelled, y = seen[0]
+    # The virtual camera's ramp is 125 at x = 320 in video range; its JPEGs carry it in full range, as
+    # webcams' JFIF does. NV12 is video range unless asked (what OpenCV's COLOR_YUV2BGR_NV12 reads).
+    assert labelled == full_range and abs(y - expected) <= 4
 
 
 def test_events_and_runtime_error_when_the_camera_goes(context, cameras):
