@@ -101,11 +101,34 @@ enum PipeWireFormats {
         }
         let sizes: [spa_rectangle] = values(parsed.sizes, count: parsed.n_sizes)
         let fractions: [spa_fraction] = values(parsed.rates, count: parsed.n_rates)
-        let rates = fractions.filter { $0.num > 0 }
-            .map { FrameRate($0.num, $0.denom) }
-        let isRange = parsed.rate_choice == OCPW_CHOICE_RANGE.rawValue
+        let isRange = parsed.rate_choice == OCPW_CHOICE_RANGE.rawValue && fractions.count == 2
+        let rates: [FrameRate]
+        if isRange {
+            // A rate range (PipeWire's own videotestsrc: 0/1 to 2^31-1/1) held to what a camera could
+            // deliver, from at least one frame a second.
+            let (low, high) = (FrameRate(fractions[0].num, fractions[0].denom), FrameRate(fractions[1].num, fractions[1].denom))
+            rates = [min(max(high, FrameRate(1)), maximumRate), min(max(low, FrameRate(1)), maximumRate)]
+        } else {
+            let positive = fractions.filter { $0.num > 0 }.map { FrameRate($0.num, $0.denom) }
+            // A producer that fixes no rate (GStreamer's framerate=0/1: frames when they come) is
+            // offered back exactly that, listed as rate 0/1.
+            rates = positive.isEmpty && fractions.contains { $0.num == 0 } ? [FrameRate(0, 1)] : positive
+        }
         var result: [VideoFormat] = []
         for pixelFormat in pixelFormats {
+            if parsed.size_choice == OCPW_CHOICE_RANGE.rawValue && sizes.count == 2 {
+                // Sizes as a range (1x1 to 2^31-1 squared): one format with its range, its maximum held
+                // to 1080p, instead of its two ends as sizes.
+                let (low, high) = (sizes[0], sizes[1])
+                let (maxWidth, maxHeight) = (min(high.width, maximumSize.width), min(high.height, maximumSize.height))
+                let (minWidth, minHeight) = (min(max(1, low.width), maxWidth), min(max(1, low.height), maxHeight))
+                guard maxWidth > 0 && maxHeight > 0 else { continue }
+                let range = minWidth == maxWidth && minHeight == maxHeight ? nil
+                    : SizeRange(minWidth: minWidth, minHeight: minHeight, maxWidth: maxWidth, maxHeight: maxHeight, stepWidth: 1, stepHeight: 1)
+                result.append(VideoFormat(pixelFormat: pixelFormat, width: maxWidth, height: maxHeight,
+                                          frameRates: rates, frameRatesAreRange: isRange, sizeRange: range))
+                continue
+            }
             for size in sizes where size.width > 0 && size.height > 0 {
                 result.append(VideoFormat(pixelFormat: pixelFormat, width: size.width, height: size.height,
                                           frameRates: rates, frameRatesAreRange: isRange))
@@ -113,6 +136,12 @@ enum PipeWireFormats {
         }
         return result
     }
+
+    /// The most a producer's range is taken to offer: 1080p at 60 frames a second. A range is
+    /// what software sources publish (any size, any rate); streamed at its largest it would make
+    /// frames no machine converts in time.
+    static let maximumSize = (width: UInt32(1920), height: UInt32(1080))
+    static let maximumRate = FrameRate(60)
 
     /// Reads the first `count` entries of a fixed-size C array imported as a tuple.
     private static func values<Tuple, Element>(_ tuple: Tuple, count: UInt32) -> [Element] {

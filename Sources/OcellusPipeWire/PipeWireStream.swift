@@ -170,6 +170,11 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
     private let width: UInt32, height: UInt32
     /// The row layout of the last chunk size seen (loop thread only): worked out once, not per frame.
     private var layout = RowLayout(chunkSize: -1, stride: 0, chromaStride: 0)
+    /// Frames numbered here (loop thread only) for producers whose header never counts: GStreamer's
+    /// pipewiresink leaves `seq` at 0, which made every frame number 0.
+    private var framesSeen: UInt64 = 0
+    private var lastHeaderSequence: UInt64?
+    private var headerSequenceCounts = true
     private var capture: PipeWireCapture?
 
     public init(remote: PipeWireRemote, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
@@ -217,7 +222,12 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
             layout = RowLayout(pixelFormat, width: Int(width), height: Int(height), chunkSize: size, statedStride: Int(chunk.pointee.stride))
         }
         let header = ocpw_buffer_find_header(buffer)
-        let sequence = header?.pointee.seq ?? 0
+        var sequence = framesSeen
+        framesSeen &+= 1
+        if let seq = header?.pointee.seq, headerSequenceCounts {
+            if seq == lastHeaderSequence { headerSequenceCounts = false } else { sequence = seq }
+            lastHeaderSequence = seq
+        }
         let timestamp = header.map { UInt64(max(0, $0.pointee.pts)) } ?? monotonicNanoseconds()
         var planes = CameraFrame.planes(of: pixelFormat, height: height, stride: layout.stride, chromaStride: layout.chromaStride, in: bytes)
         if buffer.pointee.n_datas > 1 && (pixelFormat == .nv12 || pixelFormat == .i420) {

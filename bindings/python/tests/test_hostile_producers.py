@@ -80,3 +80,31 @@ def test_the_terminal_gets_no_control_sequences(hostile_cameras):
         out = subprocess.run([CLI, *command], capture_output=True, timeout=30, check=True).stdout
         assert b"\x1b" not in out and b"\x07" not in out and b"\xc2\x9b" not in out, out[:2000]
         out.decode("utf-8")   # valid UTF-8 throughout
+
+
+@pytest.fixture
+def ranged_source():
+    """PipeWire's own videotestsrc node: sizes 1x1 to 2^31-1 squared and rates 0 to 2^31-1, as ranges."""
+    subprocess.run(["pw-cli", "create-node", "adapter", "{ factory.name=videotestsrc node.name=pwranged "
+                    "media.class=Video/Source object.linger=true }"], check=True, capture_output=True, timeout=10)
+    yield "pipewire-pwranged"
+    nodes = subprocess.run(["pw-cli", "ls", "Node"], capture_output=True, text=True, timeout=10).stdout
+    for block in nodes.split("\tid ")[1:]:
+        if 'node.name = "pwranged"' in block:
+            subprocess.run(["pw-cli", "destroy", block.split(",")[0]], capture_output=True, timeout=10)
+
+
+def test_a_source_with_size_and_rate_ranges_lists_its_range_and_streams(ranged_source):
+    # It was listed as RGB3 1x1 and 2147483647x2147483647 at 2147483647 fps and failed to stream.
+    import json
+    listed = json.loads(subprocess.run([CLI, "list", "--json"], capture_output=True, text=True, timeout=30, check=True).stdout)
+    device = next(d for d in listed if d["unique_id"] == ranged_source)
+    sizes = {(f["width"], f["height"]) for f in device["formats"]}
+    assert sizes and all(w <= 1920 and h <= 1080 for w, h in sizes), device["formats"]
+    # Sizes within the range, exactly (the source renders in software: small ones keep a loaded machine in time).
+    for size in ((640, 480), (320, 240)):
+        out = subprocess.run([CLI, "stream", ranged_source, "--frames", "10", "--json", "--size", "%dx%d" % size],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        summary = json.loads(out.stdout)
+        assert summary["frames"] == 10 and (summary["width"], summary["height"]) == size

@@ -173,3 +173,20 @@ def test_padded_rows_from_gstreamer_are_not_sheared(context, gstreamer, tmp_path
     assert image.shape == (height, width, 3)
     quality = psnr(image[bars], reference("BGR", 3)[bars])
     assert quality >= 25, f"{gst_format} {width}x{height}: {quality:.1f} dB"
+
+
+def test_frames_from_a_producer_that_does_not_count_are_numbered(context, gstreamer):
+    # GStreamer's pipewiresink leaves the header's sequence at 0: every frame was number 0.
+    camera = gstreamer("gstcount", "videotestsrc is-live=true ! video/x-raw,format=YUY2,width=320,height=240,framerate=30/1")
+    output = VideoDataOutput()
+    numbers = []
+    output.set_frame_callback(lambda frame: numbers.append(frame.sequence))
+    session = context.capture_session()
+    session.set_input(camera.device(context))
+    session.add_output(output)
+    with session.running():
+        deadline = time.monotonic() + 10
+        while len(numbers) < 10 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    session.close()
+    assert len(numbers) >= 10 and numbers == sorted(set(numbers)), numbers
