@@ -6,6 +6,7 @@
  *   capture_bench bare-yuyv FRAMES                      YUY2ToNV12 on a 1080p frame
  *   capture_bench bare-mjpeg FRAMES                     turbojpeg decode + I420ToNV12, 1080p
  *   capture_bench bare-mjpeg-decode FRAMES              turbojpeg decode alone, 1080p
+ *   capture_bench bare-mjpeg-video-range FRAMES         decode + I420ToNV12 + full to video range (a table)
  *   capture_bench bare-h264 UNIQUE_ID FRAMES            libavcodec decode + I420ToNV12 of the camera's own
  *                                                       access units (a loop of 8 from an IDR, taken first)
  *   capture_bench latency UNIQUE_ID FOURCC_OUT FRAMES   latency and time to first frame (no valgrind)
@@ -144,12 +145,28 @@ static int bare_yuyv(int window)
     return 0;
 }
 
+/* Full range to video range through a table per plane, as an app would write it: what
+ * OpenCV-ready NV12 from a webcam's JPEG costs beyond the decode. */
+static void to_video_range(uint8_t *plane, size_t count, int chroma)
+{
+    static uint8_t luma[256], chroma_table[256];
+    if (!luma[255]) {
+        for (int i = 0; i < 256; i++) {
+            luma[i] = (uint8_t)((i * 219 + 4207) / 255);
+            chroma_table[i] = (uint8_t)((i * 224 + 4095) / 255);
+        }
+    }
+    const uint8_t *table = chroma ? chroma_table : luma;
+    for (size_t i = 0; i < count; i++) plane[i] = table[plane[i]];
+}
+
+/* and_nv12: 0 decode alone, 1 + I420ToNV12, 2 + I420ToNV12 + video range (what a session delivers). */
 static int bare_mjpeg(int window, int and_nv12)
 {
-    /* A 1080p JPEG of the same kind the virtual camera sends (4:2:0 from a ramp). */
+    /* A 1080p JPEG of the same kind the virtual camera sends (4:2:0 from a ramp, full range as JFIF). */
     uint8_t *planes = malloc(W * H * 3 / 2), *jpeg = NULL, *y = malloc(W * H), *u = malloc(W * H / 4),
             *v = malloc(W * H / 4), *ny = malloc(W * H), *nuv = malloc(W * H / 2);
-    for (int i = 0; i < W * H; i++) planes[i] = (uint8_t)(16 + (i % W) * 219 / W);
+    for (int i = 0; i < W * H; i++) planes[i] = (uint8_t)((i % W) * 255 / W);
     memset(planes + W * H, 128, W * H / 2);
     unsigned long size = 0;
     tjhandle c = tjInitCompress(), d = tjInitDecompress();
@@ -161,6 +178,10 @@ static int bare_mjpeg(int window, int and_nv12)
     for (int i = 0; i < window; i++) {
         tjDecompressToYUVPlanes(d, jpeg, size, dst, W, strides, H, 0);
         if (and_nv12) I420ToNV12(y, W, u, W / 2, v, W / 2, ny, W, nuv, W, W, H);
+        if (and_nv12 == 2) {
+            to_video_range(ny, (size_t)W * H, 0);
+            to_video_range(nuv, (size_t)W * H / 2, 1);
+        }
     }
     CALLGRIND_STOP_INSTRUMENTATION;
     CALLGRIND_DUMP_STATS_AT("window");
@@ -319,6 +340,7 @@ int main(int argc, char **argv)
     if (argc >= 4 && !strcmp(argv[1], "bare-pw-stream")) return bare_pw_stream(argv[2], atoi(argv[3]));
     if (argc >= 3 && !strcmp(argv[1], "bare-mjpeg")) return bare_mjpeg(atoi(argv[2]), 1);
     if (argc >= 3 && !strcmp(argv[1], "bare-mjpeg-decode")) return bare_mjpeg(atoi(argv[2]), 0);
+    if (argc >= 3 && !strcmp(argv[1], "bare-mjpeg-video-range")) return bare_mjpeg(atoi(argv[2]), 2);
     if (argc >= 4 && !strcmp(argv[1], "bare-h264")) return bare_h264(argv[2], atoi(argv[3]));
     fprintf(stderr, "usage: see the top of capture_bench.c\n");
     return 2;
