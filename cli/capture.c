@@ -19,8 +19,15 @@ static void on_session_event(oc_capture_session *session, oc_session_event event
     (void)session;
     capture_run *c = user_data;
     if (event == OC_SESSION_EVENT_RUNTIME_ERROR || (event == OC_SESSION_EVENT_INTERRUPTED && error == OC_ERROR_TIMEOUT)) {
+        /* The library waits for a stalled camera to recover; this command does not: it says so. */
+        static const char waiting[] = "; waiting for it to recover";
+        size_t length = strlen(message), tail = sizeof waiting - 1;
+        bool stalled = event == OC_SESSION_EVENT_INTERRUPTED && length >= tail && !strcmp(message + length - tail, waiting);
         pthread_mutex_lock(&c->lock);
-        if (!c->failure[0]) snprintf(c->failure, sizeof c->failure, "%s", message);
+        if (!c->failure[0]) {
+            snprintf(c->failure, sizeof c->failure, "%.*s%s", (int)(stalled ? length - tail : length), message,
+                     stalled ? "; the command stops" : "");
+        }
         pthread_mutex_unlock(&c->lock);
         finish_wait();
     } else if (event == OC_SESSION_EVENT_RECORDING_DEGRADED || event == OC_SESSION_EVENT_AUDIO_INTERRUPTED) {
@@ -477,13 +484,15 @@ void command_snap(const global_options *options, arguments *a)
     oc_photo_settings settings = { .struct_size = sizeof settings, .apply_rotation_to_pixels = rotate_pixels, .path = path };
     if (oc_photo_output_capture(photo_output, &settings, on_photo, &result) != OC_OK) capture_fail(&c, oc_last_error_message());
     capture_wait(&c, 15, NULL, NULL);
-    oc_photo_output_destroy(photo_output);   /* answers the request if the session ended first */
     char failure_buffer[1024];
     const char *problem = capture_failure(&c, failure_buffer);
+    /* Stopped first, so that taking the output away does not reopen a camera that stalled. */
+    if (problem) oc_capture_session_stop_running(c.session);
+    oc_photo_output_destroy(photo_output);   /* answers the request if the session ended first */
     capture_close(&c);
     pthread_mutex_lock(&result.lock);
     if (!result.done) fail(1, "no photo within 15 s: %s", problem ? problem : "the camera sent no usable frame");
-    if (result.status != OC_OK) fail(1, "%s", result.message);
+    if (result.status != OC_OK) fail(1, "%s", problem ? problem : result.message);   /* why, not "the output was closed" */
     strbuf out;
     text_init(&out);
     if (as_json) {
@@ -615,9 +624,11 @@ void command_record(const global_options *options, arguments *a)
         text_free(&line);
     }
     capture_wait(&c, seconds, NULL, NULL);
-    oc_movie_file_output_destroy(movie);   /* finishes the file and waits for it */
     char failure_buffer[1024];
     const char *problem = capture_failure(&c, failure_buffer);
+    /* Stopped first, so that taking the output away does not reopen a camera that stalled (twice, 3 s each). */
+    if (problem) oc_capture_session_stop_running(c.session);
+    oc_movie_file_output_destroy(movie);   /* finishes the file and waits for it */
     capture_close(&c);
     pthread_mutex_lock(&result.lock);
     if (!result.done) fail(1, "the recording did not finish");

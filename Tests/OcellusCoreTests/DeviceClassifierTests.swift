@@ -175,8 +175,15 @@ import Testing
         #expect(try resolve(nil, ["XDG_STATE_HOME": "relative", "HOME": "/h"]) == "/h/.local/state/ocellus")
     }
 
+    @Test func withoutHOMETheAccountsHomeIsUsed() throws {
+        #expect(try StateDirectory.resolve(explicit: nil, environment: { _ in nil }, accountHome: { "/home/u" })
+                == "/home/u/.local/state/ocellus")
+        #expect(try StateDirectory.resolve(explicit: nil, environment: { $0 == "HOME" ? "" : nil }, accountHome: { "/home/u" })
+                == "/home/u/.local/state/ocellus")
+    }
+
     @Test func nothingToGoOnIsAnError() {
-        #expect(throws: OcellusError.self) { try resolve(nil, [:]) }
+        #expect(throws: OcellusError.self) { try StateDirectory.resolve(explicit: nil, environment: { _ in nil }, accountHome: { nil }) }
         #expect(throws: OcellusError.self) { try resolve("", ["HOME": "/h"]) }
     }
 }

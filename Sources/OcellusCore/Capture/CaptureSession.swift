@@ -547,6 +547,15 @@ public final class CaptureSession: @unchecked Sendable {
             return (a.maxFrameRate ?? FrameRate(0)) > (b.maxFrameRate ?? FrameRate(0))
         }
         guard let chosen = best, chosen.maxFrameRate != nil else {
+            // A name nobody makes (NV21, a typo of four letters) says so, not that sizes disagree.
+            let sent = Set(input.formats.map(\.pixelFormat))
+            if let wanted = outputs.compactMap(\.pixelFormat).first(where: { wanted in
+                !sent.contains(wanted) && !sent.contains { conversion?.canConvert(from: $0, to: wanted) == true }
+            }) {
+                throw OcellusError(.invalidArgument,
+                    "\(input.uniqueID) cannot give \(wanted.name): it sends \(sent.map(\.name).sorted().joined(separator: ", ")), "
+                    + "and \(wanted.name) is not a format Ocellus converts those to (it knows \(PixelFormatNames.everyday.joined(separator: ", ")))")
+            }
             let wants = outputs.map { output in
                 "\(output.pixelFormat?.name ?? "any format") at \(size(output).map { "\($0.0)x\($0.1)" } ?? "any size")"
             }

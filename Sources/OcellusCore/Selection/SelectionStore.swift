@@ -48,14 +48,23 @@ public final class SelectionStore: @unchecked Sendable {
                 return .failure(OcellusError(.other, "cannot lock \(file.lockPath): \(String(cString: strerror(errno)))"))
             }
             var state = fallback
+            var stored: String?
             switch file.read() {
             case .missing: break
             case .intact(let text):
-                if let stored = try? SelectionState.parse(text, currentBootID: bootID) { state = stored } else { _ = file.moveAside() }
+                if let parsed = try? SelectionState.parse(text, currentBootID: bootID) {
+                    state = parsed
+                    stored = text
+                } else {
+                    _ = file.moveAside()
+                }
             case .damaged: _ = file.moveAside()
             }
             change(&state)
-            return file.writeAtomically(state.serialized(bootID: bootID)).map { state }
+            // Every session start comes here: a file that would not change is not rewritten (nor synced).
+            let text = state.serialized(bootID: bootID)
+            if text == stored { return .success(state) }
+            return file.writeAtomically(text).map { state }
         }
         return try outcome.get()
     }

@@ -221,3 +221,18 @@ def test_stream_output_pipes_raw_frames_into_ffmpeg(tmp_path):
     path = tmp_path / "bgr.raw"
     run("stream", "usb-1d6b:0110-VCAM-0000", "--format", "BGR24", "--size", "320x240", "--frames", "3", "--output", str(path))
     assert path.stat().st_size == 3 * 320 * 240 * 3
+
+
+def test_a_format_nobody_makes_is_named_as_such():
+    # NV21 passed as a four-letter code and got "a size must keep a format's aspect ratio".
+    result = subprocess.run([os.environ.get("OCELLUS_CLI", "ocellus"), "stream", "--format", "nv21", "--frames", "1"],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode != 0 and "cannot give nv21" in result.stderr.lower() and "aspect ratio" not in result.stderr, result.stderr
+
+
+def test_list_and_stream_work_without_home():
+    # The state directory comes from the password database when HOME is unset (services, env -i).
+    env = {k: v for k, v in os.environ.items() if k not in ("HOME", "XDG_STATE_HOME", "OCELLUS_STATE_DIR")}
+    cli = os.environ.get("OCELLUS_CLI", "ocellus")
+    assert subprocess.run([cli, "list"], env=env, capture_output=True, timeout=30).returncode == 0
+    assert subprocess.run([cli, "stream", "--frames", "3"], env=env, capture_output=True, timeout=30).returncode == 0
