@@ -109,12 +109,18 @@ impl VideoDataOutput {
     }
 
     /// The newest frame not yet taken, waiting up to `timeout` for one: one frame is kept,
-    /// never a queue, so a slow reader gets the latest. A `Timeout` error when none came.
+    /// never a queue, so a slow reader gets the latest. A `Timeout` error when none came; the
+    /// error that stopped the session when it stopped on its own (`Disconnected` for an
+    /// unplugged camera, `Timeout` for a stalled one); `WrongState` when no frame can come.
     /// Not from a frame callback of the same session (it would wait for itself).
     pub fn next_frame(&self, timeout: std::time::Duration) -> Result<RetainedFrame> {
         let mut raw = ptr::null_mut();
         let milliseconds = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
-        check(unsafe { ffi::oc_video_data_output_copy_next_frame(self.raw.as_ptr(), milliseconds, &mut raw) })?;
+        let status = unsafe { ffi::oc_video_data_output_copy_next_frame(self.raw.as_ptr(), milliseconds, &mut raw) };
+        if status == ffi::OC_ERROR_WRONG_STATE {
+            check(unsafe { ffi::oc_video_data_output_get_stop_status(self.raw.as_ptr()) })?;
+        }
+        check(status)?;
         Ok(RetainedFrame { raw: NonNull::new(raw).expect("pulled frame") })
     }
 
@@ -153,6 +159,19 @@ impl VideoDataOutput {
     /// Flips the pixels (None: the default, unflipped).
     pub fn set_mirrored(&self, mirrored: Option<bool>) -> Result<()> {
         check(unsafe { ffi::oc_video_data_output_set_mirrored(self.raw.as_ptr(), mirrored.map_or(-1, |m| m as i32)) })
+    }
+
+    /// Whether YUV frames (NV12, I420, YUYV, UYVY) come in full range (0–255) instead of video
+    /// range (luma 16–235, what OpenCV's `COLOR_YUV2BGR_*` codes expect; the default). RGB is
+    /// always full range and GRAY8 full-range luma. Takes effect at the next commit or start.
+    pub fn set_full_range(&self, full: bool) -> Result<()> {
+        let range = if full { ffi::OC_COLOR_RANGE_FULL } else { ffi::OC_COLOR_RANGE_VIDEO };
+        check(unsafe { ffi::oc_video_data_output_set_color_range(self.raw.as_ptr(), range) })
+    }
+
+    /// Whether YUV frames come in full range (see [`VideoDataOutput::set_full_range`]).
+    pub fn full_range(&self) -> bool {
+        unsafe { ffi::oc_video_data_output_get_color_range(self.raw.as_ptr()) == ffi::OC_COLOR_RANGE_FULL }
     }
 
     /// Frames delivered to this output so far.

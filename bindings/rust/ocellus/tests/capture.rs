@@ -40,6 +40,10 @@ fn frames_can_be_pulled_by_name_and_iterated() {
     let camera = ctx.devices().unwrap().into_iter().find(|d| d.unique_id() == "usb-1d6b:0110-VCAM-0000").unwrap();
     assert_eq!(VideoDataOutput::new(Some("BOGUS"), None).err().unwrap().kind, ErrorKind::InvalidArgument);
     let output = VideoDataOutput::new(Some("BGR24"), Some((640, 480))).unwrap();   // OpenCV's order, by name
+    assert!(!output.full_range());   // YUV in video range unless asked
+    output.set_full_range(true).unwrap();
+    assert!(output.full_range());
+    output.set_full_range(false).unwrap();
     assert_eq!(output.next_frame(Duration::from_secs(60)).err().unwrap().kind, ErrorKind::WrongState);   // nothing can come
     assert!(output.pollable_fd().unwrap() >= 0);
     let session = ctx.capture_session().unwrap();
