@@ -1198,6 +1198,16 @@ static int test_pulled_frames_and_pollable_fd(void)
     int again = -1;
     CHECK(oc_video_data_output_get_pollable_fd(output, &again) == OC_OK && again == fd);
     CHECK(oc_video_data_output_set_format(output, OC_PIXEL_FORMAT_NV12, 640, 480) == OC_OK);
+    /* YUV in video range unless asked; a value outside the enum is refused with a message. */
+    CHECK(oc_video_data_output_get_color_range(output) == OC_COLOR_RANGE_VIDEO);
+    CHECK(oc_video_data_output_set_color_range(output, (oc_color_range)7) == OC_ERROR_INVALID_ARGUMENT
+          && strstr(oc_last_error_message(), "not a range") != NULL);
+    CHECK(oc_video_data_output_set_color_range(output, OC_COLOR_RANGE_FULL) == OC_OK
+          && oc_video_data_output_get_color_range(output) == OC_COLOR_RANGE_FULL);
+    CHECK(oc_video_data_output_set_color_range(output, OC_COLOR_RANGE_VIDEO) == OC_OK);
+    /* Never started: nothing stopped it on its own. */
+    CHECK(oc_video_data_output_get_stop_status(output) == OC_OK);
+    CHECK(oc_video_data_output_get_stop_status(NULL) == OC_ERROR_INVALID_HANDLE);
     CHECK(oc_capture_session_set_input(session, find(list, "usb-1d6b:0110-VCAM-0000")) == OC_OK);
     CHECK(oc_capture_session_add_output(session, output) == OC_OK);
     CHECK(oc_capture_session_start_running(session) == OC_OK);
@@ -1207,7 +1217,7 @@ static int test_pulled_frames_and_pollable_fd(void)
     uint64_t last = 0;
     for (int i = 0; i < 3; i++) {
         CHECK(oc_video_data_output_copy_next_frame(output, 5000, &frame) == OC_OK && frame != NULL);
-        CHECK(oc_frame_pixel_format(frame) == OC_PIXEL_FORMAT_NV12 && oc_frame_width(frame) == 640);
+        CHECK(oc_frame_pixel_format(frame) == OC_PIXEL_FORMAT_NV12 && oc_frame_width(frame) == 640 && !oc_frame_is_full_range(frame));
         CHECK(i == 0 || oc_frame_sequence(frame) > last);
         last = oc_frame_sequence(frame);
         oc_frame_release(frame);
@@ -1225,6 +1235,7 @@ static int test_pulled_frames_and_pollable_fd(void)
     CHECK(oc_capture_session_stop_running(session) == OC_OK);
     pthread_join(reader, NULL);
     CHECK((waiter.status == OC_ERROR_WRONG_STATE || waiter.status == OC_OK) && now_ms() - started < 2000);
+    CHECK(oc_video_data_output_get_stop_status(output) == OC_OK);   /* stopped as asked */
     CHECK(oc_capture_session_remove_output(session, output) == OC_OK);
     oc_video_data_output_destroy(output);
     oc_capture_session_destroy(session);
