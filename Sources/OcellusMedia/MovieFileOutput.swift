@@ -47,6 +47,9 @@ public final class MovieFileOutput: @unchecked Sendable {
     private var recording: Recording?
     private var starting = false   // a startRecording is opening its writer
     private static let bufferCount = 6
+    /// How long a stopped recording still takes sound for its last pictures: a microphone's
+    /// buffers arrive a quantum (10–100 ms) after they were taken, later on a loaded machine.
+    private static let soundDrain: UInt64 = 400_000_000
 
     public init() {
         videoOutput.frameHandler = { [unowned(unsafe) self] frame in self.enqueue(frame) }
@@ -149,6 +152,7 @@ public final class MovieFileOutput: @unchecked Sendable {
             guard let recording, !recording.stopping else { return }
             recording.stopping = true
             recording.error = recording.error ?? error
+            recording.soundDeadline = monotonicNanoseconds() + Self.soundDrain
             lock.broadcast()
         }
     }
@@ -177,6 +181,7 @@ public final class MovieFileOutput: @unchecked Sendable {
         }) else { return }
         recording.buffers[slot].store(frame)   // this thread owns the buffer until it is queued
         lock.withLock {
+            recording.lastPictureTimestamp = max(recording.lastPictureTimestamp, frame.timestampNanoseconds)
             recording.ready.append(slot)
             lock.broadcast()
         }
@@ -185,7 +190,7 @@ public final class MovieFileOutput: @unchecked Sendable {
     /// On the audio stream's thread: the samples join the recording's audio queue (bounded: two seconds).
     private func enqueue(_ buffer: AudioBuffer) {
         lock.withLock {
-            guard let recording, !recording.stopping, recording.writer.audio == buffer.format else { return }
+            guard let recording, !recording.soundClosed, recording.writer.audio == buffer.format else { return }
             let format = buffer.format
             // Sound that paused (the microphone route moved) resumes in step with the picture:
             // the gap becomes silence. Jitter under 40 ms is left alone.
@@ -215,9 +220,13 @@ public final class MovieFileOutput: @unchecked Sendable {
         var pictureStarted = false
         while true {
             let (next, soundTimestamp): (Int?, UInt64) = lock.withLock {
-                while recording.ready.isEmpty && (recording.audio.isEmpty || !pictureStarted) && !recording.stopping {
-                    lock.wait()
+                while recording.ready.isEmpty && (recording.audio.isEmpty || !pictureStarted) {
+                    guard recording.stopping else { lock.wait(); continue }
+                    // Stopped: the sound still on its way for the pictures already taken is waited for, briefly.
+                    guard recording.awaitsSound(pictureStarted: pictureStarted) else { break }
+                    _ = lock.wait(untilMonotonicNanoseconds: recording.soundDeadline)
                 }
+                if recording.stopping && recording.ready.isEmpty && recording.audio.isEmpty { recording.soundClosed = true }
                 let slot = recording.ready.isEmpty ? nil : recording.ready.removeFirst()
                 if pictureStarted || slot != nil { swap(&sound, &recording.audio) }   // both keep their capacity
                 return (slot, recording.audioTimestamp)
@@ -304,6 +313,18 @@ private final class Recording: @unchecked Sendable {
     var audioTimestamp: UInt64 = 0
     /// When the last queued sound ends (capture clock), to find pauses.
     var audioEnd: UInt64?
+    /// The capture time of the last picture queued, where the sound should reach before the file ends.
+    var lastPictureTimestamp: UInt64 = 0
+    /// After a stop, sound is still taken until it reaches the last picture or this time passes.
+    var soundDeadline: UInt64 = 0
+    /// No more sound is taken (the writer has finished the track).
+    var soundClosed = false
+
+    /// Whether the stopped writer should wait for sound still on its way (output's lock held).
+    func awaitsSound(pictureStarted: Bool) -> Bool {
+        error == nil && pictureStarted && writer.audio != nil && (audioEnd ?? 0) < lastPictureTimestamp
+            && monotonicNanoseconds() < soundDeadline
+    }
     var droppedAudioFrames = 0
     let completion: MovieFileOutput.Completion
     /// The session recorded, told when the recording ends.

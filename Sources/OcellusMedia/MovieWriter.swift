@@ -221,12 +221,14 @@ final class MovieWriter {
             guard !samples.isEmpty else { return }
         }
         if audioPosition == nil {
-            // Where this buffer falls on the movie's timeline, in samples.
+            // Where this buffer falls on the movie's timeline, in samples: what came before the
+            // picture is left out, a late start is preceded by silence (both tracks start at 0,
+            // for players that ignore a track's start offset).
             let offset = (Int64(buffer.timestampNanoseconds) - Int64(start)) * Int64(audio.sampleRate) / 1_000_000_000
             let skipped = offset < 0 ? min(Int(-offset), buffer.frameCount) : 0
             samples = samples.dropFirst(skipped * channels)
             guard !samples.isEmpty else { return }
-            audioPosition = max(0, offset)
+            try padSilence(to: max(0, offset))
         }
         audioPending.append(contentsOf: samples)
         let frameSize = Int(encoder.pointee.frame_size)
@@ -310,21 +312,29 @@ final class MovieWriter {
 
     /// Silence for the sound track while it lags the picture by more than `silenceAfter`.
     private func fillSilence(behind videoTime: UInt64) throws(OcellusError) {
-        guard let audio, let encoder = audioEncoder, let frame = audioFrame, let start = firstTimestamp,
-              videoTime > start + Self.silenceAfter else { return }
-        let channels = Int(audio.channels), frameSize = Int(encoder.pointee.frame_size)
+        guard let audio, let start = firstTimestamp, videoTime > start + Self.silenceAfter else { return }
         let rate = UInt64(audio.sampleRate)
-        let soundEnd = (audioPosition ?? 0) + Int64(audioPending.count / channels)
         let videoSamples = Int64((videoTime - start) * rate / 1_000_000_000)
         guard videoSamples - soundEnd > Int64(Self.silenceAfter * rate / 1_000_000_000) else { return }
         if silenceFilledSamples == 0 { onMicrophoneSilent?() }
+        let before = soundEnd
+        try padSilence(to: videoSamples - Int64(Self.silenceMargin * rate / 1_000_000_000))
+        silenceFilledSamples += soundEnd - before
+    }
+
+    /// Where the sound track ends, queued samples included, in samples from the movie's start.
+    private var soundEnd: Int64 { (audioPosition ?? 0) + Int64(audioPending.count / Int(audio?.channels ?? 1)) }
+
+    /// Zeros on the sound track up to `target` samples from the movie's start, encoded a frame
+    /// at a time (within the pending buffer's reserved capacity).
+    private func padSilence(to target: Int64) throws(OcellusError) {
+        guard let audio, let encoder = audioEncoder, let frame = audioFrame else { return }
         if audioPosition == nil { audioPosition = 0 }
-        let target = videoSamples - Int64(Self.silenceMargin * rate / 1_000_000_000)
-        while (audioPosition ?? 0) + Int64(audioPending.count / channels) < target {
-            let missing = frameSize * channels - audioPending.count
-            audioPending.append(contentsOf: repeatElement(0, count: missing))   // within the reserved capacity
-            silenceFilledSamples += Int64(missing / channels)
-            try encodeAudio(frame: frame, encoder: encoder, count: frameSize)
+        let channels = Int(audio.channels), frameSize = Int(encoder.pointee.frame_size)
+        while soundEnd < target {
+            let count = Int(min(Int64(frameSize - audioPending.count / channels), target - soundEnd))
+            audioPending.append(contentsOf: repeatElement(0, count: count * channels))
+            if audioPending.count >= frameSize * channels { try encodeAudio(frame: frame, encoder: encoder, count: frameSize) }
         }
     }
 
@@ -386,9 +396,12 @@ final class MovieWriter {
             _ = avcodec_send_frame(encoder, nil)
             try drain(encoder, into: videoStream)
         }
-        if let audioEncoder, let audioFrame {
+        if let audio, let audioEncoder, let audioFrame {
+            // Both tracks end together: sound that never came (the microphone lagged, or paused
+            // past what a route change explains) is silence up to the end of the last picture.
+            if framesWritten > 0 { try padSilence(to: Int64(duration * Double(audio.sampleRate))) }
             // The tail, padded with silence to a whole encoder frame.
-            let channels = Int(audio?.channels ?? 1), frameSize = Int(audioEncoder.pointee.frame_size)
+            let channels = Int(audio.channels), frameSize = Int(audioEncoder.pointee.frame_size)
             if !audioPending.isEmpty {
                 audioPending += [Float](repeating: 0, count: frameSize * channels - audioPending.count)
                 try encodeAudio(frame: audioFrame, encoder: audioEncoder, count: frameSize)

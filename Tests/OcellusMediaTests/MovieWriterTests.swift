@@ -49,4 +49,33 @@ import Glibc
             #expect(writer.framesWritten == 90)
         }
     }
+
+    /// Sound that starts after the first picture and stops before the last: the track still
+    /// starts at 0 (leading silence) and ends with the picture (trailing silence), so players
+    /// and editors see two tracks of one length.
+    @Test func soundTrackSpansThePicture() throws {
+        let path = "/tmp/ocellus-writer-span-\(getpid()).mp4"
+        defer { unlink(path) }
+        let pixels = [UInt8](repeating: 128, count: 160 * 120 * 2)
+        let format = AudioFormat()
+        let tone = (0..<(48_000 / 5) * Int(format.channels)).map { Float(sin(Double($0 / Int(format.channels)) * 0.0576)) * 0.5 }
+        let writer = try MovieWriter(path: path, video: .init(pixelFormat: .yuyv, width: 160, height: 120,
+                                                              frameRate: FrameRate(30), rotation: 0), audio: format)
+        let view = pixels.withUnsafeBytes { $0 }
+        let start: UInt64 = 1_000_000_000
+        for index in 0..<60 {   // two seconds; 0.2 s of sound taken 0.3 s in
+            try writer.write(CameraFrame(pixelFormat: .yuyv, width: 160, height: 120, sequence: UInt64(index),
+                                         timestampNanoseconds: start + UInt64(index) * 33_333_333,
+                                         planes: FramePlane(bytes: view, stride: 320)))
+            if index == 10 {
+                try tone.withUnsafeBufferPointer { samples in
+                    try writer.write(AudioBuffer(format: format, samples: samples, timestampNanoseconds: start + 300_000_000))
+                }
+            }
+        }
+        try writer.finish()
+        let pictureSamples = writer.duration * Double(format.sampleRate)
+        #expect(Double(writer.audioSamplesWritten) >= pictureSamples)
+        #expect(Double(writer.audioSamplesWritten) < pictureSamples + 1024, "ends within one AAC frame of the picture")
+    }
 }
