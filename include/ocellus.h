@@ -871,7 +871,10 @@ oc_status oc_context_remove_callback(oc_context *ctx, oc_callback_id id);
  *               event thread, like hotplug callbacks.
  */
 typedef void (*oc_device_disconnected_callback)(oc_context *ctx, oc_device *device, void *user_data);
-/** Register `callback` for when `device` goes away (see oc_device_disconnected_callback). */
+/**
+ * Register `callback` for when `device` goes away (see oc_device_disconnected_callback).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL callback).
+ */
 oc_status oc_context_add_disconnected_callback(oc_context *ctx, oc_device *device,
                                                oc_device_disconnected_callback callback,
                                                void *user_data, oc_callback_id *out_id);
@@ -934,6 +937,7 @@ oc_status oc_discovery_session_create(oc_context *ctx, uint32_t device_types, oc
 
 /**
  * The session's devices now (connected, matching, in the default order).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL out).
  * \ownership as oc_context_copy_devices(): free the list with oc_device_list_free().
  * \threadsafety Safe from any thread, including from callbacks.
  */
@@ -985,6 +989,7 @@ oc_status oc_context_copy_user_preferred_camera(oc_context *ctx, oc_device **out
  * come from the system (PipeWire's device.plugged.usec), so a camera plugged
  * while the app was closed wins at its next start. Read-only.
  * \param out as oc_context_copy_user_preferred_camera().
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL out).
  */
 oc_status oc_context_copy_system_preferred_camera(oc_context *ctx, oc_device **out);
 
@@ -1307,6 +1312,7 @@ bool oc_capture_session_is_recording(const oc_capture_session *session);
 
 /**
  * Create a video data output.
+ * \returns OC_OK; OC_ERROR_INVALID_ARGUMENT (NULL out).
  * \ownership The caller destroys it with oc_video_data_output_destroy().
  */
 oc_status oc_video_data_output_create(oc_video_data_output **out);
@@ -1441,7 +1447,8 @@ oc_status oc_video_data_output_copy_next_frame(oc_video_data_output *output, uin
  * error; OC_OK while the session runs, after a stop that was asked for, and
  * before the first start. What a reader that got OC_ERROR_WRONG_STATE from
  * oc_video_data_output_copy_next_frame() asks next. Since 0.3.
- * eturns that status, or OC_ERROR_INVALID_HANDLE. 	hreadsafety Any thread.
+ * 
+eturns that status, or OC_ERROR_INVALID_HANDLE. 	hreadsafety Any thread.
  */
 oc_status oc_video_data_output_get_stop_status(const oc_video_data_output *output);
 
@@ -1757,6 +1764,7 @@ oc_status oc_context_copy_default_microphone(oc_context *ctx, oc_device **out);
  * The input the `microphone` device routes to now: one of the context's
  * microphones (as listed by oc_context_copy_devices()), or NULL when none.
  * \param out as oc_context_copy_default_microphone().
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL out).
  */
 oc_status oc_context_copy_microphone_route(oc_context *ctx, oc_device **out);
 
@@ -1775,6 +1783,7 @@ oc_status oc_context_set_preferred_microphone(oc_context *ctx, oc_device *microp
 /**
  * The preferred input while it is connected, else NULL.
  * \param out as oc_context_copy_default_microphone().
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL out).
  */
 oc_status oc_context_copy_preferred_microphone(oc_context *ctx, oc_device **out);
 
@@ -1817,6 +1826,7 @@ typedef void (*oc_audio_callback)(oc_audio_data_output *output, const float *sam
 
 /**
  * Create an audio data output: add it to a session with a microphone input to receive PCM.
+ * \returns OC_OK; OC_ERROR_INVALID_ARGUMENT (NULL out).
  * \ownership Destroy with oc_audio_data_output_destroy(). \threadsafety Any thread.
  */
 oc_status oc_audio_data_output_create(oc_audio_data_output **out);
@@ -1888,6 +1898,7 @@ typedef void (*oc_photo_callback)(oc_photo_output *output, oc_status status, con
 
 /**
  * Create a photo output.
+ * \returns OC_OK; OC_ERROR_INVALID_ARGUMENT (NULL out).
  * \ownership The caller destroys it with oc_photo_output_destroy().
  */
 oc_status oc_photo_output_create(oc_photo_output **out);
@@ -1981,7 +1992,11 @@ typedef struct oc_recording_summary {
 typedef void (*oc_recording_callback)(oc_movie_file_output *output, oc_status status, const char *message,
                                       const oc_recording_summary *summary, void *user_data);
 
-/** Create a movie file output. \ownership Destroy with oc_movie_file_output_destroy(). */
+/**
+ * Create a movie file output.
+ * \returns OC_OK; OC_ERROR_INVALID_ARGUMENT (NULL out).
+ * \ownership Destroy with oc_movie_file_output_destroy().
+ */
 oc_status oc_movie_file_output_create(oc_movie_file_output **out);
 
 /**
@@ -2125,6 +2140,11 @@ typedef void (*oc_rotation_callback)(oc_rotation_coordinator *coordinator, int32
  */
 oc_status oc_rotation_coordinator_add_callback(oc_rotation_coordinator *coordinator, oc_rotation_callback callback,
                                                void *user_data, oc_callback_id *out_id);
+/**
+ * Unregister a callback added with oc_rotation_coordinator_add_callback(); waits for a
+ * call in flight unless called from inside that callback.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (unknown or already removed id).
+ */
 oc_status oc_rotation_coordinator_remove_callback(oc_rotation_coordinator *coordinator, oc_callback_id id);
 
 #ifdef __cplusplus

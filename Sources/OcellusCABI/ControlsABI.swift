@@ -160,7 +160,15 @@ private func listedControl(_ list: OpaquePointer?, _ index: Int, _ function: Str
 }
 
 @c @implementation public func oc_device_unlock_for_configuration(_ device: OpaquePointer?) -> oc_status {
-    withController(device) { (controller: any CameraControlling) throws(OcellusError) in try controller.unlockForConfiguration() }
+    abiCall(DeviceBox.lookup(device)) { (box: DeviceBox) throws(OcellusError) in
+        let controller: any CameraControlling
+        do throws(OcellusError) { controller = try DeviceControls.controller(for: box.device) } catch {
+            // Nothing to lock means nothing locked: the header's answer for "not locked".
+            guard error.code == .notFound else { throw error }
+            throw OcellusError(.wrongState, "not locked for configuration (\(error.message))")
+        }
+        try controller.unlockForConfiguration()
+    }
 }
 
 private let controlTypeNames = NameTable("control type", Dictionary(uniqueKeysWithValues:

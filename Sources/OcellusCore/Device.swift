@@ -64,7 +64,8 @@ public final class Device: Sendable {
         return depthFormats.contains(where: formats.contains) ? [] : depthFormats
     }
 
-    /// Whether depth comes from the picture stream itself (a depth-only camera).
+    /// Whether depth comes from the picture stream itself (a depth-only camera, or one whose
+    /// single function lists a depth format beside its picture formats).
     public var depthSharesPictureStream: Bool { !depthFormats.isEmpty && depthFormats.allSatisfy(formats.contains) }
 
     /// behaviour §4 multitasking: whether several applications can stream this device at

@@ -274,7 +274,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     /// How an entry ranks among the views of one camera (compared in order).
     private static func rank(_ kind: BackendKind, _ facts: DeviceFacts) -> (Int, Int) {
         let backendRank = switch kind {
-        case .v4l2: facts.depthFormats.isEmpty ? 0 : 2
+        case .v4l2: facts.depthFormatsListed.isEmpty ? 0 : 2
         case .pipewire: 1
         }
         let pictures = facts.formats.filter { ![FourCC.grey, .y16, .y12, .z16].contains($0.pixelFormat) }.count
@@ -399,7 +399,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         return Device(
             uniqueID: uniqueID,
             name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
-            backend: backend, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormats,
+            backend: backend, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormatsListed,
             vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
             pluggedMicroseconds: facts.pluggedMicroseconds,
             usbPort: facts.vendorID == nil ? nil : DeviceClassifier.port(of: facts), properties: facts.properties)

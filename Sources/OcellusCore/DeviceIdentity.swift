@@ -41,6 +41,12 @@ public struct DeviceFacts: Sendable, Equatable {
     /// Formats of the device's depth function (empty for other cameras). A device whose
     /// `formats` are not these runs a depth format beside any of its picture formats.
     public var depthFormats: [VideoFormat]
+    /// The formats that carry depth, wherever the backend listed them: the depth function's,
+    /// else depth-coded formats (Z16) listed among the picture's — one UVC function can list
+    /// Z16 beside MJPEG; it is a depth camera all the same, its depth on the picture's stream.
+    public var depthFormatsListed: [VideoFormat] {
+        depthFormats.isEmpty ? formats.filter { $0.pixelFormat.isDepth } : depthFormats
+    }
     public var pluggedMicroseconds: UInt64?
     public var properties: [String: String]
 
@@ -59,34 +65,15 @@ public struct DeviceFacts: Sendable, Equatable {
 
 /// behaviour §1 classification rules.
 public enum DeviceClassifier {
-    /// Serials that cheap cameras ship identically on every unit: they identify nothing.
-    public static let placeholderSerials: Set<String> = [
-        "0", "00000000", "0000000000000000", "01.00.00", "1.00", "123456", "12345678", "20150130",
-        "20200101", "200901010001", "SN0001", "SN0002", "NONE", "NULL", "DEFAULT", "UNKNOWN",
-        "0123456789", "0123456789ABCDEF", "HD USB CAMERA", "USB CAMERA",
-    ]
-
-    /// A serial that may stand for the unit: non-empty, not a known placeholder, not all one
-    /// character, and not a firmware version or build date (which every unit of a model shares).
+    /// A serial that may stand for the unit (see `SerialNumber`).
     public static func isIdentifyingSerial(_ serial: String?) -> Bool {
         guard let serial = serial?.trimmingSpaces, !serial.isEmpty else { return false }
-        if placeholderSerials.contains(serial.uppercased()) { return false }
-        return Set(serial).count > 1 && !looksLikeVersionOrDate(serial)
-    }
-
-    /// `1.00`, `V2.1.3` (a version); `YG_U700_D.2021.0104.1403` (a build stamp with a separated
-    /// date); `20150130`, `201501301200` (a date, perhaps with a time, and nothing else).
-    static func looksLikeVersionOrDate(_ serial: String) -> Bool {
-        if serial.wholeMatch(of: #/[vV]?\d{1,3}(\.\d{1,3}){1,3}/#) != nil { return true }
-        if serial.firstMatch(of: #/(19|20)\d\d[._-](0[1-9]|1[0-2])[._-]?([0-2]\d|3[01])/#) != nil { return true }
-        return serial.wholeMatch(of: #/(19|20)\d\d(0[1-9]|1[0-2])([0-2]\d|3[01])\d{0,6}/#) != nil
+        return SerialNumber.identifiesUnit(serial)
     }
 
     public static func type(of facts: DeviceFacts) -> DeviceType {
         if facts.media == .audio { return .microphone }
-        if !facts.depthFormats.isEmpty || !facts.formats.isEmpty && facts.formats.allSatisfy({ $0.pixelFormat.isDepth }) {
-            return .depthCamera
-        }
+        if !facts.depthFormatsListed.isEmpty { return .depthCamera }
         if facts.isSoftwareSource { return .virtualCamera }
         switch facts.location {
         case "front", "back": return .builtInCamera
@@ -121,8 +108,10 @@ public enum DeviceClassifier {
         case "front": return .front
         case "back": return .back
         default:
-            // A fixed UVC camera is a laptop's or display's user-facing camera.
-            return type == .builtInCamera ? .front : .unspecified
+            // A fixed UVC camera is a laptop's or display's user-facing camera; a sensor on the
+            // board without a location (libcamera leaves it out on some rear cameras) faces
+            // either way.
+            return type == .builtInCamera && facts.bus == "usb" ? .front : .unspecified
         }
     }
 

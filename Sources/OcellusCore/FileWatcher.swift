@@ -15,14 +15,27 @@ public final class FileWatcher: @unchecked Sendable {
         fileprivate let id: UInt64
     }
 
+    /// What a watch wants to hear of. The kernel is asked for these alone: a directory like
+    /// `/dev` sees a file closed after writing whenever any process writes to `/dev/null`.
+    public struct Changes: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// Created, or renamed into the directory.
+        public static let appeared = Changes(rawValue: UInt32(IN_CREATE | IN_MOVED_TO))
+        /// Deleted, or renamed out of it.
+        public static let removed = Changes(rawValue: UInt32(IN_DELETE | IN_MOVED_FROM))
+        /// Closed after writing (rewritten in place).
+        public static let rewritten = Changes(rawValue: UInt32(IN_CLOSE_WRITE))
+    }
+
     private struct Entry {
         let id: UInt64
+        let directory: String
         let descriptor: Int32
+        let changes: Changes
         let matches: (String) -> Bool
         let onChange: () -> Void
     }
-
-    private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_CLOSE_WRITE)
     private let inotifyFD: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -75,51 +88,68 @@ public final class FileWatcher: @unchecked Sendable {
         }
     }
 
-    /// Calls `onChange` for any file in `directory` whose name passes `matches` (e.g.
-    /// `video*` in `/dev`); nil when the directory cannot be watched.
-    public func watch(directory: String, matching matches: @escaping (String) -> Bool,
+    /// Calls `onChange` for `changes` of any file in `directory` whose name passes `matches`
+    /// (e.g. `video*` in `/dev`); nil when the directory cannot be watched.
+    public func watch(directory: String, for changes: Changes, matching matches: @escaping (String) -> Bool,
                       onChange: @escaping () -> Void) -> Watch? {
-        // The same directory twice gets the same descriptor (with the same mask).
-        let descriptor = inotify_add_watch(inotifyFD, directory, Self.mask)
-        guard descriptor >= 0 else { return nil }
-        return lock.withLock {
+        lock.withLock {
+            // One descriptor per directory, asking the kernel for what its watches want together.
+            let descriptor = inotify_add_watch(inotifyFD, directory, changes.rawValue | UInt32(IN_MASK_ADD))
+            guard descriptor >= 0 else { return nil }
             defer { nextID += 1 }
-            entries.append(Entry(id: nextID, descriptor: descriptor, matches: matches, onChange: onChange))
+            entries.append(Entry(id: nextID, directory: directory, descriptor: descriptor, changes: changes,
+                                 matches: matches, onChange: onChange))
             return Watch(id: nextID)
         }
     }
 
-    public func watch(directory: String, fileName: String, onChange: @escaping () -> Void) -> Watch? {
-        watch(directory: directory, matching: { $0 == fileName }, onChange: onChange)
+    public func watch(directory: String, fileName: String, for changes: Changes, onChange: @escaping () -> Void) -> Watch? {
+        watch(directory: directory, for: changes, matching: { $0 == fileName }, onChange: onChange)
     }
 
     /// Ends a watch; a call of its handler in flight on the watcher's thread may still finish.
     public func remove(_ watch: Watch) {
         lock.withLock {
             guard let index = entries.firstIndex(where: { $0.id == watch.id }) else { return }
-            let descriptor = entries.remove(at: index).descriptor
-            if !entries.contains(where: { $0.descriptor == descriptor }) { _ = inotify_rm_watch(inotifyFD, descriptor) }
+            let removed = entries.remove(at: index)
+            let others = entries.filter { $0.descriptor == removed.descriptor }
+            if others.isEmpty {
+                _ = inotify_rm_watch(inotifyFD, removed.descriptor)
+            } else {
+                // What the remaining watches of the directory want, and no more.
+                let wanted = others.reduce(Changes()) { $0.union($1.changes) }
+                _ = inotify_add_watch(inotifyFD, removed.directory, wanted.rawValue)
+            }
         }
     }
 
-    private func dispatch(_ events: [(descriptor: Int32, name: String)]) {
+    private func dispatch(_ events: [Event]) {
         let due = lock.withLock {
-            entries.filter { entry in events.contains { $0.descriptor == entry.descriptor && entry.matches($0.name) } }
+            entries.filter { entry in
+                events.contains { $0.descriptor == entry.descriptor && $0.mask & entry.changes.rawValue != 0 && entry.matches($0.name) }
+            }
         }
         for entry in due { entry.onChange() }
     }
 
-    /// (watch descriptor, name) of each `struct inotify_event` in a buffer.
-    static func events(in buffer: ArraySlice<UInt8>) -> [(descriptor: Int32, name: String)] {
-        var events: [(descriptor: Int32, name: String)] = []
+    struct Event {
+        let descriptor: Int32
+        let mask: UInt32
+        let name: String
+    }
+
+    /// Each `struct inotify_event` in a buffer.
+    static func events(in buffer: ArraySlice<UInt8>) -> [Event] {
+        var events: [Event] = []
         var offset = buffer.startIndex
         let headerSize = MemoryLayout<inotify_event>.size
         while offset + headerSize <= buffer.endIndex {
             let descriptor = buffer[offset..<offset + 4].withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
+            let mask = buffer[offset + 4..<offset + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
             let nameLength = buffer[offset + 12..<offset + 16].withUnsafeBytes { Int($0.loadUnaligned(as: UInt32.self)) }
             let nameStart = offset + headerSize
             let nameBytes = buffer[nameStart..<min(buffer.endIndex, nameStart + nameLength)].prefix { $0 != 0 }
-            events.append((descriptor, String(decoding: nameBytes, as: UTF8.self)))
+            events.append(Event(descriptor: descriptor, mask: mask, name: String(decoding: nameBytes, as: UTF8.self)))
             offset = nameStart + nameLength
         }
         return events

@@ -250,6 +250,7 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
         for node in nodes.values where !node.announced && node.infoReceived {
             guard node.serial != nil else { continue }
             let deviceProperties = node.properties["device.id"].flatMap(UInt32.init).flatMap { devices[$0]?.properties } ?? [:]
+            guard PipeWireFacts.isCamera(properties: deviceProperties.merging(node.properties) { _, own in own }) else { continue }
             node.announced = true
             delegate?.backend(self, didAdd: PipeWireFacts.make(node: node, deviceProperties: deviceProperties))
         }

@@ -80,5 +80,7 @@ public final class PipeWireControls: CameraControlling, @unchecked Sendable {
         throw OcellusError(.notFound, "the configuration lock needs the camera's V4L2 node, which is out of reach here (controls come through PipeWire)")
     }
 
-    public func unlockForConfiguration() throws(OcellusError) {}
+    public func unlockForConfiguration() throws(OcellusError) {
+        throw OcellusError(.wrongState, "not locked for configuration (a camera whose controls come through PipeWire cannot be locked)")
+    }
 }

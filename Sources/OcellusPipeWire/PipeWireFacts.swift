@@ -11,10 +11,25 @@ enum PipeWireFacts {
         return nil
     }
 
-    /// Properties that only a node backed by hardware carries.
+    /// Properties that only a node backed by hardware carries (libcamera publishes only
+    /// cameras it found, with or without a location).
     private static let hardwareKeys = ["device.bus", "device.bus-path", "device.vendor.id", "device.product.id",
                                        "api.v4l2.path", "api.v4l2.cap.bus_info", "api.libcamera.location",
-                                       "api.alsa.card", "api.alsa.path"]
+                                       "api.libcamera.path", "api.alsa.card", "api.alsa.path"]
+
+    /// `V4L2_CAP_IO_MC`: a node whose format a media-controller pipeline sets.
+    private static let mediaControllerCentric: UInt32 = 0x2000_0000
+    /// `V4L2_CAP_VIDEO_CAPTURE`, `V4L2_CAP_VIDEO_CAPTURE_MPLANE`.
+    private static let videoCapture: UInt32 = 0x0000_0001 | 0x0000_1000
+
+    /// Whether a node is a camera an app can stream. PipeWire's V4L2 monitor also publishes
+    /// nodes that are not: an ISP's raw capture queues (IPU6/IPU7 laptops show dozens, all
+    /// with card "ipu6"; libcamera publishes the real camera beside them) and nodes that
+    /// capture no video. Their device capabilities, which the monitor publishes, say so.
+    static func isCamera(properties: [String: String]) -> Bool {
+        guard let text = properties["api.v4l2.cap.device-caps"], let caps = UInt32(text, radix: 16) else { return true }
+        return caps & mediaControllerCentric == 0 && caps & videoCapture != 0
+    }
 
     static func make(node: BoundNode, deviceProperties: [String: String]) -> DeviceFacts {
         // Node properties win over the device's where both have a key.
@@ -43,9 +58,26 @@ enum PipeWireFacts {
                   let usb = USBIdentity(containing: directory) {
             usb.apply(to: &facts)   // a USB microphone, e.g. the one built into a webcam
         }
+        if let camera = all["api.libcamera.path"], facts.vendorID == nil {
+            describeLibcameraCamera(camera, in: &facts)
+        }
         let loopback = all["api.v4l2.cap.driver"] == "v4l2 loopback"
         facts.isSoftwareSource = loopback || (node.media == .video && !hardwareKeys.contains { all[$0] != nil })
         return facts
+    }
+
+    /// What libcamera's camera ID says: a USB camera's names its USB interface and model
+    /// (`<controller>-1-7:1.0-046d:0825`), which sysfs turns into the same identity the V4L2
+    /// monitor's node of that camera has (so the two are one camera); any other is a
+    /// platform camera known by its firmware path (`\_SB_.PC00.I2C2.CAMR`,
+    /// `/base/soc/i2c0mux/i2c@1/imx708@1a`), built in whether or not libcamera gives a location.
+    static func describeLibcameraCamera(_ camera: String, in facts: inout DeviceFacts) {
+        if let usb = USBIdentity(libcameraID: camera) {
+            usb.apply(to: &facts)
+            if let product = usb.product, !product.isEmpty { facts.name = product }
+        } else {
+            facts.firmwarePath = camera
+        }
     }
 
     /// "0x046d" or "046d" → 0x046d.

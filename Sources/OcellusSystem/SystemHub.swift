@@ -36,7 +36,7 @@ enum PipeWireReconnector {
         guard let path = PipeWireBackend.socketPath(for: name), let slash = path.lastIndex(of: "/") else { return }
         let directory = String(path[..<slash]), socket = String(path[path.index(after: slash)...])
         let watcher = hub.fileWatcher
-        let watch = watcher?.watch(directory: directory.isEmpty ? "/" : directory, fileName: socket) { [weak hub] in
+        let watch = watcher?.watch(directory: directory.isEmpty ? "/" : directory, fileName: socket, for: .appeared) { [weak hub] in
             // The socket file exists a moment before the daemon listens on it: retry briefly.
             for _ in 0..<20 {
                 guard let hub, hub.backendProblem(.pipewire) != nil else { return }

@@ -66,6 +66,35 @@ public struct USBIdentity: Equatable, Sendable {
         self.init(containing: resolved)
     }
 
+    /// The USB device of a libcamera camera ID for a UVC camera,
+    /// `<controller firmware path>-<bus>-<port>:<config>.<interface>-<vendor>:<product>`, when
+    /// the interface it names is there and belongs to that model; nil for other cameras' IDs.
+    public init?(libcameraID: String, sysfsRoot: String = "/sys") {
+        guard let model = libcameraID.lastIndex(of: "-") else { return nil }
+        let ids = libcameraID[libcameraID.index(after: model)...].split(separator: ":")
+        guard ids.count == 2, ids.allSatisfy({ $0.count == 4 }), let vendor = UInt16(ids[0], radix: 16),
+              let product = UInt16(ids[1], radix: 16) else { return nil }
+        // The interface just before the model, read from its end: `1.0`, `:`, ports `7` or
+        // `2.3`, `-`, bus `1`, and the `-` that ends the controller path.
+        let head = Array(libcameraID[..<model].utf8)
+        func run(endingAt end: Int, of allowed: (UInt8) -> Bool) -> Int {
+            var start = end
+            while start > 0 && allowed(head[start - 1]) { start -= 1 }
+            return start
+        }
+        let digit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        let configuration = run(endingAt: head.count) { digit($0) || $0 == UInt8(ascii: ".") }
+        guard configuration > 0, configuration < head.count, head[configuration - 1] == UInt8(ascii: ":") else { return nil }
+        let ports = run(endingAt: configuration - 1) { digit($0) || $0 == UInt8(ascii: ".") }
+        guard ports > 0, ports < configuration - 1, head[ports - 1] == UInt8(ascii: "-") else { return nil }
+        let bus = run(endingAt: ports - 1, of: digit)
+        guard bus < ports - 1, bus == 0 || head[bus - 1] == UInt8(ascii: "-") else { return nil }
+        let name = String(decoding: head[bus...], as: UTF8.self)
+        guard let resolved = realPath("\(sysfsRoot)/bus/usb/devices/\(name)") else { return nil }
+        self.init(containing: resolved)
+        guard vendorID == vendor, productID == product else { return nil }
+    }
+
     /// Writes the identity into `facts`, over whatever the backend reported: sysfs is the
     /// kernel's own record, while daemons re-format it (Debian 12's PipeWire publishes
     /// vendor 0x1d6b as "0x1d6", and udev's composite ID_SERIAL as the serial).

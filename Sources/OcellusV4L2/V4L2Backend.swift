@@ -37,7 +37,7 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
         if hotplug {
             let listener = UEventListener(subsystem: "video4linux") { [weak self] in self?.rescan() }
             let watcher = delegate.fileWatcher
-            let nodeWatch = watcher?.watch(directory: "/dev", matching: { $0.hasPrefix("video") }) { [weak self] in
+            let nodeWatch = watcher?.watch(directory: "/dev", for: [.appeared, .removed], matching: { $0.hasPrefix("video") }) { [weak self] in
                 self?.rescan()
             }
             lock.withLock { (self.listener, self.deviceWatch) = (listener, nodeWatch.map { (watcher!, $0) }) }

@@ -17,6 +17,8 @@ struct V4L2Node {
     /// The USB interface string (iInterface) of the function the node belongs to.
     var functionName: String?
     var formats: [VideoFormat]
+    /// Whether the node offers a control only colour has (saturation, hue, white balance).
+    var hasColourControls: Bool
     /// `V4L2_CID_CAMERA_ORIENTATION` as a location: front, back, external.
     var location: String?
     /// `V4L2_CID_CAMERA_SENSOR_ROTATION`, degrees counter-clockwise (V4L2's convention).
@@ -105,6 +107,7 @@ public struct V4L2Discovery {
             isMediaControllerCentric: caps & UInt32(V4L2_CAP_IO_MC) != 0,
             functionName: directory.flatMap { system.attribute($0 + "/interface") },
             formats: capture ? formats(fd, bufferType: bufferType.rawValue) : [],
+            hasColourControls: capture && Self.colourControls.contains { hasControl(fd, $0) },
             location: (capture ? control(fd, CV4L2_CID_CAMERA_ORIENTATION) : nil).flatMap { ["front", "back", "external"][safe: Int($0)] },
             sensorRotation: capture ? control(fd, CV4L2_CID_CAMERA_SENSOR_ROTATION) : nil,
             deviceDirectory: directory)
@@ -183,6 +186,18 @@ public struct V4L2Discovery {
         return (rates.filter { $0.numerator > 0 }, false)
     }
 
+    /// Saturation, hue, automatic white balance, red and blue balance, automatic hue, white
+    /// balance temperature (V4L2_CID_BASE + 2, 3, 12, 14, 15, 25, 26): what a sensor that sees
+    /// colour offers and an infrared one, whatever its strings, does not.
+    static let colourControls: [UInt32] = [0x0098_0902, 0x0098_0903, 0x0098_090c, 0x0098_090e, 0x0098_090f,
+                                           0x0098_0919, 0x0098_091a]
+
+    private func hasControl(_ fd: Int32, _ id: UInt32) -> Bool {
+        var query = v4l2_query_ext_ctrl()
+        query.id = id
+        return system.ioctl(fd, CV4L2_VIDIOC_QUERY_EXT_CTRL, &query) == 0 && query.flags & UInt32(V4L2_CTRL_FLAG_DISABLED) == 0
+    }
+
     private func control(_ fd: Int32, _ id: UInt32) -> Int32? {
         var control = v4l2_control(id: id, value: 0)
         return system.ioctl(fd, CV4L2_VIDIOC_G_CTRL, &control) == 0 ? control.value : nil
@@ -210,12 +225,19 @@ public struct V4L2Discovery {
     static let stereoInfraredFormats: Set<FourCC> = [FourCC("Y8I "), FourCC("Y12I"), FourCC("Y16I")]
 
     /// An infrared function (a face-login camera beside the webcam): its USB function is
-    /// named so (iInterface: it may stream YUYV at an odd size, which only the name tells
-    /// apart), or its node streams only greyscale and interleaves a stereo pair, or its card says
-    /// so, or its device also has a colour node.
+    /// named so (iInterface), or — laptops often give both functions the same strings, and
+    /// the infrared one may stream YUYV at an odd size — it offers none of the controls only
+    /// colour has while a picture function of the same device does, or its node streams only
+    /// greyscale and interleaves a stereo pair, or its card says so, or its device also has a
+    /// colour node.
     static func isInfrared(_ node: V4L2Node, siblings: [V4L2Node]) -> Bool {
         if let function = node.functionName, namesInfrared(function),
            siblings.contains(where: { $0.name != node.name && !($0.functionName.map(namesInfrared) ?? false) }) {
+            return true
+        }
+        if !node.formats.isEmpty, !node.hasColourControls, !isDepth(node), siblings.contains(where: { sibling in
+            sibling.deviceDirectory != node.deviceDirectory && sibling.hasColourControls && !sibling.formats.isEmpty
+        }) {
             return true
         }
         guard !node.formats.isEmpty, node.formats.allSatisfy({ infraredFormats.contains($0.pixelFormat) }) else { return false }

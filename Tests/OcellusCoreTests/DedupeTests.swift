@@ -65,14 +65,14 @@ import Glibc
     @Test func aSerialSeenOnTwoUnitsGivesPortIDsFromThenOn() throws {
         func unit(_ port: String) -> DeviceFacts {
             var facts = webcam(key: "/sys/devices/usb1/\(port)")
-            facts.serial = "FW1403"
+            facts.serial = "FW7K1403"
             facts.usbPort = port
             return facts
         }
         let (hub, _, v4l2, state) = try makeHub()
         v4l2.add(unit("1-1"))
         v4l2.add(unit("2-1"))
-        #expect(Set(hub.devices().map(\.uniqueID)) == ["usb-046d:082d-FW1403", "usb-046d:082d@2-1"])
+        #expect(Set(hub.devices().map(\.uniqueID)) == ["usb-046d:082d-FW7K1403", "usb-046d:082d@2-1"])
         hub.close()
         // Later, either unit alone, in either order: its port names it.
         for port in ["1-1", "2-1"] {

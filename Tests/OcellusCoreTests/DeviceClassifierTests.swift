@@ -35,9 +35,23 @@ import Testing
         #expect(!DeviceClassifier.isIdentifyingSerial(serial))
     }
 
-    @Test(arguments: ["B61DEDAF", "CAM0001", "SN20210104X9Z7Q", "0x0001AB34", "123456789012"])
+    @Test(arguments: ["B61DEDAF", "CAM0001", "VCAM-0000", "SN20210104X9Z7Q", "0x0001AB34", "123456789012",
+                      // from the device dumps: a C920, a C922, a Microsoft webcam, the MacBook's iBridge camera
+                      "5A3A22DF", "16201378", "0005AC52FE000", "046d_082d_B61DEDAF"])
     func realLookingSerialsStillIdentify(serial: String) {
         #expect(DeviceClassifier.isIdentifyingSerial(serial))
+    }
+
+    /// What models ship on every unit, by kind rather than by name: versions with a date,
+    /// words, counters, too short, too little variety, runs.
+    @Test(arguments: ["V1.2.0.20210604", "v2.0.1", "1.0.0.0", "2021_06_04", "FW-2.3-20200101",
+                      "NONE", "Serial Number", "USB Camera", "xxxx(hidden)", "DEFAULT",
+                      "000001", "SN0002", "00001234", "CAM01", "S", "12AB", "0000",
+                      "00000000", "AAAA1111", "ABAB1212", "123456", "0123456789ABCDEF", "987654321",
+                      // from the device dumps: Apple's iBridge placeholder, a udev ID_SERIAL with a build date
+                      "nomac?123456", "Generic_Integrated_Camera_200901010001"])
+    func serialsEveryUnitSharesIdentifyNothing(serial: String) {
+        #expect(!DeviceClassifier.isIdentifyingSerial(serial))
     }
 
     /// Built-in or external beyond `removable`: the port's wiring first, then an ACPI location
@@ -116,11 +130,15 @@ import Testing
             == "platform-_base_soc_i2c0mux_i2c@1_imx708@1a")
     }
 
-    @Test func depthOnlyFormatsMakeADepthCamera() {
+    /// A depth format wherever it is listed makes a depth camera: alone, or beside picture formats.
+    @Test func depthFormatsMakeADepthCameraWhereverListed() {
         var facts = usbFacts(vendor: 0x8086, product: 0x0b5b, serial: "123")
         facts.formats = [VideoFormat(pixelFormat: .z16, width: 848, height: 480, frameRates: [FrameRate(30)])]
         #expect(DeviceClassifier.type(of: facts) == .depthCamera)
         facts.formats.append(VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30)]))
+        #expect(DeviceClassifier.type(of: facts) == .depthCamera)
+        #expect(facts.depthFormatsListed.map(\.pixelFormat) == [.z16])
+        facts.formats.removeFirst()
         #expect(DeviceClassifier.type(of: facts) == .externalCamera)
     }
 }

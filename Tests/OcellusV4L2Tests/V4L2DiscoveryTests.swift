@@ -20,7 +20,7 @@ import Testing
             let type = DeviceClassifier.type(of: facts)
             devices.append(Device(uniqueID: DeviceClassifier.uniqueID(of: facts, backend: .v4l2, serialTaken: false),
                                   name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
-                                  backend: .v4l2, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormats,
+                                  backend: .v4l2, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormatsListed,
                                   vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
                                   pluggedMicroseconds: nil, properties: facts.properties))
         }
@@ -52,6 +52,16 @@ import Testing
         #expect(camera.properties["api.v4l2.nodes"] == "/dev/video0")
     }
 
+    /// An infrared function with the picture function's strings, streaming YUYV at an odd
+    /// size: what tells it apart is that it offers none of the controls only colour has.
+    @Test func infraredFunctionWithTheSameStringsIsNotPartOfTheCamera() throws {
+        let (cameras, _) = try discover("rgb-ir-same-strings")
+        let camera = try #require(cameras.first)
+        #expect(cameras.count == 1 && camera.type == .builtInCamera)
+        #expect(!camera.formats.contains { $0.width == 640 && $0.height == 360 })
+        #expect(camera.properties["api.v4l2.nodes"] == "/dev/video0")
+    }
+
     @Test func hdmiCaptureDongleIsExternal() throws {
         let (cameras, _) = try discover("ms2109-hdmi-capture")
         let dongle = try #require(cameras.first)
@@ -75,6 +85,17 @@ import Testing
         #expect(depth.formats.contains { $0.width == 848 && $0.height == 480 && $0.maxFrameRate == FrameRate(90) })
         // Its picture stream is its depth: the same formats in both lists.
         #expect(depth.depthFormats == depth.formats && depth.depthSharesPictureStream)
+    }
+
+    /// A depth format wherever it is listed makes a depth camera: Z16 beside MJPEG in one
+    /// function is depth on the picture's own stream.
+    @Test func aDepthFormatBesideThePictureFormatsMakesADepthCamera() throws {
+        let (cameras, _) = try discover("mjpeg-and-z16-one-function")
+        let camera = try #require(cameras.first)
+        #expect(cameras.count == 1 && camera.type == .depthCamera)
+        #expect(camera.depthFormats.map(\.pixelFormat) == [.z16] && camera.depthSharesPictureStream)
+        let mjpeg = try #require(camera.formats.first { $0.pixelFormat == .mjpeg })
+        #expect(camera.depthFormats(beside: mjpeg).isEmpty)   // one stream: depth or picture
     }
 
     /// A time-of-flight sensor on a board: 12-bit greyscale only, no 8-bit mode, not named

@@ -53,6 +53,14 @@ static int verdict_no_message(const char *name)
     return 2;
 }
 
+/* A status the header does not state for the function: code and header disagree. */
+static int verdict_undocumented(const char *name, oc_status status, const char *stated)
+{
+    fprintf(stderr, "%s returned %s, which its comment in ocellus.h does not state (it states %s): %s\n", name,
+            oc_status_name(status), stated, oc_last_error_message());
+    return 5;
+}
+
 static int after_case(void)
 {
     /* The library still answers after the bad call. */
@@ -378,6 +386,14 @@ enum inside_kind {
 
 static void (*inside_body)(void);
 static atomic_int inside_entered, inside_returned;
+static const char *undocumented_inside;   /* set by the body, read once it has returned */
+static oc_status undocumented_status;
+
+static void inside_undocumented(const char *name, oc_status status)
+{
+    undocumented_inside = name;
+    undocumented_status = status;
+}
 
 /* Runs the case's call once, from whichever callback got here first. */
 static void run_body_once(void)
@@ -512,6 +528,12 @@ static int run_inside(enum inside_kind kind, const char *name)
         fprintf(stderr, "%s did not return within 8 s when called from inside its callback (a hang)\n", name);
         fflush(NULL);
         _exit(3);
+    }
+    if (undocumented_inside) {
+        fprintf(stderr, "%s returned %s from inside its callback, which its comment in ocellus.h does not state\n",
+                undocumented_inside, oc_status_name(undocumented_status));
+        fflush(NULL);
+        _exit(5);
     }
     usleep(300000);   /* a crash once the callback has returned still fails the case */
     fflush(NULL);

@@ -8,6 +8,14 @@ takes callbacks, from inside its own callback. A function with a parameter this
 generator cannot classify fails the generation, so a function added to the
 header later is covered or the suite says why not.
 
+Every status a call returns must be one its comment in the header states (or
+one the header's opening rules give every call: OC_ERROR_INVALID_HANDLE for a
+bad handle, OC_ERROR_INVALID_ARGUMENT for a bad pointer, string or value,
+OC_ERROR_WRONG_STATE from inside a callback); an oc_status function whose
+comment states none fails the generation. Besides the bad input, every
+function is also called once with good arguments on fresh objects, so the
+statuses of ordinary states are checked too.
+
 Writes cases.c (one C function per case, `badinput N` runs case N) and
 cases.tsv (number, name, expectation) for run.py.
 """
@@ -85,6 +93,57 @@ def parse(header):
                 parsed.append((m.group(1).strip(), m.group(2)))
         functions.append((returns, name, parsed))
     return typedefs, functions
+
+
+def documented_statuses(header, functions, kinds_of):
+    """For each oc_status function, the statuses its doc comment names (following
+    "as oc_other()" to that function's), plus those the header's opening rules give
+    every call with such parameters."""
+    comments = {}
+    for match in re.finditer(r"/\*\*((?:(?!\*/).)*)\*/\s*((?:(?!/\*\*)[^;{}])*?)\b(oc_\w+)\s*\(", header, re.S):
+        comments[match.group(3)] = match.group(1)
+    own, references = {}, {}
+    for returns, name, params in functions:
+        if returns.replace(" ", "") != "oc_status":
+            continue
+        comment = comments.get(name)
+        if comment is None:
+            sys.exit(f"generate.py: {name} has no doc comment right above it in the header")
+        own[name] = set(re.findall(r"\bOC_(?:OK|ERROR_[A-Z_]+)\b", comment))
+        references[name] = re.findall(r"\bas (oc_\w+)\(\)", comment)
+        if not own[name] and not references[name]:
+            sys.exit(f"generate.py: {name}'s comment states none of its statuses; document them (\\returns)")
+    documented = {}
+    for returns, name, params in functions:
+        if name not in own:
+            continue
+        statuses, pending, seen = set(), [name], set()
+        while pending:
+            current = pending.pop()
+            if current in seen or current not in own:
+                continue
+            seen.add(current)
+            statuses |= own[current]
+            pending += references[current]
+        kinds = {kind for kind, _ in kinds_of(name, params)}
+        statuses.add("OC_OK")
+        if "handle" in kinds:
+            statuses.add("OC_ERROR_INVALID_HANDLE")
+        if kinds - {"handle", "integer"}:
+            statuses.add("OC_ERROR_INVALID_ARGUMENT")
+        documented[name] = sorted(statuses)
+    return documented
+
+
+def status_check(name, documented, inside=False):
+    """C statement that fails the case when `r` is a status the header does not state for `name`."""
+    if name not in documented:
+        return None
+    allowed = documented[name] + (["OC_ERROR_WRONG_STATE"] if inside else [])
+    condition = " && ".join(f"r != {status}" for status in allowed)
+    if inside:
+        return f"if ({condition}) inside_undocumented(\"{name}\", r);"
+    return f"if ({condition}) return verdict_undocumented(\"{name}\", r, \"{', '.join(allowed)}\");"
 
 
 def classify(function, ptype, pname, typedefs):
@@ -252,10 +311,25 @@ def noop_callbacks(typedefs):
 
 def main():
     header_path, out_c, out_tsv = sys.argv[1:4]
-    typedefs, functions = parse(open(header_path).read())
+    header = open(header_path).read()
+    typedefs, functions = parse(header)
+    kinds_of = lambda name, params: [classify(name, t, n, typedefs) for t, n in params]
+    documented = documented_statuses(header, functions, kinds_of)
     cases = []   # (name, expectation, body)
     for returns, name, params in functions:
-        kinds = [classify(name, t, n, typedefs) for t, n in params]
+        kinds = kinds_of(name, params)
+        # Good arguments on fresh objects: whatever the answer, the header states it.
+        if name in documented:
+            decls, args = [], []
+            for j, ((t2, n2), (k2, c2)) in enumerate(zip(params, kinds)):
+                d, value = benign(name, k2, c2, n2, j)
+                if d:
+                    decls.append(d)
+                decls.append(f"{t2} v{j} = {value};")
+                args.append(f"v{j}")
+            lines = decls + ["prepare_case();", call_expression(returns, name, args),
+                             status_check(name, documented), "return after_case();"]
+            cases.append((f"{name}(fresh objects)", "documented-status", lines))
         for index, ((ptype, pname), (kind, ctype)) in enumerate(zip(params, kinds)):
             for label, expression, must_fail in bad_values(name, kind, ctype, pname):
                 # Arguments are evaluated (fixtures made) before the call, so that the message
@@ -275,6 +349,8 @@ def main():
                 check = failure_check(returns)
                 freeing = bool(FREEING.search(name))
                 lines = decls + ["prepare_case();", call_expression(returns, name, args)]
+                if name in documented:
+                    lines.append(status_check(name, documented))
                 if must_fail:
                     if check:
                         lines.append(f'if (!({check})) return verdict_ok_for_bad_input("{name}");')
@@ -300,6 +376,8 @@ def main():
                         decls.append(d)
                     args.append(e)
                 body = decls + [call_expression(returns, name, args)]
+                if name in documented:
+                    body.append(status_check(name, documented, inside=True))
                 lines = [f"inside_body = inside_{len(cases)};", f'return run_inside(INSIDE_{context.upper()}, "{name}");']
                 cases.append((f"inside {context} callback: {name}{suffix}", "no-hang", lines, body))
     with open(out_c, "w") as out:

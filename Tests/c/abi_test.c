@@ -183,6 +183,9 @@ static int test_lists_virtual_cameras_with_properties(void)
     CHECK(oc_device_set_control(cam, NULL, 1) == OC_ERROR_INVALID_ARGUMENT);
     CHECK(oc_device_lock_for_configuration(cam) == OC_ERROR_NOT_FOUND);
     CHECK(strstr(oc_last_error_message(), "V4L2 node") != NULL);
+    /* As the header says: not locked is the wrong state, whatever the controls go through. */
+    CHECK(oc_device_unlock_for_configuration(cam) == OC_ERROR_WRONG_STATE);
+    CHECK(strstr(oc_last_error_message(), "not locked") != NULL);
     CHECK(oc_device_copy_controls(NULL, &controls) == OC_ERROR_INVALID_HANDLE);
     CHECK(oc_control_list_count(NULL) == 0);
     oc_control_list_free(NULL);
@@ -262,22 +265,22 @@ static int test_hotplug_added_removed_and_replug(void)
     oc_callback_id id = 0;
     CHECK(oc_context_add_hotplug_callback(ctx, record, &r, &id) == OC_OK && id != 0);
     const char *usb = "--device-prop device.bus=usb --device-prop device.vendor.id=0x046d "
-                      "--device-prop device.product.id=0x0825 --device-prop device.serial=HP-1 "
+                      "--device-prop device.product.id=0x0825 --device-prop device.serial=HPCAM-1 "
                       "--device-prop device.bus-path=pci-0000:00:14.0-usb-0:4:1.0";
     CHECK(add_camera("hp0", usb) == 0);
     CHECK(wait_count(&r, &r.added, 1));
-    CHECK(strcmp(r.last_added, "usb-046d:0825-HP-1") == 0);
+    CHECK(strcmp(r.last_added, "usb-046d:0825-HPCAM-1") == 0);
     oc_device *first = oc_device_retain(r.added_device);
     CHECK(oc_device_is_connected(first));
 
     CHECK(remove_camera("hp0") == 0);
     CHECK(wait_count(&r, &r.removed, 1));
-    CHECK(strcmp(r.last_removed, "usb-046d:0825-HP-1") == 0);
+    CHECK(strcmp(r.last_removed, "usb-046d:0825-HPCAM-1") == 0);
     CHECK(!oc_device_is_connected(first));
 
     CHECK(add_camera("hp0", usb) == 0);
     CHECK(wait_count(&r, &r.added, 2));
-    CHECK(strcmp(r.last_added, "usb-046d:0825-HP-1") == 0);
+    CHECK(strcmp(r.last_added, "usb-046d:0825-HPCAM-1") == 0);
     CHECK(r.added_device != first);              /* a new instance ... */
     CHECK(oc_device_is_connected(r.added_device));
     CHECK(!oc_device_is_connected(first));       /* ... the old one stays disconnected */

@@ -172,6 +172,32 @@ def test_a_camera_without_depth_refuses_a_depth_output_and_the_cli_says_so():
         assert result.returncode == 1 and "not a depth camera" in result.stderr
 
 
+def test_a_depth_format_beside_mjpeg_in_one_function_makes_a_depth_camera():
+    """Z16 listed beside MJPEG in the camera's one function: a depth camera whose depth maps
+    come on the picture's own stream (depth or picture, one at a time)."""
+    tof = "usb-1d6b:0104-TOFMJ001"
+    with Gadget("tofmjpeg", serial="TOFMJ001", product="ToF Webcam", functions=[
+            Function([Format("MJPG", [(320, 240)]), Format("Z16", [(160, 120)])], name="ToF Webcam")]).plug(0):
+        wait_for(lambda: tof in listing(), timeout=20, what="the ToF webcam")
+        device = listing()[tof]
+        assert device["type"] == "depth_camera"
+        assert [(f["pixel_format"], f["width"], f["height"]) for f in device["depth_formats"]] == [("Z16", 160, 120)]
+        maps = []
+        with ocellus.Context("org.ocellus.test.depth") as ctx:
+            session = ctx.capture_session()
+            session.set_input(ctx.device_by_unique_id(tof))
+            depth = DepthDataOutput()
+            depth.set_frame_callback(lambda frame: maps.append(frame.depth.copy()))
+            session.add_depth_output(depth)
+            with session.running():
+                assert session.active_depth_format[:3] == ("Z16", 160, 120)
+                wait_for(lambda: len(maps) >= 5, timeout=15, what="5 depth maps")
+            session.close()
+        assert_ramp(maps[-1])
+        summary = json.loads(cli("stream", tof, "--depth", "--frames", "10", "--json").stdout)
+        assert summary["depth"]["pixel_format"] == "Z16" and summary["depth"]["frames"] >= 5
+
+
 def test_unplugging_mid_stream_ends_both_streams_with_one_error(camera):
     events, maps, pictures = [], [], []
     with ocellus.Context("org.ocellus.test.depth") as ctx:

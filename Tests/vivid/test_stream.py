@@ -28,12 +28,14 @@ def test_streams_the_requested_number_of_frames_in_sequence():
     frames = [l for l in lines if l.get("event") == "frame"]
     assert len(frames) == 30 and all(f["bytes"] == 320 * 180 * 2 for f in frames)
     # Under emulation a frame can arrive late and be dropped (counted): every gap in the
-    # sequence must be a counted drop, never a silent loss.
+    # sequence (vivid counts from 0 at stream-on) must be a counted drop, never a silent loss;
+    # besides those, at most the one frame that came while the stream was being stopped.
     sequences = [f["sequence"] for f in frames]
-    gaps = sum(b - a - 1 for a, b in zip(sequences, sequences[1:]))
+    gaps = sequences[0] + sum(b - a - 1 for a, b in zip(sequences, sequences[1:]))
     assert all(b > a for a, b in zip(sequences, sequences[1:]))
     summary = lines[-1]
-    assert (summary["frames"], summary["dropped"], summary["pixel_format"]) == (30, gaps, "YUYV")
+    assert (summary["frames"], summary["pixel_format"]) == (30, "YUYV")
+    assert gaps <= summary["dropped"] <= gaps + 1, (summary["dropped"], sequences)
     assert (summary["width"], summary["height"]) == (320, 180)
     assert 0 < summary["fps"] < 40 and 0 <= summary["latency_ms"]["median"] <= summary["latency_ms"]["p99"]
 

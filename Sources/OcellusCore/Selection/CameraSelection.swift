@@ -50,7 +50,8 @@ final class CameraSelection: @unchecked Sendable {
         // Write only what is new: the first run, or cameras seen for the first time.
         if firstRun || state.firstSeen.count != known { persist() }
         (userPreferred, systemPreferred) = compute()
-        let started = watcher?.watch(directory: directory, fileName: store.path.split(separator: "/").last.map(String.init) ?? "") {
+        let started = watcher?.watch(directory: directory, fileName: store.path.split(separator: "/").last.map(String.init) ?? "",
+                                      for: [.appeared, .removed, .rewritten]) {
             [weak self] in self?.reload()
         }
         lock.withLock { watch = started }

@@ -64,12 +64,12 @@ def test_unreachable_remote_raises_quickly():
 
 def test_hotplug_added_removed_and_replug(cameras, event_log):
     usb = ["--device-prop", "device.bus=usb", "--device-prop", "device.vendor.id=0x046d",
-           "--device-prop", "device.product.id=0x0825", "--device-prop", "device.serial=PY-1"]
+           "--device-prop", "device.product.id=0x0825", "--device-prop", "device.serial=PYCAM-1"]
     with ocellus.Context("org.ocellus.test.python") as ctx:
         with ctx.add_hotplug_callback(event_log):
             cameras.add("pyhp0", *usb)
             (event, first), = event_log.wait(lambda e: len(e) >= 1)
-            assert event is HotplugEvent.ADDED and first.unique_id == "usb-046d:0825-PY-1" and first.connected
+            assert event is HotplugEvent.ADDED and first.unique_id == "usb-046d:0825-PYCAM-1" and first.connected
             cameras.remove("pyhp0")
             event, gone = event_log.wait(lambda e: len(e) >= 2)[1]
             assert event is HotplugEvent.REMOVED and gone.unique_id == first.unique_id
@@ -173,7 +173,7 @@ def test_daemon_going_away_removes_its_devices(private_daemon, event_log):
 
 
 def test_a_cameras_own_microphone_is_associated(cameras, testbed_dir):
-    usb = ["device.bus=usb", "device.vendor.id=0x046d", "device.product.id=0x0825", "device.serial=MICCAM"]
+    usb = ["device.bus=usb", "device.vendor.id=0x046d", "device.product.id=0x0825", "device.serial=MICCAM01"]
     cameras.add("miccam", *[arg for prop in usb + ["device.bus-path=pci-0000:00:14.0-usb-0:9:1.0"]
                             for arg in ("--device-prop", prop)])
     # SPA JSON reads ':' as a separator: the bus path needs quotes.
@@ -186,12 +186,12 @@ def test_a_cameras_own_microphone_is_associated(cameras, testbed_dir):
         with ocellus.Context("org.ocellus.test.python") as ctx:
             while time.monotonic() < deadline:
                 devices = by_id(ctx.devices())
-                if "usb-046d:0825-MICCAM-audio" in devices:
+                if "usb-046d:0825-MICCAM01-audio" in devices:
                     break
                 time.sleep(0.05)
-            camera = devices["usb-046d:0825-MICCAM"]
+            camera = devices["usb-046d:0825-MICCAM01"]
             microphone = ctx.associated_microphone(camera)
-            assert microphone is not None and microphone.unique_id == "usb-046d:0825-MICCAM-audio"
+            assert microphone is not None and microphone.unique_id == "usb-046d:0825-MICCAM01-audio"
             assert ctx.associated_microphone(devices["usb-1d6b:0110-VCAM-0000"]) is None
             assert ctx.associated_microphone(microphone) is None  # only cameras have one
     finally:

@@ -270,7 +270,14 @@ def test_default_microphone_change_while_recording(tmp_path, microphones):
         session.set_audio_input(microphone)
         movie = ocellus.MovieFileOutput()
         session.add_movie_file_output(movie)
+        # The route's move is under test, not how soon WirePlumber links a new stream (seconds on a
+        # loaded machine): the recording starts once the loud microphone is heard.
+        loud = threading.Event()
+        pcm = ocellus.AudioDataOutput()
+        pcm.set_callback(lambda samples, _ts: np.abs(samples).max() > 0.5 and loud.set())
+        session.add_audio_output(pcm)
         with session.running():
+            assert loud.wait(20), "the loud microphone was never heard"
             finished = movie.start_recording(str(tmp_path / "route.mp4"))
             time.sleep(1.5)
             microphones.set_default("vmicquiet")
@@ -324,8 +331,8 @@ def test_automatic_switching_waits_for_the_recording(tmp_path, cameras):
             finished = movie.start_recording(str(tmp_path / "kept.mp4"))
             assert session.is_recording
             cameras.add("switchnew", "--device-prop", "device.bus=usb", "--device-prop", "device.vendor.id=0x2e1a",
-                        "--device-prop", "device.product.id=0x4c02", "--device-prop", "device.serial=SWITCH")
-            new = "usb-2e1a:4c02-SWITCH"
+                        "--device-prop", "device.product.id=0x4c02", "--device-prop", "device.serial=SWITCH01")
+            new = "usb-2e1a:4c02-SWITCH01"
             wait_for(ocellus.SessionEvent.SWITCH_DEFERRED, new)
             time.sleep(0.5)
             assert movie.is_recording and not any(e == ocellus.SessionEvent.INPUT_SWITCHED for e, _ in log.events)
@@ -393,10 +400,10 @@ def test_automatic_switch_to_a_camera_that_cannot_serve_keeps_the_input(tmp_path
         session.automatically_switches_camera = True
         with session.running():
             cameras.add("switchsmall", "--device-prop", "device.bus=usb", "--device-prop", "device.vendor.id=0x2e1a",
-                        "--device-prop", "device.product.id=0x4c03", "--device-prop", "device.serial=SMALL")
+                        "--device-prop", "device.product.id=0x4c03", "--device-prop", "device.serial=SMALL001")
             log.wait_for(lambda seen: any(e == ocellus.SessionEvent.SWITCH_FAILED for e, _ in seen))
             failed = next(m for e, m in log.events if e == ocellus.SessionEvent.SWITCH_FAILED)
-            assert failed.startswith("usb-2e1a:4c03-SMALL: ") and "no format that serves every output" in failed
+            assert failed.startswith("usb-2e1a:4c03-SMALL001: ") and "no format that serves every output" in failed
             delivered = output.delivered_frames
             time.sleep(0.3)
             assert session.is_running and output.delivered_frames > delivered, "still streaming from vcam0"

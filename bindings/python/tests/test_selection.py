@@ -56,7 +56,7 @@ def test_first_run_uses_the_default_order(state, front):
 
 
 def test_first_run_with_an_external_camera_present_wins_nothing(state, cameras):
-    cameras.add("selpresent", *external("PRESENT"))
+    cameras.add("selpresent", *external("PRESENT42"))
     assert preferred(state) == (VCAM0, VCAM0)
 
 
@@ -69,32 +69,32 @@ def test_choice_survives_a_restart_and_files_are_private(state, front):
 
 
 def test_unplugging_the_preferred_camera_falls_back_through_the_history(state, cameras, front):
-    cameras.add("selhist", *external("HIST"))
+    cameras.add("selhist", *external("HIST42"))
     cli(state, "prefer", VCAM1)
-    cli(state, "prefer", "usb-2e1a:4c01-HIST")
-    assert preferred(state) == ("usb-2e1a:4c01-HIST",) * 2
+    cli(state, "prefer", "usb-2e1a:4c01-HIST42")
+    assert preferred(state) == ("usb-2e1a:4c01-HIST42",) * 2
     cameras.remove("selhist")
     assert preferred(state) == (VCAM1, VCAM1)
 
 
 def test_plugging_an_external_camera_makes_it_system_preferred_until_the_next_choice(state, cameras, front):
     cli(state, "prefer", front)
-    cameras.add("selnew", *external("NEW"))      # never seen
-    assert preferred(state) == (front, "usb-2e1a:4c01-NEW")
+    cameras.add("selnew", *external("NEW042"))      # never seen
+    assert preferred(state) == (front, "usb-2e1a:4c01-NEW042")
     cli(state, "prefer", front)                  # the user chooses again
     assert preferred(state) == (front, front)
     cameras.remove("selnew")
-    cameras.add("selnew", *external("NEW"))      # seen before, plugged again
-    assert preferred(state) == (front, "usb-2e1a:4c01-NEW")
+    cameras.add("selnew", *external("NEW042"))      # seen before, plugged again
+    assert preferred(state) == (front, "usb-2e1a:4c01-NEW042")
 
 
 def test_most_recently_plugged_external_camera_wins(state, cameras, front):
     cli(state, "prefer", front)
-    cameras.add("selfirst", *external("FIRST"))
-    cameras.add("selsecond", *external("SECOND"))
-    assert preferred(state)[1] == "usb-2e1a:4c01-SECOND"
+    cameras.add("selfirst", *external("FIRST42"))
+    cameras.add("selsecond", *external("SECOND42"))
+    assert preferred(state)[1] == "usb-2e1a:4c01-SECOND42"
     cameras.remove("selsecond")
-    assert preferred(state)[1] == "usb-2e1a:4c01-FIRST"
+    assert preferred(state)[1] == "usb-2e1a:4c01-FIRST42"
 
 
 def test_two_identical_cameras_without_serials_keep_their_choice(state, cameras, front):
@@ -137,8 +137,8 @@ def test_callbacks_fire_exactly_once_per_change(state, cameras, front):
         assert ctx.user_preferred_camera.unique_id == front
         log = Recorder()
         with ctx.add_preferred_camera_callback(log):
-            cameras.add("selcb", *external("CB"))
-            assert log.wait(1) == [(PreferredCamera.SYSTEM, "usb-2e1a:4c01-CB")]
+            cameras.add("selcb", *external("CBX421"))
+            assert log.wait(1) == [(PreferredCamera.SYSTEM, "usb-2e1a:4c01-CBX421")]
             cameras.remove("selcb")
             assert log.wait(2)[1:] == [(PreferredCamera.SYSTEM, front)]
             vcam1 = next(d for d in ctx.devices() if d.unique_id == VCAM1)
@@ -239,7 +239,7 @@ def test_discovery_session_filters_and_follows_hotplug(cameras):
             seen = []
             changed = threading.Event()
             session.set_callback(lambda event, device: (seen.append((event, device.unique_id)), changed.set()))
-            cameras.add("discext", *external("DISC"))            # filtered out
+            cameras.add("discext", *external("DISC42"))            # filtered out
             cameras.add("discfront", "--prop", "api.libcamera.location=front")
             assert changed.wait(10)
             assert seen == [(ocellus.HotplugEvent.ADDED, "pipewire-discfront")]

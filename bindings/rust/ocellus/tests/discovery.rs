@@ -71,7 +71,7 @@ fn hotplug_added_removed_and_replug() {
         })
         .unwrap();
     let usb = ["--device-prop", "device.bus=usb", "--device-prop", "device.vendor.id=0x046d",
-               "--device-prop", "device.product.id=0x0825", "--device-prop", "device.serial=RS-1"];
+               "--device-prop", "device.product.id=0x0825", "--device-prop", "device.serial=RSCAM-1"];
     let wait = |want: HotplugEvent| {
         let (event, device) = events.recv_timeout(Duration::from_secs(10)).expect("event in time");
         assert_eq!(event, want);
@@ -79,7 +79,7 @@ fn hotplug_added_removed_and_replug() {
     };
     plug("rshp0", &usb);
     let first = wait(HotplugEvent::Added);
-    assert_eq!(first.unique_id(), "usb-046d:0825-RS-1");
+    assert_eq!(first.unique_id(), "usb-046d:0825-RSCAM-1");
     unplug("rshp0");
     let gone = wait(HotplugEvent::Removed);
     assert!(gone.same_instance(&first) && !first.is_connected());
