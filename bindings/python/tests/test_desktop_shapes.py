@@ -2,6 +2,9 @@
 libcamera, a Galaxy Book5 Pro whose V4L2 monitor publishes every raw IPU7 capture queue, a
 Video node for a UVC metadata queue), published on the test bed's real daemon: one camera per
 physical camera, built in where the firmware has it, stable IDs."""
+import json
+from pathlib import Path
+
 import pytest
 
 import ocellus
@@ -12,25 +15,31 @@ def listed_cameras(context):
     return {d.unique_id: d for d in context.devices() if d.type is not DeviceType.MICROPHONE}
 
 
+DUMPS = Path(__file__).parent / "dumps"
+
+
 @pytest.fixture
 def surface(cameras):
-    # libcamera's nodes for the front and rear sensors: the rear one without a location, as on the Surface Pro 9.
-    cameras.add("libcamfront", "--prop", "device.api=libcamera", "--prop", "api.libcamera.path=_SB_.PC00.I2C3.CAMF",
-                     "--prop", "api.libcamera.location=front", "--prop", "api.libcamera.rotation=180",
-                     "--desc", "Built-in Front Camera")
-    cameras.add("libcamrear", "--prop", "device.api=libcamera", "--prop", "api.libcamera.path=_SB_.PC00.I2C2.CAMR",
-                     "--prop", "api.libcamera.rotation=0", "--desc", "ov13858")
-    yield
+    """The Surface Pro 9's Video/Source nodes, replayed from the dump: each published with the
+    properties it was recorded with (keys it did not have are null there and left out)."""
+    nodes = json.loads((DUMPS / "surface-pro9-ipu6-libcamera-pipewire-nodes-projection/pw-dump.projection.json").read_text())
+    for node in nodes:
+        props = node["info"]["props"] if "info" in node else node["props"]
+        published = {k: v for k, v in props.items() if v is not None and k not in ("media.class", "object.serial", "node.name")}
+        cameras.add(props["node.name"], *[arg for key, value in published.items() for arg in ("--prop", f"{key}={value}")])
+    yield {props["node.name"]: props for props in (n["info"]["props"] if "info" in n else n["props"] for n in nodes)}
 
 
-def test_libcamera_cameras_are_built_in_with_or_without_a_location(surface):
+def test_a_replayed_ipu6_laptop_has_two_built_in_cameras_and_a_relay(surface):
     with ocellus.Context("org.ocellus.test.desktop") as context:
-        found = listed_cameras(context)
-        front, rear = found["platform-_SB_.PC00.I2C3.CAMF"], found["platform-_SB_.PC00.I2C2.CAMR"]
-        assert (front.type, front.position) == (DeviceType.BUILT_IN_CAMERA, Position.FRONT)
-        # No location: still the machine's own camera, never a virtual one; where it faces is not known.
-        assert (rear.type, rear.position) == (DeviceType.BUILT_IN_CAMERA, Position.UNSPECIFIED)
-        assert rear.name == "ov13858"
+        by_name = {d.name: d for d in listed_cameras(context).values()}
+    front, rear, relay = by_name["Built-in Front Camera"], by_name["ov13858"], by_name["Surface Back Camera (V4L2)"]
+    assert (front.type, front.position) == (DeviceType.BUILT_IN_CAMERA, Position.FRONT)
+    # No location: still the machine's own camera, never a virtual one; where it faces is not known.
+    assert (rear.type, rear.position) == (DeviceType.BUILT_IN_CAMERA, Position.UNSPECIFIED)
+    assert front.unique_id != rear.unique_id and front.unique_id.startswith("platform-")
+    # The author's v4l2loopback re-publisher: software, whatever it is named after.
+    assert relay.type is DeviceType.VIRTUAL_CAMERA
 
 
 @pytest.mark.parametrize("caps", ["24201000", "04a00000"], ids=["isp-capture-queue", "metadata-queue"])
