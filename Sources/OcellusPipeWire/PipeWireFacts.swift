@@ -75,6 +75,10 @@ enum PipeWireFacts {
         if let usb = USBIdentity(libcameraID: camera) {
             usb.apply(to: &facts)
             if let product = usb.product, !product.isEmpty { facts.name = product }
+        } else if let usb = USBIdentity.libcameraUSBCamera(camera) {
+            // sysfs out of reach (a sandbox): the model and port the ID names.
+            (facts.vendorID, facts.productID, facts.bus) = (usb.vendorID, usb.productID, "usb")
+            facts.usbPort = String(usb.interface.prefix { $0 != ":" })
         } else {
             facts.firmwarePath = camera
         }

@@ -66,17 +66,17 @@ public struct USBIdentity: Equatable, Sendable {
         self.init(containing: resolved)
     }
 
-    /// The USB device of a libcamera camera ID for a UVC camera,
-    /// `<controller firmware path>-<bus>-<port>:<config>.<interface>-<vendor>:<product>`, when
-    /// the interface it names is there and belongs to that model; nil for other cameras' IDs.
-    public init?(libcameraID: String, sysfsRoot: String = "/sys") {
-        guard let model = libcameraID.lastIndex(of: "-") else { return nil }
-        let ids = libcameraID[libcameraID.index(after: model)...].split(separator: ":")
+    /// What a libcamera camera ID for a UVC camera names,
+    /// `<controller firmware path>-<bus>-<port>:<config>.<interface>-<vendor>:<product>`:
+    /// the interface (`1-7:1.0`) and the model; nil for other cameras' IDs.
+    public static func libcameraUSBCamera(_ id: String) -> (interface: String, vendorID: UInt16, productID: UInt16)? {
+        guard let model = id.lastIndex(of: "-") else { return nil }
+        let ids = id[id.index(after: model)...].split(separator: ":")
         guard ids.count == 2, ids.allSatisfy({ $0.count == 4 }), let vendor = UInt16(ids[0], radix: 16),
               let product = UInt16(ids[1], radix: 16) else { return nil }
-        // The interface just before the model, read from its end: `1.0`, `:`, ports `7` or
-        // `2.3`, `-`, bus `1`, and the `-` that ends the controller path.
-        let head = Array(libcameraID[..<model].utf8)
+        // Read from its end: `1.0`, `:`, ports `7` or `2.3`, `-`, bus `1`, and the `-` that
+        // ends the controller path.
+        let head = Array(id[..<model].utf8)
         func run(endingAt end: Int, of allowed: (UInt8) -> Bool) -> Int {
             var start = end
             while start > 0 && allowed(head[start - 1]) { start -= 1 }
@@ -89,10 +89,16 @@ public struct USBIdentity: Equatable, Sendable {
         guard ports > 0, ports < configuration - 1, head[ports - 1] == UInt8(ascii: "-") else { return nil }
         let bus = run(endingAt: ports - 1, of: digit)
         guard bus < ports - 1, bus == 0 || head[bus - 1] == UInt8(ascii: "-") else { return nil }
-        let name = String(decoding: head[bus...], as: UTF8.self)
-        guard let resolved = realPath("\(sysfsRoot)/bus/usb/devices/\(name)") else { return nil }
+        return (String(decoding: head[bus...], as: UTF8.self), vendor, product)
+    }
+
+    /// The USB device of a libcamera camera ID for a UVC camera, when the interface it names
+    /// is there and belongs to that model.
+    public init?(libcameraID: String, sysfsRoot: String = "/sys") {
+        guard let camera = Self.libcameraUSBCamera(libcameraID),
+              let resolved = realPath("\(sysfsRoot)/bus/usb/devices/\(camera.interface)") else { return nil }
         self.init(containing: resolved)
-        guard vendorID == vendor, productID == product else { return nil }
+        guard vendorID == camera.vendorID, productID == camera.productID else { return nil }
     }
 
     /// Writes the identity into `facts`, over whatever the backend reported: sysfs is the
