@@ -810,8 +810,7 @@ public final class CaptureSession: @unchecked Sendable {
         guard let stopped else { return }
         let reported = isDepth ? OcellusError(error.code, "depth stream: \(error.message)") : error
         updatePulling(stoppedBy: reported)
-        events.post(.runtimeError(reported))
-        events.post(.stopped)
+        events.post(.runtimeError(reported))   // not STOPPED too: that means stopped as asked
         stopAudio()   // the audio thread waits at most for the lock, which is free here
         if let other = stopped { pthread_detach(startThread { other.stop() }) }
     }

@@ -110,6 +110,10 @@ def test_events_and_runtime_error_when_the_camera_goes(context, cameras):
     assert not session.is_running
     assert events[0] == (SessionEvent.STARTED, None)
     assert events[1][0] is SessionEvent.RUNTIME_ERROR and "disconnected" in events[1][1]
+    # STOPPED means stopped as asked (the header): it follows neither the error nor the app's stop after it.
+    session.stop_running()
+    time.sleep(0.3)
+    assert [event for event, _ in events] == [SessionEvent.STARTED, SessionEvent.RUNTIME_ERROR], events
     session.close()
 
 
