@@ -13,12 +13,7 @@
 /// patterns cost 2.4 M instructions a camera.
 enum SerialNumber {
     static func identifiesUnit(_ serial: String) -> Bool {
-        var bytes = Array(serial.utf8)
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            for index in buffer.indices where (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(buffer[index]) {
-                buffer[index] -= 32
-            }
-        }
+        let bytes = serial.utf8.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) ? $0 - 32 : $0 }   // upper case
         let parts = fields(bytes)
         guard !isVersion(parts), !hasDateField(parts) else { return false }
         // A run as a field of its own is filler beside a word (`nomac?123456`, Apple's placeholder).

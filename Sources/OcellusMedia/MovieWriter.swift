@@ -212,19 +212,17 @@ final class MovieWriter {
               buffer.format == audio else { return }
         let channels = Int(audio.channels)
         var samples = buffer.samples[...]
-        if silenceFilledSamples > 0, let position = audioPosition {
+        // Where this buffer falls on the movie's timeline, in samples.
+        let offset = (Int64(buffer.timestampNanoseconds) - Int64(start)) * Int64(audio.sampleRate) / 1_000_000_000
+        if silenceFilledSamples > 0, audioPosition != nil {
             // Sound that arrives for a stretch already filled with silence keeps its place on the
             // timeline: what falls before the track's end is left out.
-            let offset = (Int64(buffer.timestampNanoseconds) - Int64(start)) * Int64(audio.sampleRate) / 1_000_000_000
-            let end = position + Int64(audioPending.count / channels)
-            samples = samples.dropFirst(Int(min(max(0, end - offset), Int64(buffer.frameCount))) * channels)
+            samples = samples.dropFirst(Int(min(max(0, soundEnd - offset), Int64(buffer.frameCount))) * channels)
             guard !samples.isEmpty else { return }
         }
         if audioPosition == nil {
-            // Where this buffer falls on the movie's timeline, in samples: what came before the
-            // picture is left out, a late start is preceded by silence (both tracks start at 0,
-            // for players that ignore a track's start offset).
-            let offset = (Int64(buffer.timestampNanoseconds) - Int64(start)) * Int64(audio.sampleRate) / 1_000_000_000
+            // What came before the picture is left out, a late start is preceded by silence (both
+            // tracks start at 0, for players that ignore a track's start offset).
             let skipped = offset < 0 ? min(Int(-offset), buffer.frameCount) : 0
             samples = samples.dropFirst(skipped * channels)
             guard !samples.isEmpty else { return }

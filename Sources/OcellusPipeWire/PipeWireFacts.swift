@@ -48,12 +48,10 @@ enum PipeWireFacts {
         facts.formats = node.formats
         facts.properties = all
         if let path = all["api.v4l2.path"], let usb = USBIdentity(videoNode: path) {
-            usb.apply(to: &facts)
+            describeUSBCamera(usb, in: &facts)
             let node = path.split(separator: "/").last.map(String.init) ?? path
             USBDeviceLayout.read(deviceDirectory: usb.sysfsPath)?
                 .describeVideoInput(of: realPath("/sys/class/video4linux/\(node)/device"), in: &facts)
-            // The camera's own name, as the V4L2 backend gives it, not "<card> (V4L2)".
-            if let product = usb.product, !product.isEmpty { facts.name = product }
         } else if let card = all["api.alsa.card"], let directory = realPath("/sys/class/sound/card\(card)/device"),
                   let usb = USBIdentity(containing: directory) {
             usb.apply(to: &facts)   // a USB microphone, e.g. the one built into a webcam
@@ -73,8 +71,7 @@ enum PipeWireFacts {
     /// `/base/soc/i2c0mux/i2c@1/imx708@1a`), built in whether or not libcamera gives a location.
     static func describeLibcameraCamera(_ camera: String, in facts: inout DeviceFacts) {
         if let usb = USBIdentity(libcameraID: camera) {
-            usb.apply(to: &facts)
-            if let product = usb.product, !product.isEmpty { facts.name = product }
+            describeUSBCamera(usb, in: &facts)
         } else if let usb = USBIdentity.libcameraUSBCamera(camera) {
             // sysfs out of reach (a sandbox): the model and port the ID names.
             (facts.vendorID, facts.productID, facts.bus) = (usb.vendorID, usb.productID, "usb")
@@ -82,6 +79,13 @@ enum PipeWireFacts {
         } else {
             facts.firmwarePath = camera
         }
+    }
+
+    /// The identity sysfs gives, and the camera's own name as the V4L2 backend gives it
+    /// (not "<card> (V4L2)" or libcamera's sensor name).
+    private static func describeUSBCamera(_ usb: USBIdentity, in facts: inout DeviceFacts) {
+        usb.apply(to: &facts)
+        if let product = usb.product, !product.isEmpty { facts.name = product }
     }
 
     /// "0x046d" or "046d" → 0x046d.
