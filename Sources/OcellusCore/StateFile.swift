@@ -7,12 +7,15 @@ import Glibc
 /// rename, fsync of the directory) so a crash leaves the old or the new content,
 /// and guarded by an exclusive `flock` on a lock file beside it for
 /// read-modify-write updates. Every file ends with `end <checksum>`, so a file cut
-/// short or altered is told from a good one; nothing under the directory is
-/// opened through a symbolic link.
+/// short — even at a line boundary — or altered is told from a good one; nothing
+/// under the directory is opened through a symbolic link.
 public final class StateFile: @unchecked Sendable {
     public let directory: String
     public let path: String
     public let lockPath: String
+    /// The first line of the format's version from before the end line (Ocellus 0.1):
+    /// only a file starting with it may lack the end line. Newer versions always have it.
+    public let unsealedHeader: String?
 
     public enum Contents: Equatable {
         case missing
@@ -21,10 +24,11 @@ public final class StateFile: @unchecked Sendable {
         case damaged(String)
     }
 
-    public init(directory: String, name: String, lockName: String) {
+    public init(directory: String, name: String, lockName: String, unsealedHeader: String? = nil) {
         self.directory = directory
         path = directory + "/" + name
         lockPath = directory + "/" + lockName
+        self.unsealedHeader = unsealedHeader
     }
 
     /// Creates the directory (and parents) with mode 0700 when missing, and refuses one
@@ -66,17 +70,19 @@ public final class StateFile: @unchecked Sendable {
             guard count > 0 else { break }
             bytes += chunk[0..<count]
         }
-        return Self.verify(bytes)
+        return Self.verify(bytes, unsealedHeader: unsealedHeader)
     }
 
-    /// The body of a file as `serialize` wrote it. A file from before the end line
-    /// existed (Ocellus 0.1) is accepted when it ends with a whole line.
-    static func verify(_ bytes: [UInt8]) -> Contents {
+    /// The body of a file as `serialize` wrote it. A file without the end line is
+    /// accepted only as the 0.1 format (`unsealedHeader`, whole lines): a newer file
+    /// cut at a line boundary is damaged, not read with its last lines missing.
+    static func verify(_ bytes: [UInt8], unsealedHeader: String?) -> Contents {
         guard let text = String(validating: bytes, as: UTF8.self) else { return .damaged("the file is not UTF-8 text") }
         guard text.hasSuffix("\n") else { return .damaged("the file ends mid-line (cut short)") }
         let body = text.dropLast()
         guard let newline = body.lastIndex(of: "\n"), body[body.index(after: newline)...].hasPrefix("end ") else {
-            return .intact(text)   // no end line: a 0.1 file
+            if let unsealedHeader, text.hasPrefix(unsealedHeader + "\n") { return .intact(text) }
+            return .damaged("the file has no end line (cut short)")
         }
         let content = String(body[...newline])
         let stored = body[body.index(newline, offsetBy: 5)...]

@@ -74,6 +74,12 @@ public func startThread(_ body: @escaping () -> Void) -> pthread_t {
     return thread
 }
 
-public func environmentVariable(_ name: String) -> String? {
-    getenv(name).map { String(cString: $0) }
+/// An environment variable's text. Bytes that are not UTF-8 are an error naming the
+/// variable, never replaced: a repaired path would name another directory.
+public func environmentVariable(_ name: String) throws(OcellusError) -> String? {
+    guard let raw = getenv(name) else { return nil }
+    guard let text = String(validatingCString: raw) else {
+        throw OcellusError(.invalidArgument, "\(name) is not valid UTF-8; Ocellus takes paths and names as UTF-8 bytes")
+    }
+    return text
 }

@@ -87,7 +87,7 @@ enum FuzzInputs {
 
     static func stateFiles(_ data: UnsafeRawBufferPointer) {
         let bytes = Array(data)
-        _ = StateFile.verify(bytes)
+        _ = StateFile.verify(bytes, unsealedHeader: SelectionState.unsealedHeader)
         let text = String(decoding: bytes, as: UTF8.self)
         _ = try? SelectionState.parse(text, currentBootID: "6497519e-e543-416e-998c-a14728216940")
         _ = MountingCorrections.parse(.intact(text))

@@ -21,7 +21,7 @@ public final class CameraAccess: @unchecked Sendable {
     /// Whether this process must use the portal: sandboxed, or `OCELLUS_CAMERA_PORTAL=1`
     /// (`0` forces the direct route, for a sandbox that exposes the devices).
     public static var usesPortal: Bool {
-        switch environmentVariable("OCELLUS_CAMERA_PORTAL") {
+        switch try? environmentVariable("OCELLUS_CAMERA_PORTAL") {
         case "1": true
         case "0": false
         default: CameraPortal.isSandboxed

@@ -32,7 +32,9 @@ extension DeviceHub {
 /// attaches a new backend when the socket appears.
 enum PipeWireReconnector {
     static func watch(_ hub: DeviceHub, remote: String?) {
-        let name = remote ?? environmentVariable("PIPEWIRE_REMOTE") ?? "pipewire-0"
+        // A remote that is not UTF-8 cannot be watched by name (libpipewire still reaches the daemon).
+        let name: String
+        do { name = try remote ?? environmentVariable("PIPEWIRE_REMOTE") ?? "pipewire-0" } catch { return }
         guard let path = PipeWireBackend.socketPath(for: name), let slash = path.lastIndex(of: "/") else { return }
         let directory = String(path[..<slash]), socket = String(path[path.index(after: slash)...])
         let watcher = hub.fileWatcher

@@ -36,7 +36,7 @@ public protocol V4L2System: AnyObject, Sendable {
 /// convert, such as vendor-specific Bayer). Off by default: libv4l2 converts in
 /// software and hides what the camera really sends.
 public func defaultV4L2System() -> any V4L2System {
-    if environmentVariable("OCELLUS_LIBV4L2") == "1", let converting = LibV4L2System() { return converting }
+    if (try? environmentVariable("OCELLUS_LIBV4L2")) == "1", let converting = LibV4L2System() { return converting }
     return LinuxV4L2System()
 }
 

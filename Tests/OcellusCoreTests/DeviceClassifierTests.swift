@@ -1,5 +1,8 @@
 import Testing
 @testable import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// behaviour §1 identity and type rules, on facts shaped like real devices
 /// (values from real device dumps: a C920, an MS2109 HDMI dongle, a Dell laptop camera).
@@ -198,6 +201,26 @@ import Testing
                 == "/home/u/.local/state/ocellus")
         #expect(try StateDirectory.resolve(explicit: nil, environment: { $0 == "HOME" ? "" : nil }, accountHome: { "/home/u" })
                 == "/home/u/.local/state/ocellus")
+    }
+
+    @Test func aVariableThatIsNotUTF8IsAnErrorNotAnotherDirectory() {
+        setenv("OCELLUS_TEST_STATE_NOT_UTF8", "/tmp/caf\u{E9}", 1)   // as UTF-8: valid
+        #expect((try? environmentVariable("OCELLUS_TEST_STATE_NOT_UTF8")) == "/tmp/caf\u{E9}")
+        let latin1: [CChar] = Array("/tmp/caf".utf8CString.dropLast()) + [CChar(bitPattern: 0xE9), 0]
+        setenv("OCELLUS_TEST_STATE_NOT_UTF8", latin1, 1)
+        defer { unsetenv("OCELLUS_TEST_STATE_NOT_UTF8") }
+        #expect { try environmentVariable("OCELLUS_TEST_STATE_NOT_UTF8") } throws: { error in
+            (error as? OcellusError)?.message.contains("OCELLUS_TEST_STATE_NOT_UTF8 is not valid UTF-8") == true
+        }
+        #expect(throws: OcellusError.self) {
+            try StateDirectory.resolve(explicit: nil) { name throws(OcellusError) in
+                switch name {
+                case "XDG_STATE_HOME": try environmentVariable("OCELLUS_TEST_STATE_NOT_UTF8")
+                case "HOME": "/h"
+                default: nil
+                }
+            }
+        }
     }
 
     @Test func nothingToGoOnIsAnError() {

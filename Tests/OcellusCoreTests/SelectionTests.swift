@@ -40,7 +40,7 @@ func camera(_ id: String, _ type: DeviceType, _ position: DevicePosition = .unsp
         #expect(parsed.firstRun == 0 && parsed.choices.first?.microseconds == 0)
     }
 
-    @Test(arguments: ["", "ocellus-selection 2\nfirst-run \(boot) 1\n", "ocellus-selection 1\n",
+    @Test(arguments: ["", "ocellus-selection 3\nfirst-run \(boot) 1\n", "ocellus-selection 1\n", "ocellus-selection 2\n",
                       "ocellus-selection 1\nfirst-run \(boot) x\n", "ocellus-selection 1\nfirst-run \(boot) 1\nchoice \(boot) 2\n",
                       "ocellus-selection 1\nfirst-run \(boot) 1\nfavourite \(boot) 2 usb-a\n"])
     func malformedFilesAreRejected(text: String) {

@@ -25,19 +25,32 @@ import Glibc
         #expect(file.read() == .intact("ocellus-selection 1\nchoice a b c\n"))
     }
 
-    @Test func everyCutOfAWrittenFileIsDamagedOrAWholeEarlierLine() {
-        let text = StateFile.serialize("ocellus-selection 1\nfirst-run \(boot) 10\nchoice \(boot) 20 usb-1234:5678-SERIAL\n")
+    @Test func everyCutOfAWrittenFileIsDamaged() {
+        let text = StateFile.serialize(SelectionState.header + "\nfirst-run \(boot) 10\nchoice \(boot) 20 usb-1234:5678-SERIAL\n")
         let bytes = Array(text.utf8)
         for cut in 1..<bytes.count {
-            switch StateFile.verify(Array(bytes[..<cut])) {
-            case .damaged: continue
-            case .intact(let body):
-                // Only a cut right after a line can look whole, and then it lacks the end line: never the full content.
-                #expect(bytes[cut - 1] == UInt8(ascii: "\n"))
-                #expect(body != String(decoding: bytes, as: UTF8.self))
-            case .missing: Issue.record("a cut file read as missing")
+            // Cuts at a line boundary too: only the 0.1 header may lack the end line.
+            let contents = StateFile.verify(Array(bytes[..<cut]), unsealedHeader: SelectionState.unsealedHeader)
+            guard case .damaged = contents else {
+                Issue.record("a file cut to \(cut) of \(bytes.count) bytes was read as \(contents)")
+                continue
             }
         }
+    }
+
+    @Test func aCurrentFileCutAtALineBoundaryIsMovedAsideNotReadWithoutItsLastChoices() {
+        let directory = scratch()
+        let store = SelectionStore(directory: directory, appID: "org.test.linecut")
+        var state = SelectionState(firstRun: 10)
+        state.recordChoice("usb-1234:5678-OLDER1", at: 20)
+        state.recordChoice("usb-1234:5678-NEWER1", at: 30)
+        let lines = state.serialized(bootID: boot).split(separator: "\n")
+        write(lines.dropLast().joined(separator: "\n") + "\n", to: store.path)   // the oldest choice and the end line gone
+        guard case .corrupt(let reason, _) = store.load(bootID: boot) else {
+            Issue.record("a file cut at a line boundary was read")
+            return
+        }
+        #expect(reason.contains("end line"))
     }
 
     @Test func damagedFilesSetAsideInOneSecondAllStay() {
@@ -68,7 +81,7 @@ import Glibc
 
     @Test func anAlteredFileFailsItsChecksum() {
         let text = StateFile.serialize("ocellus-mounting 1\n90 usb-a\n").withNinesTurnedToTwos()
-        guard case .damaged(let reason) = StateFile.verify(Array(text.utf8)) else {
+        guard case .damaged(let reason) = StateFile.verify(Array(text.utf8), unsealedHeader: MountingCorrections.unsealedHeader) else {
             Issue.record("an altered file was read")
             return
         }
@@ -76,7 +89,9 @@ import Glibc
     }
 
     @Test func filesFromOcellus01WithoutAnEndLineAreRead() {
-        #expect(StateFile.verify(Array("ocellus-mounting 1\n90 usb-a\n".utf8)) == .intact("ocellus-mounting 1\n90 usb-a\n"))
+        let legacy = "ocellus-mounting 1\n90 usb-a\n"
+        #expect(StateFile.verify(Array(legacy.utf8), unsealedHeader: MountingCorrections.unsealedHeader) == .intact(legacy))
+        #expect((try? MountingCorrections.parse(.intact(legacy)).get())?["usb-a"] == 90)
     }
 
     @Test func symbolicLinksAreNotFollowed() {

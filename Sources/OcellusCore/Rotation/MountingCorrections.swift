@@ -2,14 +2,17 @@
 /// `<state dir>/camera-mounting`: a physical fact about where a camera sits, so
 /// kept beside the apps' selection state and shared by them.
 ///
-///     ocellus-mounting 1
+///     ocellus-mounting 2          (1: the same lines, from 0.1/0.2)
 ///     <degrees> <unique id>
+///     end <checksum>
 public final class MountingCorrections: @unchecked Sendable {
     private let file: StateFile
-    static let header = "ocellus-mounting 1"
+    static let header = "ocellus-mounting 2"
+    static let unsealedHeader = "ocellus-mounting 1"
 
     public init(directory: String) {
-        file = StateFile(directory: directory, name: "camera-mounting", lockName: "camera-mounting.lock")
+        file = StateFile(directory: directory, name: "camera-mounting", lockName: "camera-mounting.lock",
+                         unsealedHeader: Self.unsealedHeader)
     }
 
     /// M for `uniqueID`: 0 when never set, or while the file is damaged (`problem` says why).
@@ -49,7 +52,9 @@ public final class MountingCorrections: @unchecked Sendable {
         case .intact(let body): text = body
         }
         let lines = text.split(separator: "\n")
-        guard lines.first.map(String.init) == header else { return .failure(OcellusError(.io, "not an Ocellus mounting file of version 1")) }
+        guard let first = lines.first, first == header || first == unsealedHeader else {
+            return .failure(OcellusError(.io, "not an Ocellus mounting file of version 1 or 2"))
+        }
         var result: [String: Int] = [:]
         for (index, line) in lines.enumerated().dropFirst() {
             let fields = line.split(separator: " ", maxSplits: 1)

@@ -15,7 +15,9 @@ public struct SelectionState: Equatable, Sendable {
 
     public static let historyLimit = 16
     public static let knownLimit = 256
-    static let header = "ocellus-selection 1"
+    /// Version 2 always ends with the checksum line; version 1 (0.1, no end line) is still read.
+    static let header = "ocellus-selection 2"
+    static let unsealedHeader = "ocellus-selection 1"
 
     /// When the app first ran (the reference for plug times until the user chooses).
     public var firstRun: UInt64
@@ -57,7 +59,7 @@ public struct SelectionState: Equatable, Sendable {
 
     // MARK: File format
     //
-    //   ocellus-selection 1
+    //   ocellus-selection 2                       (1: the same lines, from 0.1/0.2)
     //   first-run <boot-id> <usec>
     //   choice <boot-id> <usec> <unique id>      (most recent first)
     //   streamed <boot-id> <usec> <unique id>
@@ -82,8 +84,8 @@ public struct SelectionState: Equatable, Sendable {
     public static func parse(_ text: String, currentBootID: String) throws(ParseError) -> SelectionState {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
-        guard lines.first.map(String.init) == header else {
-            throw ParseError(line: 1, reason: "not an Ocellus selection file of version 1")
+        guard let first = lines.first, first == header || first == unsealedHeader else {
+            throw ParseError(line: 1, reason: "not an Ocellus selection file of version 1 or 2")
         }
         var state: SelectionState?
         var choices: [Entry] = [], streamed: [Entry] = [], seen: [Entry] = []

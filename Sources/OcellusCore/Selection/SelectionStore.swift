@@ -19,7 +19,8 @@ public final class SelectionStore: @unchecked Sendable {
     }
 
     public init(directory: String, appID: String) {
-        file = StateFile(directory: directory, name: appID + ".selection", lockName: appID + ".lock")
+        file = StateFile(directory: directory, name: appID + ".selection", lockName: appID + ".lock",
+                         unsealedHeader: SelectionState.unsealedHeader)
     }
 
     public func prepareDirectory() throws(OcellusError) { try file.prepareDirectory() }

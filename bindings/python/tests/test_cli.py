@@ -236,3 +236,14 @@ def test_list_and_stream_work_without_home():
     cli = os.environ.get("OCELLUS_CLI", "ocellus")
     assert subprocess.run([cli, "list"], env=env, capture_output=True, timeout=30).returncode == 0
     assert subprocess.run([cli, "stream", "--frames", "3"], env=env, capture_output=True, timeout=30).returncode == 0
+
+
+def test_a_state_home_that_is_not_utf8_is_an_error_not_another_directory(tmp_path):
+    # Swift strings repair bad bytes: /tmp/x/caf\xe9 became /tmp/x/caf\ufffd, another directory.
+    env = {k: v for k, v in os.environ.items() if k != "OCELLUS_STATE_DIR"}
+    env = {os.fsencode(k): os.fsencode(v) for k, v in env.items()}
+    env[b"XDG_STATE_HOME"] = os.fsencode(tmp_path) + b"/caf\xe9"
+    result = subprocess.run([os.environ.get("OCELLUS_CLI", "ocellus"), "prefer", "usb-1d6b:0110-VCAM-0000"], env=env,
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode != 0 and "XDG_STATE_HOME is not valid UTF-8" in result.stderr, result.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written anywhere else

@@ -24,7 +24,7 @@ def test_external_camera_ignores_the_host_until_given_a_mounting_correction(tmp_
     cli(tmp_path, "mount-rotation", VCAM0, "180")
     stored = (tmp_path / "camera-mounting").read_text()
     # The entries, then the end line with the checksum that tells a whole file from a cut one.
-    assert stored.startswith(f"ocellus-mounting 1\n180 {VCAM0}\nend ") and len(stored.splitlines()[-1]) == 4 + 16
+    assert stored.startswith(f"ocellus-mounting 2\n180 {VCAM0}\nend ") and len(stored.splitlines()[-1]) == 4 + 16
     assert rotation(tmp_path, VCAM0, "--host-orientation", "left-up", "--interface-orientation", "0") == \
         {"preview_angle": 270, "capture_angle": 180, "mirrored": True}
     assert rotation(tmp_path, VCAM0, "--host-orientation", "left-up", "--interface-orientation", "0", "--unmirrored") == \

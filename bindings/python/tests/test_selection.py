@@ -65,7 +65,7 @@ def test_choice_survives_a_restart_and_files_are_private(state, front):
     assert preferred(state) == (VCAM1, VCAM1)
     selection = state / "org.ocellus.test.selection.selection"
     assert oct(selection.stat().st_mode & 0o777) == "0o600"
-    assert selection.read_text().startswith("ocellus-selection 1\n")
+    assert selection.read_text().startswith("ocellus-selection 2\n")
 
 
 def test_unplugging_the_preferred_camera_falls_back_through_the_history(state, cameras, front):
@@ -176,7 +176,7 @@ def writer(state, count):
 def read_choices(state):
     text = (state / "org.ocellus.test.stress.selection").read_text()
     lines = text.splitlines()
-    assert lines[0] == "ocellus-selection 1" and lines[1].startswith("first-run ")
+    assert lines[0] == "ocellus-selection 2" and lines[1].startswith("first-run ")
     return [line.split(" ", 3)[3] for line in lines if line.startswith("choice ")]
 
 
@@ -212,6 +212,19 @@ def test_corrupt_file_is_moved_aside_and_reported(state, front):
         kept = [p for p in state.iterdir() if ".corrupt-" in p.name]
         assert len(kept) == 1 and kept[0].read_text() == "ocellus-selection 1\ngarbage here\n"
     assert preferred(state) == (front, front)  # a fresh, valid file was written
+
+
+def test_file_cut_at_a_line_boundary_is_reported_not_read_without_its_last_lines(state, front):
+    cli(state, "prefer", VCAM1)
+    cli(state, "prefer", VCAM0)
+    selection = state / "org.ocellus.test.selection.selection"
+    whole = selection.read_text().splitlines(keepends=True)
+    assert whole[0] == "ocellus-selection 2\n" and whole[-1].startswith("end ")
+    selection.write_text("".join(whole[:-2]))  # the last entry and the end line lost, as a cut copy would
+    with ocellus.Context("org.ocellus.test.selection", state_directory=str(state)) as ctx:
+        assert "end line" in ctx.state_problem
+        kept = [p for p in state.iterdir() if ".corrupt-" in p.name]
+        assert len(kept) == 1 and kept[0].read_text() == "".join(whole[:-2])
 
 
 def test_unwritable_state_directory_is_reported_and_selection_works_in_memory(tmp_path):
