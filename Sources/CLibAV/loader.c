@@ -43,6 +43,7 @@
       (c, format, format_name, filename)) \
     X(VALUE, format, int, av_write_trailer, (AVFormatContext *s), (s)) \
     X(VALUE, format, int, av_interleaved_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt)) \
+    X(VALUE, format, int, av_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt)) \
     X(VALUE, format, uint8_t *, av_stream_new_side_data, (AVStream *stream, enum AVPacketSideDataType type, size_t size), \
       (stream, type, size)) \
     X(VOID, format, void, avio_flush, (AVIOContext *s), (s)) \

@@ -57,6 +57,7 @@ final class MovieWriter {
     private var finished = false
     /// Written at once, or for H.264 kept as it came, with the first IDR picture.
     private var headerWritten = false
+    private var firstPictureFlushed = false
     private var keepsCameraData: Bool { video.pixelFormat == .mjpeg || video.pixelFormat == .h264 }
 
     /// Milliseconds: fine enough for any camera rate, and valid for every encoder (MPEG-4 wants ≤ 65535).
@@ -354,6 +355,13 @@ final class MovieWriter {
         let status = av_interleaved_write_frame(format, packet)   // takes the packet's data (copies unowned data)
         try checkIO()
         try check(status, "writing \(path)")
+        if stream == videoStream && !firstPictureFlushed {
+            // The first picture gets a fragment of its own (not waiting a second for the next key
+            // frame), so a recording killed in its first second still keeps a picture.
+            firstPictureFlushed = true
+            try check(av_interleaved_write_frame(format, nil), "writing \(path)")
+            try check(av_write_frame(format, nil), "writing \(path)")
+        }
         avio_flush(format.pointee.pb)   // a finished fragment reaches the file now, not at the end
         try checkIO()
     }

@@ -273,7 +273,8 @@ class VideoDataOutput(_Closable):
                 return RetainedFrame(handle.value)
             except Timeout:
                 if deadline is not None and time.monotonic() >= deadline:
-                    raise
+                    # The C call saw only its last slice; say how long the caller waited.
+                    raise Timeout(f"VideoDataOutput.read: no frame within {timeout:g} s") from None
             except WrongState:
                 self._raise_stop_error()
                 raise

@@ -115,6 +115,22 @@ def test_sigkill_leaves_a_playable_file(tmp_path):
     assert np.median(first_frame_upright(path)[100, -200:]) > 180
 
 
+def test_recording_killed_in_its_first_second_keeps_its_first_pictures(tmp_path):
+    # The first fragment waited for the next key frame, a second in: killed before, the file had no picture.
+    for delay in (0.25, 0.5, 0.8):
+        path = tmp_path / f"early{delay}.mp4"
+        process = subprocess.Popen([CLI, "record", VCAM0, "-o", str(path), "--size", "640x480"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert process.stdout.readline().startswith("recording")
+        time.sleep(delay)
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+        streams = probe(path)
+        video = next(s for s in streams if s["codec_type"] == "video")
+        assert int(video["nb_read_frames"]) >= 1, (delay, streams)
+        assert np.median(first_frame_upright(path)[100, -200:]) > 180
+
+
 def test_camera_unplugged_mid_recording_finishes_the_file(tmp_path, cameras, jpeg_camera):
     path = tmp_path / "unplugged.mp4"
     process = subprocess.Popen([CLI, "record", jpeg_camera, "-o", str(path), "--json"],
@@ -274,10 +290,16 @@ def test_default_microphone_change_while_recording(tmp_path, microphones):
         # loaded machine): the recording starts once the loud microphone is heard.
         loud = threading.Event()
         pcm = ocellus.AudioDataOutput()
-        pcm.set_callback(lambda samples, _ts: np.abs(samples).max() > 0.5 and loud.set())
+        peaks = []
+
+        def hear(samples, _ts):
+            peaks.append(round(float(np.abs(samples).max()), 2))
+            if peaks[-1] > 0.5:
+                loud.set()
+        pcm.set_callback(hear)
         session.add_audio_output(pcm)
         with session.running():
-            assert loud.wait(20), "the loud microphone was never heard"
+            assert loud.wait(20), f"the loud microphone was never heard: peaks {peaks[-20:]}, events {events}"
             finished = movie.start_recording(str(tmp_path / "route.mp4"))
             time.sleep(1.5)
             microphones.set_default("vmicquiet")
