@@ -27,7 +27,9 @@ public final class Device: Sendable {
     /// The USB port the device hangs off (kernel `1-2.3` or udev bus path), shared by a
     /// camera and its own microphone; nil when not USB.
     public let usbPort: String?
-    /// Raw backend properties (node and device), for diagnostics and later policies.
+    /// What policies read beyond identity, typed (`DeviceDetails`).
+    public let details: DeviceDetails
+    /// Raw backend properties (node and device), for display only: no policy reads them.
     public let properties: [String: String]
 
     private let connected = Atomic<Bool>(true)
@@ -35,8 +37,8 @@ public final class Device: Sendable {
     public init(uniqueID: String, name: String, type: DeviceType, position: DevicePosition,
                 backend: BackendKind, backendKey: String, formats: [VideoFormat], depthFormats: [VideoFormat] = [],
                 vendorID: UInt16?, productID: UInt16?, serialNumber: String?,
-                pluggedMicroseconds: UInt64?, usbPort: String? = nil, properties: [String: String],
-                route: MicrophoneRoute? = nil) {
+                pluggedMicroseconds: UInt64?, usbPort: String? = nil, details: DeviceDetails = DeviceDetails(),
+                properties: [String: String], route: MicrophoneRoute? = nil) {
         self.uniqueID = uniqueID
         self.fixedName = name
         self.route = route
@@ -51,7 +53,19 @@ public final class Device: Sendable {
         self.serialNumber = serialNumber
         self.pluggedMicroseconds = pluggedMicroseconds
         self.usbPort = usbPort
+        self.details = details
         self.properties = properties
+    }
+
+    /// The device a backend's facts describe, typed and placed by the behaviour §1 rules.
+    public convenience init(classifying facts: DeviceFacts, uniqueID: String, backend: BackendKind) {
+        let type = DeviceClassifier.type(of: facts)
+        self.init(uniqueID: uniqueID, name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
+                  backend: backend, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormatsListed,
+                  vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
+                  pluggedMicroseconds: facts.pluggedMicroseconds,
+                  usbPort: facts.vendorID == nil ? nil : DeviceClassifier.port(of: facts), details: facts.details,
+                  properties: facts.properties)
     }
 
     public var isConnected: Bool { connected.load(ordering: .acquiring) }

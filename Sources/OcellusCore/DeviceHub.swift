@@ -384,7 +384,6 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 facts.serial.map { sharedSerials.contains(vendor: vendor, product: product, serial: $0) }
             }
         } == true
-        let type = DeviceClassifier.type(of: facts)
         var uniqueID = DeviceClassifier.uniqueID(of: facts, backend: backend, serialTaken: serialShared)
         if DeviceClassifier.hasFallbackID(facts) {
             // Two producers may publish one node name (two GStreamer pipelines, two copies of a
@@ -396,13 +395,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 number += 1
             }
         }
-        return Device(
-            uniqueID: uniqueID,
-            name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
-            backend: backend, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormatsListed,
-            vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
-            pluggedMicroseconds: facts.pluggedMicroseconds,
-            usbPort: facts.vendorID == nil ? nil : DeviceClassifier.port(of: facts), properties: facts.properties)
+        return Device(classifying: facts, uniqueID: uniqueID, backend: backend)
     }
 
     private static func key(_ kind: BackendKind, _ backendKey: String) -> String { "\(kind.name):\(backendKey)" }

@@ -48,6 +48,9 @@ public struct DeviceFacts: Sendable, Equatable {
         depthFormats.isEmpty ? formats.filter { $0.pixelFormat.isDepth } : depthFormats
     }
     public var pluggedMicroseconds: UInt64?
+    /// What policies read beyond identity (`DeviceDetails`).
+    public var details = DeviceDetails()
+    /// For display only (`oc_device_get_property`, `list --json`): no policy reads it.
     public var properties: [String: String]
 
     public init(media: Media, name: String, backendKey: String, fallbackName: String) {

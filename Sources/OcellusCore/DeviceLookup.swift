@@ -19,10 +19,7 @@ extension DeviceHub {
             return all[index]
         }
         if spec.hasPrefix("/dev/") {
-            let nodes = all.filter { device in
-                [device.properties["api.v4l2.path"], device.properties["object.path"].map { String($0.drop { $0 != "/" }) }]
-                    .contains(spec) || (device.properties["api.v4l2.nodes"]?.split(separator: " ").contains { $0 == spec } ?? false)
-            }
+            let nodes = all.filter { $0.details.isNamed(byPath: spec) }
             guard let node = nodes.first else { throw OcellusError(.notFound, "no connected device has the node \(spec)") }
             return node
         }

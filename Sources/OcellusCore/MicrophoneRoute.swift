@@ -45,7 +45,7 @@ public enum MicrophoneRouting {
         if let preferred, let chosen = connected.first(where: { $0.device.uniqueID == preferred }) { return chosen.device }
         let newest = connected.max { ($0.pluggedAt, $1.device.uniqueID) < ($1.pluggedAt, $0.device.uniqueID) }
         if let newest, newest.pluggedAt > systemDefaultChangedAt { return newest.device }
-        if let systemDefault, let current = connected.first(where: { $0.device.properties["node.name"] == systemDefault }) {
+        if let systemDefault, let current = connected.first(where: { $0.device.details.defaultDeviceName == systemDefault }) {
             return current.device
         }
         return connected.map(\.device).sorted(by: DeviceHub.defaultOrder).first

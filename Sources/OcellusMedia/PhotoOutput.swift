@@ -127,8 +127,8 @@ public final class PhotoOutput: @unchecked Sendable {
         let captureTime = Self.wallClock(ofMonotonic: frame.timestampNanoseconds)
         work.post {
             let metadata = PhotoMetadata(orientation: PhotoMetadata.orientation(rotation: rotation, mirrored: mirrored),
-                                         make: camera?.properties["device.vendor.name"],
-                                         model: camera?.properties["device.product.name"] ?? camera?.name, captureTime: captureTime)
+                                         make: camera?.details.vendorName,
+                                         model: camera?.details.productName ?? camera?.name, captureTime: captureTime)
             let turn = settings.appliesRotationToPixels
             completion(Result { () throws(OcellusError) -> Photo in
                 let made = try JPEGPhoto.make(from: copy.frame, metadata: metadata, rotation: turn ? rotation : 0,

@@ -47,6 +47,11 @@ enum PipeWireFacts {
         facts.pluggedMicroseconds = all["device.plugged.usec"].flatMap { UInt64($0) }
         facts.formats = node.formats
         facts.properties = all
+        facts.details.defaultDeviceName = all["node.name"]
+        facts.details.videoNodes = all["api.v4l2.path"].map { [$0] } ?? []
+        facts.details.objectPath = all["object.path"].map { String($0.drop { $0 != "/" }) }
+        facts.details.sensorRotation = all["api.libcamera.rotation"].flatMap { Int($0) }
+        (facts.details.vendorName, facts.details.productName) = (all["device.vendor.name"], all["device.product.name"])
         if let path = all["api.v4l2.path"], let usb = USBIdentity(videoNode: path) {
             describeUSBCamera(usb, in: &facts)
             let node = path.split(separator: "/").last.map(String.init) ?? path

@@ -27,7 +27,7 @@ public enum DeviceControls {
     public static func controller(for device: Device) throws(OcellusError) -> any CameraControlling {
         guard device.type.isCamera else { throw OcellusError(.notFound, "\(device.uniqueID) is not a camera") }
         guard device.isConnected else { throw OcellusError(.disconnected, "\(device.uniqueID) is disconnected") }
-        let path = device.properties["api.v4l2.path"]
+        let path = device.details.videoNodes.first
         let nodeHere = path.map { device.backend == .v4l2 || access($0, F_OK) == 0 } ?? false
         let throughPipeWire = !nodeHere && device.backend == .pipewire
             ? PipeWireBackend.backend(havingNode: device.backendKey) : nil

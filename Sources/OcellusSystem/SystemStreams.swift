@@ -26,11 +26,11 @@ public struct SystemStreamOpener: CameraStreamOpening {
             guard !pipewireRemote.isDescriptor else {
                 throw OcellusError(.permissionDenied, "\(device.uniqueID) is a V4L2 device, which a sandboxed app cannot open (cameras come through the camera portal)")
             }
-            guard let primary = device.properties["api.v4l2.path"] else {
+            guard let primary = device.details.videoNodes.first else {
                 throw OcellusError(.notFound, "\(device.uniqueID) has no V4L2 node")
             }
             // The node that lists this format at this size (a device's formats may span nodes).
-            let nodes = (device.properties["api.v4l2.nodes"] ?? primary).split(separator: " ").map { $0.split(separator: "/").last.map(String.init) ?? "" }
+            let nodes = device.details.videoNodes.map { $0.split(separator: "/").last.map(String.init) ?? "" }
             let path = V4L2Discovery(system: defaultV4L2System()).node(offering: format, among: nodes).map { "/dev/" + $0 } ?? primary
             return try V4L2CameraStream(devicePath: path, format: format, frameRate: frameRate, handler: handler)
         }

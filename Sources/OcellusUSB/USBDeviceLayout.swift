@@ -37,10 +37,11 @@ public struct USBDeviceLayout: Equatable, Sendable {
     }
 
     /// Marks what feeds the video function of `interfaceDirectory` (a sysfs USB interface,
-    /// `…/1-2:1.0`) in `facts.properties["device.video-input"]`: `camera` or `connector`.
+    /// `…/1-2:1.0`) in `facts.details.videoInput` (shown as `device.video-input`: `camera` or `connector`).
     public func describeVideoInput(of interfaceDirectory: String?, in facts: inout DeviceFacts) {
         let interface = interfaceDirectory.flatMap(Self.interfaceNumber)
         guard let connector = feedsFromConnector(interface: interface) else { return }
+        facts.details.videoInput = connector ? .connector : .camera
         facts.properties["device.video-input"] = connector ? "connector" : "camera"
     }
 

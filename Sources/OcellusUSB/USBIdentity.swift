@@ -115,9 +115,18 @@ public struct USBIdentity: Equatable, Sendable {
         facts.inLid = inLid
         facts.bus = "usb"
         facts.properties["device.usb.port"] = port
-        if let speedMbps { facts.properties["device.speed.mbps"] = String(speedMbps) }
-        if let manufacturer { facts.properties["device.vendor.name"] = manufacturer }
-        if let product { facts.properties["device.product.name"] = product }
+        if let speedMbps {
+            facts.details.usbSpeedMbps = Double(speedMbps)
+            facts.properties["device.speed.mbps"] = String(speedMbps)
+        }
+        if let manufacturer {
+            facts.details.vendorName = manufacturer
+            facts.properties["device.vendor.name"] = manufacturer
+        }
+        if let product {
+            facts.details.productName = product
+            facts.properties["device.product.name"] = product
+        }
     }
 }
 

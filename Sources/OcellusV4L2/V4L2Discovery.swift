@@ -305,7 +305,9 @@ public struct V4L2Discovery {
             "api.v4l2.cap.card": primary.card,
             "api.v4l2.cap.bus_info": primary.busInfo,
         ]) { _, new in new }
+        facts.details.videoNodes = ["/dev/" + primary.name] + nodes.filter { $0.name != primary.name }.map { "/dev/" + $0.name }
         if let rotation = nodes.lazy.compactMap(\.sensorRotation).first {
+            facts.details.sensorRotation = Int(rotation)
             facts.properties["api.v4l2.sensor_rotation"] = String(rotation)
         }
         return facts

@@ -19,8 +19,10 @@ import Testing
         }
     }
 
-    func webcam(speedMbps: String) -> Device {
+    func webcam(speedMbps: Double) -> Device {
         let rates = [FrameRate(30), FrameRate(15)]
+        var details = DeviceDetails()
+        details.usbSpeedMbps = speedMbps
         let formats = [FourCC.yuyv, .mjpeg].flatMap { pixelFormat in
             [(640, 480), (1280, 720), (1920, 1080)].map {
                 VideoFormat(pixelFormat: pixelFormat, width: UInt32($0.0), height: UInt32($0.1), frameRates: rates)
@@ -28,7 +30,7 @@ import Testing
         }
         return Device(uniqueID: "usb-046d:082d-X", name: "C920", type: .externalCamera, position: .unspecified,
                       backend: .v4l2, backendKey: "k", formats: formats, vendorID: 0x046d, productID: 0x082d,
-                      serialNumber: "X", pluggedMicroseconds: nil, properties: ["device.speed.mbps": speedMbps])
+                      serialNumber: "X", pluggedMicroseconds: nil, details: details, properties: [:])
     }
 
     func choose(_ device: Device, _ outputs: [VideoDataOutput]) throws -> (VideoFormat, FrameRate)? {
@@ -39,22 +41,22 @@ import Testing
     }
 
     @Test func rawIsPreferredWhenItFitsTheBus() throws {
-        let choice = try #require(try choose(webcam(speedMbps: "480"), [VideoDataOutput(pixelFormat: .nv12, width: 640, height: 480)]))
+        let choice = try #require(try choose(webcam(speedMbps: 480), [VideoDataOutput(pixelFormat: .nv12, width: 640, height: 480)]))
         #expect(choice.0.pixelFormat == .yuyv && choice.0.width == 640 && choice.1 == FrameRate(30))   // 18 MB/s of 24.5
     }
 
     @Test func mjpegIsChosenWhenRawWouldNotFit() throws {
-        let choice = try #require(try choose(webcam(speedMbps: "480"), [VideoDataOutput(pixelFormat: .nv12, width: 1920, height: 1080)]))
+        let choice = try #require(try choose(webcam(speedMbps: 480), [VideoDataOutput(pixelFormat: .nv12, width: 1920, height: 1080)]))
         #expect(choice.0.pixelFormat == .mjpeg && choice.0.width == 1920)   // raw 1080p30 needs 124 MB/s
     }
 
     @Test func aNativeMatchWinsOverConversion() throws {
-        let choice = try #require(try choose(webcam(speedMbps: "5000"), [VideoDataOutput(pixelFormat: .mjpeg, width: 1280, height: 720)]))
+        let choice = try #require(try choose(webcam(speedMbps: 5000), [VideoDataOutput(pixelFormat: .mjpeg, width: 1280, height: 720)]))
         #expect(choice.0.pixelFormat == .mjpeg && choice.0.width == 1280)
     }
 
     @Test func smallPreviewsDoNotPullTheLargestFormat() throws {
-        let choice = try #require(try choose(webcam(speedMbps: "5000"), [VideoDataOutput(pixelFormat: .bgra, width: 320, height: 240)]))
+        let choice = try #require(try choose(webcam(speedMbps: 5000), [VideoDataOutput(pixelFormat: .bgra, width: 320, height: 240)]))
         #expect(choice.0.width == 640 && choice.0.pixelFormat == .yuyv)
     }
 
@@ -64,7 +66,7 @@ import Testing
             output.maximumFrameRate = rate
             return output
         }
-        let camera = webcam(speedMbps: "5000")   // 30 and 15 fps listed
+        let camera = webcam(speedMbps: 5000)   // 30 and 15 fps listed
         #expect(try choose(camera, [capped(FrameRate(15))])?.1 == FrameRate(15))
         #expect(try choose(camera, [capped(FrameRate(10))])?.1 == FrameRate(15), "10 is not offered: 15, thinned by the output")
         #expect(try choose(camera, [capped(FrameRate(20))])?.1 == FrameRate(30))
@@ -79,7 +81,7 @@ import Testing
 
     @Test func overBudgetIsRefusedWithTheNumbers() throws {
         #expect {
-            _ = try choose(webcam(speedMbps: "12"), [VideoDataOutput(pixelFormat: .nv12, width: 1920, height: 1080)])
+            _ = try choose(webcam(speedMbps: 12), [VideoDataOutput(pixelFormat: .nv12, width: 1920, height: 1080)])
         } throws: { error in
             let error = error as? OcellusError
             return error?.code == .noResources && error?.message.contains("not enough USB bandwidth") == true
@@ -92,7 +94,7 @@ import Testing
 extension FormatChoiceTests {
     func chooseWithPreset(_ preset: CaptureSession.Preset, outputs: [VideoDataOutput] = [VideoDataOutput()]) throws -> VideoFormat? {
         var configuration = CaptureSession.Configuration()
-        configuration.input = webcam(speedMbps: "5000")
+        configuration.input = webcam(speedMbps: 5000)
         configuration.outputs = outputs
         configuration.preset = preset
         return try CaptureSession(opener: NoStreams(), conversion: AnyConversion()).chooseFormat(for: configuration)?.0
@@ -106,8 +108,8 @@ extension FormatChoiceTests {
         #expect(try chooseWithPreset(.hd1280x720)?.width == 1280)
         // A pinned output size overrides the preset.
         #expect(try chooseWithPreset(.hd1920x1080, outputs: [VideoDataOutput(width: 1280, height: 720)])?.width == 1280)
-        #expect(CaptureSession.device(webcam(speedMbps: "480"), supports: .hd1920x1080))
-        #expect(!CaptureSession.device(webcam(speedMbps: "480"), supports: .uhd3840x2160))
+        #expect(CaptureSession.device(webcam(speedMbps: 480), supports: .hd1920x1080))
+        #expect(!CaptureSession.device(webcam(speedMbps: 480), supports: .uhd3840x2160))
     }
 
     /// A driver's stepwise sizes (an HDMI receiver's, 16x16 to 16384x8640 in steps of 2): the size

@@ -5,7 +5,13 @@ import Testing
     func microphone(_ id: String, node: String) -> Device {
         Device(uniqueID: id, name: "Mic \(id)", type: .microphone, position: .unspecified, backend: .pipewire,
                backendKey: id, formats: [], vendorID: nil, productID: nil, serialNumber: nil,
-               pluggedMicroseconds: nil, properties: ["node.name": node])
+               pluggedMicroseconds: nil, details: details(defaultDeviceName: node), properties: [:])
+    }
+
+    func details(defaultDeviceName: String) -> DeviceDetails {
+        var details = DeviceDetails()
+        details.defaultDeviceName = defaultDeviceName
+        return details
     }
 
     func route(_ inputs: [(Device, UInt64)], preferred: String? = nil, systemDefault: String?, changedAt: UInt64) -> Device? {

@@ -132,11 +132,17 @@ import Glibc
     }
 
     @Test func devicesGiveKindSensorMountingAndMirroringDefaults() {
-        func device(_ type: DeviceType, _ position: DevicePosition, name: String = "Camera", properties: [String: String] = [:]) -> Device {
-            Device(uniqueID: "x", name: name, type: type, position: position, backend: .v4l2, backendKey: "k", formats: [],
-                   vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, properties: properties)
+        func device(_ type: DeviceType, _ position: DevicePosition, name: String = "Camera", sensorRotation: Int? = nil,
+                    videoInput: DeviceDetails.VideoInput? = nil) -> Device {
+            var details = DeviceDetails()
+            (details.sensorRotation, details.videoInput) = (sensorRotation, videoInput)
+            // Display strings that say otherwise: policies read the typed details, never these.
+            let misleading = ["api.v4l2.sensor_rotation": "180", "device.video-input": videoInput == .camera ? "connector" : "camera"]
+            return Device(uniqueID: "x", name: name, type: type, position: position, backend: .v4l2, backendKey: "k", formats: [],
+                          vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, details: details,
+                          properties: misleading)
         }
-        let rear = device(.builtInCamera, .back, properties: ["api.v4l2.sensor_rotation": "90"])
+        let rear = device(.builtInCamera, .back, sensorRotation: 90)
         #expect(RotationCoordinator.kind(of: rear) == .builtInBack)
         #expect(RotationCoordinator.sensorMounting(of: rear) == 270)   // 90 counter-clockwise is 270 clockwise
         #expect(!RotationCoordinator.mirrorsByDefault(rear))
@@ -146,9 +152,9 @@ import Glibc
         #expect(!RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "Cam Link 4K")))
         // The descriptors decide over the name, either way.
         #expect(!RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "USB Video",
-                                                             properties: ["device.video-input": "connector"])))
+                                                             videoInput: .connector)))
         #expect(RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "Capture Cam Pro",
-                                                            properties: ["device.video-input": "camera"])))
+                                                            videoInput: .camera)))
         // A side-by-side stereo camera (every format two pictures wide): mirroring would swap the eyes.
         let stereo = Device(uniqueID: "s", name: "Stereo Camera", type: .externalCamera, position: .unspecified, backend: .v4l2,
                             backendKey: "s", formats: [VideoFormat(pixelFormat: .mjpeg, width: 2560, height: 720, frameRates: [FrameRate(30)]),

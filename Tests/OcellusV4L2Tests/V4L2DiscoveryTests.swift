@@ -17,12 +17,8 @@ import Testing
     final class Recorder: DeviceBackendDelegate, @unchecked Sendable {
         var devices: [Device] = []
         func backend(_ backend: any DeviceBackend, didAdd facts: DeviceFacts) {
-            let type = DeviceClassifier.type(of: facts)
-            devices.append(Device(uniqueID: DeviceClassifier.uniqueID(of: facts, backend: .v4l2, serialTaken: false),
-                                  name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
-                                  backend: .v4l2, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormatsListed,
-                                  vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
-                                  pluggedMicroseconds: nil, properties: facts.properties))
+            devices.append(Device(classifying: facts, uniqueID: DeviceClassifier.uniqueID(of: facts, backend: .v4l2, serialTaken: false),
+                                  backend: .v4l2))
         }
         func backend(_ backend: any DeviceBackend, didRemoveDeviceWithKey key: String) {}
         func backend(_ backend: any DeviceBackend, didFail error: OcellusError) {}
@@ -49,7 +45,7 @@ import Testing
         #expect(camera.type == .builtInCamera && camera.position == .front)   // fixed USB port
         #expect(camera.uniqueID == "usb-1bcf:2ba0@3-6")                      // 01.00.00 identifies nothing
         #expect(!camera.formats.contains { $0.pixelFormat == .grey })
-        #expect(camera.properties["api.v4l2.nodes"] == "/dev/video0")
+        #expect(camera.properties["api.v4l2.nodes"] == "/dev/video0" && camera.details.videoNodes == ["/dev/video0"])
     }
 
     /// An infrared function with the picture function's strings, streaming YUYV at an odd
@@ -59,7 +55,7 @@ import Testing
         let camera = try #require(cameras.first)
         #expect(cameras.count == 1 && camera.type == .builtInCamera)
         #expect(!camera.formats.contains { $0.width == 640 && $0.height == 360 })
-        #expect(camera.properties["api.v4l2.nodes"] == "/dev/video0")
+        #expect(camera.properties["api.v4l2.nodes"] == "/dev/video0" && camera.details.videoNodes == ["/dev/video0"])
     }
 
     @Test func hdmiCaptureDongleIsExternal() throws {
@@ -72,9 +68,9 @@ import Testing
     @Test func platformCameraOrientationAndRotationAreRead() throws {
         let (arducam, _) = try discover("arducam-tof-unicam")
         #expect(arducam.first?.position == .unspecified)     // camera_orientation = External
-        #expect(arducam.first?.properties["api.v4l2.sensor_rotation"] == "0")
+        #expect(arducam.first?.properties["api.v4l2.sensor_rotation"] == "0" && arducam.first?.details.sensorRotation == 0)
         let (surface, _) = try discover("surface-rear-ov8865")
-        #expect(surface.first?.properties["api.v4l2.sensor_rotation"] == "180")
+        #expect(surface.first?.properties["api.v4l2.sensor_rotation"] == "180" && surface.first?.details.sensorRotation == 180)
     }
 
     @Test func depthOnlyNodeIsADepthCamera() throws {
@@ -125,7 +121,7 @@ import Testing
         let system = try ProfileSystem(profiles: ["rpi4-unicam-isp-usb-webcam"])
         let survey = V4L2Discovery(system: system).survey()
         #expect(survey.cameras.map(\.name) == ["Webcam"])
-        #expect(survey.cameras.first?.properties["api.v4l2.nodes"] == "/dev/video2")
+        #expect(survey.cameras.first?.details.videoNodes == ["/dev/video2"])
         let problem = try #require(survey.problem)
         #expect(problem.message.contains("libcamera") && problem.message.contains("unicam"))
         let (cameras, _) = try discover("rpi4-unicam-isp-usb-webcam")
@@ -149,7 +145,7 @@ import Testing
         let (cameras, _) = try discover("elgato-cam-link-4k")
         let grabber = try #require(cameras.first)
         #expect(cameras.count == 1 && grabber.uniqueID == "usb-0fd9:0066-0005AC52FE000" && grabber.type == .externalCamera)
-        #expect(grabber.properties["device.video-input"] == "connector")
+        #expect(grabber.details.videoInput == .connector && grabber.properties["device.video-input"] == "connector")
         #expect(!RotationCoordinator.mirrorsByDefault(grabber))
         // The duplicate NV12 descriptor lists once.
         #expect(grabber.formats.map { "\($0.pixelFormat) \($0.width)x\($0.height)" } == ["NV12 3840x2160", "YU12 3840x2160"])
@@ -160,7 +156,7 @@ import Testing
         let (cameras, _) = try discover("microsoft-lifecam-nx-6000")
         let webcam = try #require(cameras.first)
         #expect(webcam.uniqueID == "usb-045e:00f8@5-3" && webcam.type == .externalCamera)
-        #expect(webcam.properties["device.video-input"] == "camera" && RotationCoordinator.mirrorsByDefault(webcam))
+        #expect(webcam.details.videoInput == .camera && RotationCoordinator.mirrorsByDefault(webcam))
         #expect(webcam.formats.count == 9 && webcam.formats.allSatisfy { $0.pixelFormat == .mjpeg })
         #expect(webcam.formats.first { $0.width == 1600 }?.maxFrameRate == FrameRate(15, 2))
     }
@@ -172,7 +168,7 @@ import Testing
         let camera = try #require(cameras.first)
         #expect(cameras.count == 1 && camera.uniqueID == "usb-0c45:6366@1-1")   // SN0001 names no unit
         #expect(Set(camera.formats.map(\.pixelFormat)) == [.mjpeg, .yuyv, .h264])
-        #expect(camera.properties["api.v4l2.nodes"] == "/dev/video8 /dev/video10")
+        #expect(camera.properties["api.v4l2.nodes"] == "/dev/video8 /dev/video10" && camera.details.videoNodes == ["/dev/video8", "/dev/video10"])
         let h264 = try #require(camera.formats.first { $0.pixelFormat == .h264 && $0.width == 1920 })
         let mjpeg = try #require(camera.formats.first { $0.pixelFormat == .mjpeg && $0.width == 1920 })
         let discovery = V4L2Discovery(system: system)

@@ -33,7 +33,7 @@ public enum HardwareCost {
 
     /// The stream's load on the device's bus (1.0 = all of it), or nil when the device is not on USB.
     public static func usbLoad(of device: Device, format: VideoFormat, rate: FrameRate) -> Double? {
-        guard let speed = device.properties["device.speed.mbps"].flatMap(Double.init), speed > 0 else { return nil }
+        guard let speed = device.details.usbSpeedMbps, speed > 0 else { return nil }
         return bytesPerSecond(format, rate: rate) / usbBudget(speedMbps: speed)
     }
 }

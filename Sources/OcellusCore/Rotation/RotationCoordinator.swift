@@ -130,21 +130,20 @@ public final class RotationCoordinator: @unchecked Sendable {
     /// S from V4L2's `V4L2_CID_CAMERA_SENSOR_ROTATION` or libcamera's rotation property,
     /// both counter-clockwise: the clockwise correction is their negation.
     public static func sensorMounting(of device: Device) -> Int {
-        let counterClockwise = device.properties["api.v4l2.sensor_rotation"] ?? device.properties["api.libcamera.rotation"]
-        return normalized(-(counterClockwise.flatMap { Int($0) } ?? 0))
+        normalized(-(device.details.sensorRotation ?? 0))
     }
 
     /// behaviour §4 mirroring default: on for front and external cameras; off for back cameras,
     /// HDMI/AV capture devices (which show a picture, not the user) and side-by-side stereo
     /// cameras (mirroring the whole frame swaps the eyes). A capture device is told by what its
-    /// USB descriptors say feeds it (`device.video-input`), and by its name only when nothing did.
+    /// USB descriptors say feeds it (`DeviceDetails.videoInput`), and by its name only when nothing did.
     public static func mirrorsByDefault(_ device: Device) -> Bool {
         if kind(of: device) == .builtInBack || isSideBySideStereo(device) { return false }
-        switch device.properties["device.video-input"] {
-        case "connector": return false
-        case "camera": return true
-        default:
-            let name = (device.name + " " + (device.properties["device.product.name"] ?? "")).lowercased()
+        switch device.details.videoInput {
+        case .connector: return false
+        case .camera: return true
+        case nil:
+            let name = (device.name + " " + (device.details.productName ?? "")).lowercased()
             let captureWords = ["hdmi", "capture", "cam link", "video grabber", "usb3. 0 capture", "av to usb"]
             return !captureWords.contains { name.contains($0) }
         }
