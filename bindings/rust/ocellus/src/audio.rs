@@ -1,7 +1,6 @@
 //! Microphones (behaviour §5), audio data outputs, session events and automatic switching (behaviour §4).
-use crate::{check, ffi, text, CaptureSession, Context, Device, Registration, Result};
+use crate::{check, contain_panic, ffi, text, CaptureSession, Context, Device, Registration, Result};
 use std::os::raw::{c_char, c_void};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 
 type RouteClosure = Box<dyn FnMut(Option<&Device>) + Send + 'static>;
@@ -46,13 +45,10 @@ impl Context {
 
 unsafe extern "C" fn route_trampoline(_ctx: *mut ffi::oc_context, input: *mut ffi::oc_device, user_data: *mut c_void) {
     let callback = &mut *(user_data as *mut RouteClosure);
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+    contain_panic("a microphone-route callback", || {
         let input = if input.is_null() { None } else { Device::retain(input).ok() };
         callback(input.as_ref());
-    }));
-    if outcome.is_err() {
-        eprintln!("ocellus: a microphone-route callback panicked; the panic was contained");
-    }
+    });
 }
 
 /// Interleaved float samples, channels, sample rate and the CLOCK_MONOTONIC time of the first frame.
@@ -111,9 +107,7 @@ unsafe extern "C" fn samples_trampoline(
 ) {
     let callback = &mut *(user_data as *mut SampleClosure);
     let view = if samples.is_null() { &[][..] } else { std::slice::from_raw_parts(samples, frame_count * channels as usize) };
-    if catch_unwind(AssertUnwindSafe(|| callback(view, channels, sample_rate, timestamp_ns))).is_err() {
-        eprintln!("ocellus: an audio callback panicked; the panic was contained");
-    }
+    contain_panic("an audio callback", || callback(view, channels, sample_rate, timestamp_ns));
 }
 
 /// What happened to a session; errors carry the library's message.
@@ -234,7 +228,5 @@ unsafe extern "C" fn event_trampoline(
         ffi::OC_SESSION_EVENT_RECORDING_DEGRADED => SessionEvent::RecordingDegraded(message),
         _ => return,   // a newer library's event this binding does not know yet
     };
-    if catch_unwind(AssertUnwindSafe(|| callback(event))).is_err() {
-        eprintln!("ocellus: a session event callback panicked; the panic was contained");
-    }
+    contain_panic("a session event callback", || callback(event));
 }

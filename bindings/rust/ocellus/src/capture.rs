@@ -1,7 +1,6 @@
 //! Capture sessions, video data outputs and frames (behaviour §4).
-use crate::{check, ffi, Context, Device, Result};
+use crate::{check, contain_panic, ffi, Context, Device, Result};
 use std::os::raw::c_void;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 
 /// A frame: a view valid during the callback (`Frame<'_>`), or a retained copy (`RetainedFrame`).
@@ -189,9 +188,7 @@ impl Drop for VideoDataOutput {
 unsafe extern "C" fn frame_trampoline(_output: *mut ffi::oc_video_data_output, frame: *const ffi::oc_frame, user_data: *mut c_void) {
     let callback = &mut *(user_data as *mut FrameClosure);
     let view = Frame::view(frame);
-    if catch_unwind(AssertUnwindSafe(|| callback(&view))).is_err() {
-        eprintln!("ocellus: a frame callback panicked; the panic was contained");
-    }
+    contain_panic("a frame callback", || callback(&view));
 }
 
 /// An input camera, outputs and one stream feeding them; stopped and destroyed on drop.

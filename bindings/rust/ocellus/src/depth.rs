@@ -1,7 +1,6 @@
 //! Depth cameras: depth formats, depth data outputs and the output synchronizer (behaviour §4, depth).
-use crate::{check, ffi, CaptureSession, Device, Format, Frame, Result, VideoDataOutput};
+use crate::{check, contain_panic, ffi, CaptureSession, Device, Format, Frame, Result, VideoDataOutput};
 use std::os::raw::c_void;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 
 impl Device {
@@ -113,9 +112,7 @@ impl Drop for DepthDataOutput {
 unsafe extern "C" fn depth_trampoline(_output: *mut ffi::oc_depth_data_output, frame: *const ffi::oc_frame, user_data: *mut c_void) {
     let callback = &mut *(user_data as *mut FrameClosure);
     let view = Frame::view(frame);
-    if catch_unwind(AssertUnwindSafe(|| callback(&view))).is_err() {
-        eprintln!("ocellus: a depth callback panicked; the panic was contained");
-    }
+    contain_panic("a depth callback", || callback(&view));
 }
 
 impl CaptureSession<'_> {
@@ -189,7 +186,5 @@ unsafe extern "C" fn pair_trampoline(
 ) {
     let callback = &mut *(user_data as *mut PairClosure);
     let (video, depth) = (Frame::view(video), Frame::view(depth));
-    if catch_unwind(AssertUnwindSafe(|| callback(&video, &depth))).is_err() {
-        eprintln!("ocellus: a synchronizer callback panicked; the panic was contained");
-    }
+    contain_panic("a synchronizer callback", || callback(&video, &depth));
 }

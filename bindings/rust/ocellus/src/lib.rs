@@ -707,6 +707,15 @@ impl Drop for Context {
     }
 }
 
+/// Runs an app's closure for a C trampoline. A panic must not unwind into the library's
+/// thread (undefined behaviour across `extern "C"`): it is contained and reported on stderr,
+/// and the library goes on. Every trampoline goes through here.
+pub(crate) fn contain_panic(what: &str, closure: impl FnOnce()) {
+    if catch_unwind(AssertUnwindSafe(closure)).is_err() {
+        eprintln!("ocellus: {what} panicked; the panic was contained");
+    }
+}
+
 unsafe extern "C" fn hotplug_trampoline(
     _ctx: *mut ffi::oc_context,
     event: ffi::oc_hotplug_event,
@@ -715,14 +724,11 @@ unsafe extern "C" fn hotplug_trampoline(
 ) {
     let callback = &mut *(user_data as *mut HotplugClosure);
     let event = if event == ffi::OC_HOTPLUG_ADDED { HotplugEvent::Added } else { HotplugEvent::Removed };
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+    contain_panic("a hotplug callback", || {
         if let Ok(device) = Device::retain(device) {
             callback(event, &device);
         }
-    }));
-    if outcome.is_err() {
-        eprintln!("ocellus: a hotplug callback panicked; the panic was contained");
-    }
+    });
 }
 
 unsafe extern "C" fn preferred_trampoline(
@@ -733,13 +739,10 @@ unsafe extern "C" fn preferred_trampoline(
 ) {
     let callback = &mut *(user_data as *mut PreferredClosure);
     let kind = if kind == ffi::OC_PREFERRED_CAMERA_USER { PreferredCamera::User } else { PreferredCamera::System };
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+    contain_panic("a preferred-camera callback", || {
         let camera = if camera.is_null() { None } else { Device::retain(camera).ok() };
         callback(kind, camera.as_ref());
-    }));
-    if outcome.is_err() {
-        eprintln!("ocellus: a preferred-camera callback panicked; the panic was contained");
-    }
+    });
 }
 
 /// A registered callback; dropping it unregisters the callback and frees its closure.

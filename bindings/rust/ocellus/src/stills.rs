@@ -1,8 +1,7 @@
 //! Photo and movie file outputs (behaviour §4).
-use crate::{c_string, check, error, ffi, text, CaptureSession, Error, Result};
+use crate::{c_string, check, contain_panic, error, ffi, text, CaptureSession, Error, Result};
 use std::ffi::CString;
 use std::os::raw::{c_char, c_void};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 
 /// A finished photo: JPEG bytes with EXIF.
@@ -114,9 +113,7 @@ unsafe extern "C" fn photo_trampoline(
             path: text(p.path),
         })
     };
-    if catch_unwind(AssertUnwindSafe(|| done(result))).is_err() {
-        eprintln!("ocellus: a photo closure panicked; the panic was contained");
-    }
+    contain_panic("a photo closure", || done(result));
 }
 
 /// A finished movie file; `error` says why it ended early (the file plays up to then).
@@ -230,9 +227,7 @@ unsafe extern "C" fn recording_trampoline(
         audio_duration: s.audio_duration,
         error: if status < 0 { Some(error(status, text(message).unwrap_or_default())) } else { None },
     };
-    if catch_unwind(AssertUnwindSafe(|| done(recording))).is_err() {
-        eprintln!("ocellus: a recording closure panicked; the panic was contained");
-    }
+    contain_panic("a recording closure", || done(recording));
 }
 
 impl CaptureSession<'_> {
