@@ -1,0 +1,78 @@
+import Testing
+@testable import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The watchdog that tells a stalled camera from a slow one. Its thresholds are real time
+/// (at least a second), so each test waits for the watchdog's own reports, not for time.
+@Suite(.serialized) struct StallWatchdogTests {
+    /// Collects reports; `next` waits for one.
+    final class Reports: @unchecked Sendable {
+        private let lock = ConditionLock()
+        private var changes: [StallWatchdog.Change] = []
+
+        func record(_ change: StallWatchdog.Change) {
+            lock.withLock {
+                changes.append(change)
+                lock.broadcast()
+            }
+        }
+
+        func next(within nanoseconds: UInt64) -> StallWatchdog.Change? {
+            let deadline = monotonicNanoseconds() + nanoseconds
+            return lock.withLock {
+                while changes.isEmpty { if !lock.wait(untilMonotonicNanoseconds: deadline) && changes.isEmpty { return nil } }
+                return changes.removeFirst()
+            }
+        }
+
+        var count: Int { lock.withLock { changes.count } }
+    }
+
+    @Test func thresholdsFollowTheFrameRateWithinTheirBounds() {
+        #expect(StallWatchdog.stallAfter(frameInterval: 33_333_333, firstFrame: false) == 1_000_000_000)
+        #expect(StallWatchdog.stallAfter(frameInterval: 200_000_000, firstFrame: false) == 2_000_000_000)
+        #expect(StallWatchdog.stallAfter(frameInterval: 1_000_000_000, firstFrame: false) == 3_000_000_000)
+        #expect(StallWatchdog.stallAfter(frameInterval: 33_333_333, firstFrame: true) == 4_000_000_000)
+    }
+
+    @Test func silenceIsAStallAndFramesComingBackEndIt() {
+        let watchdog = StallWatchdog(), reports = Reports()
+        watchdog.arm(frameInterval: 33_333_333) { reports.record($0) }
+        defer { watchdog.disarm() }
+        let start = monotonicNanoseconds()
+        watchdog.frameArrived(at: start)
+        watchdog.deliveryFinished()
+        guard case .stalled(let silent)? = reports.next(within: 5_000_000_000) else {
+            Issue.record("no stall reported after a second of silence")
+            return
+        }
+        #expect(silent >= 1_000_000_000 && monotonicNanoseconds() - start >= 1_000_000_000)
+        watchdog.frameArrived(at: monotonicNanoseconds())
+        watchdog.deliveryFinished()
+        guard case .resumed? = reports.next(within: 2_000_000_000) else {
+            Issue.record("frames coming back did not end the stall")
+            return
+        }
+    }
+
+    @Test func aDeliveryThatTakesLongIsNotAStall() {
+        let watchdog = StallWatchdog(), reports = Reports()
+        watchdog.arm(frameInterval: 33_333_333) { reports.record($0) }
+        watchdog.frameArrived(at: monotonicNanoseconds())   // an app's callback holds the stream thread
+        let held = monotonicNanoseconds()
+        while monotonicNanoseconds() - held < 1_500_000_000 { usleep(50_000) }
+        #expect(reports.count == 0, "a slow callback was taken for a stalled camera")
+        watchdog.deliveryFinished()
+        watchdog.disarm()
+    }
+
+    @Test func disarmingStopsTheWatchAndItsThread() {
+        let watchdog = StallWatchdog(), reports = Reports()
+        watchdog.arm(frameInterval: 33_333_333) { reports.record($0) }
+        watchdog.disarm()   // joins the thread: no report can come after this
+        watchdog.disarm()   // twice is harmless
+        #expect(reports.next(within: 0) == nil)
+    }
+}
