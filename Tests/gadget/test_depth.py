@@ -152,7 +152,9 @@ def test_the_cli_streams_depth_and_snaps_a_16_bit_png_of_the_same_instant(camera
     summary = json.loads(cli("stream", CAMERA, "--depth", "--frames", "30", "--json").stdout)
     assert summary["frames"] == 30 and (summary["pixel_format"], summary["width"]) == ("YUYV", 320)
     assert summary["depth"]["pixel_format"] == "Z16" and (summary["depth"]["width"], summary["depth"]["height"]) == (160, 120)
-    assert summary["depth"]["frames"] >= 25 and summary["depth"]["dropped"] == 0
+    # The depth function's stream starts after the picture's: on the emulated bus of a loaded
+    # machine up to ~0.3 s later (24 maps for 30 pictures in one CI run). None may be dropped.
+    assert summary["depth"]["frames"] >= 20 and summary["depth"]["dropped"] == 0
     directory = TMP / "depth-snap"
     snap = json.loads(cli("snap", CAMERA, "--depth", "-o", str(directory), "--json").stdout)
     assert snap["depth"]["unit_m"] == pytest.approx(0.001) and snap["depth"]["pixel_format"] == "Z16"

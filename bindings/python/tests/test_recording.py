@@ -273,9 +273,16 @@ def test_default_microphone_change_while_recording(tmp_path, microphones):
     the recording keeps going, its sound moves from the loud to the quiet microphone, in step."""
     import ocellus
 
+    # Two microphones of its own: the test bed's vmic0 (PipeWire's in-daemon audiotestsrc) can be
+    # left running and silent by earlier tests' clients killed mid-stream (seen: 1 in 12-20 kills).
+    microphones.add("vmicloud")
     microphones.add("vmicquiet", volume=0.3)
+    microphones.set_default("vmicloud")
     with ocellus.Context("org.ocellus.test.recording.route") as context:
-        assert context.microphone_route.unique_id == "pipewire-vmic0"
+        deadline = time.monotonic() + 5
+        while context.microphone_route.unique_id != "pipewire-vmicloud" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert context.microphone_route.unique_id == "pipewire-vmicloud"
         camera = next(d for d in context.devices() if d.unique_id == VCAM0)
         microphone = context.default_microphone
         session = context.capture_session()
