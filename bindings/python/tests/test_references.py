@@ -40,7 +40,8 @@ class GStreamerCamera:
         self.name = name
         self.process = subprocess.Popen(
             ["gst-launch-1.0", "-q", *pipeline.split(), "!", "pipewiresink", "mode=provide",
-             f"stream-properties=p,node.name={name},media.class=Video/Source"],
+             # No suspend timer: WirePlumber 0.4 crashes when a node goes within 5 s of its last stream.
+             f"stream-properties=p,node.name={name},media.class=Video/Source,session.suspend-timeout-seconds=0"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
     def device(self, context, timeout=10.0):
