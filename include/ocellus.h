@@ -1405,8 +1405,12 @@ oc_status oc_video_data_output_set_max_frame_rate(oc_video_data_output *output, 
 
 /**
  * Called for each frame with a view valid during the call (retain it with
- * oc_frame_retain() to keep it). Runs on the session's stream thread; it must
- * not stop or reconfigure the session.
+ * oc_frame_retain() to keep it), one frame at a time. Runs on the session's
+ * stream thread while the output is the stream's only output; when the stream
+ * feeds several outputs, each output's callback runs on a thread of the
+ * output's own, so a slow callback holds up only its own output (its frames
+ * drop as late, counted, while it is busy; the other outputs, the recording
+ * and the stall watch go on). It must not stop or reconfigure the session.
  */
 typedef void (*oc_frame_callback)(oc_video_data_output *output, const oc_frame *frame, void *user_data);
 
@@ -1618,8 +1622,10 @@ oc_status oc_depth_data_output_set_format(oc_depth_data_output *output, uint32_t
 
 /**
  * Called for each depth map with a view valid during the call (oc_frame_retain()
- * keeps it). Runs on the thread of the session's depth stream; the rules for
- * calls from inside callbacks apply.
+ * keeps it), one map at a time. Runs on the thread of the stream that carries
+ * depth, or, when that stream feeds several outputs, on a thread of the
+ * output's own (as oc_frame_callback); the rules for calls from inside
+ * callbacks apply.
  */
 typedef void (*oc_depth_callback)(oc_depth_data_output *output, const oc_frame *depth, void *user_data);
 
@@ -1714,9 +1720,10 @@ void oc_output_synchronizer_destroy(oc_output_synchronizer *synchronizer);
 
 /**
  * Called with each pair: `video` and `depth` are views valid during the call
- * (oc_frame_retain() keeps either). Runs on one of the two stream threads, one
- * pair at a time; a slow callback holds that stream up (its frames then drop as
- * late or out of buffers, counted by its output).
+ * (oc_frame_retain() keeps either). Runs on the thread delivering one of the
+ * two outputs (as oc_frame_callback), one pair at a time; a slow callback holds
+ * up the two outputs (their frames then drop as late or out of buffers, counted
+ * by each output), not the session's other outputs.
  */
 typedef void (*oc_synchronized_callback)(oc_output_synchronizer *synchronizer, const oc_frame *video,
                                          const oc_frame *depth, void *user_data);

@@ -42,6 +42,9 @@ public final class HandlerSlot<Argument>: @unchecked Sendable {
         set { replace(with: newValue) }
     }
 
+    /// Whether a handler is set (no lock: a hint for the delivering thread).
+    public var isSet: Bool { handler.load(ordering: .relaxed) != nil }
+
     /// True on the thread that is running the handler.
     public var isCallingThread: Bool { caller.load(ordering: .sequentiallyConsistent) == UInt(pthread_self()) }
 

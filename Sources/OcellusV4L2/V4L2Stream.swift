@@ -6,7 +6,8 @@ import Glibc
 
 /// Streaming from one V4L2 capture node: `S_FMT`, `S_PARM`, `REQBUFS` with
 /// memory-mapped buffers, then a library thread that polls, dequeues, hands each
-/// buffer up without copying and queues it again. Kernel errors are mapped to
+/// buffer up without copying and queues it again — or lends it (`BufferLoans`), and the
+/// borrower's return queues it. Kernel errors are mapped to
 /// what they mean for an app: EBUSY → in use by another client; POLLERR, ENODEV
 /// or EINVAL after an unplug → disconnected; EIO → a driver error; ENOSPC → not
 /// enough USB bandwidth.
@@ -19,7 +20,7 @@ public final class V4L2Stream: @unchecked Sendable {
         public let frameRate: FrameRate
     }
 
-    /// A filled buffer, valid only during the handler call (it is requeued after).
+    /// A filled buffer, valid only during the handler call (it is requeued after, unless borrowed from `lender`).
     public struct Frame {
         /// The format the stream runs with.
         public let format: Format
@@ -29,6 +30,8 @@ public final class V4L2Stream: @unchecked Sendable {
         public let timestampNanoseconds: UInt64
         /// The driver flagged the data as possibly corrupt (V4L2_BUF_FLAG_ERROR).
         public let isCorrupt: Bool
+        /// Lends this buffer beyond the handler call.
+        public let lender: any CameraBufferLending
     }
 
     public enum Event {
@@ -43,6 +46,8 @@ public final class V4L2Stream: @unchecked Sendable {
     /// Single-planar capture, or multi-planar where the node has only that (SoC camera receivers).
     private var bufferType = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
     private var buffers: [UnsafeMutableRawBufferPointer] = []
+    /// This streaming run's lent buffers (tokens: index + 1); closed before the buffers are unmapped.
+    private var loans: BufferLoans?
     private var thread: pthread_t?
     private var wakeRead: Int32 = -1, wakeWrite: Int32 = -1
     private var stoppedFromHandler = Flag()
@@ -94,13 +99,15 @@ public final class V4L2Stream: @unchecked Sendable {
             if pthread_equal(running, pthread_self()) != 0 {
                 stoppedFromHandler.set()
                 pthread_detach(running)
-                (fd, buffers, wakeRead, wakeWrite) = (-1, [], -1, -1)   // the thread's now
+                (fd, buffers, wakeRead, wakeWrite, loans) = (-1, [], -1, -1, nil)   // the thread's now
                 return
             }
             var byte: UInt8 = 1
             _ = write(wakeWrite, &byte, 1)
             pthread_join(running, nil)
         }
+        loans?.close()
+        loans = nil
         release()
     }
 
@@ -185,9 +192,20 @@ public final class V4L2Stream: @unchecked Sendable {
         let wakeFDs = [wakeRead, wakeWrite]
         let stoppedFromHandler = Flag()
         self.stoppedFromHandler = stoppedFromHandler
+        // A returned buffer is queued from the borrower's thread (the driver serialises its queue).
+        let loans = BufferLoans { token in
+            withUnsafeTemporaryAllocation(of: cv4l2_buffer_request.self, capacity: 1) { request in
+                cv4l2_buffer_request_init(request.baseAddress!, bufferType, UInt32(token - 1))
+                _ = system.ioctl(fd, CV4L2_VIDIOC_QBUF, &request.baseAddress!.pointee.buffer)
+            }
+        }
+        self.loans = loans
         thread = OcellusCore.startThread {
             defer {
-                if stoppedFromHandler.isSet { V4L2Stream.release(fd: fd, type: bufferType, buffers: buffers, wake: wakeFDs, system: system) }
+                if stoppedFromHandler.isSet {
+                    loans.close()
+                    V4L2Stream.release(fd: fd, type: bufferType, buffers: buffers, wake: wakeFDs, system: system)
+                }
             }
             var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
             // One request for the stream's life, at one address (a multi-planar one points into itself).
@@ -210,10 +228,13 @@ public final class V4L2Stream: @unchecked Sendable {
                 let memory = buffers[Int(buffer.index)]
                 let used = min(Int(cv4l2_buffer_request_bytes_used(request)), memory.count)
                 let start = min(Int(cv4l2_buffer_request_data_offset(request)), used)
-                handler(.frame(Frame(format: format, bytes: UnsafeRawBufferPointer(rebasing: memory[start..<used]),
-                                     sequence: buffer.sequence, timestampNanoseconds: timestamp,
-                                     isCorrupt: buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0)))
+                let borrowed = loans.handOver(UInt(buffer.index) + 1) {
+                    handler(.frame(Frame(format: format, bytes: UnsafeRawBufferPointer(rebasing: memory[start..<used]),
+                                         sequence: buffer.sequence, timestampNanoseconds: timestamp,
+                                         isCorrupt: buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0, lender: loans)))
+                }
                 if stoppedFromHandler.isSet { return }
+                if borrowed { continue }
                 let requeued = system.ioctl(fd, CV4L2_VIDIOC_QBUF, &request.pointee.buffer)
                 if requeued != 0 {
                     handler(.failed(V4L2Stream.streamingError(requeued, node: node)))
@@ -256,7 +277,7 @@ public final class V4L2CameraStream: CameraStream, @unchecked Sendable {
                 let view = CameraFrame(pixelFormat: active.pixelFormat, width: active.width, height: active.height,
                                        sequence: UInt64(frame.sequence), timestampNanoseconds: frame.timestampNanoseconds,
                                        isCorrupt: frame.isCorrupt, depthUnit: depthUnit, planes: planes.0, planes.1, planes.2)
-                withUnsafePointer(to: view) { handler(.frame($0)) }
+                withUnsafePointer(to: view) { handler(.frame($0, lender: frame.lender)) }
             case .failed(let error):
                 handler(.failed(error))
             }

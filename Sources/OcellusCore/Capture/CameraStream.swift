@@ -81,8 +81,9 @@ public struct CameraFrame: Sendable {
 
 public enum CameraStreamEvent {
     /// A frame, by reference: valid during the handler call. The frame path hands this one
-    /// record down to the outputs and the C ABI's view without copying it.
-    case frame(UnsafePointer<CameraFrame>)
+    /// record down to the outputs and the C ABI's view without copying it. A stream that can
+    /// lend its buffers beyond the call names its `lender`.
+    case frame(UnsafePointer<CameraFrame>, lender: (any CameraBufferLending)? = nil)
     /// The stream ended on its own: disconnected, daemon gone, driver error.
     case failed(OcellusError)
 }

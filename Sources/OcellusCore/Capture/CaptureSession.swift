@@ -92,6 +92,9 @@ public final class CaptureSession: @unchecked Sendable {
     /// The stream thread's copy of the committed outputs, and the commit it is from.
     private var streamOutputs: [VideoDataOutput] = []
     private var streamOutputsCommit = UInt64.max
+    /// Whether the picture stream feeds several outputs: each then delivers on a thread of its
+    /// own, so that one slow handler holds up no other output (`FrameHandOff`).
+    private var streamIsolates = false
     private var pending: Configuration?
     private var stream: (any CameraStream)?
     /// The depth stream beside the picture stream, and where depth comes from while running.
@@ -755,8 +758,9 @@ public final class CaptureSession: @unchecked Sendable {
     /// Calls that wait for the camera or microphone stream to end cannot run on that stream's
     /// own thread (a frame or PCM handler): they are refused there instead of deadlocking.
     private func refuseOnStreamThread(_ name: String) throws(OcellusError) {
-        let threads = lock.withLock { [streamThread, depthStreamThread] }
+        let (threads, outputs, depthOutputs) = lock.withLock { ([streamThread, depthStreamThread], committed.outputs, committed.depthOutputs) }
         let onStream = threads.contains { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+            || outputs.contains(where: \.isDeliveringThread) || depthOutputs.contains(where: \.isDeliveringThread)
         if onStream { throw OcellusError(.wrongState, "\(name) cannot be called from a frame handler") }
         if isAudioHandlerThread {
             throw OcellusError(.wrongState, "\(name) cannot be called from an audio handler")
@@ -768,7 +772,8 @@ public final class CaptureSession: @unchecked Sendable {
         lock.withLock { committed.audioOutputs }.contains(where: \.isDeliveringThread)
     }
 
-    /// Stops the picture and depth streams (not from their own threads) and forgets them.
+    /// Stops the picture and depth streams (not from their own threads or an output's handler),
+    /// forgets them, and returns after the outputs' last handler calls.
     private func stopCameraStreams() {
         let (picture, depth) = lock.withLock { () -> ((any CameraStream)?, (any CameraStream)?) in
             defer { (stream, depthStream, depthSource, running) = (nil, nil, nil, false) }
@@ -776,6 +781,10 @@ public final class CaptureSession: @unchecked Sendable {
         }
         picture?.stop()
         depth?.stop()
+        // Outputs delivering on threads of their own may still be in a handler call.
+        let outputs = lock.withLock { (streamOutputs + committed.outputs, streamDepthOutputs + depthThreadOutputs + committed.depthOutputs) }
+        for output in outputs.0 { output.waitForDelivery() }
+        for output in outputs.1 { output.waitForDelivery() }
     }
 
     /// Sets each depth output's frame interval (for lateness and pairing) from the rate depth runs at.
@@ -832,7 +841,7 @@ public final class CaptureSession: @unchecked Sendable {
         // before the session's memory goes), and a weak load per frame costs a side-table trip.
         let opened = try opener.openStream(for: input, format: format, frameRate: rate) { [unowned(unsafe) self] event in
             switch event {
-            case .frame(let frame):
+            case .frame(let frame, let lender):
                 let arrival = monotonicNanoseconds()
                 self.watchdog.frameArrived(at: arrival)
                 // The committed outputs of the moment: a commit may change them while the stream runs.
@@ -841,14 +850,16 @@ public final class CaptureSession: @unchecked Sendable {
                         self.streamThread = pthread_self()
                         (self.streamOutputs, self.streamOutputsCommit) = (self.committed.outputs, self.commits.load(ordering: .relaxed))
                         self.streamDepthOutputs = self.depthSource == .pictureStream ? self.committed.depthOutputs : []
+                        self.streamIsolates = self.streamOutputs.count + self.streamDepthOutputs.count > 1
                     }
                 }
                 // In place: only this thread changes these arrays, so the loops take no references.
+                let isolated = self.streamIsolates
                 self.streamOutputs.withUnsafeBufferPointer { outputs in
-                    for index in outputs.indices { outputs[index].deliver(frame, arrival: arrival) }
+                    for index in outputs.indices { outputs[index].deliver(frame, arrival: arrival, isolated: isolated, lender: lender) }
                 }
                 self.streamDepthOutputs.withUnsafeBufferPointer { outputs in
-                    for index in outputs.indices { outputs[index].deliver(frame, arrival: arrival) }
+                    for index in outputs.indices { outputs[index].deliver(frame, arrival: arrival, isolated: isolated, lender: lender) }
                 }
                 self.watchdog.deliveryFinished()
             case .failed(let error):
@@ -860,7 +871,7 @@ public final class CaptureSession: @unchecked Sendable {
             do throws(OcellusError) {
                 depth = try opener.openStream(for: input, format: depthFormat, frameRate: depthRate) { [unowned(unsafe) self] event in
                     switch event {
-                    case .frame(let frame):
+                    case .frame(let frame, let lender):
                         if self.commits.load(ordering: .acquiring) != self.depthThreadOutputsCommit {
                             self.lock.withLock {
                                 self.depthStreamThread = pthread_self()
@@ -868,8 +879,9 @@ public final class CaptureSession: @unchecked Sendable {
                             }
                         }
                         let arrival = monotonicNanoseconds()
+                        let isolated = self.depthThreadOutputs.count > 1
                         self.depthThreadOutputs.withUnsafeBufferPointer { outputs in
-                            for index in outputs.indices { outputs[index].deliver(frame, arrival: arrival) }
+                            for index in outputs.indices { outputs[index].deliver(frame, arrival: arrival, isolated: isolated, lender: lender) }
                         }
                     case .failed(let error):
                         self.streamFailed(error, generation: generation, isDepth: true)

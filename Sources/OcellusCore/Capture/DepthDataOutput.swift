@@ -24,7 +24,8 @@ public final class DepthDataOutput: @unchecked Sendable {
         return format.offers(width: width, height: height)
     }
 
-    /// Called on the stream thread that delivers depth, with views valid during the call.
+    /// Called with views valid during the call, one map at a time: on the stream thread that
+    /// delivers depth, or on the output's own thread while that stream feeds other outputs too.
     public var frameHandler: ((CameraFrame) -> Void)? {
         get { handler.valueHandler }
         set { handler.valueHandler = newValue }
@@ -38,8 +39,9 @@ public final class DepthDataOutput: @unchecked Sendable {
     /// True on the thread running this output's handler.
     public var isDeliveringThread: Bool { handler.isCallingThread }
 
-    private let handler = HandlerSlot<UnsafePointer<CameraFrame>>()
-    let accounting = DeliveryAccounting()
+    private let handOff = FrameHandOff()
+    private var handler: HandlerSlot<UnsafePointer<CameraFrame>> { handOff.handler }
+    var accounting: DeliveryAccounting { handOff.accounting }
     /// Metres per unit when the camera does not say (its frames' `depthUnit` is 0): millimetres.
     static let defaultDepthUnit: Float = 0.001
     /// The float conversion's buffer, grown when a larger map comes (never per frame).
@@ -53,10 +55,13 @@ public final class DepthDataOutput: @unchecked Sendable {
 
     public func droppedFrames(_ reason: FrameDropReason) -> UInt64 { accounting.dropped(reason) }
 
-    /// Called on the stream thread only; `arrival` is when the stream handed the map over.
-    func deliver(_ map: UnsafePointer<CameraFrame>, arrival: UInt64) {
+    /// Called on the stream thread only; `arrival` is when the stream handed the map over,
+    /// `isolated` whether the stream feeds other outputs too, `lender` the stream's buffer lender.
+    func deliver(_ map: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
+                 lender: (any CameraBufferLending)? = nil) {
         let frame = map.pointee
-        guard accounting.admit(sequence: frame.sequence, timestamp: frame.timestampNanoseconds, arrival: arrival) else {
+        guard accounting.admit(sequence: frame.sequence, timestamp: frame.timestampNanoseconds, arrival: arrival),
+              handOff.canTakeFrame else {
             accounting.count(.late)
             return
         }
@@ -68,7 +73,8 @@ public final class DepthDataOutput: @unchecked Sendable {
         }
         let depthUnit = frame.depthUnit > 0 ? frame.depthUnit : Self.defaultDepthUnit
         let ready: CameraFrame
-        if pixelFormat == .depthMetres {
+        let converts = pixelFormat == .depthMetres
+        if converts {
             if metres.count < width * height {
                 metres.deallocate()
                 metres = .allocate(capacity: width * height)
@@ -89,7 +95,9 @@ public final class DepthDataOutput: @unchecked Sendable {
                                 timestampNanoseconds: frame.timestampNanoseconds, isFullRange: true, depthUnit: depthUnit,
                                 planes: samples)
         }
-        withUnsafePointer(to: ready) { handler.call($0) }
-        accounting.countDelivered()
+        withUnsafePointer(to: ready) { handOff.handOver($0, isolated: isolated, lender: lender, ownsBytes: converts) }
     }
+
+    /// Returns once a map handed to the output's own thread has been delivered. Not from that thread.
+    func waitForDelivery() { handOff.waitForDelivery() }
 }

@@ -6,12 +6,14 @@ import Glibc
 /// Frames of a capture session for one consumer (behaviour §4): the camera's format
 /// (zero-copy) or a pinned pixel format and size (converted), at a capped rate.
 ///
-/// Frames are never queued in Ocellus: each is handed over on the stream thread
-/// while the camera's buffer is held, so the queue is bounded by the backend's few
-/// buffers. A frame that arrives too old (more than three frame intervals, as when
-/// a handler was slow) is dropped as late; gaps in the sequence are counted as
-/// out of buffers when deliveries were further apart than a frame interval (this
-/// output held the stream up), else as discontinuities at the source (`DeliveryAccounting`).
+/// Frames are never queued in Ocellus: each is handed over while the camera's buffer is
+/// held — on the stream thread, or on the output's own thread when the stream feeds other
+/// outputs too (`FrameHandOff`) — so the queue is bounded by the backend's few buffers. A
+/// frame that arrives too old (more than three frame intervals, as when a handler was slow),
+/// or while the output's own thread still delivers the one before, is dropped as late; gaps
+/// in the sequence are counted as out of buffers when deliveries were further apart than a
+/// frame interval (this output held the stream up), else as discontinuities at the source
+/// (`DeliveryAccounting`).
 public final class VideoDataOutput: @unchecked Sendable {
     public typealias DropReason = FrameDropReason
 
@@ -54,7 +56,8 @@ public final class VideoDataOutput: @unchecked Sendable {
         }
         videoRotationAngle = ((degrees % 360) + 360) % 360
     }
-    /// Called on the session's stream thread with views valid during the call.
+    /// Called with views valid during the call, one frame at a time: on the session's stream
+    /// thread, or on the output's own thread while the stream feeds other outputs too.
     /// Replacing it waits for a call in flight, except from inside the handler (`HandlerSlot`).
     public var frameHandler: ((CameraFrame) -> Void)? {
         get { handler.valueHandler }
@@ -69,7 +72,9 @@ public final class VideoDataOutput: @unchecked Sendable {
     /// True on the thread running this output's handler.
     public var isDeliveringThread: Bool { handler.isCallingThread }
 
-    private let handler = HandlerSlot<UnsafePointer<CameraFrame>>()
+    private let handOff = FrameHandOff()
+    private var handler: HandlerSlot<UnsafePointer<CameraFrame>> { handOff.handler }
+    var accounting: DeliveryAccounting { handOff.accounting }
     /// The newest frame, for callers that pull (`LatestFrame`); off until first used.
     public let latest = LatestFrame()
     /// The thread that last delivered a frame (pthread_t bits): a pull from there would wait for itself.
@@ -77,7 +82,6 @@ public final class VideoDataOutput: @unchecked Sendable {
 
     /// True on the thread that delivers this output's frames (its stream thread).
     public var isStreamThread: Bool { deliveringThread.load(ordering: .relaxed) == UInt(pthread_self()) }
-    let accounting = DeliveryAccounting()
     // Touched only by the stream thread, in `deliver`.
     private var lastDelivery: UInt64 = 0
     /// The stream's frame interval, set by the session (for lateness).
@@ -99,10 +103,12 @@ public final class VideoDataOutput: @unchecked Sendable {
     /// Frames dropped for `reason` so far.
     public func droppedFrames(_ reason: DropReason) -> UInt64 { accounting.dropped(reason) }
 
-    /// Called on the stream thread only; `arrival` is when the stream handed the frame over.
-    func deliver(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64) {
+    /// Called on the stream thread only; `arrival` is when the stream handed the frame over,
+    /// `isolated` whether the stream feeds other outputs too, `lender` the stream's buffer lender.
+    func deliver(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
+                 lender: (any CameraBufferLending)? = nil) {
         if !accounting.admit(sequence: frame.pointee.sequence, timestamp: frame.pointee.timestampNanoseconds, arrival: arrival)
-            || converter?.isCatchingUp(before: frame.pointee) == true {
+            || !handOff.canTakeFrame || converter?.isCatchingUp(before: frame.pointee) == true {
             accounting.count(.late)
             converter?.skip(frame.pointee, late: true)
             return
@@ -127,17 +133,19 @@ public final class VideoDataOutput: @unchecked Sendable {
                 accounting.count(.corrupt)
                 return
             }
-            withUnsafePointer(to: converted) { hand(over: $0) }
+            withUnsafePointer(to: converted) { hand(over: $0, isolated: isolated, lender: nil, ownsBytes: true) }
         } else {
-            hand(over: frame)
+            hand(over: frame, isolated: isolated, lender: lender, ownsBytes: false)
         }
     }
 
-    private func hand(over ready: UnsafePointer<CameraFrame>) {
+    private func hand(over ready: UnsafePointer<CameraFrame>, isolated: Bool, lender: (any CameraBufferLending)?, ownsBytes: Bool) {
         deliveringThread.store(UInt(pthread_self()), ordering: .relaxed)
         if latest.isEnabled { latest.store(ready.pointee) }
-        handler.call(ready)
-        accounting.countDelivered()
+        handOff.handOver(ready, isolated: isolated, lender: lender, ownsBytes: ownsBytes)
     }
+
+    /// Returns once a frame handed to the output's own thread has been delivered. Not from that thread.
+    func waitForDelivery() { handOff.waitForDelivery() }
 }
 

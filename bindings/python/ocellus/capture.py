@@ -253,7 +253,9 @@ class VideoDataOutput(_Closable):
         _lib.oc_video_data_output_get_stop_status(self._handle)
 
     def set_frame_callback(self, callback: Optional[Callable[[Frame], None]]) -> None:
-        """Calls `callback(frame)` on the stream thread for each frame; None clears it."""
+        """Calls `callback(frame)` for each frame, one at a time, on a library thread: the stream's
+        while this is the session's only output, else the output's own (a slow callback then holds
+        up only this output, whose frames drop as late meanwhile); None clears it."""
         self._trampoline = _install_frame_callback(_lib.oc_video_data_output_set_frame_callback, self._handle, callback)
 
     def read(self, timeout: Optional[float] = None) -> "RetainedFrame":

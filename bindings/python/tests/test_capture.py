@@ -701,6 +701,42 @@ def test_an_unplugged_camera_raises_disconnected_from_read_and_from_iteration(co
                     cameras.remove("pyunplug2")
 
 
+def test_a_slow_callback_holds_up_only_its_own_output(context):
+    """Two outputs on one camera: one callback blocks 2 s, the other keeps its frames meanwhile,
+    and the blocked one drops (counted as late) rather than queueing; nobody is told the camera stalled."""
+    session = context.capture_session()
+    events = []
+    session.add_event_callback(lambda event, message: events.append((event, message)))
+    slow, quick = VideoDataOutput("YUYV", 640, 480), VideoDataOutput("YUYV", 640, 480)
+    blocked, quick_times, slow_seen = threading.Event(), [], []
+
+    def slow_frame(frame):
+        slow_seen.append(frame.sequence)
+        if len(slow_seen) == 3:
+            blocked.set()
+            time.sleep(2.0)
+            blocked.clear()
+
+    slow.set_frame_callback(slow_frame)
+    quick.set_frame_callback(lambda frame: quick_times.append(time.monotonic()))
+    session.set_input(camera(context))
+    session.add_output(slow)
+    session.add_output(quick)
+    with session.running():
+        assert blocked.wait(10)
+        start = time.monotonic()
+        while blocked.is_set():
+            time.sleep(0.02)
+        end = time.monotonic()
+        time.sleep(0.3)
+    session.close()
+    during = [t for t in quick_times if start + 0.1 <= t <= end - 0.1]
+    # The test bed's camera runs at 30 fps: ~54 frames in the 1.8 s window.
+    assert len(during) >= 25, f"the quick output got {len(during)} frames while the other callback blocked"
+    assert slow.dropped_frames["late"] >= 25, slow.dropped_frames
+    assert [event for event, _ in events if event in (SessionEvent.INTERRUPTED, SessionEvent.RUNTIME_ERROR)] == [], events
+
+
 def test_a_slow_callback_is_not_reported_as_a_stalled_camera(context):
     # A callback that blocks 2 s holds its stream up; the camera is fine and must not be called stalled.
     session = context.capture_session()

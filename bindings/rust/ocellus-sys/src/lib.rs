@@ -350,10 +350,10 @@ pub type oc_recording_callback = Option<
     ),
 >;
 
-/// Called for each depth map with a view valid during the call.
+/// Called for each depth map with a view valid during the call (oc_frame_retain() keeps it), one map at a time. Runs on the thread of the stream that carries depth, or, when that stream feeds several outputs, on a thread of the output's own (as oc_frame_callback); the rules for calls from inside callbacks apply.
 pub type oc_depth_callback =
     Option<unsafe extern "C" fn(output: *mut oc_depth_data_output, depth: *const oc_frame, user_data: *mut c_void)>;
-/// Called with each pair: `video` and `depth` are views valid during the call.
+/// Called with each pair: `video` and `depth` are views valid during the call (oc_frame_retain() keeps either). Runs on the thread delivering one of the two outputs (as oc_frame_callback), one pair at a time; a slow callback holds up the two outputs (their frames then drop as late or out of buffers, counted by each output), not the session's other outputs.
 pub type oc_synchronized_callback = Option<
     unsafe extern "C" fn(synchronizer: *mut oc_output_synchronizer, video: *const oc_frame, depth: *const oc_frame, user_data: *mut c_void),
 >;
@@ -393,7 +393,7 @@ pub type oc_sync_stream = u32;
 pub const OC_SYNC_STREAM_VIDEO: oc_sync_stream = 0;
 /// The synchronizer's depth stream.
 pub const OC_SYNC_STREAM_DEPTH: oc_sync_stream = 1;
-/// Called for each frame with a view valid during the call (retain it with oc_frame_retain() to keep it). Runs on the session's stream thread; it must not stop or reconfigure the session.
+/// Called for each frame with a view valid during the call (retain it with oc_frame_retain() to keep it), one frame at a time. Runs on the session's stream thread while the output is the stream's only output; when the stream feeds several outputs, each output's callback runs on a thread of the output's own, so a slow callback holds up only its own output (its frames drop as late, counted, while it is busy; the other outputs, the recording and the stall watch go on). It must not stop or reconfigure the session.
 pub type oc_frame_callback =
     Option<unsafe extern "C" fn(output: *mut oc_video_data_output, frame: *const oc_frame, user_data: *mut c_void)>;
 /// Session events. For RUNTIME_ERROR, INTERRUPTED, AUDIO_INTERRUPTED, SWITCH_FAILED and RECORDING_DEGRADED, `error` is the status code and `message` says what happened; for INPUT_SWITCHED and SWITCH_DEFERRED `error` is 0 and `message` is the camera's unique ID; otherwise 0 and "". `message` is valid during the call. Runs on a library thread, one call at a time.

@@ -137,7 +137,9 @@ impl VideoDataOutput {
         Ok(fd)
     }
 
-    /// Calls `callback` on the stream thread for each frame (panics are contained).
+    /// Calls `callback` for each frame, one at a time, on a library thread: the stream's while this
+    /// is the session's only output, else the output's own, so a slow callback holds up only this
+    /// output (panics are contained).
     pub fn set_frame_callback<F>(&mut self, callback: F) -> Result<()>
     where
         F: FnMut(&Frame<'_>) + Send + 'static,

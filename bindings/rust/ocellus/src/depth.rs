@@ -144,7 +144,7 @@ impl<'a> OutputSynchronizer<'a> {
         Ok(OutputSynchronizer { raw: NonNull::new(raw).expect("synchronizer handle"), callback: None, _outputs: std::marker::PhantomData })
     }
 
-    /// Calls `callback(video, depth)` on a stream thread with each pair (panics are contained).
+    /// Calls `callback(video, depth)` with each pair on the thread delivering one of the two outputs (panics are contained).
     pub fn set_callback<F>(&mut self, callback: F) -> Result<()>
     where
         F: FnMut(&Frame<'_>, &Frame<'_>) + Send + 'static,

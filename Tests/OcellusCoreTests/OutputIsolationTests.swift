@@ -1,0 +1,229 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import OcellusCore
+
+/// One slow handler holds up only its own output (issue 25, item 7): a stream feeding several
+/// outputs hands each frame to each output's own thread, lending the camera's buffer rather than
+/// copying it; the loans go back to the camera once, and a stream waits for them before freeing
+/// its buffers. Streams are fed by hand from the test thread, standing for a backend's thread (the
+/// Python suite runs the same on the real PipeWire daemon).
+@Suite struct OutputIsolationTests {
+    static let camera = Device(
+        uniqueID: "usb-1234:5678-X", name: "Camera", type: .externalCamera, position: .unspecified, backend: .v4l2,
+        backendKey: "k", formats: [VideoFormat(pixelFormat: .yuyv, width: 4, height: 2, frameRates: [FrameRate(30)])],
+        vendorID: 0x1234, productID: 0x5678, serialNumber: "X", pluggedMicroseconds: nil, properties: [:])
+
+    /// A handler that blocks until `open()`: a slow app.
+    final class Gate: @unchecked Sendable {
+        private let lock = ConditionLock()
+        private var isOpen = false
+        private(set) var entered = 0
+        func pass() {
+            lock.withLock {
+                entered += 1
+                lock.broadcast()
+                while !isOpen { lock.wait() }
+            }
+        }
+        func waitForEntry(_ count: Int) -> Bool {
+            lock.withLock {
+                let deadline = monotonicNanoseconds() + 5_000_000_000
+                while entered < count { if !lock.wait(untilMonotonicNanoseconds: deadline) { return entered >= count } }
+                return true
+            }
+        }
+        func open() { lock.withLock { isOpen = true; lock.broadcast() } }
+    }
+
+    /// A value shared with handlers on other threads.
+    final class Shared<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Value
+        init(_ value: Value) { self.value = value }
+        func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
+    }
+
+    /// Records the buffers given back to the "camera".
+    final class Camera: @unchecked Sendable {
+        private let lock = NSLock()
+        private var back: [UInt] = []
+        lazy var loans = BufferLoans { [unowned self] token in lock.withLock { back.append(token) } }
+        var givenBack: [UInt] { lock.withLock { back } }
+    }
+
+    /// Feeds frame `sequence` (bytes all `sequence`) through `stream` as buffer `token`; true when an output borrowed it.
+    @discardableResult
+    static func feed(_ stream: DepthTests.FedStream, sequence: UInt64, token: UInt, storage: UnsafeMutableRawBufferPointer,
+                     lender: Camera?) -> Bool {
+        storage.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: sequence))
+        let frame = CameraFrame(pixelFormat: .yuyv, width: 4, height: 2, sequence: sequence, timestampNanoseconds: monotonicNanoseconds(),
+                                planes: FramePlane(bytes: UnsafeRawBufferPointer(storage), stride: 8))
+        return withUnsafePointer(to: frame) { view in
+            guard let lender else {
+                stream.handler(.frame(view))
+                return false
+            }
+            return lender.loans.handOver(token) { stream.handler(.frame(view, lender: lender.loans)) }
+        }
+    }
+
+    @Test func aBufferLentTwiceGoesBackOnceWhenBothReturnIt() {
+        let camera = Camera()
+        #expect(camera.loans.borrowDeliveringBuffer() == nil, "nothing is lent outside a hand-over")
+        var tokens: [UInt?] = []
+        let borrowed = camera.loans.handOver(7) { tokens = [camera.loans.borrowDeliveringBuffer(), camera.loans.borrowDeliveringBuffer()] }
+        #expect(borrowed && tokens == [7, 7])
+        camera.loans.returnBuffer(7)
+        #expect(camera.givenBack.isEmpty && camera.loans.outstandingLoans == 1)
+        camera.loans.returnBuffer(7)
+        #expect(camera.givenBack == [7] && camera.loans.outstandingLoans == 0)
+        camera.loans.returnBuffer(7)   // a return too many changes nothing
+        #expect(camera.givenBack == [7])
+        #expect(!camera.loans.handOver(8) {}, "a buffer nobody borrowed is the stream's to queue")
+    }
+
+    @Test func closingWaitsForEveryLoanAndGivesNothingBackAfter() {
+        let camera = Camera()
+        _ = camera.loans.handOver(3) { _ = camera.loans.borrowDeliveringBuffer() }
+        let returned = Shared<Bool>(false)
+        let borrower = Thread {
+            usleep(100_000)
+            returned.withLock { $0 = true }
+            camera.loans.returnBuffer(3)
+        }
+        borrower.start()
+        camera.loans.close()
+        #expect(returned.withLock { $0 }, "close returned while a buffer was still lent")
+        #expect(camera.givenBack.isEmpty, "the stream is closing: nothing goes back to the camera")
+        var refused: UInt?
+        _ = camera.loans.handOver(4) { refused = camera.loans.borrowDeliveringBuffer() }
+        #expect(refused == nil, "a closed stream lends nothing (the output copies)")
+    }
+
+    @Test func aWithdrawnBufferIsAwaitedAndNotGivenBack() {
+        let camera = Camera()
+        _ = camera.loans.handOver(5) { _ = camera.loans.borrowDeliveringBuffer() }
+        let returned = Shared<Bool>(false)
+        let borrower = Thread {
+            usleep(100_000)
+            returned.withLock { $0 = true }
+            camera.loans.returnBuffer(5)
+        }
+        borrower.start()
+        camera.loans.withdraw(5)
+        #expect(returned.withLock { $0 })
+        #expect(camera.givenBack.isEmpty)
+    }
+
+    /// A session on a fed stream with a slow output and a quick one.
+    func run(lender: Camera?, body: (DepthTests.FedStream, Gate, VideoDataOutput, VideoDataOutput, UnsafeMutableRawBufferPointer) throws -> Void) throws {
+        let opener = DepthTests.FedOpener()
+        let session = CaptureSession(opener: opener)
+        try session.addInput(Self.camera)
+        let slow = VideoDataOutput(), quick = VideoDataOutput()
+        try session.addOutput(slow)
+        try session.addOutput(quick)
+        try session.startRunning()
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 16)
+        defer { storage.deallocate() }
+        let gate = Gate()
+        try body(opener.opened[0], gate, slow, quick, storage)
+        gate.open()
+        // From another thread: this one fed the stream, so it counts as the stream's own.
+        let stopped = Shared<Result<Void, OcellusError>?>(nil)
+        Thread { stopped.withLock { $0 = Result { () throws(OcellusError) in try session.stopRunning() } } }.start()
+        let deadline = Date().addingTimeInterval(5)
+        while stopped.withLock({ $0 == nil }) && Date() < deadline { usleep(1000) }
+        try stopped.withLock { $0 }?.get()
+    }
+
+    @Test func aSlowHandlerHoldsUpOnlyItsOwnOutput() throws {
+        let camera = Camera()
+        try run(lender: camera) { stream, gate, slow, quick, storage in
+            let slowFrames = Shared<[(UInt64, UInt8, UnsafeRawPointer?)]>([])
+            let quickFrames = Shared<[UInt64]>([])
+            slow.frameHandler = { frame in
+                let plane = frame.plane(0)!.bytes
+                slowFrames.withLock { $0.append((frame.sequence, plane[0], plane.baseAddress)) }
+                gate.pass()
+            }
+            quick.frameHandler = { frame in quickFrames.withLock { $0.append(frame.sequence) } }
+            #expect(Self.feed(stream, sequence: 1, token: 1, storage: storage, lender: camera), "the buffer was lent, not copied")
+            #expect(gate.waitForEntry(1))
+            for sequence in UInt64(2)...10 { Self.feed(stream, sequence: sequence, token: 1 + UInt(sequence % 2), storage: storage, lender: camera) }
+            // Each quick delivery finished before the next frame was fed? Not required: its own thread takes
+            // a frame whenever idle. What is required: it saw frames while the slow one was still blocked.
+            let deadline = Date().addingTimeInterval(5)
+            while quickFrames.withLock({ $0.count }) < 2 && Date() < deadline { usleep(1000) }
+            #expect(quickFrames.withLock { $0.count } >= 2, "the quick output got no frame while the slow one blocked")
+            #expect(slowFrames.withLock { $0.map(\.0) } == [1], "the slow output is given no frame while it is busy")
+            #expect(slowFrames.withLock { $0.first?.2 } == UnsafeRawPointer(storage.baseAddress), "zero-copy: the camera's own buffer")
+            #expect(slow.droppedFrames(.late) == 9, "its frames drop as late while it is busy: \(slow.droppedFrames(.late))")
+            #expect(!camera.givenBack.contains(1), "buffer 1 is still being read")
+            gate.open()
+            while camera.loans.outstandingLoans > 0 && Date() < deadline { usleep(1000) }
+            #expect(camera.givenBack.contains(1), "buffer 1 goes back to the camera when the slow handler returns")
+            #expect(slow.deliveredFrames == 1)
+        }
+    }
+
+    @Test func framesFromAStreamThatCannotLendAreCopiedForTheOutputsThread() throws {
+        try run(lender: nil) { stream, gate, slow, quick, storage in
+            let seen = Shared<(UInt8, UnsafeRawPointer?)?>(nil)
+            slow.frameHandler = { frame in
+                gate.pass()   // the stream has moved on: the bytes must still be frame 1's
+                let plane = frame.plane(0)!.bytes
+                seen.withLock { $0 = (plane[7], plane.baseAddress) }
+            }
+            Self.feed(stream, sequence: 1, token: 1, storage: storage, lender: nil)
+            #expect(gate.waitForEntry(1))
+            Self.feed(stream, sequence: 2, token: 1, storage: storage, lender: nil)   // overwrites the camera's buffer
+            gate.open()
+            let deadline = Date().addingTimeInterval(5)
+            while seen.withLock({ $0 == nil }) && Date() < deadline { usleep(1000) }
+            let (byte, address) = seen.withLock { $0 } ?? (0, nil)
+            #expect(byte == 1 && address != UnsafeRawPointer(storage.baseAddress), "a copy of frame 1")
+        }
+    }
+
+    @Test func aLoneOutputIsCalledOnTheStreamThreadAndStopWaitsForIsolatedHandlers() throws {
+        let opener = DepthTests.FedOpener()
+        let session = CaptureSession(opener: opener)
+        try session.addInput(Self.camera)
+        let lone = VideoDataOutput()
+        let threads = Shared<[UInt]>([])
+        lone.frameHandler = { _ in threads.withLock { $0.append(UInt(pthread_self())) } }
+        try session.addOutput(lone)
+        try session.startRunning()
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 16)
+        defer { storage.deallocate() }
+        Self.feed(opener.opened[0], sequence: 1, token: 1, storage: storage, lender: nil)
+        #expect(threads.withLock { $0 } == [UInt(pthread_self())], "one output: nothing to isolate, no thread hop")
+
+        // A second output: the first now delivers on its own thread, where stopping is refused.
+        let other = VideoDataOutput()
+        try session.addOutput(other)
+        let gate = Gate()
+        let refusal = Shared<OcellusError?>(nil)
+        lone.frameHandler = { _ in
+            do throws(OcellusError) { try session.stopRunning() } catch { refusal.withLock { $0 = error } }
+            gate.pass()
+        }
+        Self.feed(opener.opened[0], sequence: 2, token: 1, storage: storage, lender: nil)
+        #expect(gate.waitForEntry(1))
+        #expect(refusal.withLock { $0?.code } == .wrongState, "stopping from an output's own thread would wait for itself")
+        let stopped = Shared<Bool>(false)
+        let stopper = Thread {
+            try? session.stopRunning()
+            stopped.withLock { $0 = true }
+        }
+        stopper.start()
+        usleep(100_000)
+        #expect(!stopped.withLock { $0 }, "stop returned while a handler was still running")
+        gate.open()
+        let deadline = Date().addingTimeInterval(5)
+        while !stopped.withLock { $0 } && Date() < deadline { usleep(1000) }
+        #expect(stopped.withLock { $0 })
+    }
+}
