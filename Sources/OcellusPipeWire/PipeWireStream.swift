@@ -180,7 +180,9 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
     public init(remote: PipeWireRemote, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
                 timeoutMilliseconds: UInt32 = 3000, application: PipeWireApplication? = nil, deviceName: String? = nil,
                 handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
-        self.format = format
+        // The rate it runs at, not the rates the camera offers in this format (the session's frame
+        // interval, the active format and a recording's rate read it).
+        self.format = VideoFormat(pixelFormat: format.pixelFormat, width: format.width, height: format.height, frameRates: [frameRate])
         self.handler = handler
         (pixelFormat, width, height) = (format.pixelFormat, format.width, format.height)
         guard let spa = PipeWireFormats.spaFormat(for: format.pixelFormat) else {

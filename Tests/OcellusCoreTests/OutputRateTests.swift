@@ -32,4 +32,37 @@ import Testing
         #expect((29...31).contains(count))
         #expect((9...11).contains(delivered(streamFPS: 30, cap: FrameRate(10), jitterMilliseconds: 0, frames: 30)))
     }
+
+    /// The session gives the output the interval of the rate it streams at. It once gave the format's
+    /// fastest rate (60 fps here), so an output capped at the 30 fps the stream ran at was thinned, and
+    /// frames that came a little early (vivid under emulation) went missing uncounted.
+    @Test func anOutputCappedAtTheStreamsRateKeepsEveryFrame() throws {
+        let camera = Device(
+            uniqueID: "usb-1234:5678-R", name: "Camera", type: .externalCamera, position: .unspecified, backend: .v4l2,
+            backendKey: "k", formats: [VideoFormat(pixelFormat: .grey, width: 1, height: 1, frameRates: [FrameRate(60), FrameRate(30)])],
+            vendorID: 0x1234, productID: 0x5678, serialNumber: "R", pluggedMicroseconds: nil, properties: [:])
+        let opener = DepthTests.FedOpener()
+        let session = CaptureSession(opener: opener)
+        try session.addInput(camera)
+        let output = VideoDataOutput()
+        output.maximumFrameRate = FrameRate(30)
+        var sequences: [UInt64] = []
+        output.frameHandler = { sequences.append($0.sequence) }
+        try session.addOutput(output)
+        try session.startRunning()
+        #expect(output.frameInterval == 33_333_333)
+        let byte: [UInt8] = [0]
+        byte.withUnsafeBytes { bytes in
+            let start = monotonicNanoseconds() + 1_000_000_000
+            for index in 0..<30 {
+                let jitter = index % 2 == 0 ? 0 : -12_000_000   // every other frame 12 ms early
+                let frame = CameraFrame(pixelFormat: .grey, width: 1, height: 1, sequence: UInt64(index),
+                                        timestampNanoseconds: UInt64(Int(start) + index * 33_333_333 + jitter),
+                                        planes: FramePlane(bytes: bytes, stride: 1))
+                withUnsafePointer(to: frame) { opener.opened[0].handler(.frame($0)) }
+            }
+        }
+        #expect(sequences == Array(0..<30))
+        output.frameHandler = nil
+    }
 }

@@ -106,3 +106,43 @@ def test_a_retained_device_stays_disconnected_after_replug():
                 break
             time.sleep(0.05)
         assert again and again[0].connected and not again[0].same_instance(first) and not first.connected
+
+
+def test_a_slow_output_reads_its_lent_buffer_unchanged_while_the_other_output_streams():
+    """Two outputs on vivid: each delivers on a thread of its own, from the driver's buffer lent until
+    its callback returns. The slow callback's frame must stay that frame for the whole call (vivid
+    draws each frame's counter into the picture, so a buffer requeued early would change), while the
+    other output keeps streaming from the remaining buffers; afterwards every buffer is back (a second
+    session streams)."""
+    with ocellus.Context("org.ocellus.test.vivid") as ctx:
+        cam = ctx.device("v4l2-platform:vivid-001")
+        for round in range(2):
+            session = ctx.capture_session()
+            slow, quick = ocellus.VideoDataOutput("YUYV", 320, 180), ocellus.VideoDataOutput("YUYV", 320, 180)
+            held, quick_count, during = [], [0], []
+
+            def slow_frame(frame):
+                if held:
+                    return
+                before = frame.planes[0].tobytes()
+                seen = quick_count[0]
+                time.sleep(1.0)
+                during.append(quick_count[0] - seen)
+                held.append(before == frame.planes[0].tobytes())
+
+            def quick_frame(frame):
+                quick_count[0] += 1
+
+            slow.set_frame_callback(slow_frame)
+            quick.set_frame_callback(quick_frame)
+            session.set_input(cam)
+            session.add_output(slow)
+            session.add_output(quick)
+            with session.running():
+                deadline = time.monotonic() + 20
+                while not held and time.monotonic() < deadline:
+                    time.sleep(0.05)
+            session.close()
+            assert held == [True], "the lent buffer changed while its callback still read it"
+            # 30 fps under emulation: well over 5 frames in the second the slow callback took.
+            assert during[0] >= 5, f"round {round}: the quick output got {during[0]} frames meanwhile"

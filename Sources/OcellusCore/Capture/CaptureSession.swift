@@ -571,9 +571,10 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     /// Gives each output a converter when the stream's format or size is not what it
-    /// asked for, or its pixels must be turned or mirrored.
-    private func prepareConverters(_ outputs: [VideoDataOutput], for format: VideoFormat, input: Device?) {
-        let rate = format.maxFrameRate ?? FrameRate(30)
+    /// asked for, or its pixels must be turned or mirrored, and the stream's frame interval: the
+    /// rate it streams at, not the format's fastest (an output capped at the stream's rate was
+    /// taken to run slower than the stream, and thinned frames that came early).
+    private func prepareConverters(_ outputs: [VideoDataOutput], for format: VideoFormat, rate: FrameRate, input: Device?) {
         for output in outputs {
             output.frameInterval = UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))
             let target = output.pixelFormat ?? format.pixelFormat
@@ -598,12 +599,15 @@ public final class CaptureSession: @unchecked Sendable {
             lock.withLock { committed = proposed }
             return
         }
-        let sameStream = choice.picture.map { $0.0 } == oldStream?.format && proposed.input === previous.input
-            && choice.depth == oldDepth
+        // A running stream states the one rate it runs at; the choice names the camera's format with all its rates.
+        let sameStream = choice.picture.map { chosen, rate in
+            oldStream.map { $0.format.pixelFormat == chosen.pixelFormat && $0.format.width == chosen.width
+                && $0.format.height == chosen.height && $0.format.maxFrameRate == rate } ?? false
+        } ?? (oldStream == nil) && proposed.input === previous.input && choice.depth == oldDepth
         let sameAudio = proposed.audioInput === previous.audioInput && proposed.audioOutputs.isEmpty == previous.audioOutputs.isEmpty
         if !sameStream || !sameAudio { try refuseOnStreamThread("a change that restarts the session's streams") }
         if sameStream, let format = choice.picture?.0 {
-            prepareConverters(proposed.outputs, for: format, input: proposed.input)
+            prepareConverters(proposed.outputs, for: format, rate: choice.picture!.1, input: proposed.input)
             prepareDepthOutputs(proposed.depthOutputs, rate: Self.rate(of: choice.depth, picture: choice.picture!.1))
             // From inside an audio handler with the audio unchanged there is nothing to do, and
             // the stream changes' lock may be held by a thread waiting for this very stream to
@@ -830,7 +834,7 @@ public final class CaptureSession: @unchecked Sendable {
             lock.withLock { (stream, depthStream, depthSource, running) = (nil, nil, nil, false) }
             return
         }
-        prepareConverters(configuration.outputs, for: format, input: input)
+        prepareConverters(configuration.outputs, for: format, rate: rate, input: input)
         prepareDepthOutputs(configuration.depthOutputs, rate: Self.rate(of: choice.depth, picture: rate))
         let generation = lock.withLock { () -> UInt64 in
             (streamThread, depthStreamThread, streamOutputsCommit, depthThreadOutputsCommit) = (nil, nil, .max, .max)   // the first frame records both
