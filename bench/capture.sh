@@ -38,6 +38,8 @@ per_frame() { awk -v ir="$1" -v n="$2" 'BEGIN { printf "%.0f", ir / n }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 passthrough=$(per_frame "$(window_ir "$WORK/capture_bench" session pipewire-benchyuyv YUYV "$FRAMES")" "$FRAMES")
+two_outputs=$(per_frame "$(window_ir "$WORK/capture_bench" two-outputs pipewire-benchyuyv YUYV "$FRAMES")" "$FRAMES")
+bare_copy=$(per_frame "$(window_ir "$WORK/capture_bench" bare-copy "$FRAMES")" "$FRAMES")
 bare_stream=$(per_frame "$(window_ir "$WORK/capture_bench" bare-pw-stream "$YUYV_SERIAL" "$FRAMES")" "$FRAMES")
 yuyv=$(per_frame "$(window_ir "$WORK/capture_bench" session pipewire-benchyuyv NV12 "$FRAMES")" "$FRAMES")
 mjpeg=$(per_frame "$(window_ir "$WORK/capture_bench" session pipewire-benchmjpg NV12 "$FRAMES")" "$FRAMES")
@@ -62,6 +64,8 @@ fi
 echo "capture benchmark, 1080p, instructions per delivered frame (callgrind, $FRAMES frames):"
 echo "  passthrough YUYV:   $passthrough  (bare pw_stream consumer: $bare_stream, ratio $(ratio "$passthrough" "$bare_stream"), goal ≤ 1.5)"
 [ -z "$gstreamer" ] || echo "                      (gst-launch pipewiresrc ! fakesink: $gstreamer, ratio $(ratio "$passthrough" "$gstreamer"))"
+echo "  two passthrough outputs, each on its own thread (PipeWire frames copied for each): $two_outputs"
+echo "                      (bare pw_stream consumer + two 1080p YUYV copies: $((bare_stream + 2 * bare_copy)), ratio $(ratio "$two_outputs" "$((bare_stream + 2 * bare_copy))"))"
 echo "  YUYV -> NV12:       $yuyv  (bare YUY2ToNV12: $bare_yuyv, ratio $(ratio "$yuyv" "$bare_yuyv"))"
 echo "  MJPEG -> NV12:      $mjpeg  (bare decode + I420ToNV12 + video range by table: $bare_video_range, ratio $(ratio "$mjpeg" "$bare_video_range"), goal ≤ 1.05; decode + I420ToNV12, full range: $bare_mjpeg, ratio $(ratio "$mjpeg" "$bare_mjpeg"); decode alone: $bare_decode)"
 echo "  H.264 -> NV12:      $h264  (bare libavcodec decode + I420ToNV12 of the same units: $bare_h264, ratio $(ratio "$h264" "$bare_h264"))"

@@ -87,7 +87,20 @@ static int compare(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int session(const char *unique_id, const char *out, int window, int latency)
+/* The second output of a two-output session: touches its frames as an app would. */
+static void on_other_frame(oc_video_data_output *output, const oc_frame *frame, void *user_data)
+{
+    size_t size;
+    (void)output;
+    (void)user_data;
+    const uint8_t *data = oc_frame_plane_data(frame, 0, &size, NULL);
+    volatile uint8_t sink = data[size / 2];
+    (void)sink;
+}
+
+/* `outputs` 2: a second passthrough output beside the measured one, so that each delivers on a
+ * thread of its own (PipeWire frames copied for each). */
+static int session(const char *unique_id, const char *out, int window, int latency, int outputs)
 {
     oc_context *ctx = NULL;
     oc_device_list *list = NULL;
@@ -104,12 +117,17 @@ static int session(const char *unique_id, const char *out, int window, int laten
     struct run r = { 0, window, latency ? calloc((size_t)window, sizeof(uint64_t)) : NULL, 0,
                      PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
     oc_capture_session *s = NULL;
-    oc_video_data_output *o = NULL;
+    oc_video_data_output *o = NULL, *other = NULL;
     uint64_t start = now_ns();
+    if (outputs == 2 && (oc_video_data_output_create(&other) || oc_video_data_output_set_format(other, fourcc(out), W, H)
+                         || oc_video_data_output_set_frame_callback(other, on_other_frame, NULL))) {
+        fprintf(stderr, "capture_bench: %s\n", oc_last_error_message());
+        return 1;
+    }
     if (!camera || oc_capture_session_create(ctx, &s) || oc_video_data_output_create(&o) ||
         oc_video_data_output_set_format(o, fourcc(out), W, H) || oc_video_data_output_set_frame_callback(o, on_frame, &r) ||
         oc_capture_session_set_input(s, camera) || oc_capture_session_add_output(s, o) ||
-        oc_capture_session_start_running(s)) {
+        (other && oc_capture_session_add_output(s, other)) || oc_capture_session_start_running(s)) {
         fprintf(stderr, "capture_bench: %s\n", oc_last_error_message());
         return 1;
     }
@@ -127,8 +145,27 @@ static int session(const char *unique_id, const char *out, int window, int laten
     printf("frames %d dropped %llu\n", r.frames, (unsigned long long)dropped);
     oc_capture_session_destroy(s);
     oc_video_data_output_destroy(o);
+    oc_video_data_output_destroy(other);
     oc_device_list_free(list);
     oc_context_destroy(ctx);
+    return 0;
+}
+
+/* What copying a 1080p YUYV frame costs (once per output that delivers on its own thread). */
+static int bare_copy(int window)
+{
+    uint8_t *src = malloc(W * H * 2), *dst = malloc(W * H * 2);
+    for (int i = 0; i < W * H * 2; i++) src[i] = (uint8_t)(i * 7);
+    CALLGRIND_ZERO_STATS;
+    CALLGRIND_START_INSTRUMENTATION;
+    for (int i = 0; i < window; i++) {
+        memcpy(dst, src, W * H * 2);
+        __asm__ volatile("" : : "r"(dst) : "memory");
+    }
+    CALLGRIND_STOP_INSTRUMENTATION;
+    CALLGRIND_DUMP_STATS_AT("window");
+    free(src);
+    free(dst);
     return 0;
 }
 
@@ -334,8 +371,10 @@ static int bare_pw_stream(const char *serial, int window)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 5 && !strcmp(argv[1], "session")) return session(argv[2], argv[3], atoi(argv[4]), 0);
-    if (argc >= 5 && !strcmp(argv[1], "latency")) return session(argv[2], argv[3], atoi(argv[4]), 1);
+    if (argc >= 5 && !strcmp(argv[1], "session")) return session(argv[2], argv[3], atoi(argv[4]), 0, 1);
+    if (argc >= 5 && !strcmp(argv[1], "two-outputs")) return session(argv[2], argv[3], atoi(argv[4]), 0, 2);
+    if (argc >= 5 && !strcmp(argv[1], "latency")) return session(argv[2], argv[3], atoi(argv[4]), 1, 1);
+    if (argc >= 3 && !strcmp(argv[1], "bare-copy")) return bare_copy(atoi(argv[2]));
     if (argc >= 3 && !strcmp(argv[1], "bare-yuyv")) return bare_yuyv(atoi(argv[2]));
     if (argc >= 4 && !strcmp(argv[1], "bare-pw-stream")) return bare_pw_stream(argv[2], atoi(argv[3]));
     if (argc >= 3 && !strcmp(argv[1], "bare-mjpeg")) return bare_mjpeg(atoi(argv[2]), 1);

@@ -39,15 +39,19 @@ public final class DepthDataOutput: @unchecked Sendable {
     /// True on the thread running this output's handler.
     public var isDeliveringThread: Bool { handler.isCallingThread }
 
-    private let handOff = FrameHandOff()
-    private var handler: HandlerSlot<UnsafePointer<CameraFrame>> { handOff.handler }
-    var accounting: DeliveryAccounting { handOff.accounting }
+    private let handler: HandlerSlot<UnsafePointer<CameraFrame>>
+    let accounting: DeliveryAccounting
+    private let handOff: FrameHandOff
     /// Metres per unit when the camera does not say (its frames' `depthUnit` is 0): millimetres.
     static let defaultDepthUnit: Float = 0.001
     /// The float conversion's buffer, grown when a larger map comes (never per frame).
     private var metres = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
 
-    public init(pixelFormat: FourCC? = nil) { self.pixelFormat = pixelFormat }
+    public init(pixelFormat: FourCC? = nil) {
+        (handler, accounting) = (HandlerSlot(), DeliveryAccounting())
+        handOff = FrameHandOff(handler: handler, accounting: accounting)
+        self.pixelFormat = pixelFormat
+    }
 
     deinit { metres.deallocate() }
 

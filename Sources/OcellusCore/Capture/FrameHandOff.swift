@@ -11,10 +11,16 @@ import Glibc
 /// output owns its bytes (a conversion's buffer) or the stream lends its buffer (PipeWire, V4L2);
 /// only streams that cannot lend are copied, into storage reused from frame to frame.
 final class FrameHandOff: @unchecked Sendable {
-    let handler = HandlerSlot<UnsafePointer<CameraFrame>>()
-    let accounting = DeliveryAccounting()
+    private let handler: HandlerSlot<UnsafePointer<CameraFrame>>
+    private let accounting: DeliveryAccounting
     /// Started with the first isolated frame (stream thread only).
     private var worker: Worker?
+
+    /// The output's handler and counters (the output keeps them too: read per frame, not through here).
+    init(handler: HandlerSlot<UnsafePointer<CameraFrame>>, accounting: DeliveryAccounting) {
+        self.handler = handler
+        self.accounting = accounting
+    }
 
     deinit { worker?.finish() }
 

@@ -72,9 +72,9 @@ public final class VideoDataOutput: @unchecked Sendable {
     /// True on the thread running this output's handler.
     public var isDeliveringThread: Bool { handler.isCallingThread }
 
-    private let handOff = FrameHandOff()
-    private var handler: HandlerSlot<UnsafePointer<CameraFrame>> { handOff.handler }
-    var accounting: DeliveryAccounting { handOff.accounting }
+    private let handler: HandlerSlot<UnsafePointer<CameraFrame>>
+    let accounting: DeliveryAccounting
+    private let handOff: FrameHandOff
     /// The newest frame, for callers that pull (`LatestFrame`); off until first used.
     public let latest = LatestFrame()
     /// The thread that last delivered a frame (pthread_t bits): a pull from there would wait for itself.
@@ -93,6 +93,8 @@ public final class VideoDataOutput: @unchecked Sendable {
     var converter: (any FrameConverting)?
 
     public init(pixelFormat: FourCC? = nil, width: UInt32? = nil, height: UInt32? = nil) {
+        (handler, accounting) = (HandlerSlot(), DeliveryAccounting())
+        handOff = FrameHandOff(handler: handler, accounting: accounting)
         self.pixelFormat = pixelFormat
         self.width = width
         self.height = height
