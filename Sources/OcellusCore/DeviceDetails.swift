@@ -25,11 +25,11 @@ public struct DeviceDetails: Sendable, Equatable {
     /// The path part of a PipeWire node's `object.path` (`v4l2:/dev/video0` → `/dev/video0`):
     /// another name a user may give the device by.
     public var objectPath: String?
-
-    /// Whether `path` names this device: one of its V4L2 nodes or its object path.
-    public func isNamed(byPath path: String) -> Bool { videoNodes.contains(path) || objectPath == path }
     /// The name the system's default-device setting uses for this node (PipeWire `node.name`).
     public var defaultDeviceName: String?
 
     public init() {}
+
+    /// Whether `path` names this device: one of its V4L2 nodes or its object path.
+    public func isNamed(byPath path: String) -> Bool { videoNodes.contains(path) || objectPath == path }
 }
