@@ -140,8 +140,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     guard let out else { return LastError.fail(.invalidArgument, "oc_capture_session_create: out is NULL") }
     out.pointee = nil
     guard let context = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    let box = SessionBox(session: .system(pipewireRemote: context.pipewireRemote, appID: context.hub.appID), context: context)
-    box.session.onStreamingStarted = { [weak hub = context.hub] device in hub?.noteStreaming(with: device) }
+    let box = SessionBox(session: .system(hub: context.hub), context: context)
     box.handle = HandleTable.register(box)
     out.pointee = box.handle
     return oc_status(OC_OK)

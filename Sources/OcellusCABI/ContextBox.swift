@@ -8,9 +8,8 @@ final class ContextBox {
     let hub: DeviceHub
     let appID: CString
     let stateDirectory: CString
-    /// How the context reaches cameras; its PipeWire remote is its sessions' too.
+    /// How the context reaches cameras (directly, or through the camera portal).
     let access: CameraAccess
-    var pipewireRemote: PipeWireRemote { access.remote }
     var handle: OpaquePointer!
 
     init(hub: DeviceHub, access: CameraAccess) {

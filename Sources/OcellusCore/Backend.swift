@@ -20,11 +20,25 @@ extension DeviceBackendDelegate {
     public func backend(_ backend: any DeviceBackend, didReportProblem problem: OcellusError?) {}
 }
 
-/// One source of devices (PipeWire, V4L2). Implementations live in their own targets.
+/// One source of devices (PipeWire, V4L2), and of their streams: the backend that reported a
+/// device opens it (the hub routes by `Device.backend`). Implementations live in their own targets.
 public protocol DeviceBackend: AnyObject, Sendable {
     var kind: BackendKind { get }
     /// Connects and reports every present device to `delegate` before returning.
     func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError)
-    /// Disconnects; no delegate call happens after this returns.
+    /// Disconnects; no delegate call happens after this returns. Streams already open go on.
     func stop()
+    /// Opens a stream of a camera this backend reported, in exactly `format` at `frameRate`.
+    func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
+                    handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream
+    /// Opens a microphone this backend reported.
+    func openAudioStream(for device: Device, format: AudioFormat,
+                         handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream
+}
+
+extension DeviceBackend {
+    public func openAudioStream(for device: Device, format: AudioFormat,
+                                handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+        throw OcellusError(.invalidArgument, "\(device.uniqueID) is not a microphone Ocellus can open (the \(kind.name) backend has no sound)")
+    }
 }

@@ -173,6 +173,11 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         for old in replaced where old !== backend { old.stop() }
     }
 
+    /// The running backend of `kind` (the one whose devices are listed), if any.
+    func runningBackend(_ kind: BackendKind) -> (any DeviceBackend)? {
+        lock.withLock { backends.last { $0.kind == kind } }
+    }
+
     /// Runs `body` when the hub closes (before its backends stop): for helpers it owns.
     public func onClose(_ body: @escaping () -> Void) {
         lock.withLock { closeHandlers.append(body) }

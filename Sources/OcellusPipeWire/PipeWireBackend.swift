@@ -38,7 +38,7 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     private var settledOnce = false
     private var failure: OcellusError?
 
-    /// Names the discovery client in PipeWire (`wpctl status`) as the app's.
+    /// Names the discovery client and the streams in PipeWire (`wpctl status`) as the app's.
     private let application: PipeWireApplication?
 
     public init(remote: PipeWireRemote = nil, appID: String? = nil) {
@@ -96,6 +96,20 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     deinit { stop() }
 
     // MARK: DeviceBackend
+
+    /// A camera by its node's `object.serial` (its `backendKey`), on a connection of its own.
+    public func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
+                           handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+        try PipeWireStream(remote: remote, objectSerial: device.backendKey, format: format, frameRate: frameRate,
+                           application: application, deviceName: device.name, handler: handler)
+    }
+
+    public func openAudioStream(for device: Device, format: AudioFormat,
+                                handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+        guard device.type == .microphone else { throw OcellusError(.invalidArgument, "\(device.uniqueID) is not a microphone") }
+        return try PipeWireAudioStream(remote: remote, objectSerial: device.backendKey, format: format,
+                                       application: application, deviceName: device.name, handler: handler)
+    }
 
     public func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) {
         self.delegate = delegate

@@ -42,7 +42,7 @@ enum PipeWireReconnector {
             // The socket file exists a moment before the daemon listens on it: retry briefly.
             for _ in 0..<20 {
                 guard let hub, hub.backendProblem(.pipewire) != nil else { return }
-                if (try? hub.attach(PipeWireBackend(remote: PipeWireRemote(name: remote)))) != nil { return }
+                if (try? hub.attach(PipeWireBackend(remote: PipeWireRemote(name: remote), appID: hub.appID))) != nil { return }
                 usleep(50_000)
             }
         }

@@ -29,6 +29,18 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
 
     deinit { stop() }
 
+    /// A camera through the node that lists `format` at its size (a device's formats may span
+    /// nodes), with this backend's system (a recorded profile streams from its replay).
+    public func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
+                           handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+        guard let primary = device.details.videoNodes.first else {
+            throw OcellusError(.notFound, "\(device.uniqueID) has no V4L2 node")
+        }
+        let nodes = device.details.videoNodes.map { $0.split(separator: "/").last.map(String.init) ?? "" }
+        let path = V4L2Discovery(system: system).node(offering: format, among: nodes).map { "/dev/" + $0 } ?? primary
+        return try V4L2CameraStream(devicePath: path, format: format, frameRate: frameRate, system: system, handler: handler)
+    }
+
     public func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) {
         lock.withLock { self.delegate = delegate }
         // Listen before the first scan, so nothing plugged in between is missed.

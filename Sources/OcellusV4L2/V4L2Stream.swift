@@ -264,9 +264,9 @@ public final class V4L2CameraStream: CameraStream, @unchecked Sendable {
     private let stream: V4L2Stream
 
     public init(devicePath: String, format requested: VideoFormat, frameRate: FrameRate,
-                handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
-        stream = V4L2Stream(devicePath: devicePath)
-        let depthUnit = requested.pixelFormat.isDepthMap ? Self.depthUnit(of: devicePath) ?? 0 : 0
+                system: any V4L2System = defaultV4L2System(), handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
+        stream = V4L2Stream(devicePath: devicePath, system: system)
+        let depthUnit = requested.pixelFormat.isDepthMap ? Self.depthUnit(of: devicePath, system: system) ?? 0 : 0
         let settled = try stream.start(pixelFormat: requested.pixelFormat, width: requested.width, height: requested.height,
                                        frameRate: frameRate) { event in
             switch event {

@@ -19,6 +19,10 @@ import Glibc
         func add(_ facts: DeviceFacts) { delegate?.backend(self, didAdd: facts) }
         func remove(_ key: String) { delegate?.backend(self, didRemoveDeviceWithKey: key) }
         func fail() { delegate?.backend(self, didFail: OcellusError(.backendUnavailable, "gone")) }
+        func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
+                        handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+            throw OcellusError(.other, "a stand-in backend reports devices only")
+        }
     }
 
     func webcam(key: String) -> DeviceFacts {

@@ -62,7 +62,7 @@ struct CaptureSessionTests {
     @Test func yuyvPassthroughDeliversThePattern() throws {
         let hub = try hub()
         defer { hub.close() }
-        let session = CaptureSession.system()
+        let session = CaptureSession.system(hub: hub)
         let output = VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480)
         let frames = Frames()
         output.frameHandler = { frame in
@@ -85,7 +85,7 @@ struct CaptureSessionTests {
     @Test func nv12PassthroughHasTwoPlanes() throws {
         let hub = try hub()
         defer { hub.close() }
-        let session = CaptureSession.system()
+        let session = CaptureSession.system(hub: hub)
         let output = VideoDataOutput(pixelFormat: .nv12, width: 1280, height: 720)
         let frames = Frames()
         output.frameHandler = { frame in
@@ -109,7 +109,7 @@ struct CaptureSessionTests {
     @Test func mjpegPassthroughKeepsTheCamerasJPEG() throws {
         let hub = try hub()
         defer { hub.close() }
-        let session = CaptureSession.system()
+        let session = CaptureSession.system(hub: hub)
         let output = VideoDataOutput(pixelFormat: .mjpeg, width: 640, height: 480)
         let frames = Frames()
         output.frameHandler = { frame in
@@ -129,7 +129,7 @@ struct CaptureSessionTests {
         let hub = try hub()
         defer { hub.close() }
         let microphone = try camera(hub, "pipewire-vmic0")
-        let session = CaptureSession.system()
+        let session = CaptureSession.system(hub: hub)
         let audio = AudioDataOutput()
         let lock = NSCondition()
         var (frames, peak, timestamps, formats) = (0, Float(0), [UInt64](), Set<String>())
@@ -166,7 +166,7 @@ struct CaptureSessionTests {
         let hub = try hub()
         defer { hub.close() }
         let device = try camera(hub, "pipewire-capkill")
-        let session = CaptureSession.system()
+        let session = CaptureSession.system(hub: hub)
         let frames = Frames()
         let output = VideoDataOutput()
         output.frameHandler = { frames.record(nil, sequence: $0.sequence) }
@@ -187,7 +187,7 @@ struct CaptureSessionTests {
     @Test func aFailedCommitLeavesTheRunningConfigurationAlone() throws {
         let hub = try hub()
         defer { hub.close() }
-        let session = CaptureSession.system()
+        let session = CaptureSession.system(hub: hub)
         let frames = Frames()
         let first = VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480)
         first.frameHandler = { frames.record(nil, sequence: $0.sequence) }
@@ -210,7 +210,7 @@ struct CaptureSessionTests {
     @Test func twoOutputsOfDifferentFormatsAndSizesFromOneStream() throws {
         let hub = try hub()
         defer { hub.close() }
-        let session = CaptureSession.system()
+        let session = CaptureSession.system(hub: hub)
         let full = VideoDataOutput(pixelFormat: .nv12, width: 1280, height: 720)
         let preview = VideoDataOutput(pixelFormat: .bgra, width: 320, height: 180)
         let fullFrames = Frames(), previewFrames = Frames()
@@ -245,7 +245,7 @@ struct CaptureSessionTests {
         _ = plug
         let hub = try hub()
         defer { hub.close() }
-        let session = CaptureSession.system()
+        let session = CaptureSession.system(hub: hub)
         let output = VideoDataOutput(pixelFormat: .nv12, width: 640, height: 480)
         let frames = Frames()
         output.frameHandler = { frame in
@@ -268,7 +268,7 @@ struct CaptureSessionTests {
     @Test func startAndStopManyTimesLeavesNoDescriptorsBehind() throws {
         let hub = try hub()
         defer { hub.close() }
-        let session = CaptureSession.system()
+        let session = CaptureSession.system(hub: hub)
         try session.addInput(try camera(hub))
         try session.addOutput(VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480))
         func descriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
