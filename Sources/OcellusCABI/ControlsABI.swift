@@ -24,7 +24,7 @@ final class ControlListBox {
 }
 
 private func withController(_ device: OpaquePointer?, _ body: (any CameraControlling) throws(OcellusError) -> Void) -> oc_status {
-    abiCall(DeviceBox.lookup(device)) { (box: DeviceBox) throws(OcellusError) in try body(try DeviceControls.controller(for: box.device)) }
+    abiCall(DeviceBox.lookup(device)) { (box: DeviceBox) throws(OcellusError) in try body(try box.device.controller()) }
 }
 
 @c @implementation public func oc_device_copy_controls(_ device: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
@@ -162,7 +162,7 @@ private func listedControl(_ list: OpaquePointer?, _ index: Int, _ function: Str
 @c @implementation public func oc_device_unlock_for_configuration(_ device: OpaquePointer?) -> oc_status {
     abiCall(DeviceBox.lookup(device)) { (box: DeviceBox) throws(OcellusError) in
         let controller: any CameraControlling
-        do throws(OcellusError) { controller = try DeviceControls.controller(for: box.device) } catch {
+        do throws(OcellusError) { controller = try box.device.controller() } catch {
             // Nothing to lock means nothing locked: the header's answer for "not locked".
             guard error.code == .notFound else { throw error }
             throw OcellusError(.wrongState, "not locked for configuration (\(error.message))")

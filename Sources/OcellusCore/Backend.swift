@@ -34,11 +34,17 @@ public protocol DeviceBackend: AnyObject, Sendable {
     /// Opens a microphone this backend reported.
     func openAudioStream(for device: Device, format: AudioFormat,
                          handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream
+    /// The controls of a camera, reached through this backend (`DeviceHub.controller(for:)` says
+    /// which backend is asked); `notFound` when it cannot reach them.
+    func controller(for device: Device) throws(OcellusError) -> any CameraControlling
 }
 
 extension DeviceBackend {
     public func openAudioStream(for device: Device, format: AudioFormat,
                                 handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
         throw OcellusError(.invalidArgument, "\(device.uniqueID) is not a microphone Ocellus can open (the \(kind.name) backend has no sound)")
+    }
+    public func controller(for device: Device) throws(OcellusError) -> any CameraControlling {
+        throw OcellusError(.notFound, "\(device.uniqueID) has no controls through the \(kind.name) backend")
     }
 }

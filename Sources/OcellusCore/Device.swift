@@ -33,6 +33,21 @@ public final class Device: Sendable {
     public let properties: [String: String]
 
     private let connected = Atomic<Bool>(true)
+    /// The hub that lists the device, set once by it before anyone sees the device.
+    private let lister = Lister()
+
+    private final class Lister: @unchecked Sendable { weak var hub: DeviceHub? }
+
+    /// The hub (the library context) that lists the device: its controls come through its backends.
+    public var hub: DeviceHub? { lister.hub }
+
+    func listed(by hub: DeviceHub) { lister.hub = hub }
+
+    /// The camera's controls, wherever its hub reaches them (`DeviceHub.controller(for:)`).
+    public func controller() throws(OcellusError) -> any CameraControlling {
+        guard let hub else { throw OcellusError(.disconnected, "\(uniqueID) is disconnected (its context is gone)") }
+        return try hub.controller(for: self)
+    }
 
     public init(uniqueID: String, name: String, type: DeviceType, position: DevicePosition,
                 backend: BackendKind, backendKey: String, formats: [VideoFormat], depthFormats: [VideoFormat] = [],

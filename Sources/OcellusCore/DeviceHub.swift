@@ -49,6 +49,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     private var systemDefaultMicrophone: String?
     private var systemDefaultMicrophoneChangedAt: UInt64 = 0
 
+    /// One controller per camera instance (`DeviceControllers`).
+    let controllers = DeviceControllers()
     /// Where the `microphone` device's sound comes from now.
     public let microphoneRoute = MicrophoneRoute()
     /// The one file watcher (one inotify descriptor) of the hub and its backends; nil when
@@ -73,6 +75,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                             serialNumber: nil, pluggedMicroseconds: nil, properties: [:], route: microphoneRoute)
         self.stateDirectory = try StateDirectory.resolve(explicit: stateDirectory, environment: environmentVariable)
         sharedSerials = SharedSerials(directory: self.stateDirectory)
+        microphone.listed(by: self)
         var firstError: OcellusError?
         for backend in backends {
             do {
@@ -400,7 +403,9 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 number += 1
             }
         }
-        return Device(classifying: facts, uniqueID: uniqueID, backend: backend)
+        let device = Device(classifying: facts, uniqueID: uniqueID, backend: backend)
+        device.listed(by: self)
+        return device
     }
 
     private static func key(_ kind: BackendKind, _ backendKey: String) -> String { "\(kind.name):\(backendKey)" }

@@ -44,21 +44,13 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     public init(remote: PipeWireRemote = nil, appID: String? = nil) {
         self.remote = remote
         application = appID.map(PipeWireApplication.init(id:))
-        Self.live.withLock { $0 = $0.filter { $0.backend != nil } + [WeakBackend(backend: self)] }
     }
 
     // MARK: Controls (a camera's node: its PropInfo and Props params)
 
-    private struct WeakBackend { weak var backend: PipeWireBackend? }
-    private static let live = Mutex<[WeakBackend]>([])
-
-    /// A running backend that has the node `serial` (a PipeWire camera's `backendKey`).
-    public static func backend(havingNode serial: String) -> PipeWireBackend? {
-        live.withLock { $0.compactMap(\.backend) }.first { $0.hasNode(serial) }
-    }
-
-    private func hasNode(_ serial: String) -> Bool {
-        connection?.withLock { nodes.values.contains { $0.serial == serial } } ?? false
+    /// A camera's controls through its node's PropInfo and Props params.
+    public func controller(for device: Device) throws(OcellusError) -> any CameraControlling {
+        PipeWireControls(backend: self, nodeSerial: device.backendKey)
     }
 
     /// The node's controls and the values known for them, asked for afresh.

@@ -41,6 +41,17 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
         return try V4L2CameraStream(devicePath: path, format: format, frameRate: frameRate, system: system, handler: handler)
     }
 
+    /// The controls of the camera's first V4L2 node — a PipeWire camera's too, when that node is here.
+    public func controller(for device: Device) throws(OcellusError) -> any CameraControlling {
+        guard let node = device.details.videoNodes.first else {
+            throw OcellusError(.notFound, "\(device.uniqueID) has no V4L2 node")
+        }
+        guard device.backend == .v4l2 || access(node, F_OK) == 0 else {
+            throw OcellusError(.notFound, "\(device.uniqueID)'s node \(node) is not here")
+        }
+        return V4L2Controls(devicePath: node, system: system)
+    }
+
     public func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) {
         lock.withLock { self.delegate = delegate }
         // Listen before the first scan, so nothing plugged in between is missed.
