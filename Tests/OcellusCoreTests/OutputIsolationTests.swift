@@ -116,8 +116,58 @@ import Testing
         #expect(camera.givenBack.isEmpty)
     }
 
-    /// A session on a fed stream with a slow output and a quick one.
-    func run(lender: Camera?, body: (DepthTests.FedStream, Gate, VideoDataOutput, VideoDataOutput, UnsafeMutableRawBufferPointer) throws -> Void) throws {
+    /// The fed stream's thread: runs the feeding, one job at a time, for the whole run (a thread
+    /// that ended could hand its id to the next one, which the session would take for its stream's).
+    final class Feeder: @unchecked Sendable {
+        private let lock = ConditionLock()
+        private var jobs: [() -> Void] = []
+        private var (posted, done) = (0, 0)
+        private var finished = false
+
+        init() { pthread_detach(startThread { [self] in work() }) }
+
+        /// Runs `body` on the feeder's thread; false when it did not finish within 5 s (a handler
+        /// held the stream thread).
+        func run(_ body: @escaping () -> Void) -> Bool {
+            let ticket = lock.withLock { () -> Int in
+                jobs.append(body)
+                posted += 1
+                lock.broadcast()
+                return posted
+            }
+            return lock.withLock {
+                let deadline = monotonicNanoseconds() + 5_000_000_000
+                while done < ticket { if !lock.wait(untilMonotonicNanoseconds: deadline) { return done >= ticket } }
+                return true
+            }
+        }
+
+        func finish() { lock.withLock { finished = true; lock.broadcast() } }
+
+        private func work() {
+            while true {
+                let job = lock.withLock { () -> (() -> Void)? in
+                    while jobs.isEmpty && !finished { lock.wait() }
+                    return jobs.isEmpty ? nil : jobs.removeFirst()
+                }
+                guard let job else { return }
+                job()
+                lock.withLock { done += 1; lock.broadcast() }
+            }
+        }
+    }
+
+    /// Waits up to 5 s for `condition`.
+    static func eventually(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while !condition() && Date() < deadline { usleep(1000) }
+        return condition()
+    }
+
+    /// A session on a fed stream with a slow output and a quick one; frames come from a feeder
+    /// thread, as from a backend's.
+    func run(lender: Camera?, body: (Feeder, (UInt64, UInt) -> Bool, Gate, VideoDataOutput, VideoDataOutput,
+                                     UnsafeMutableRawBufferPointer) throws -> Void) throws {
         let opener = DepthTests.FedOpener()
         let session = CaptureSession(opener: opener)
         try session.addInput(Self.camera)
@@ -126,62 +176,69 @@ import Testing
         try session.addOutput(quick)
         try session.startRunning()
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 16)
-        defer { storage.deallocate() }
-        let gate = Gate()
-        try body(opener.opened[0], gate, slow, quick, storage)
+        let gate = Gate(), feeder = Feeder()
+        defer {   // also when the body failed (the session then stops as it goes)
+            gate.open()
+            feeder.finish()
+        }
+        let stream = opener.opened[0]
+        // Frame `sequence` in buffer `token`; true when an output borrowed it (false also when feeding timed out).
+        let feed = { (sequence: UInt64, token: UInt) -> Bool in
+            let lent = Shared<Bool>(false)
+            guard feeder.run({ lent.withLock { $0 = Self.feed(stream, sequence: sequence, token: token, storage: storage, lender: lender) } }) else {
+                return false
+            }
+            return lent.withLock { $0 }
+        }
+        try body(feeder, feed, gate, slow, quick, storage)
         gate.open()
-        // From another thread: this one fed the stream, so it counts as the stream's own.
-        let stopped = Shared<Result<Void, OcellusError>?>(nil)
-        Thread { stopped.withLock { $0 = Result { () throws(OcellusError) in try session.stopRunning() } } }.start()
-        let deadline = Date().addingTimeInterval(5)
-        while stopped.withLock({ $0 == nil }) && Date() < deadline { usleep(1000) }
-        try stopped.withLock { $0 }?.get()
+        try session.stopRunning()
+        storage.deallocate()   // not after a failure: a handler may still read it
     }
 
     @Test func aSlowHandlerHoldsUpOnlyItsOwnOutput() throws {
         let camera = Camera()
-        try run(lender: camera) { stream, gate, slow, quick, storage in
-            let slowFrames = Shared<[(UInt64, UInt8, UnsafeRawPointer?)]>([])
+        try run(lender: camera) { feeder, feed, gate, slow, quick, storage in
+            let slowFrames = Shared<[(UInt64, UnsafeRawPointer?)]>([])
             let quickFrames = Shared<[UInt64]>([])
             slow.frameHandler = { frame in
-                let plane = frame.plane(0)!.bytes
-                slowFrames.withLock { $0.append((frame.sequence, plane[0], plane.baseAddress)) }
+                slowFrames.withLock { $0.append((frame.sequence, frame.plane(0)!.bytes.baseAddress)) }
                 gate.pass()
             }
             quick.frameHandler = { frame in quickFrames.withLock { $0.append(frame.sequence) } }
-            #expect(Self.feed(stream, sequence: 1, token: 1, storage: storage, lender: camera), "the buffer was lent, not copied")
+            // Were the slow handler called on the stream's thread, feeding would stop there.
+            #expect(feed(1, 1), "the buffer was lent, not copied (or feeding stopped in the slow handler)")
             #expect(gate.waitForEntry(1))
-            for sequence in UInt64(2)...10 { Self.feed(stream, sequence: sequence, token: 1 + UInt(sequence % 2), storage: storage, lender: camera) }
-            // Each quick delivery finished before the next frame was fed? Not required: its own thread takes
-            // a frame whenever idle. What is required: it saw frames while the slow one was still blocked.
-            let deadline = Date().addingTimeInterval(5)
-            while quickFrames.withLock({ $0.count }) < 2 && Date() < deadline { usleep(1000) }
-            #expect(quickFrames.withLock { $0.count } >= 2, "the quick output got no frame while the slow one blocked")
+            for sequence in UInt64(2)...10 {
+                _ = feed(sequence, 1 + UInt(sequence % 2))
+                // Paced: the quick output delivers each frame before the next comes.
+                try #require(Self.eventually { quickFrames.withLock { $0.count } == Int(sequence) },
+                             "the quick output got \(quickFrames.withLock { $0 }) while the slow one blocked")
+            }
             #expect(slowFrames.withLock { $0.map(\.0) } == [1], "the slow output is given no frame while it is busy")
-            #expect(slowFrames.withLock { $0.first?.2 } == UnsafeRawPointer(storage.baseAddress), "zero-copy: the camera's own buffer")
+            #expect(slowFrames.withLock { $0.first?.1 } == UnsafeRawPointer(storage.baseAddress), "zero-copy: the camera's own buffer")
             #expect(slow.droppedFrames(.late) == 9, "its frames drop as late while it is busy: \(slow.droppedFrames(.late))")
             #expect(!camera.givenBack.contains(1), "buffer 1 is still being read")
             gate.open()
-            while camera.loans.outstandingLoans > 0 && Date() < deadline { usleep(1000) }
+            #expect(Self.eventually { camera.loans.outstandingLoans == 0 })
             #expect(camera.givenBack.contains(1), "buffer 1 goes back to the camera when the slow handler returns")
-            #expect(slow.deliveredFrames == 1)
+            #expect(Self.eventually { slow.deliveredFrames == 1 })
         }
     }
 
     @Test func framesFromAStreamThatCannotLendAreCopiedForTheOutputsThread() throws {
-        try run(lender: nil) { stream, gate, slow, quick, storage in
+        try run(lender: nil) { feeder, feed, gate, slow, quick, storage in
             let seen = Shared<(UInt8, UnsafeRawPointer?)?>(nil)
             slow.frameHandler = { frame in
                 gate.pass()   // the stream has moved on: the bytes must still be frame 1's
                 let plane = frame.plane(0)!.bytes
                 seen.withLock { $0 = (plane[7], plane.baseAddress) }
             }
-            Self.feed(stream, sequence: 1, token: 1, storage: storage, lender: nil)
+            _ = feed(1, 1)
             #expect(gate.waitForEntry(1))
-            Self.feed(stream, sequence: 2, token: 1, storage: storage, lender: nil)   // overwrites the camera's buffer
+            _ = feed(2, 1)   // overwrites the camera's buffer
             gate.open()
-            let deadline = Date().addingTimeInterval(5)
-            while seen.withLock({ $0 == nil }) && Date() < deadline { usleep(1000) }
+            #expect(Self.eventually { seen.withLock { $0 != nil } })
             let (byte, address) = seen.withLock { $0 } ?? (0, nil)
             #expect(byte == 1 && address != UnsafeRawPointer(storage.baseAddress), "a copy of frame 1")
         }
