@@ -211,10 +211,12 @@ import Testing
             #expect(gate.waitForEntry(1))
             for sequence in UInt64(2)...10 {
                 _ = feed(sequence, 1 + UInt(sequence % 2))
-                // Paced: the quick output delivers each frame before the next comes.
-                try #require(Self.eventually { quickFrames.withLock { $0.count } == Int(sequence) },
+                // Paced: each frame is delivered to the quick output (or, when it came just before its
+                // thread was idle again, dropped as late) before the next comes.
+                try #require(Self.eventually { UInt64(quickFrames.withLock { $0.count }) + quick.droppedFrames(.late) >= sequence },
                              "the quick output got \(quickFrames.withLock { $0 }) while the slow one blocked")
             }
+            #expect(quickFrames.withLock { $0.count } >= 5, "the quick output got \(quickFrames.withLock { $0 }) of 10 while the slow one blocked")
             #expect(slowFrames.withLock { $0.map(\.0) } == [1], "the slow output is given no frame while it is busy")
             #expect(slowFrames.withLock { $0.first?.1 } == UnsafeRawPointer(storage.baseAddress), "zero-copy: the camera's own buffer")
             #expect(slow.droppedFrames(.late) == 9, "its frames drop as late while it is busy: \(slow.droppedFrames(.late))")
