@@ -83,16 +83,21 @@ import Testing
         #expect(!camera.loans.handOver(8) {}, "a buffer nobody borrowed is the stream's to queue")
     }
 
-    @Test func closingWaitsForEveryLoanAndGivesNothingBackAfter() {
-        let camera = Camera()
-        _ = camera.loans.handOver(3) { _ = camera.loans.borrowDeliveringBuffer() }
+    /// Lends buffer `token` and returns it from another thread 100 ms later; the flag turns true just before.
+    static func lendAndReturnLater(_ token: UInt, from camera: Camera) -> Shared<Bool> {
+        _ = camera.loans.handOver(token) { _ = camera.loans.borrowDeliveringBuffer() }
         let returned = Shared<Bool>(false)
-        let borrower = Thread {
+        Thread {
             usleep(100_000)
             returned.withLock { $0 = true }
-            camera.loans.returnBuffer(3)
-        }
-        borrower.start()
+            camera.loans.returnBuffer(token)
+        }.start()
+        return returned
+    }
+
+    @Test func closingWaitsForEveryLoanAndGivesNothingBackAfter() {
+        let camera = Camera()
+        let returned = Self.lendAndReturnLater(3, from: camera)
         camera.loans.close()
         #expect(returned.withLock { $0 }, "close returned while a buffer was still lent")
         #expect(camera.givenBack.isEmpty, "the stream is closing: nothing goes back to the camera")
@@ -103,14 +108,7 @@ import Testing
 
     @Test func aWithdrawnBufferIsAwaitedAndNotGivenBack() {
         let camera = Camera()
-        _ = camera.loans.handOver(5) { _ = camera.loans.borrowDeliveringBuffer() }
-        let returned = Shared<Bool>(false)
-        let borrower = Thread {
-            usleep(100_000)
-            returned.withLock { $0 = true }
-            camera.loans.returnBuffer(5)
-        }
-        borrower.start()
+        let returned = Self.lendAndReturnLater(5, from: camera)
         camera.loans.withdraw(5)
         #expect(returned.withLock { $0 })
         #expect(camera.givenBack.isEmpty)

@@ -38,7 +38,7 @@ final class FrameHandOff: @unchecked Sendable {
             return
         }
         if worker == nil { worker = Worker(handler: handler, accounting: accounting) }
-        worker!.post(ready, lender: ownsBytes ? nil : lender, copies: !ownsBytes)
+        worker!.post(ready, lender: lender, ownsBytes: ownsBytes)
     }
 
     /// Returns once a frame handed to the output's thread has been delivered (stopping sessions).
@@ -66,14 +66,16 @@ final class FrameHandOff: @unchecked Sendable {
 
         var isIdle: Bool { idle.load(ordering: .acquiring) }
 
-        func post(_ ready: UnsafePointer<CameraFrame>, lender: (any CameraBufferLending)?, copies: Bool) {
+        func post(_ ready: UnsafePointer<CameraFrame>, lender: (any CameraBufferLending)?, ownsBytes: Bool) {
             var posted = ready.pointee
             var borrowed: (lender: any CameraBufferLending, token: UInt)?
-            if let lender, let token = lender.borrowDeliveringBuffer() {
-                borrowed = (lender, token)
-            } else if copies {
-                copy.store(posted)   // idle: the thread is not reading the copy
-                posted = copy.frame
+            if !ownsBytes {   // the output's own bytes need neither a loan nor a copy
+                if let lender, let token = lender.borrowDeliveringBuffer() {
+                    borrowed = (lender, token)
+                } else {
+                    copy.store(posted)   // idle: the thread is not reading the copy
+                    posted = copy.frame
+                }
             }
             idle.store(false, ordering: .releasing)
             lock.withLock {
