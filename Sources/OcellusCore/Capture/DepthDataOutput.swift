@@ -3,7 +3,7 @@
 /// depth) with the depth unit stated, or, on request (`pixelFormat = .depthMetres`), float
 /// metres converted into one buffer the output reuses. Timestamps, sequence numbers and
 /// drops are counted as for picture outputs (`DeliveryAccounting`).
-public final class DepthDataOutput: @unchecked Sendable {
+public final class DepthDataOutput: FrameOutput, @unchecked Sendable {
     /// nil: the camera's depth format; `.depthMetres`: float32 metres.
     public var pixelFormat: FourCC?
     public private(set) var width: UInt32?
@@ -24,51 +24,22 @@ public final class DepthDataOutput: @unchecked Sendable {
         return format.offers(width: width, height: height)
     }
 
-    /// Called with views valid during the call, one map at a time: on the stream thread that
-    /// delivers depth, or on the output's own thread while that stream feeds other outputs too.
-    public var frameHandler: ((CameraFrame) -> Void)? {
-        get { handler.valueHandler }
-        set { handler.valueHandler = newValue }
-    }
-    /// The same handler taking the map by reference (the C ABI's view: no copy of the record).
-    public var frameViewHandler: ((UnsafePointer<CameraFrame>) -> Void)? {
-        get { handler.current }
-        set { handler.replace(with: newValue) }
-    }
-
-    /// True on the thread running this output's handler.
-    public var isDeliveringThread: Bool { handler.isCallingThread }
-
-    private let handler: HandlerSlot<UnsafePointer<CameraFrame>>
-    let accounting: DeliveryAccounting
-    private let handOff: FrameHandOff
     /// Metres per unit when the camera does not say (its frames' `depthUnit` is 0): millimetres.
     static let defaultDepthUnit: Float = 0.001
     /// The float conversion's buffer, grown when a larger map comes (never per frame).
     private var metres = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
 
     public init(pixelFormat: FourCC? = nil) {
-        (handler, accounting) = (HandlerSlot(), DeliveryAccounting())
-        handOff = FrameHandOff(handler: handler, accounting: accounting)
         self.pixelFormat = pixelFormat
     }
 
     deinit { metres.deallocate() }
 
-    public var deliveredFrames: UInt64 { accounting.deliveredFrames }
-
-    public func droppedFrames(_ reason: FrameDropReason) -> UInt64 { accounting.dropped(reason) }
-
-    /// Called on the stream thread only; `arrival` is when the stream handed the map over,
-    /// `isolated` whether the stream feeds other outputs too, `lender` the stream's buffer lender.
-    func deliver(_ map: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
-                 lender: (any CameraBufferLending)? = nil) {
+    /// Checks the map's size, states its depth unit and converts it to metres when asked.
+    override func deliver(_ map: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
+                          lender: (any CameraBufferLending)? = nil) {
+        guard admits(map, arrival: arrival) else { return }
         let frame = map.pointee
-        guard accounting.admit(sequence: frame.sequence, timestamp: frame.timestampNanoseconds, arrival: arrival),
-              handOff.canTakeFrame else {
-            accounting.count(.late)
-            return
-        }
         guard let samples = frame.plane(0), frame.pixelFormat.isDepthMap else { return }
         let (width, height) = (Int(frame.width), Int(frame.height))
         guard samples.bytes.count >= samples.stride * max(0, height - 1) + width * 2, samples.stride >= width * 2 else {
@@ -99,9 +70,6 @@ public final class DepthDataOutput: @unchecked Sendable {
                                 timestampNanoseconds: frame.timestampNanoseconds, isFullRange: true, depthUnit: depthUnit,
                                 planes: samples)
         }
-        withUnsafePointer(to: ready) { handOff.handOver($0, isolated: isolated, lender: lender, ownsBytes: converts) }
+        withUnsafePointer(to: ready) { handOver($0, isolated: isolated, lender: lender, ownsBytes: converts) }
     }
-
-    /// Returns once a map handed to the output's own thread has been delivered. Not from that thread.
-    func waitForDelivery() { handOff.waitForDelivery() }
 }

@@ -72,7 +72,7 @@ public final class OutputSynchronizer: @unchecked Sendable {
     }
 
     /// Half the shorter of the two streams' frame intervals.
-    private var tolerance: UInt64 { min(videoOutput.frameInterval, depthOutput.accounting.frameInterval) / 2 }
+    private var tolerance: UInt64 { min(videoOutput.frameInterval, depthOutput.frameInterval) / 2 }
 
     func arrived(_ frame: CameraFrame, from side: Side) {
         let other = side == .video ? Side.depth : .video

@@ -14,7 +14,7 @@ import Glibc
 /// in the sequence are counted as out of buffers when deliveries were further apart than a
 /// frame interval (this output held the stream up), else as discontinuities at the source
 /// (`DeliveryAccounting`).
-public final class VideoDataOutput: @unchecked Sendable {
+public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     public typealias DropReason = FrameDropReason
 
     /// nil: whatever the camera runs with.
@@ -56,25 +56,7 @@ public final class VideoDataOutput: @unchecked Sendable {
         }
         videoRotationAngle = ((degrees % 360) + 360) % 360
     }
-    /// Called with views valid during the call, one frame at a time: on the session's stream
-    /// thread, or on the output's own thread while the stream feeds other outputs too.
-    /// Replacing it waits for a call in flight, except from inside the handler (`HandlerSlot`).
-    public var frameHandler: ((CameraFrame) -> Void)? {
-        get { handler.valueHandler }
-        set { handler.valueHandler = newValue }
-    }
-    /// The same handler taking the frame by reference (the C ABI's view: no copy of the record).
-    public var frameViewHandler: ((UnsafePointer<CameraFrame>) -> Void)? {
-        get { handler.current }
-        set { handler.replace(with: newValue) }
-    }
 
-    /// True on the thread running this output's handler.
-    public var isDeliveringThread: Bool { handler.isCallingThread }
-
-    private let handler: HandlerSlot<UnsafePointer<CameraFrame>>
-    let accounting: DeliveryAccounting
-    private let handOff: FrameHandOff
     /// The newest frame, for callers that pull (`LatestFrame`); off until first used.
     public let latest = LatestFrame()
     /// The thread that last delivered a frame (pthread_t bits): a pull from there would wait for itself.
@@ -84,34 +66,21 @@ public final class VideoDataOutput: @unchecked Sendable {
     public var isStreamThread: Bool { deliveringThread.load(ordering: .relaxed) == UInt(pthread_self()) }
     // Touched only by the stream thread, in `deliver`.
     private var lastDelivery: UInt64 = 0
-    /// The stream's frame interval, set by the session (for lateness).
-    var frameInterval: UInt64 {
-        get { accounting.frameInterval }
-        set { accounting.frameInterval = newValue }
-    }
     /// Set by the session when the stream's format or size is not the output's.
     var converter: (any FrameConverting)?
 
     public init(pixelFormat: FourCC? = nil, width: UInt32? = nil, height: UInt32? = nil) {
-        (handler, accounting) = (HandlerSlot(), DeliveryAccounting())
-        handOff = FrameHandOff(handler: handler, accounting: accounting)
         self.pixelFormat = pixelFormat
         self.width = width
         self.height = height
     }
 
-    public var deliveredFrames: UInt64 { accounting.deliveredFrames }
-
-    /// Frames dropped for `reason` so far.
-    public func droppedFrames(_ reason: DropReason) -> UInt64 { accounting.dropped(reason) }
-
-    /// Called on the stream thread only; `arrival` is when the stream handed the frame over,
-    /// `isolated` whether the stream feeds other outputs too, `lender` the stream's buffer lender.
-    func deliver(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
-                 lender: (any CameraBufferLending)? = nil) {
-        if !accounting.admit(sequence: frame.pointee.sequence, timestamp: frame.pointee.timestampNanoseconds, arrival: arrival)
-            || !handOff.canTakeFrame || converter?.isCatchingUp(before: frame.pointee) == true {
-            accounting.count(.late)
+    /// Thins frames to the rate cap and converts them to what the output asked for.
+    override func deliver(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
+                          lender: (any CameraBufferLending)? = nil) {
+        let admitted = admits(frame, arrival: arrival)
+        if !admitted || converter?.isCatchingUp(before: frame.pointee) == true {
+            if admitted { accounting.count(.late) }   // a conversion still behind
             converter?.skip(frame.pointee, late: true)
             return
         }
@@ -144,10 +113,7 @@ public final class VideoDataOutput: @unchecked Sendable {
     private func hand(over ready: UnsafePointer<CameraFrame>, isolated: Bool, lender: (any CameraBufferLending)?, ownsBytes: Bool) {
         deliveringThread.store(UInt(pthread_self()), ordering: .relaxed)
         if latest.isEnabled { latest.store(ready.pointee) }
-        handOff.handOver(ready, isolated: isolated, lender: lender, ownsBytes: ownsBytes)
+        handOver(ready, isolated: isolated, lender: lender, ownsBytes: ownsBytes)
     }
-
-    /// Returns once a frame handed to the output's own thread has been delivered. Not from that thread.
-    func waitForDelivery() { handOff.waitForDelivery() }
 }
 
