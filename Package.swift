@@ -108,7 +108,10 @@ let package = Package(
 
         .testTarget(name: "OcellusMediaTests", dependencies: ["OcellusCore", "OcellusMedia", "CTurboJPEG", "CLibExif"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "OcellusCoreTests", dependencies: ["OcellusCore"],
+        // The Swift tests' one stand-in backend and its scripted streams.
+        .target(name: "OcellusTestSupport", dependencies: ["OcellusCore"], path: "Tests/OcellusTestSupport",
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "OcellusCoreTests", dependencies: ["OcellusCore", "OcellusTestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "OcellusPipeWireTests", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusSystem"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),

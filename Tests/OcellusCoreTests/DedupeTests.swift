@@ -3,45 +3,16 @@ import Testing
 import Glibc
 #endif
 @testable import OcellusCore
+import OcellusTestSupport
 
-/// The hub's rule for a camera that both backends see. Named for what they are:
-/// stand-in backends, since no machine here has a camera that PipeWire and raw
-/// V4L2 can both see (the vivid guest runs no PipeWire).
+/// The hub's rule for a camera that both backends see, with scripted stand-in backends: no
+/// machine here has a camera that PipeWire and raw V4L2 can both see (the vivid guest runs no PipeWire).
 @Suite struct DedupeTests {
-    final class StandInBackend: DeviceBackend, @unchecked Sendable {
-        let kind: BackendKind
-        /// Weak, as in the real backends: the hub owns its backends (a strong reference here
-        /// was a cycle that LeakSanitizer reported).
-        weak var delegate: (any DeviceBackendDelegate)?
-        init(_ kind: BackendKind) { self.kind = kind }
-        func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) { self.delegate = delegate }
-        func stop() {}
-        func add(_ facts: DeviceFacts) { delegate?.backend(self, didAdd: facts) }
-        func remove(_ key: String) { delegate?.backend(self, didRemoveDeviceWithKey: key) }
-        func fail() { delegate?.backend(self, didFail: OcellusError(.backendUnavailable, "gone")) }
-        func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
-                        handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
-            throw OcellusError(.other, "a stand-in backend reports devices only")
-        }
-    }
+    func webcam(key: String) -> DeviceFacts { ScriptedCameras.webcam(serial: "B61DEDAF", key: key) }
 
-    func webcam(key: String) -> DeviceFacts {
-        var facts = DeviceFacts(media: .video, name: "C920", backendKey: key, fallbackName: key)
-        facts.bus = "usb"
-        facts.vendorID = 0x046d
-        facts.productID = 0x082d
-        facts.serial = "B61DEDAF"
-        facts.usbPort = "3-3"
-        return facts
-    }
-
-    func makeHub() throws -> (DeviceHub, StandInBackend, StandInBackend, String) {
-        var template = Array("/tmp/ocellus-dedupe-XXXXXX".utf8CString)
-        let state = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        let pipewire = StandInBackend(.pipewire), v4l2 = StandInBackend(.v4l2)
-        let hub = try DeviceHub(appID: "org.ocellus.test.dedupe", backends: [pipewire, v4l2], timeoutMilliseconds: 0,
-                                stateDirectory: state)
-        return (hub, pipewire, v4l2, state)
+    func makeHub() throws -> (DeviceHub, ScriptedBackend, ScriptedBackend, String) {
+        let pipewire = ScriptedBackend(.pipewire), v4l2 = ScriptedBackend(.v4l2), state = ScriptedCameras.stateDirectory()
+        return (try ScriptedCameras.hub([pipewire, v4l2], appID: "org.ocellus.test.dedupe", stateDirectory: state), pipewire, v4l2, state)
     }
 
     @Test func theSameCameraIsListedOnceThroughPipeWire() throws {
@@ -80,7 +51,7 @@ import Glibc
         hub.close()
         // Later, either unit alone, in either order: its port names it.
         for port in ["1-1", "2-1"] {
-            let backend = StandInBackend(.v4l2)
+            let backend = ScriptedBackend(.v4l2)
             let later = try DeviceHub(appID: "org.ocellus.test.dedupe", backends: [backend], timeoutMilliseconds: 0,
                                       stateDirectory: state)
             backend.add(unit(port))

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OcellusCore
+import OcellusTestSupport
 
 /// Depth cameras in a session (behaviour §4, depth): which depth format runs beside the
 /// picture, depth maps as views with their unit, the synchronizer's pairing, and what a
@@ -30,31 +31,6 @@ import Testing
                       pluggedMicroseconds: nil, properties: [:])
     }()
 
-    final class FedStream: CameraStream, @unchecked Sendable {
-        let format: VideoFormat
-        let handler: (CameraStreamEvent) -> Void
-        // Stopped on the session's own threads while the test watches.
-        private let stops = Atomic<Int>(0)
-        var stopCount: Int { stops.load(ordering: .sequentiallyConsistent) }
-        init(format: VideoFormat, handler: @escaping (CameraStreamEvent) -> Void) {
-            self.format = format
-            self.handler = handler
-        }
-        func stop() { stops.wrappingAdd(1, ordering: .sequentiallyConsistent) }
-    }
-
-    final class FedOpener: CameraStreamOpening, @unchecked Sendable {
-        private let lock = NSLock()
-        private var streams: [FedStream] = []
-        var opened: [FedStream] { lock.withLock { streams } }
-        func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
-                        handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
-            let stream = FedStream(format: format.sized(width: format.width, height: format.height), handler: handler)
-            lock.withLock { streams.append(stream) }
-            return stream
-        }
-    }
-
     /// A frame of `format` whose bytes are `words` (kept alive by the caller).
     static func frame(_ format: FourCC, _ width: UInt32, _ height: UInt32, sequence: UInt64, at time: UInt64,
                       _ bytes: UnsafeRawBufferPointer, stride: Int) -> CameraFrame {
@@ -63,12 +39,12 @@ import Testing
     }
 
     func choose(_ outputs: [DepthDataOutput], camera: Device = depthCamera,
-                video: [VideoDataOutput] = []) throws -> CaptureSession.DepthSource? {
-        var configuration = CaptureSession.Configuration()
+                video: [VideoDataOutput] = []) throws -> DepthSource? {
+        var configuration = SessionConfiguration()
         configuration.input = camera
         configuration.outputs = video
         configuration.depthOutputs = outputs
-        return try CaptureSession(opener: FedOpener()).chooseStreams(for: configuration).depth
+        return try FormatChoice(conversion: nil).streams(for: configuration).depth
     }
 
     @Test func theDepthBesideThePictureHasItsAspectItsSizeAndItsRate() throws {
@@ -191,7 +167,7 @@ import Testing
     }
 
     @Test func aSessionStreamsDepthBesideThePictureAndAFailingDepthStreamStopsBoth() throws {
-        let opener = FedOpener()
+        let opener = ScriptedBackend()
         let session = CaptureSession(opener: opener)
         try session.addInput(Self.depthCamera)
         try session.addOutput(VideoDataOutput())
@@ -205,23 +181,21 @@ import Testing
         #expect(session.activeDepthFormat?.width == 640)
         let words = [UInt16](repeating: 800, count: 640 * 480)
         words.withUnsafeBytes { bytes in
-            withUnsafePointer(to: Self.frame(Self.z16, 640, 480, sequence: 1, at: monotonicNanoseconds(), bytes, stride: 1280)) {
-                streams[1].handler(.frame($0))
-            }
+            streams[1].feed(Self.frame(Self.z16, 640, 480, sequence: 1, at: monotonicNanoseconds(), bytes, stride: 1280))
         }
         #expect(maps == 1)
         var events: [String] = []
         let lock = NSLock()
         let observer = session.events.addObserver { event in lock.withLock { events.append("\(event)") } }
-        let failing = Thread { streams[1].handler(.failed(OcellusError(.io, "the depth node failed"))) }
+        let failing = Thread { streams[1].fail(OcellusError(.io, "the depth node failed")) }
         failing.start()
         let deadline = Date().addingTimeInterval(5)
-        while (streams[0].stopCount == 0 || lock.withLock({ events.count }) < 2) && Date() < deadline { usleep(1000) }
+        while (streams[0].stops.isEmpty || lock.withLock({ events.count }) < 2) && Date() < deadline { usleep(1000) }
         #expect(!session.isRunning)
-        #expect(streams[0].stopCount == 1, "the picture stream stops with its depth")
+        #expect(streams[0].stops.count == 1, "the picture stream stops with its depth")
         #expect(lock.withLock { events.first?.contains("depth stream: the depth node failed") } == true)
         try session.stopRunning()
-        #expect(streams[1].stopCount == 1, "the failed depth stream is stopped by stopRunning")
+        #expect(streams[1].stops.count == 1, "the failed depth stream is stopped by stopRunning")
         session.events.removeObserver(observer)
     }
 }

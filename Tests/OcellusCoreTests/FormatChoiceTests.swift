@@ -3,13 +3,6 @@ import Testing
 
 /// How a session picks the camera format for its outputs, and the USB budget (behaviour §4).
 @Suite struct FormatChoiceTests {
-    struct NoStreams: CameraStreamOpening {
-        func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
-                        handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
-            throw OcellusError(.other, "not used")
-        }
-    }
-
     /// Claims every conversion: the choice, not the pixels, is under test here.
     struct AnyConversion: FrameConversion {
         func canConvert(from source: FourCC, to target: FourCC) -> Bool { true }
@@ -34,10 +27,10 @@ import Testing
     }
 
     func choose(_ device: Device, _ outputs: [VideoDataOutput]) throws -> (VideoFormat, FrameRate)? {
-        var configuration = CaptureSession.Configuration()
+        var configuration = SessionConfiguration()
         configuration.input = device
         configuration.outputs = outputs
-        return try CaptureSession(opener: NoStreams(), conversion: AnyConversion()).chooseFormat(for: configuration)
+        return try FormatChoice(conversion: AnyConversion()).picture(for: configuration)
     }
 
     @Test func rawIsPreferredWhenItFitsTheBus() throws {
@@ -93,11 +86,11 @@ import Testing
 
 extension FormatChoiceTests {
     func chooseWithPreset(_ preset: CaptureSession.Preset, outputs: [VideoDataOutput] = [VideoDataOutput()]) throws -> VideoFormat? {
-        var configuration = CaptureSession.Configuration()
+        var configuration = SessionConfiguration()
         configuration.input = webcam(speedMbps: 5000)
         configuration.outputs = outputs
         configuration.preset = preset
-        return try CaptureSession(opener: NoStreams(), conversion: AnyConversion()).chooseFormat(for: configuration)?.0
+        return try FormatChoice(conversion: AnyConversion()).picture(for: configuration)?.0
     }
 
     @Test func presetsPickTheStreamSize() throws {

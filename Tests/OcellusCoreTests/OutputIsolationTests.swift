@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OcellusCore
+import OcellusTestSupport
 
 /// One slow handler holds up only its own output (issue 25, item 7): a stream feeding several
 /// outputs hands each frame to each output's own thread, lending the camera's buffer rather than
@@ -54,18 +55,16 @@ import Testing
 
     /// Feeds frame `sequence` (bytes all `sequence`) through `stream` as buffer `token`; true when an output borrowed it.
     @discardableResult
-    static func feed(_ stream: DepthTests.FedStream, sequence: UInt64, token: UInt, storage: UnsafeMutableRawBufferPointer,
+    static func feed(_ stream: ScriptedStream, sequence: UInt64, token: UInt, storage: UnsafeMutableRawBufferPointer,
                      lender: Camera?) -> Bool {
         storage.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: sequence))
         let frame = CameraFrame(pixelFormat: .yuyv, width: 4, height: 2, sequence: sequence, timestampNanoseconds: monotonicNanoseconds(),
                                 planes: FramePlane(bytes: UnsafeRawBufferPointer(storage), stride: 8))
-        return withUnsafePointer(to: frame) { view in
-            guard let lender else {
-                stream.handler(.frame(view))
-                return false
-            }
-            return lender.loans.handOver(token) { stream.handler(.frame(view, lender: lender.loans)) }
+        guard let lender else {
+            stream.feed(frame)
+            return false
         }
+        return lender.loans.handOver(token) { stream.feed(frame, lender: lender.loans) }
     }
 
     @Test func aBufferLentTwiceGoesBackOnceWhenBothReturnIt() {
@@ -166,7 +165,7 @@ import Testing
     /// thread, as from a backend's.
     func run(lender: Camera?, body: (Feeder, (UInt64, UInt) -> Bool, Gate, VideoDataOutput, VideoDataOutput,
                                      UnsafeMutableRawBufferPointer) throws -> Void) throws {
-        let opener = DepthTests.FedOpener()
+        let opener = ScriptedBackend()
         let session = CaptureSession(opener: opener)
         try session.addInput(Self.camera)
         let slow = VideoDataOutput(), quick = VideoDataOutput()
@@ -245,7 +244,7 @@ import Testing
     }
 
     @Test func aLoneOutputIsCalledOnTheStreamThreadAndStopWaitsForIsolatedHandlers() throws {
-        let opener = DepthTests.FedOpener()
+        let opener = ScriptedBackend()
         let session = CaptureSession(opener: opener)
         try session.addInput(Self.camera)
         let lone = VideoDataOutput()

@@ -1,5 +1,6 @@
 import Testing
 @testable import OcellusCore
+import OcellusTestSupport
 
 /// An output's maximum rate thins a faster stream evenly and never a stream at the cap.
 @Suite struct OutputRateTests {
@@ -41,7 +42,7 @@ import Testing
             uniqueID: "usb-1234:5678-R", name: "Camera", type: .externalCamera, position: .unspecified, backend: .v4l2,
             backendKey: "k", formats: [VideoFormat(pixelFormat: .grey, width: 1, height: 1, frameRates: [FrameRate(60), FrameRate(30)])],
             vendorID: 0x1234, productID: 0x5678, serialNumber: "R", pluggedMicroseconds: nil, properties: [:])
-        let opener = DepthTests.FedOpener()
+        let opener = ScriptedBackend()
         let session = CaptureSession(opener: opener)
         try session.addInput(camera)
         let output = VideoDataOutput()
@@ -59,7 +60,7 @@ import Testing
                 let frame = CameraFrame(pixelFormat: .grey, width: 1, height: 1, sequence: UInt64(index),
                                         timestampNanoseconds: UInt64(Int(start) + index * 33_333_333 + jitter),
                                         planes: FramePlane(bytes: bytes, stride: 1))
-                withUnsafePointer(to: frame) { opener.opened[0].handler(.frame($0)) }
+                opener.opened[0].feed(frame)
             }
         }
         #expect(sequences == Array(0..<30))

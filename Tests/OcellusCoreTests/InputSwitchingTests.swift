@@ -1,0 +1,112 @@
+import Testing
+import Foundation
+@testable import OcellusCore
+import OcellusTestSupport
+
+/// Automatic switching (behaviour §4): a session following a hub's system preferred camera,
+/// on a hub over the scripted stand-in backend, streaming through that hub as apps' sessions do.
+@Suite struct InputSwitchingTests {
+    struct Bed {
+        let backend = ScriptedBackend()
+        let hub: DeviceHub
+        let session: CaptureSession
+        let log = EventLog<CaptureSession.Event>()
+        let observer: UInt64
+
+        init() throws {
+            hub = try ScriptedCameras.hub([backend])
+            backend.add(ScriptedCameras.webcam(serial: "A", key: "a", usbPort: "3-1"))
+            backend.add(ScriptedCameras.webcam(serial: "B", key: "b", usbPort: "3-2"))
+            session = CaptureSession(opener: hub)
+            observer = session.events.addObserver(log.append)
+        }
+
+        func camera(_ serial: String) throws -> Device {
+            try #require(hub.devices().first { $0.serialNumber == serial })
+        }
+
+        /// The cameras the session was switched to, in order.
+        var switches: [String?] { Self.switches(in: log.events) }
+
+        static func switches(in events: [CaptureSession.Event]) -> [String?] {
+            events.compactMap { event in if case .inputSwitched(let camera) = event { camera.serialNumber } else { nil } }
+        }
+
+        func close() {
+            session.events.removeObserver(observer)
+            try? session.stopRunning()
+            hub.close()
+        }
+    }
+
+    @Test func theInputFollowsTheSystemPreferredCamera() throws {
+        let bed = try Bed()
+        defer { bed.close() }
+        try bed.hub.setUserPreferredCamera(bed.camera("A"))
+        try bed.session.addOutput(VideoDataOutput())
+        bed.session.setAutomaticallySwitchesCamera(following: bed.hub)
+        #expect(bed.session.automaticallySwitchesCamera)
+        #expect(bed.session.input?.serialNumber == "A")
+        try bed.session.startRunning()
+        try bed.hub.setUserPreferredCamera(bed.camera("B"))
+        #expect(bed.log.wait { Bed.switches(in: $0).last == "B" })
+        #expect(bed.session.isRunning && bed.backend.opened.map(\.device.serialNumber) == ["A", "B"])
+        #expect(bed.backend.opened[0].stops.count == 1)
+        // No longer following: the choice moves, the input stays.
+        bed.session.setAutomaticallySwitchesCamera(following: nil)
+        try bed.hub.setUserPreferredCamera(bed.camera("A"))
+        usleep(200_000)
+        #expect(bed.session.input?.serialNumber == "B" && bed.switches == ["A", "B"])
+    }
+
+    @Test func aSwitchWaitsForTheRecordingToEnd() throws {
+        let bed = try Bed()
+        defer { bed.close() }
+        try bed.hub.setUserPreferredCamera(bed.camera("A"))
+        try bed.session.addOutput(VideoDataOutput())
+        bed.session.setAutomaticallySwitchesCamera(following: bed.hub)
+        try bed.session.startRunning()
+        bed.session.recordingStarted()
+        #expect(bed.session.isRecording)
+        try bed.hub.setUserPreferredCamera(bed.camera("B"))
+        #expect(bed.log.wait { events in events.contains { if case .switchDeferred(let camera) = $0 { camera.serialNumber == "B" } else { false } } })
+        #expect(bed.session.input?.serialNumber == "A")
+        bed.session.recordingEnded()
+        #expect(bed.log.wait { Bed.switches(in: $0).last == "B" })
+        #expect(!bed.session.isRecording && bed.session.input?.serialNumber == "B")
+    }
+
+    @Test func aSessionWhoseCameraWentStartsAgainOnTheNextPreferred() throws {
+        let bed = try Bed()
+        defer { bed.close() }
+        try bed.hub.setUserPreferredCamera(bed.camera("B"))
+        try bed.session.addOutput(VideoDataOutput())
+        bed.session.setAutomaticallySwitchesCamera(following: bed.hub)
+        try bed.session.startRunning()
+        let stream = try #require(bed.backend.opened.last)
+        #expect(stream.device.serialNumber == "B")
+        // The stream says so first, then the backend reports the camera gone.
+        let failing = Thread { stream.fail(OcellusError(.disconnected, "the camera was disconnected")) }
+        failing.start()
+        #expect(bed.log.wait { events in events.contains { if case .runtimeError = $0 { true } else { false } } })
+        bed.backend.remove("b")
+        #expect(bed.log.wait { Bed.switches(in: $0).last == "A" })
+        #expect(bed.log.wait { events in events.last.map { if case .started = $0 { true } else { false } } ?? false })
+        #expect(bed.session.isRunning)
+        #expect(bed.backend.opened.last?.device.serialNumber == "A")
+    }
+
+    @Test func aSessionStoppedAsAskedIsNotRestartedBySwitching() throws {
+        let bed = try Bed()
+        defer { bed.close() }
+        try bed.hub.setUserPreferredCamera(bed.camera("B"))
+        try bed.session.addOutput(VideoDataOutput())
+        bed.session.setAutomaticallySwitchesCamera(following: bed.hub)
+        try bed.session.startRunning()
+        try bed.session.stopRunning()
+        bed.backend.remove("b")
+        #expect(bed.log.wait { Bed.switches(in: $0).last == "A" })
+        usleep(200_000)
+        #expect(!bed.session.isRunning && bed.backend.opened.count == 1)
+    }
+}
