@@ -38,7 +38,7 @@ public class FrameOutput: @unchecked Sendable {
     public func droppedFrames(_ reason: FrameDropReason) -> UInt64 { accounting.dropped(reason) }
 
     /// The stream's frame interval, set by the session (for lateness and pairing).
-    var frameInterval: UInt64 {
+    final var frameInterval: UInt64 {
         get { accounting.frameInterval }
         set { accounting.frameInterval = newValue }
     }
@@ -55,7 +55,7 @@ public class FrameOutput: @unchecked Sendable {
     /// Whether the frame is on time and the output's thread free for it; a frame refused is
     /// counted as late. On the stream thread, before any conversion (whose buffer the output's
     /// thread may still be reading).
-    func admits(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64) -> Bool {
+    final func admits(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64) -> Bool {
         guard accounting.admit(sequence: frame.pointee.sequence, timestamp: frame.pointee.timestampNanoseconds, arrival: arrival),
               handOff.canTakeFrame else {
             accounting.count(.late)
@@ -66,10 +66,10 @@ public class FrameOutput: @unchecked Sendable {
 
     /// Hands `ready` to the handler (`FrameHandOff.handOver`). `ownsBytes`: the bytes are the
     /// output's own (a conversion's buffer) and stay untouched until its next frame.
-    func handOver(_ ready: UnsafePointer<CameraFrame>, isolated: Bool, lender: (any CameraBufferLending)?, ownsBytes: Bool) {
+    final func handOver(_ ready: UnsafePointer<CameraFrame>, isolated: Bool, lender: (any CameraBufferLending)?, ownsBytes: Bool) {
         handOff.handOver(ready, isolated: isolated, lender: lender, ownsBytes: ownsBytes)
     }
 
     /// Returns once a frame handed to the output's own thread has been delivered. Not from that thread.
-    func waitForDelivery() { handOff.waitForDelivery() }
+    final func waitForDelivery() { handOff.waitForDelivery() }
 }

@@ -67,6 +67,7 @@ final class SessionStream: @unchecked Sendable {
         for output in outputs { output.waitForDelivery() }   // the stream thread is gone: its copy is ours
     }
 
+    @inline(__always)
     private func deliver(_ frame: UnsafePointer<CameraFrame>, lender: (any CameraBufferLending)?) {
         let arrival = monotonicNanoseconds()
         watchdog?.frameArrived(at: arrival)
@@ -76,9 +77,13 @@ final class SessionStream: @unchecked Sendable {
             (outputs, outputsCommit) = (committedOutputs(), seen)
         }
         let isolated = outputs.count > 1
-        // In place: only this thread changes the array, so the loop takes no references.
+        // In place and unretained: only this thread changes the array, which holds the outputs.
         outputs.withUnsafeBufferPointer { outputs in
-            for index in outputs.indices { outputs[index].deliver(frame, arrival: arrival, isolated: isolated, lender: lender) }
+            for index in outputs.indices {
+                Unmanaged.passUnretained(outputs[index])._withUnsafeGuaranteedRef {
+                    $0.deliver(frame, arrival: arrival, isolated: isolated, lender: lender)
+                }
+            }
         }
         watchdog?.deliveryFinished()
     }
