@@ -7,9 +7,11 @@ final class AudioOutputBox: SessionMember {
     weak var session: SessionBox?
     var handle: OpaquePointer!
 
-    static func lookup(_ handle: OpaquePointer?) -> AudioOutputBox? {
-        HandleTable.lookup(handle, as: AudioOutputBox.self, what: "audio data output")
-    }
+    static let what = "audio data output"
+}
+
+@c @implementation public func oc_audio_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    AudioOutputBox.create(out, function: "oc_audio_data_output_create")
 }
 
 @c @implementation public func oc_capture_session_set_audio_input(_ session: OpaquePointer?, _ microphone: OpaquePointer?) -> oc_status {
@@ -60,13 +62,6 @@ final class AudioOutputBox: SessionMember {
 
 // MARK: Audio data outputs
 
-@c @implementation public func oc_audio_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    guard let out else { return LastError.fail(.invalidArgument, "oc_audio_data_output_create: out is NULL") }
-    let box = AudioOutputBox()
-    box.handle = HandleTable.register(box)
-    out.pointee = box.handle
-    return oc_status(OC_OK)
-}
 
 @c @implementation public func oc_audio_data_output_destroy(_ output: OpaquePointer?) {
     guard let box = AudioOutputBox.lookup(output),

@@ -72,66 +72,6 @@ final class FrameBox {
     }
 }
 
-final class OutputBox: SessionMember {
-    let output = VideoDataOutput()
-    let view = FrameBox()
-    weak var session: SessionBox?
-    /// The synchronizer the output's frames go to instead of its own callback.
-    weak var synchronizer: SynchronizerBox?
-    var handle: OpaquePointer!
-
-    init() { view.handle = HandleTable.register(view) }
-
-    static func lookup(_ handle: OpaquePointer?) -> OutputBox? {
-        HandleTable.lookup(handle, as: OutputBox.self, what: "video data output")
-    }
-}
-
-/// An output handle that belongs to at most one session (video, audio, photo and movie outputs).
-protocol SessionMember: AnyObject {
-    var session: SessionBox? { get set }
-}
-
-/// `oc_capture_session_add_*`: `add` joins `member` to the session, which must be its first.
-func addMember<Member: SessionMember>(_ member: Member?, to session: OpaquePointer?, what: String,
-                                      _ add: (CaptureSession, Member) throws(OcellusError) -> Void) -> oc_status {
-    guard let member else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
-        guard member.session == nil else { throw OcellusError(.wrongState, "the \(what) already belongs to a session") }
-        try add(box.session, member)
-        member.session = box
-    }
-}
-
-/// `oc_*_output_destroy`, before the handle goes: refused from the output's own callback (the
-/// rule for calls from inside callbacks), then the output leaves its session. False, with the
-/// reason as the last error, when it cannot be destroyed now and stays as it was.
-func leaveSessionToDestroy<Member: SessionMember>(_ member: Member, function: String, inOwnCallback: Bool,
-                                                 _ leave: (CaptureSession, Member) throws(OcellusError) -> Void) -> Bool {
-    guard !inOwnCallback else {
-        LastError.set("\(function): called from the output's own callback (clear the callback there, destroy after)")
-        return false
-    }
-    do throws(OcellusError) {
-        if let session = member.session { try leave(session.session, member) }
-        return true
-    } catch {
-        LastError.set("\(function): \(error.message)")
-        return false
-    }
-}
-
-/// `oc_capture_session_remove_*`: `remove` takes `member` out of the session it is in.
-func removeMember<Member: SessionMember>(_ member: Member?, from session: OpaquePointer?, what: String,
-                                         _ remove: (CaptureSession, Member) throws(OcellusError) -> Void) -> oc_status {
-    guard let member else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
-        guard member.session === box else { throw OcellusError(.notFound, "the \(what) is not in this session") }
-        try remove(box.session, member)
-        member.session = nil
-    }
-}
-
 private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(OcellusError) -> Void) -> oc_status {
     abiCall(SessionBox.lookup(handle), body)
 }
@@ -278,23 +218,27 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     }
 }
 
+
+
 @c @implementation public func oc_video_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    guard let out else { return LastError.fail(.invalidArgument, "oc_video_data_output_create: out is NULL") }
-    let box = OutputBox()
-    box.handle = HandleTable.register(box)
-    out.pointee = box.handle
-    return oc_status(OC_OK)
+    OutputBox.create(out, function: "oc_video_data_output_create")
 }
 
 @c @implementation public func oc_video_data_output_destroy(_ output: OpaquePointer?) {
-    guard let box = OutputBox.lookup(output),
-          leaveSessionToDestroy(box, function: "oc_video_data_output_destroy", inOwnCallback: box.output.isDeliveringThread
-                                    || box.synchronizer?.synchronizer.isDeliveringThread == true,
-                                { (session, box) throws(OcellusError) in try session.removeOutput(box.output) }) else { return }
-    box.output.frameViewHandler = nil
-    box.output.latest.close()   // readers waiting for a frame return
-    HandleTable.unregister(box.view.handle)
-    HandleTable.unregister(box.handle)
+    OutputBox.destroy(output, function: "oc_video_data_output_destroy")
+}
+
+@c @implementation public func oc_video_data_output_set_frame_callback(_ output: OpaquePointer?, _ callback: oc_frame_callback?,
+                                                                      _ userData: UnsafeMutableRawPointer?) -> oc_status {
+    OutputBox.setFrameCallback(output, callback, userData, function: "oc_video_data_output_set_frame_callback")
+}
+
+@c @implementation public func oc_video_data_output_delivered_frames(_ output: OpaquePointer?) -> UInt64 {
+    OutputBox.lookup(output)?.output.deliveredFrames ?? 0
+}
+
+@c @implementation public func oc_video_data_output_dropped_frames(_ output: OpaquePointer?, _ reason: oc_drop_reason) -> UInt64 {
+    OutputBox.droppedFrames(output, reason, function: "oc_video_data_output_dropped_frames")
 }
 
 @c @implementation public func oc_video_data_output_set_format(_ output: OpaquePointer?, _ pixelFormat: UInt32,
@@ -348,25 +292,7 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     return oc_status(OC_OK)
 }
 
-@c @implementation public func oc_video_data_output_set_frame_callback(_ output: OpaquePointer?, _ callback: oc_frame_callback?,
-                                                                      _ userData: UnsafeMutableRawPointer?) -> oc_status {
-    abiCall(OutputBox.lookup(output)) { (box: OutputBox) throws(OcellusError) in
-        try refuseIfSynchronized(box.synchronizer, "oc_video_data_output_set_frame_callback")
-        guard let callback else {
-            box.output.frameViewHandler = nil
-            return
-        }
-        box.output.frameViewHandler = viewingFrames(callback, output: box.handle, view: box.view, userData: userData)
-    }
-}
 
-/// The handler that shows each frame through `view` (no copy) and calls a C frame callback
-/// with the output's handle and the caller's user data (video and depth outputs alike).
-func viewingFrames(_ callback: @escaping @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void,
-                   output: OpaquePointer?, view: FrameBox, userData: UnsafeMutableRawPointer?) -> (UnsafePointer<CameraFrame>) -> Void {
-    let userDataBits = UInt(bitPattern: userData)
-    return { frame in view.deliver(frame) { callback(output, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits)) } }
-}
 
 @c @implementation public func oc_video_data_output_copy_next_frame(_ output: OpaquePointer?, _ timeoutMilliseconds: UInt32,
                                                                     _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
@@ -408,18 +334,7 @@ func viewingFrames(_ callback: @escaping @convention(c) (OpaquePointer?, OpaqueP
     return abiCall(OutputBox.lookup(output)) { (box: OutputBox) throws(OcellusError) in outFD.pointee = try box.output.latest.fileDescriptor() }
 }
 
-@c @implementation public func oc_video_data_output_delivered_frames(_ output: OpaquePointer?) -> UInt64 {
-    OutputBox.lookup(output)?.output.deliveredFrames ?? 0
-}
 
-@c @implementation public func oc_video_data_output_dropped_frames(_ output: OpaquePointer?, _ reason: oc_drop_reason) -> UInt64 {
-    guard let box = OutputBox.lookup(output) else { return 0 }
-    guard let kind = VideoDataOutput.DropReason(rawValue: Int32(bitPattern: reason.rawValue)) else {
-        LastError.set("oc_video_data_output_dropped_frames: unknown reason \(reason.rawValue)")
-        return 0
-    }
-    return box.output.droppedFrames(kind)
-}
 
 // MARK: Frames
 

@@ -2,21 +2,6 @@
 import COcellus
 import OcellusCore
 
-final class DepthOutputBox: SessionMember {
-    let output = DepthDataOutput()
-    let view = FrameBox()
-    weak var session: SessionBox?
-    /// The synchronizer the output's maps go to instead of its own callback.
-    weak var synchronizer: SynchronizerBox?
-    var handle: OpaquePointer!
-
-    init() { view.handle = HandleTable.register(view) }
-
-    static func lookup(_ handle: OpaquePointer?) -> DepthOutputBox? {
-        HandleTable.lookup(handle, as: DepthOutputBox.self, what: "depth data output")
-    }
-}
-
 final class SynchronizerBox {
     let synchronizer: OutputSynchronizer
     let outputs: (video: OutputBox, depth: DepthOutputBox)
@@ -42,22 +27,27 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
     }
 }
 
+
+
 @c @implementation public func oc_depth_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    guard let out else { return LastError.fail(.invalidArgument, "oc_depth_data_output_create: out is NULL") }
-    let box = DepthOutputBox()
-    box.handle = HandleTable.register(box)
-    out.pointee = box.handle
-    return oc_status(OC_OK)
+    DepthOutputBox.create(out, function: "oc_depth_data_output_create")
 }
 
 @c @implementation public func oc_depth_data_output_destroy(_ output: OpaquePointer?) {
-    guard let box = DepthOutputBox.lookup(output),
-          leaveSessionToDestroy(box, function: "oc_depth_data_output_destroy", inOwnCallback: box.output.isDeliveringThread
-                                    || box.synchronizer?.synchronizer.isDeliveringThread == true,
-                                { (session, box) throws(OcellusError) in try session.removeDepthOutput(box.output) }) else { return }
-    box.output.frameViewHandler = nil
-    HandleTable.unregister(box.view.handle)
-    HandleTable.unregister(box.handle)
+    DepthOutputBox.destroy(output, function: "oc_depth_data_output_destroy")
+}
+
+@c @implementation public func oc_depth_data_output_set_frame_callback(_ output: OpaquePointer?, _ callback: oc_depth_callback?,
+                                                                      _ userData: UnsafeMutableRawPointer?) -> oc_status {
+    DepthOutputBox.setFrameCallback(output, callback, userData, function: "oc_depth_data_output_set_frame_callback")
+}
+
+@c @implementation public func oc_depth_data_output_delivered_frames(_ output: OpaquePointer?) -> UInt64 {
+    DepthOutputBox.lookup(output)?.output.deliveredFrames ?? 0
+}
+
+@c @implementation public func oc_depth_data_output_dropped_frames(_ output: OpaquePointer?, _ reason: oc_drop_reason) -> UInt64 {
+    DepthOutputBox.droppedFrames(output, reason, function: "oc_depth_data_output_dropped_frames")
 }
 
 @c @implementation public func oc_depth_data_output_set_format(_ output: OpaquePointer?, _ pixelFormat: UInt32,
@@ -73,30 +63,8 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
     }
 }
 
-@c @implementation public func oc_depth_data_output_set_frame_callback(_ output: OpaquePointer?, _ callback: oc_depth_callback?,
-                                                                      _ userData: UnsafeMutableRawPointer?) -> oc_status {
-    abiCall(DepthOutputBox.lookup(output)) { (box: DepthOutputBox) throws(OcellusError) in
-        try refuseIfSynchronized(box.synchronizer, "oc_depth_data_output_set_frame_callback")
-        guard let callback else {
-            box.output.frameViewHandler = nil
-            return
-        }
-        box.output.frameViewHandler = viewingFrames(callback, output: box.handle, view: box.view, userData: userData)
-    }
-}
 
-@c @implementation public func oc_depth_data_output_delivered_frames(_ output: OpaquePointer?) -> UInt64 {
-    DepthOutputBox.lookup(output)?.output.deliveredFrames ?? 0
-}
 
-@c @implementation public func oc_depth_data_output_dropped_frames(_ output: OpaquePointer?, _ reason: oc_drop_reason) -> UInt64 {
-    guard let box = DepthOutputBox.lookup(output) else { return 0 }
-    guard let kind = FrameDropReason(rawValue: Int32(bitPattern: reason.rawValue)) else {
-        LastError.set("oc_depth_data_output_dropped_frames: unknown reason \(reason.rawValue)")
-        return 0
-    }
-    return box.output.droppedFrames(kind)
-}
 
 @c @implementation public func oc_capture_session_add_depth_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
     addMember(DepthOutputBox.lookup(output), to: session, what: "depth output") { (session, box) throws(OcellusError) in
@@ -206,4 +174,25 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
         return 0
     }
     return box.synchronizer.unmatchedFrames(side)
+}
+
+@c @implementation public func oc_device_depth_format_count(_ device: OpaquePointer?) -> Int {
+    DeviceBox.lookup(device)?.device.depthFormats.count ?? 0
+}
+
+@c @implementation public func oc_device_get_depth_format(_ device: OpaquePointer?, _ index: Int,
+                                                          _ info: UnsafeMutablePointer<oc_format_info>?) -> oc_status {
+    guard let box = DeviceBox.lookup(device) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    return describeFormat(index, of: box.device.depthFormats, rates: box.depthFrameRates, into: info,
+                          function: "oc_device_get_depth_format", what: "depth formats")
+}
+
+@c @implementation public func oc_device_depth_format_runs_beside(_ device: OpaquePointer?, _ formatIndex: Int,
+                                                                  _ depthFormatIndex: Int) -> Bool {
+    guard let device = DeviceBox.lookup(device)?.device else { return false }
+    guard device.formats.indices.contains(formatIndex), device.depthFormats.indices.contains(depthFormatIndex) else {
+        LastError.set("oc_device_depth_format_runs_beside: format \(formatIndex) or depth format \(depthFormatIndex) is out of range (the device has \(device.formats.count) formats and \(device.depthFormats.count) depth formats)")
+        return false
+    }
+    return device.depthFormats(beside: device.formats[formatIndex]).contains(device.depthFormats[depthFormatIndex])
 }

@@ -8,17 +8,12 @@ final class MovieBox: SessionMember {
     weak var session: SessionBox?
     var handle: OpaquePointer!
 
-    static func lookup(_ handle: OpaquePointer?) -> MovieBox? {
-        HandleTable.lookup(handle, as: MovieBox.self, what: "movie file output")
-    }
+    static let what = "movie file output"
 }
 
+
 @c @implementation public func oc_movie_file_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    guard let out else { return LastError.fail(.invalidArgument, "oc_movie_file_output_create: out is NULL") }
-    let box = MovieBox()
-    box.handle = HandleTable.register(box)
-    out.pointee = box.handle
-    return oc_status(OC_OK)
+    MovieBox.create(out, function: "oc_movie_file_output_create")
 }
 
 @c @implementation public func oc_movie_file_output_destroy(_ output: OpaquePointer?) {

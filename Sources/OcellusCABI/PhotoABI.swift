@@ -11,17 +11,12 @@ final class PhotoBox: SessionMember {
     weak var session: SessionBox?
     var handle: OpaquePointer!
 
-    static func lookup(_ handle: OpaquePointer?) -> PhotoBox? {
-        HandleTable.lookup(handle, as: PhotoBox.self, what: "photo output")
-    }
+    static let what = "photo output"
 }
 
+
 @c @implementation public func oc_photo_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    guard let out else { return LastError.fail(.invalidArgument, "oc_photo_output_create: out is NULL") }
-    let box = PhotoBox()
-    box.handle = HandleTable.register(box)
-    out.pointee = box.handle
-    return oc_status(OC_OK)
+    PhotoBox.create(out, function: "oc_photo_output_create")
 }
 
 @c @implementation public func oc_photo_output_destroy(_ output: OpaquePointer?) {

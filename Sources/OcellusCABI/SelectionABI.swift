@@ -1,4 +1,5 @@
-// Discovery sessions, per-device observation and camera selection (behaviour §1, §2).
+// The header's "Camera selection" section (behaviour §2): finding cameras, the user and system
+// preferred cameras, and where selection state lives.
 import COcellus
 import OcellusCore
 #if canImport(Glibc)
@@ -13,124 +14,7 @@ func withBorrowedHandle(_ device: Device?, _ body: (OpaquePointer?) -> Void) {
     DeviceBox.lookup(handle)?.releaseInternal()
 }
 
-@c @implementation public func oc_context_add_disconnected_callback(_ ctx: OpaquePointer?, _ device: OpaquePointer?,
-                                                                    _ callback: oc_device_disconnected_callback?,
-                                                                    _ userData: UnsafeMutableRawPointer?,
-                                                                    _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
-    outID?.pointee = 0
-    guard let box = ContextBox.lookup(ctx), let deviceBox = DeviceBox.lookup(device) else {
-        return oc_status(OC_ERROR_INVALID_HANDLE)
-    }
-    guard let callback else { return LastError.fail(.invalidArgument, "oc_context_add_disconnected_callback: callback is NULL") }
-    let watched = deviceBox.device
-    let contextHandle = box.handle
-    let userDataBits = UInt(bitPattern: userData)
-    let id = box.hub.events.addObserver { event in
-        guard case .device(.removed, let device) = event, device === watched else { return }
-        withBorrowedHandle(device) { callback(contextHandle, $0, UnsafeMutableRawPointer(bitPattern: userDataBits)) }
-    }
-    outID?.pointee = id
-    return oc_status(OC_OK)
-}
-
-@c @implementation public func oc_context_copy_associated_microphone(_ ctx: OpaquePointer?, _ camera: OpaquePointer?,
-                                                                     _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    guard let out else { return LastError.fail(.invalidArgument, "oc_context_copy_associated_microphone: out is NULL") }
-    out.pointee = nil
-    guard let box = ContextBox.lookup(ctx), let cameraBox = DeviceBox.lookup(camera) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    out.pointee = box.hub.associatedMicrophone(of: cameraBox.device).map { DeviceBox.retainedHandle(for: $0) }
-    return oc_status(OC_OK)
-}
-
 // MARK: Discovery sessions
-
-final class DiscoverySessionBox {
-    let session: DiscoverySession
-    var handle: OpaquePointer!
-    private var callbackID: UInt64?
-    private let lock = ConditionLock()
-
-    init(session: DiscoverySession) { self.session = session }
-
-    static func lookup(_ handle: OpaquePointer?) -> DiscoverySessionBox? {
-        HandleTable.lookup(handle, as: DiscoverySessionBox.self, what: "discovery session")
-    }
-
-    /// Replaces the callback; the old one is removed (waiting for a call in flight) first.
-    func setCallback(_ callback: oc_discovery_callback?, userData: UnsafeMutableRawPointer?) {
-        let previous: UInt64? = lock.withLock {
-            defer { callbackID = nil }
-            return callbackID
-        }
-        if let previous { session.hub.events.removeObserver(previous) }
-        guard let callback else { return }
-        let sessionHandle = handle
-        let userDataBits = UInt(bitPattern: userData)
-        let id = session.observe { change, device in
-            withBorrowedHandle(device) {
-                callback(sessionHandle, oc_hotplug_event(rawValue: UInt32(change.rawValue)), $0,
-                         UnsafeMutableRawPointer(bitPattern: userDataBits))
-            }
-        }
-        lock.withLock { callbackID = id }
-    }
-}
-
-private let deviceTypeBits: [(UInt32, DeviceType)] = [
-    (UInt32(OC_DEVICE_TYPES_BUILT_IN_CAMERA), .builtInCamera), (UInt32(OC_DEVICE_TYPES_EXTERNAL_CAMERA), .externalCamera),
-    (UInt32(OC_DEVICE_TYPES_VIRTUAL_CAMERA), .virtualCamera), (UInt32(OC_DEVICE_TYPES_DEPTH_CAMERA), .depthCamera),
-    (UInt32(OC_DEVICE_TYPES_MICROPHONE), .microphone),
-]
-
-@c @implementation public func oc_discovery_session_create(_ ctx: OpaquePointer?, _ deviceTypes: UInt32,
-                                                           _ mediaType: oc_media_type, _ position: oc_device_position,
-                                                           _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    guard let out else { return LastError.fail(.invalidArgument, "oc_discovery_session_create: out is NULL") }
-    out.pointee = nil
-    guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    let known = deviceTypeBits.reduce(0) { $0 | $1.0 }
-    guard deviceTypes & ~known == 0 else {
-        return LastError.fail(.invalidArgument, "oc_discovery_session_create: unknown device type bits 0x\(String(deviceTypes & ~known, radix: 16))")
-    }
-    let media: DeviceFilter.Media?
-    switch mediaType {
-    case OC_MEDIA_TYPE_ANY: media = nil
-    case OC_MEDIA_TYPE_VIDEO: media = .video
-    case OC_MEDIA_TYPE_AUDIO: media = .audio
-    default: return LastError.fail(.invalidArgument, "oc_discovery_session_create: unknown media type \(mediaType.rawValue)")
-    }
-    guard let filterPosition = DevicePosition(rawValue: Int32(bitPattern: position.rawValue)) else {
-        return LastError.fail(.invalidArgument, "oc_discovery_session_create: unknown position \(position.rawValue)")
-    }
-    let types = Set(deviceTypeBits.filter { deviceTypes & $0.0 != 0 }.map(\.1))
-    let sessionBox = DiscoverySessionBox(session: DiscoverySession(hub: box.hub,
-        filter: DeviceFilter(types: types, media: media, position: filterPosition)))
-    sessionBox.handle = HandleTable.register(sessionBox)
-    out.pointee = sessionBox.handle
-    return oc_status(OC_OK)
-}
-
-@c @implementation public func oc_discovery_session_copy_devices(_ session: OpaquePointer?,
-                                                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    guard let out else { return LastError.fail(.invalidArgument, "oc_discovery_session_copy_devices: out is NULL") }
-    out.pointee = nil
-    guard let box = DiscoverySessionBox.lookup(session) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    out.pointee = HandleTable.register(DeviceListBox(devices: box.session.devices))
-    return oc_status(OC_OK)
-}
-
-@c @implementation public func oc_discovery_session_set_callback(_ session: OpaquePointer?, _ callback: oc_discovery_callback?,
-                                                                 _ userData: UnsafeMutableRawPointer?) -> oc_status {
-    guard let box = DiscoverySessionBox.lookup(session) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    box.setCallback(callback, userData: userData)
-    return oc_status(OC_OK)
-}
-
-@c @implementation public func oc_discovery_session_destroy(_ session: OpaquePointer?) {
-    guard let box = DiscoverySessionBox.lookup(session) else { return }
-    HandleTable.unregister(box.handle)
-    box.setCallback(nil, userData: nil)
-}
 
 // MARK: Selection
 
@@ -216,34 +100,8 @@ func copyText(_ text: String?, into buffer: UnsafeMutablePointer<CChar>?, size: 
     return copyText(problems.flatMap { $0.isEmpty ? nil : $0.joined(separator: "; ") }, into: buffer, size: size)
 }
 
-@c @implementation public func oc_context_copy_backend_problem(_ ctx: OpaquePointer?, _ backend: oc_backend,
-                                                               _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
-    guard let box = ContextBox.lookup(ctx) else { return copyText(nil, into: buffer, size: size) }
-    guard let kind = BackendKind(rawValue: Int32(bitPattern: backend.rawValue)) else {
-        LastError.set("oc_context_copy_backend_problem: unknown backend \(Int32(bitPattern: backend.rawValue))")
-        return copyText(nil, into: buffer, size: size)
-    }
-    return copyText(box.hub.backendProblem(kind)?.message, into: buffer, size: size)
-}
-
 @c @implementation public func oc_context_selection_is_unsaved(_ ctx: OpaquePointer?) -> Bool {
     ContextBox.lookup(ctx)?.hub.selectionIsUnsaved ?? false
-}
-
-@c @implementation public func oc_context_add_backend_failure_callback(_ ctx: OpaquePointer?,
-                                                                       _ callback: oc_backend_failure_callback?,
-                                                                       _ userData: UnsafeMutableRawPointer?,
-                                                                       _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
-    registerCallback(ContextBox.lookup(ctx), callback, "oc_context_add_backend_failure_callback", userData, outID) { box, callback, userData in
-        let contextHandle = box.handle
-        return box.hub.events.addObserver { event in
-            guard case .backendFailed(let kind, let error) = event else { return }
-            error.message.withCString { message in
-                callback(contextHandle, oc_backend(rawValue: UInt32(kind.rawValue)), error.code.rawValue, message,
-                         userData())
-            }
-        }
-    }
 }
 
 @c @implementation public func oc_context_add_preferred_camera_callback(_ ctx: OpaquePointer?,

@@ -1,5 +1,5 @@
-// The implementation of include/ocellus.h. `@c @implementation` makes the
-// compiler check every signature here against the header.
+// The header's "Devices" section: device lists and handles, their facts and formats, pixel
+// format names (DeviceHandles.swift holds the device handles themselves).
 import COcellus
 import OcellusCore
 import OcellusSystem
@@ -7,86 +7,7 @@ import OcellusSystem
 import Glibc
 #endif
 
-private let versionString = CString(OcellusVersion.string)
-
-@c @implementation public func oc_version() -> UnsafePointer<CChar>? {
-    UnsafePointer(versionString.pointer)
-}
-
-private let statusNames: [Int32: CString] = [
-    0: CString("OC_OK"), -1: CString("OC_ERROR_INVALID_ARGUMENT"), -2: CString("OC_ERROR_INVALID_HANDLE"),
-    -3: CString("OC_ERROR_BACKEND_UNAVAILABLE"), -4: CString("OC_ERROR_NOT_FOUND"),
-    -5: CString("OC_ERROR_WRONG_STATE"), -6: CString("OC_ERROR_TIMEOUT"), -7: CString("OC_ERROR_NO_RESOURCES"),
-    -8: CString("OC_ERROR_BUSY"), -9: CString("OC_ERROR_DISCONNECTED"), -10: CString("OC_ERROR_IO"),
-    -11: CString("OC_ERROR_LIBRARY_UNAVAILABLE"), -12: CString("OC_ERROR_PERMISSION_DENIED"), -99: CString("OC_ERROR_OTHER"),
-]
-private let unknownStatusName = CString("OC_ERROR_UNKNOWN")
-
-@c @implementation public func oc_status_name(_ status: oc_status) -> UnsafePointer<CChar>? {
-    UnsafePointer((statusNames[status] ?? unknownStatusName).pointer)
-}
-
-@c @implementation public func oc_last_error_message() -> UnsafePointer<CChar>? {
-    LastError.message
-}
-
 // MARK: Context
-
-@c @implementation public func oc_context_options_init(_ options: UnsafeMutablePointer<oc_context_options>?) {
-    guard let options else { return LastError.set("oc_context_options_init: options is NULL") }
-    options.pointee = oc_context_options()
-    options.pointee.struct_size = UInt32(MemoryLayout<oc_context_options>.size)
-}
-
-@c @implementation public func oc_context_create(_ appID: UnsafePointer<CChar>?,
-                                                 _ options: UnsafePointer<oc_context_options>?,
-                                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    guard let out else { return LastError.fail(.invalidArgument, "oc_context_create: out is NULL") }
-    out.pointee = nil
-    guard let appID else { return LastError.fail(.invalidArgument, "oc_context_create: app_id is NULL") }
-    var remote: String?
-    var stateDirectory: String?
-    var timeout: UInt32 = 0
-    do {
-        if let options {
-            guard options.pointee.struct_size >= UInt32(MemoryLayout<oc_context_options>.size) else {
-                return LastError.fail(.invalidArgument,
-                    "oc_context_create: options->struct_size is \(options.pointee.struct_size); initialise the options with oc_context_options_init()")
-            }
-            if let given = options.pointee.pipewire_remote { remote = try stringArgument(given, "oc_context_create: options->pipewire_remote") }
-            if let given = options.pointee.state_directory { stateDirectory = try stringArgument(given, "oc_context_create: options->state_directory") }
-            timeout = options.pointee.timeout_ms
-        }
-        let app = try stringArgument(appID, "oc_context_create: app_id")
-        let access = CameraAccess(appID: app, pipewireRemote: remote)
-        let hub = try DeviceHub.system(appID: app, pipewireRemote: remote, access: access,
-                                       stateDirectory: stateDirectory, timeoutMilliseconds: timeout)
-        let box = ContextBox(hub: hub, access: access)
-        box.handle = HandleTable.register(box)
-        out.pointee = box.handle
-        return oc_status(OC_OK)
-    } catch {
-        return LastError.fail(error)
-    }
-}
-
-@c @implementation public func oc_context_destroy(_ ctx: OpaquePointer?) {
-    guard let box = ContextBox.lookup(ctx) else { return }
-    if box.hub.events.isEventThread {
-        _ = LastError.fail(.wrongState, "oc_context_destroy: called from one of the context's own callbacks")
-        return
-    }
-    HandleTable.unregister(box.handle)
-    box.hub.close()
-}
-
-@c @implementation public func oc_context_app_id(_ ctx: OpaquePointer?) -> UnsafePointer<CChar>? {
-    ContextBox.lookup(ctx).map { UnsafePointer($0.appID.pointer) }
-}
-
-@c @implementation public func oc_context_state_directory(_ ctx: OpaquePointer?) -> UnsafePointer<CChar>? {
-    ContextBox.lookup(ctx).map { UnsafePointer($0.stateDirectory.pointer) }
-}
 
 // MARK: Device lists
 
@@ -231,29 +152,8 @@ private let backendNames = NameTable("backend", Dictionary(uniqueKeysWithValues:
     return describeFormat(index, of: box.device.formats, rates: box.frameRates, into: info, function: "oc_device_get_format")
 }
 
-@c @implementation public func oc_device_depth_format_count(_ device: OpaquePointer?) -> Int {
-    DeviceBox.lookup(device)?.device.depthFormats.count ?? 0
-}
-
-@c @implementation public func oc_device_get_depth_format(_ device: OpaquePointer?, _ index: Int,
-                                                          _ info: UnsafeMutablePointer<oc_format_info>?) -> oc_status {
-    guard let box = DeviceBox.lookup(device) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return describeFormat(index, of: box.device.depthFormats, rates: box.depthFrameRates, into: info,
-                          function: "oc_device_get_depth_format", what: "depth formats")
-}
-
-@c @implementation public func oc_device_depth_format_runs_beside(_ device: OpaquePointer?, _ formatIndex: Int,
-                                                                  _ depthFormatIndex: Int) -> Bool {
-    guard let device = DeviceBox.lookup(device)?.device else { return false }
-    guard device.formats.indices.contains(formatIndex), device.depthFormats.indices.contains(depthFormatIndex) else {
-        LastError.set("oc_device_depth_format_runs_beside: format \(formatIndex) or depth format \(depthFormatIndex) is out of range (the device has \(device.formats.count) formats and \(device.depthFormats.count) depth formats)")
-        return false
-    }
-    return device.depthFormats(beside: device.formats[formatIndex]).contains(device.depthFormats[depthFormatIndex])
-}
-
 /// Fills `info` with `formats[index]` (oc_device_get_format and oc_device_get_depth_format).
-private func describeFormat(_ index: Int, of formats: [VideoFormat], rates: [UnsafeMutablePointer<oc_fraction>],
+func describeFormat(_ index: Int, of formats: [VideoFormat], rates: [UnsafeMutablePointer<oc_fraction>],
                             into info: UnsafeMutablePointer<oc_format_info>?, function: String,
                             what: String = "formats") -> oc_status {
     guard let info else { return LastError.fail(.invalidArgument, "\(function): info is NULL") }
@@ -314,30 +214,21 @@ private func describeFormat(_ index: Int, of formats: [VideoFormat], rates: [Uns
 
 // MARK: Hotplug
 
-@c @implementation public func oc_context_add_hotplug_callback(_ ctx: OpaquePointer?, _ callback: oc_hotplug_callback?,
-                                                               _ userData: UnsafeMutableRawPointer?,
-                                                               _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
-    registerCallback(ContextBox.lookup(ctx), callback, "oc_context_add_hotplug_callback", userData, outID) { box, callback, userData in
-        let contextHandle = box.handle
-        return box.hub.events.addObserver { hubEvent in
-            guard case .device(let event, let device) = hubEvent else { return }
-            withBorrowedHandle(device) {
-                callback(contextHandle, oc_hotplug_event(rawValue: UInt32(event.rawValue)), $0,
-                         userData())
-            }
-        }
-    }
-}
-
-@c @implementation public func oc_context_remove_callback(_ ctx: OpaquePointer?, _ id: oc_callback_id) -> oc_status {
-    guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return removeObserver(id, from: box.hub.events, function: "oc_context_remove_callback")
-}
-
-/// Unregisters callback `id` (waiting for a call in flight), or says it is unknown.
-func removeObserver<Event>(_ id: oc_callback_id, from events: EventThread<Event>, function: String) -> oc_status {
-    guard events.removeObserver(id) else {
-        return LastError.fail(.notFound, "\(function): no callback is registered with ID \(id)")
-    }
+@c @implementation public func oc_context_copy_associated_microphone(_ ctx: OpaquePointer?, _ camera: OpaquePointer?,
+                                                                     _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "oc_context_copy_associated_microphone: out is NULL") }
+    out.pointee = nil
+    guard let box = ContextBox.lookup(ctx), let cameraBox = DeviceBox.lookup(camera) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+    out.pointee = box.hub.associatedMicrophone(of: cameraBox.device).map { DeviceBox.retainedHandle(for: $0) }
     return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_context_copy_backend_problem(_ ctx: OpaquePointer?, _ backend: oc_backend,
+                                                               _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
+    guard let box = ContextBox.lookup(ctx) else { return copyText(nil, into: buffer, size: size) }
+    guard let kind = BackendKind(rawValue: Int32(bitPattern: backend.rawValue)) else {
+        LastError.set("oc_context_copy_backend_problem: unknown backend \(Int32(bitPattern: backend.rawValue))")
+        return copyText(nil, into: buffer, size: size)
+    }
+    return copyText(box.hub.backendProblem(kind)?.message, into: buffer, size: size)
 }
