@@ -16,7 +16,10 @@ from fractions import Fraction
 from typing import Callable, List, Optional
 
 from . import _native
-from . import NotFound as NotFoundError, Timeout, WrongState, _Closable, _lib, _report_callback_exception, _text, _fourcc, pixel_format_code, Device
+from ._callbacks import _Closable, _report_callback_exception
+from ._library import _lib, _text
+from .devices import Device, _fourcc, pixel_format_code
+from .errors import NotFound as NotFoundError, Timeout, WrongState
 
 __all__ = ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "AudioDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
 
@@ -391,7 +394,7 @@ class _Requests:
 
 
 def _error(status, message):
-    from . import _ERRORS, OcellusError
+    from .errors import _ERRORS, OcellusError
     return _ERRORS.get(status, OcellusError)(_text(message), status)
 
 
@@ -706,7 +709,7 @@ def open_camera(pixel_format: Optional[str] = "BGR24", width: Optional[int] = No
         with ocellus.open_camera() as camera:
             image = camera.read()   # (height, width, 3) uint8, B G R
     """
-    from . import Context
+    from .context import Context
 
     owns = context is None
     context = context or Context(app_id)

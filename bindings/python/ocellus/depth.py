@@ -11,7 +11,9 @@ import weakref
 from typing import Callable, Optional, Tuple
 
 from . import _native
-from . import _Closable, _lib, _report_callback_exception, pixel_format_code
+from ._callbacks import _Closable, _report_callback_exception
+from ._library import _lib
+from .devices import pixel_format_code
 from .capture import Frame, VideoDataOutput, _install_frame_callback
 
 __all__ = ["DepthDataOutput", "OutputSynchronizer"]
