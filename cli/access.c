@@ -1,5 +1,9 @@
 /* access: whether this app may use cameras, and (with --request) asking the camera portal. */
-#include "cli.h"
+#include "args.h"
+#include "commands.h"
+#include "json.h"
+#include "library.h"
+#include "output.h"
 
 #include <pthread.h>
 #include <stdlib.h>

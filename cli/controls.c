@@ -1,5 +1,9 @@
 /* controls: a camera's controls, or changes to them. */
-#include "cli.h"
+#include "args.h"
+#include "commands.h"
+#include "json.h"
+#include "library.h"
+#include "output.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,6 +1,8 @@
 /* Just enough JSON for the command's output; key order is fixed by the caller,
  * so the output reads the same every time. */
-#include "cli.h"
+#include "json.h"
+
+#include "output.h"
 
 #include <inttypes.h>
 #include <math.h>

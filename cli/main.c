@@ -1,8 +1,10 @@
 /* `ocellus`: list and watch cameras and microphones, capture, publish a virtual camera.
  * The usage text below is the one command table: per-command help, the man pages and
  * the shell completions are all cut from it. */
-#include "cli.h"
-
+#include "args.h"
+#include "commands.h"
+#include "library.h"
+#include "output.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -99,47 +101,6 @@ static bool print_command_usage(const char *command)
     }
     fflush(stdout);
     return true;
-}
-
-void parse_size(const char *text, uint32_t *width, uint32_t *height)
-{
-    char *end = NULL;
-    unsigned long w = strtoul(text, &end, 10);
-    unsigned long h = 0;
-    bool good = end != text && *end == 'x';
-    if (good) {
-        const char *rest = end + 1;
-        h = strtoul(rest, &end, 10);
-        good = end != rest && *end == '\0' && w > 0 && h > 0 && w <= UINT32_MAX && h <= UINT32_MAX;
-    }
-    if (!good || text[0] == '-' || text[0] == '+') usage_error("bad size '%s' (expected WIDTHxHEIGHT)", text);
-    *width = (uint32_t)w;
-    *height = (uint32_t)h;
-}
-
-double parse_seconds(const char *text)
-{
-    char *end = NULL;
-    double seconds = strtod(text, &end);
-    /* 1e300 overflowed the wait's deadline and ended at once; under a millisecond no frame can come. */
-    if (end == text || *end || !isfinite(seconds) || seconds < 0.001 || seconds > 31536000) {
-        usage_error("bad duration '%s' (seconds, from 0.001 to 31536000)", text);
-    }
-    return seconds;
-}
-
-oc_fraction parse_rate(const char *text)
-{
-    char *end = NULL;
-    unsigned long numerator = strtoul(text, &end, 10), denominator = 1;
-    if (end == text || numerator == 0 || numerator > UINT32_MAX || text[0] == '-') usage_error("bad frame rate '%s'", text);
-    if (*end == '/') {
-        const char *rest = end + 1;
-        denominator = strtoul(rest, &end, 10);
-        if (end == rest || denominator == 0 || denominator > UINT32_MAX) usage_error("bad frame rate '%s'", text);
-    }
-    if (*end) usage_error("bad frame rate '%s'", text);
-    return (oc_fraction){ (uint32_t)numerator, (uint32_t)denominator };
 }
 
 static const struct {

@@ -1,5 +1,8 @@
 /* Messages, failures and growing strings. */
-#include "cli.h"
+#include "output.h"
+
+#include <ocellus.h>
+
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* PNG files for depth maps and the pictures beside them (libpng). */
-#include "cli.h"
+#include "png.h"
+
 
 #include <errno.h>
 #include <png.h>

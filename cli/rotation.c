@@ -1,5 +1,11 @@
 /* rotation, mount-rotation: the rotation coordinator's angles for a camera. */
-#include "cli.h"
+#include "rotation.h"
+
+#include "args.h"
+#include "commands.h"
+#include "json.h"
+#include "library.h"
+#include "output.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,10 @@
 /* virtual-camera: runs the test-pattern camera program installed beside the CLI. A virtual camera
  * is a PipeWire producer, not a capture client, so it is its own program (libexec/ocellus/) rather
  * than part of the capture library; this command keeps `ocellus virtual-camera` working. */
-#include "cli.h"
+#include "args.h"
+#include "commands.h"
+#include "library.h"
+#include "output.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,58 +1,22 @@
-/* Depth from the command line: `stream --depth` counts a depth output beside the picture,
- * `snap --depth` writes a picture and the depth map of the same instant (a synchronizer). */
-#include "cli.h"
-
+/* `ocellus snap`: one photo, or with --depth a picture and the depth map of the same instant
+ * (a synchronizer), as PNGs. */
+#include "args.h"
+#include "capture_session.h"
+#include "commands.h"
+#include "json.h"
+#include "library.h"
+#include "output.h"
+#include "png.h"
+#include "rotation.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* ---- stream --depth ---- */
-
-static void on_depth_map(oc_depth_data_output *output, const oc_frame *depth, void *user_data)
-{
-    (void)output;
-    depth_counter *counter = user_data;
-    pthread_mutex_lock(&counter->lock);
-    counter->frames++;
-    counter->pixel_format = oc_frame_pixel_format(depth);
-    counter->width = oc_frame_width(depth);
-    counter->height = oc_frame_height(depth);
-    pthread_mutex_unlock(&counter->lock);
-}
-
-oc_status depth_counter_attach(depth_counter *counter, oc_capture_session *session)
-{
-    pthread_mutex_init(&counter->lock, NULL);
-    oc_status status = oc_depth_data_output_create(&counter->output);
-    if (status == OC_OK) status = oc_depth_data_output_set_frame_callback(counter->output, on_depth_map, counter);
-    if (status == OC_OK) status = oc_capture_session_add_depth_output(session, counter->output);
-    return status;
-}
-
-void depth_counter_json(depth_counter *counter, json *w)
-{
-    uint64_t dropped = 0;
-    for (int reason = OC_DROP_LATE; reason <= OC_DROP_CORRUPT; reason++) {
-        dropped += oc_depth_data_output_dropped_frames(counter->output, (oc_drop_reason)reason);
-    }
-    oc_depth_data_output_destroy(counter->output);
-    char name[64] = "";
-    pthread_mutex_lock(&counter->lock);
-    if (counter->pixel_format) oc_pixel_format_name(counter->pixel_format, name, sizeof name);
-    json_key(w, "depth");
-    json_object_begin(w);
-    json_key(w, "frames"); json_int(w, (int64_t)counter->frames);
-    json_key(w, "dropped"); json_int(w, (int64_t)dropped);
-    json_key(w, "pixel_format"); json_string(w, counter->pixel_format ? name : NULL);
-    json_key(w, "width"); json_int(w, counter->width);
-    json_key(w, "height"); json_int(w, counter->height);
-    json_object_end(w);
-    pthread_mutex_unlock(&counter->lock);
-}
-
-/* ---- snap --depth ---- */
+#include <time.h>
+#include <unistd.h>
 
 typedef struct depth_snapshot {
     pthread_mutex_t lock;
@@ -175,5 +139,88 @@ void snap_depth(const global_options *options, const char *spec, const char *dir
     oc_video_data_output_destroy(picture);
     oc_depth_data_output_destroy(depth);
     capture_close(&c);
+    exit(0);
+}
+
+typedef struct photo_result {
+    pthread_mutex_t lock;
+    bool done;
+    oc_status status;
+    size_t bytes;
+    uint32_t width, height;
+    uint16_t orientation;
+    char message[1024];
+} photo_result;
+
+static void on_photo(oc_photo_output *output, oc_status status, const oc_photo *photo, const char *message, void *user_data)
+{
+    (void)output;
+    photo_result *result = user_data;
+    pthread_mutex_lock(&result->lock);
+    result->done = true;
+    result->status = status;
+    if (photo) {
+        result->bytes = photo->size;
+        result->width = photo->width;
+        result->height = photo->height;
+        result->orientation = photo->orientation;
+    }
+    snprintf(result->message, sizeof result->message, "%s", message ? message : "");
+    pthread_mutex_unlock(&result->lock);
+    finish_wait();
+}
+
+void command_snap(const global_options *options, arguments *a)
+{
+    stored_options stored = stored_capture_options(a, "snap");
+    bool rotate_pixels = args_flag(a, "--rotate-pixels");
+    bool depth = args_flag(a, "--depth");
+    args_finish(a);
+    if (depth) snap_depth(options, stored.spec, stored.path, stored.as_json);
+    const char *path = stored.path;
+    bool as_json = stored.as_json;
+
+    static capture_run c;
+    capture_open(&c, options, stored.spec);
+    oc_photo_output *photo_output = NULL;
+    if (oc_photo_output_create(&photo_output) != OC_OK
+        || oc_photo_output_set_size(photo_output, stored.width, stored.height) != OC_OK
+        || oc_photo_output_set_rotation_angle(photo_output, capture_angle(c.ctx, c.device, stored.host, stored.sensor_bus)) != OC_OK
+        || (!stored.width && oc_capture_session_set_preset(c.session, OC_SESSION_PRESET_PHOTO) != OC_OK)
+        || oc_capture_session_add_photo_output(c.session, photo_output) != OC_OK) {
+        capture_fail(&c, oc_last_error_message());
+    }
+    capture_start(&c);
+    static photo_result result = { .lock = PTHREAD_MUTEX_INITIALIZER };
+    oc_photo_settings settings = { .struct_size = sizeof settings, .apply_rotation_to_pixels = rotate_pixels, .path = path };
+    if (oc_photo_output_capture(photo_output, &settings, on_photo, &result) != OC_OK) capture_fail(&c, oc_last_error_message());
+    capture_wait(&c, 15, NULL, NULL);
+    char failure_buffer[1024];
+    const char *problem = capture_failure(&c, failure_buffer);
+    /* Stopped first, so that taking the output away does not reopen a camera that stalled. */
+    if (problem) oc_capture_session_stop_running(c.session);
+    oc_photo_output_destroy(photo_output);   /* answers the request if the session ended first */
+    capture_close(&c);
+    pthread_mutex_lock(&result.lock);
+    if (!result.done) fail(1, "no photo within 15 s: %s", problem ? problem : "the camera sent no usable frame");
+    if (result.status != OC_OK) fail(1, "%s", problem ? problem : result.message);   /* why, not "the output was closed" */
+    strbuf out;
+    text_init(&out);
+    if (as_json) {
+        json w;
+        json_start(&w, &out);
+        json_object_begin(&w);
+        json_key(&w, "path"); json_string(&w, path);
+        json_key(&w, "bytes"); json_int(&w, (int64_t)result.bytes);
+        json_key(&w, "width"); json_int(&w, result.width);
+        json_key(&w, "height"); json_int(&w, result.height);
+        json_key(&w, "duration"); json_number(&w, 0);
+        json_key(&w, "orientation"); json_int(&w, result.orientation);
+        json_object_end(&w);
+    } else {
+        text_printf(&out, "%s: %ux%u JPEG, %zu bytes, EXIF orientation %u", path, result.width, result.height, result.bytes,
+                    result.orientation);
+    }
+    emit(out.data);
     exit(0);
 }

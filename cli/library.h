@@ -1,0 +1,34 @@
+/* The library as every command opens it (library.c): options, the context, a camera, device JSON, signals. */
+#ifndef OCELLUS_CLI_LIBRARY_H
+#define OCELLUS_CLI_LIBRARY_H
+
+#include <ocellus.h>
+#include "json.h"
+#include "output.h"
+#include <signal.h>
+#include <stdint.h>
+
+typedef struct global_options {
+    const char *app_id;
+    const char *remote;
+    const char *state_directory;
+} global_options;
+
+/* A context with the options; a PipeWire problem is noted on stderr (V4L2 goes on). */
+oc_context *open_context(const global_options *options);
+/* The device CAMERA names (oc_context_copy_device_matching), or with NULL the
+ * system preferred camera; fails the command otherwise. The caller releases it. */
+oc_device *connected_device(oc_context *ctx, const char *spec);
+/* The `list --json` device object. */
+void device_json(json *w, oc_device *device);
+/* `UNIQUE_ID "NAME"` or "none". */
+const char *device_label(oc_device *device, strbuf *out);
+
+/* Blocks SIGINT, SIGTERM and SIGUSR1 in this thread and those started later
+ * (so library threads never take them); sigwait on the returned set. */
+sigset_t block_termination_signals(void);
+/* Ends a wait on the blocked signals from any thread. */
+void finish_wait(void);
+uint64_t monotonic_ns(void);
+
+#endif
