@@ -1,6 +1,7 @@
-//! Microphones (behaviour §5), audio data outputs, session events and automatic switching (behaviour §4).
-use crate::{check, contain_panic, ffi, text, CaptureSession, Context, Device, Registration, Result};
-use std::os::raw::{c_char, c_void};
+//! Microphone input and audio data outputs (header section "Microphone input and audio data
+//! outputs").
+use crate::{check, contain_panic, ffi, CaptureSession, Context, Device, Registration, Result};
+use std::os::raw::c_void;
 use std::ptr::{self, NonNull};
 
 type RouteClosure = Box<dyn FnMut(Option<&Device>) + Send + 'static>;
@@ -56,10 +57,12 @@ type SampleClosure = Box<dyn FnMut(&[f32], u32, u32, u64) + Send + 'static>;
 
 /// PCM from the session's microphone; destroyed on drop (after leaving its session).
 pub struct AudioDataOutput {
-    raw: NonNull<ffi::oc_audio_data_output>,
+    pub(crate) raw: NonNull<ffi::oc_audio_data_output>,
     callback: Option<Box<SampleClosure>>,
 }
 
+// SAFETY: the output handle has no thread affinity (the header lets its functions run on any
+// thread), and the closure it owns is `Send`.
 unsafe impl Send for AudioDataOutput {}
 
 impl AudioDataOutput {
@@ -110,49 +113,6 @@ unsafe extern "C" fn samples_trampoline(
     contain_panic("an audio callback", || callback(view, channels, sample_rate, timestamp_ns));
 }
 
-/// What happened to a session; errors carry the library's message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SessionEvent {
-    /// The stream runs.
-    Started,
-    /// The session stopped as asked.
-    Stopped,
-    /// The stream ended on its own (camera gone, daemon gone); the session stopped.
-    RuntimeError(String),
-    /// The camera is in use elsewhere; the session keeps trying.
-    Interrupted(String),
-    /// The camera became free again and the session runs.
-    InterruptionEnded,
-    /// The `microphone` device's new input could not be opened; no sound until the route moves.
-    AudioInterrupted(String),
-    /// Automatic switching made this camera (unique ID) the input.
-    InputSwitched(String),
-    /// Automatic switching waits for the recording to end before moving to this camera.
-    SwitchDeferred(String),
-    /// Automatic switching could not move ("unique ID: reason"); the input was kept.
-    SwitchFailed(String),
-    /// A recording's encoder cannot keep up: it records every other frame until it catches up.
-    RecordingDegraded(String),
-}
-
-type EventClosure = Box<dyn FnMut(SessionEvent) + Send + 'static>;
-
-/// A session event callback; dropping it unregisters it (waiting for a call in flight) and frees it.
-pub struct SessionRegistration<'s, 'ctx> {
-    session: &'s CaptureSession<'ctx>,
-    id: ffi::oc_callback_id,
-    closure: *mut EventClosure,
-}
-
-impl Drop for SessionRegistration<'_, '_> {
-    fn drop(&mut self) {
-        unsafe {
-            ffi::oc_capture_session_remove_callback(self.session.raw(), self.id);
-            drop(Box::from_raw(self.closure));
-        }
-    }
-}
-
 impl<'ctx> CaptureSession<'ctx> {
     /// The session's microphone (`None` removes it): a microphone from `devices()`, a camera's
     /// `associated_microphone`, or `default_microphone()` to follow the route.
@@ -170,63 +130,4 @@ impl<'ctx> CaptureSession<'ctx> {
     pub fn remove_audio_output(&self, output: &AudioDataOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_remove_audio_output(self.raw(), output.raw.as_ptr()) })
     }
-
-    /// behaviour §4 automatic switching (opt-in): the input follows the system preferred camera,
-    /// never during a recording (the switch waits for its end).
-    pub fn set_automatically_switches_camera(&self, enabled: bool) -> Result<()> {
-        check(unsafe { ffi::oc_capture_session_set_automatically_switches_camera(self.raw(), enabled) })
-    }
-
-    /// Whether automatic switching is on.
-    pub fn automatically_switches_camera(&self) -> bool {
-        unsafe { ffi::oc_capture_session_automatically_switches_camera(self.raw()) }
-    }
-
-    /// Whether a movie file output of the session is recording.
-    pub fn is_recording(&self) -> bool {
-        unsafe { ffi::oc_capture_session_is_recording(self.raw()) }
-    }
-
-    /// Calls `callback` on a library thread for each session event until the registration drops.
-    #[must_use = "dropping the registration unregisters the callback"]
-    pub fn on_event<F>(&self, callback: F) -> Result<SessionRegistration<'_, 'ctx>>
-    where
-        F: FnMut(SessionEvent) + Send + 'static,
-    {
-        let closure = Box::into_raw(Box::new(Box::new(callback) as EventClosure));
-        let mut id = 0;
-        let status = unsafe {
-            ffi::oc_capture_session_add_event_callback(self.raw(), Some(event_trampoline), closure as *mut c_void, &mut id)
-        };
-        if let Err(error) = check(status) {
-            drop(unsafe { Box::from_raw(closure) });
-            return Err(error);
-        }
-        Ok(SessionRegistration { session: self, id, closure })
-    }
-}
-
-unsafe extern "C" fn event_trampoline(
-    _session: *mut ffi::oc_capture_session,
-    event: ffi::oc_session_event,
-    _status: ffi::oc_status,
-    message: *const c_char,
-    user_data: *mut c_void,
-) {
-    let callback = &mut *(user_data as *mut EventClosure);
-    let message = text(message).unwrap_or_default();
-    let event = match event {
-        ffi::OC_SESSION_EVENT_STARTED => SessionEvent::Started,
-        ffi::OC_SESSION_EVENT_STOPPED => SessionEvent::Stopped,
-        ffi::OC_SESSION_EVENT_RUNTIME_ERROR => SessionEvent::RuntimeError(message),
-        ffi::OC_SESSION_EVENT_INTERRUPTED => SessionEvent::Interrupted(message),
-        ffi::OC_SESSION_EVENT_INTERRUPTION_ENDED => SessionEvent::InterruptionEnded,
-        ffi::OC_SESSION_EVENT_AUDIO_INTERRUPTED => SessionEvent::AudioInterrupted(message),
-        ffi::OC_SESSION_EVENT_INPUT_SWITCHED => SessionEvent::InputSwitched(message),
-        ffi::OC_SESSION_EVENT_SWITCH_DEFERRED => SessionEvent::SwitchDeferred(message),
-        ffi::OC_SESSION_EVENT_SWITCH_FAILED => SessionEvent::SwitchFailed(message),
-        ffi::OC_SESSION_EVENT_RECORDING_DEGRADED => SessionEvent::RecordingDegraded(message),
-        _ => return,   // a newer library's event this binding does not know yet
-    };
-    contain_panic("a session event callback", || callback(event));
 }

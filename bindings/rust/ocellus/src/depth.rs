@@ -56,10 +56,11 @@ type PairClosure = Box<dyn FnMut(&Frame<'_>, &Frame<'_>) + Send + 'static>;
 
 /// Depth maps for one consumer; destroyed on drop (after leaving its session).
 pub struct DepthDataOutput {
-    raw: NonNull<ffi::oc_depth_data_output>,
+    pub(crate) raw: NonNull<ffi::oc_depth_data_output>,
     callback: Option<Box<FrameClosure>>,
 }
 
+// SAFETY: as `VideoDataOutput`: no thread affinity, and its closure is `Send`.
 unsafe impl Send for DepthDataOutput {}
 
 impl DepthDataOutput {
@@ -129,11 +130,13 @@ impl CaptureSession<'_> {
 /// Pairs a video output's frames with a depth output's maps of the same instant; while it
 /// lives the outputs' own callbacks are not called. Destroyed on drop (before the outputs).
 pub struct OutputSynchronizer<'a> {
-    raw: NonNull<ffi::oc_output_synchronizer>,
+    pub(crate) raw: NonNull<ffi::oc_output_synchronizer>,
     callback: Option<Box<PairClosure>>,
     _outputs: std::marker::PhantomData<(&'a VideoDataOutput, &'a DepthDataOutput)>,
 }
 
+// SAFETY: the synchronizer handle has no thread affinity (its functions run on any thread), and
+// the closure it owns is `Send`; the borrow of its outputs keeps them alive.
 unsafe impl Send for OutputSynchronizer<'_> {}
 
 impl<'a> OutputSynchronizer<'a> {

@@ -1,0 +1,171 @@
+//! Capture sessions and their events (header section "Capture sessions and video data outputs").
+use crate::{check, contain_panic, ffi, text, Context, Device, Result, VideoDataOutput};
+use std::os::raw::{c_char, c_void};
+use std::ptr::{self, NonNull};
+
+/// An input camera, outputs and one stream feeding them; stopped and destroyed on drop.
+pub struct CaptureSession<'ctx> {
+    pub(crate) raw: NonNull<ffi::oc_capture_session>,
+    _context: &'ctx Context,
+}
+
+// SAFETY: the session handle has no thread affinity: its functions run on any thread (those that
+// wait for the stream refuse a frame callback of the session with WRONG_STATE instead).
+unsafe impl Send for CaptureSession<'_> {}
+
+impl Context {
+    /// A new capture session on this context's cameras.
+    pub fn capture_session(&self) -> Result<CaptureSession<'_>> {
+        let mut raw = ptr::null_mut();
+        check(unsafe { ffi::oc_capture_session_create(self.raw.as_ptr(), &mut raw) })?;
+        Ok(CaptureSession { raw: NonNull::new(raw).expect("session handle"), _context: self })
+    }
+}
+
+impl CaptureSession<'_> {
+    pub(crate) fn raw(&self) -> *mut ffi::oc_capture_session {
+        self.raw.as_ptr()
+    }
+    /// Makes `camera` the session's input (switching a running session).
+    pub fn set_input(&self, camera: &Device) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_set_input(self.raw.as_ptr(), camera.raw.as_ptr()) })
+    }
+    /// Adds an output; keep the `VideoDataOutput` alive while the session uses it.
+    pub fn add_output(&self, output: &VideoDataOutput) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_add_output(self.raw.as_ptr(), output.raw.as_ptr()) })
+    }
+    /// Removes an output added with [`CaptureSession::add_output`].
+    pub fn remove_output(&self, output: &VideoDataOutput) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_remove_output(self.raw.as_ptr(), output.raw.as_ptr()) })
+    }
+    /// Starts a batch of changes applied together by [`CaptureSession::commit_configuration`].
+    pub fn begin_configuration(&self) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_begin_configuration(self.raw.as_ptr()) })
+    }
+    /// Applies the batch started by [`CaptureSession::begin_configuration`].
+    pub fn commit_configuration(&self) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_commit_configuration(self.raw.as_ptr()) })
+    }
+    /// Starts the stream; returns once frames flow. Not from a frame callback.
+    pub fn start_running(&self) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_start_running(self.raw.as_ptr()) })
+    }
+    /// Stops the stream; returns after the last frame callback. Not from a frame callback.
+    pub fn stop_running(&self) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_stop_running(self.raw.as_ptr()) })
+    }
+    /// Whether the stream runs.
+    pub fn is_running(&self) -> bool {
+        unsafe { ffi::oc_capture_session_is_running(self.raw.as_ptr()) }
+    }
+}
+
+impl Drop for CaptureSession<'_> {
+    fn drop(&mut self) {
+        unsafe { ffi::oc_capture_session_destroy(self.raw.as_ptr()) }
+    }
+}
+
+/// What happened to a session; errors carry the library's message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionEvent {
+    /// The stream runs.
+    Started,
+    /// The session stopped as asked.
+    Stopped,
+    /// The stream ended on its own (camera gone, daemon gone); the session stopped.
+    RuntimeError(String),
+    /// The camera is in use elsewhere; the session keeps trying.
+    Interrupted(String),
+    /// The camera became free again and the session runs.
+    InterruptionEnded,
+    /// The `microphone` device's new input could not be opened; no sound until the route moves.
+    AudioInterrupted(String),
+    /// Automatic switching made this camera (unique ID) the input.
+    InputSwitched(String),
+    /// Automatic switching waits for the recording to end before moving to this camera.
+    SwitchDeferred(String),
+    /// Automatic switching could not move ("unique ID: reason"); the input was kept.
+    SwitchFailed(String),
+    /// A recording's encoder cannot keep up: it records every other frame until it catches up.
+    RecordingDegraded(String),
+}
+
+type EventClosure = Box<dyn FnMut(SessionEvent) + Send + 'static>;
+
+/// A session event callback; dropping it unregisters it (waiting for a call in flight) and frees it.
+pub struct SessionRegistration<'s, 'ctx> {
+    session: &'s CaptureSession<'ctx>,
+    id: ffi::oc_callback_id,
+    closure: *mut EventClosure,
+}
+
+impl Drop for SessionRegistration<'_, '_> {
+    fn drop(&mut self) {
+        unsafe {
+            ffi::oc_capture_session_remove_callback(self.session.raw(), self.id);
+            drop(Box::from_raw(self.closure));
+        }
+    }
+}
+
+impl<'ctx> CaptureSession<'ctx> {
+    /// behaviour §4 automatic switching (opt-in): the input follows the system preferred camera,
+    /// never during a recording (the switch waits for its end).
+    pub fn set_automatically_switches_camera(&self, enabled: bool) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_set_automatically_switches_camera(self.raw(), enabled) })
+    }
+
+    /// Whether automatic switching is on.
+    pub fn automatically_switches_camera(&self) -> bool {
+        unsafe { ffi::oc_capture_session_automatically_switches_camera(self.raw()) }
+    }
+
+    /// Whether a movie file output of the session is recording.
+    pub fn is_recording(&self) -> bool {
+        unsafe { ffi::oc_capture_session_is_recording(self.raw()) }
+    }
+
+    /// Calls `callback` on a library thread for each session event until the registration drops.
+    #[must_use = "dropping the registration unregisters the callback"]
+    pub fn on_event<F>(&self, callback: F) -> Result<SessionRegistration<'_, 'ctx>>
+    where
+        F: FnMut(SessionEvent) + Send + 'static,
+    {
+        let closure = Box::into_raw(Box::new(Box::new(callback) as EventClosure));
+        let mut id = 0;
+        let status = unsafe {
+            ffi::oc_capture_session_add_event_callback(self.raw(), Some(event_trampoline), closure as *mut c_void, &mut id)
+        };
+        if let Err(error) = check(status) {
+            drop(unsafe { Box::from_raw(closure) });
+            return Err(error);
+        }
+        Ok(SessionRegistration { session: self, id, closure })
+    }
+}
+
+unsafe extern "C" fn event_trampoline(
+    _session: *mut ffi::oc_capture_session,
+    event: ffi::oc_session_event,
+    _status: ffi::oc_status,
+    message: *const c_char,
+    user_data: *mut c_void,
+) {
+    let callback = &mut *(user_data as *mut EventClosure);
+    let message = text(message).unwrap_or_default();
+    let event = match event {
+        ffi::OC_SESSION_EVENT_STARTED => SessionEvent::Started,
+        ffi::OC_SESSION_EVENT_STOPPED => SessionEvent::Stopped,
+        ffi::OC_SESSION_EVENT_RUNTIME_ERROR => SessionEvent::RuntimeError(message),
+        ffi::OC_SESSION_EVENT_INTERRUPTED => SessionEvent::Interrupted(message),
+        ffi::OC_SESSION_EVENT_INTERRUPTION_ENDED => SessionEvent::InterruptionEnded,
+        ffi::OC_SESSION_EVENT_AUDIO_INTERRUPTED => SessionEvent::AudioInterrupted(message),
+        ffi::OC_SESSION_EVENT_INPUT_SWITCHED => SessionEvent::InputSwitched(message),
+        ffi::OC_SESSION_EVENT_SWITCH_DEFERRED => SessionEvent::SwitchDeferred(message),
+        ffi::OC_SESSION_EVENT_SWITCH_FAILED => SessionEvent::SwitchFailed(message),
+        ffi::OC_SESSION_EVENT_RECORDING_DEGRADED => SessionEvent::RecordingDegraded(message),
+        _ => return,   // a newer library's event this binding does not know yet
+    };
+    contain_panic("a session event callback", || callback(event));
+}
