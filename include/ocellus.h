@@ -40,6 +40,11 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 /* Version                                                                    */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ VersionABI.swift;
+ * cli/ main.c; bindings/python/ocellus/ _library.py;
+ * bindings/rust/ocellus/src/ version.rs.
+ */
 
 /** Version of the header this program was compiled against. */
 #define OCELLUS_VERSION_MAJOR 0
@@ -58,6 +63,11 @@ const char *oc_version(void);
 /* ------------------------------------------------------------------------ */
 /* Status codes and errors                                                    */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ ErrorsABI.swift, LastError.swift;
+ * cli/ output.c; bindings/python/ocellus/ errors.py, _library.py;
+ * bindings/rust/ocellus/src/ error.rs.
+ */
 
 /** Result of a fallible call: OC_OK (0) or one of the negative codes below. */
 typedef int32_t oc_status;
@@ -126,6 +136,11 @@ const char *oc_last_error_message(void);
 /* ------------------------------------------------------------------------ */
 /* Context                                                                    */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ ContextABI.swift, ContextBox.swift;
+ * cli/ library.c; bindings/python/ocellus/ context.py;
+ * bindings/rust/ocellus/src/ context.rs.
+ */
 
 /** A library context: one connection to the system's cameras for one app. */
 typedef struct oc_context oc_context;
@@ -223,6 +238,12 @@ const char *oc_context_state_directory(const oc_context *ctx);
 /* ------------------------------------------------------------------------ */
 /* Devices                                                                    */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ DevicesABI.swift, DeviceHandles.swift,
+ * AccessABI.swift;
+ * cli/ list.c, microphones.c, access.c, library.c; bindings/python/ocellus/ devices.py, context.py (access);
+ * bindings/rust/ocellus/src/ device.rs, access.rs.
+ */
 
 /** One capture device (camera or microphone). Reference counted. */
 typedef struct oc_device oc_device;
@@ -593,6 +614,11 @@ size_t oc_pixel_format_name(uint32_t fourcc, char *buffer, size_t size);
 /* ------------------------------------------------------------------------ */
 /* Controls (behaviour §1)                                                         */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ ControlsABI.swift;
+ * cli/ controls.c; bindings/python/ocellus/ devices.py;
+ * bindings/rust/ocellus/src/ device.rs.
+ */
 
 /** Control types (the V4L2 ones Ocellus handles). */
 typedef enum oc_control_type {
@@ -812,6 +838,11 @@ oc_status oc_device_unlock_for_configuration(oc_device *device);
 /* ------------------------------------------------------------------------ */
 /* Hotplug                                                                    */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ HotplugABI.swift;
+ * cli/ watch.c; bindings/python/ocellus/ context.py;
+ * bindings/rust/ocellus/src/ context.rs.
+ */
 
 /**
  * Called when a device appears or disappears.
@@ -899,6 +930,11 @@ oc_status oc_context_add_backend_failure_callback(oc_context *ctx, oc_backend_fa
 /* ------------------------------------------------------------------------ */
 /* Discovery sessions                                                         */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ DiscoveryABI.swift;
+ * cli/ (none); bindings/python/ocellus/ discovery.py;
+ * bindings/rust/ocellus/src/ discovery.rs.
+ */
 
 /** A live, filtered view of a context's devices. */
 typedef struct oc_discovery_session oc_discovery_session;
@@ -969,6 +1005,11 @@ void oc_discovery_session_destroy(oc_discovery_session *session);
 /* ------------------------------------------------------------------------ */
 /* Camera selection (behaviour §2)                                                 */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ SelectionABI.swift;
+ * cli/ preferred.c; bindings/python/ocellus/ context.py;
+ * bindings/rust/ocellus/src/ context.rs.
+ */
 
 /**
  * The app's user preferred camera: its most recent choice that is connected,
@@ -1075,6 +1116,11 @@ oc_status oc_context_add_preferred_camera_callback(oc_context *ctx, oc_preferred
 /* ------------------------------------------------------------------------ */
 /* Capture sessions and video data outputs (behaviour §4)                          */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ CaptureABI.swift, SessionMembers.swift;
+ * cli/ capture_session.c, stream.c; bindings/python/ocellus/ capture.py;
+ * bindings/rust/ocellus/src/ session.rs, video_output.rs, frame.rs.
+ */
 
 /** A capture session: an input camera, outputs, and one camera stream feeding them. */
 typedef struct oc_capture_session oc_capture_session;
@@ -1551,6 +1597,11 @@ void oc_frame_release(oc_frame *frame);
 /* ------------------------------------------------------------------------ */
 /* Depth: depth cameras, depth data outputs, synchronised delivery (§4 depth)  */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ DepthABI.swift;
+ * cli/ depth_counter.c, snap.c; bindings/python/ocellus/ depth.py;
+ * bindings/rust/ocellus/src/ depth.rs.
+ */
 
 /*
  * A depth camera (OC_DEVICE_TYPE_DEPTH_CAMERA) is one device however many
@@ -1748,6 +1799,11 @@ uint64_t oc_output_synchronizer_unmatched_frames(const oc_output_synchronizer *s
 /* ------------------------------------------------------------------------ */
 /* Microphone input and audio data outputs (behaviour §4, §5)                      */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ AudioABI.swift;
+ * cli/ record.c; bindings/python/ocellus/ capture.py;
+ * bindings/rust/ocellus/src/ audio.rs.
+ */
 
 /**
  * The single `microphone` device (behaviour §5, unique ID "microphone"): it stands
@@ -1858,6 +1914,11 @@ uint64_t oc_audio_data_output_delivered_frames(const oc_audio_data_output *outpu
 /* ------------------------------------------------------------------------ */
 /* Photo output (behaviour §4)                                                     */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ PhotoABI.swift;
+ * cli/ snap.c; bindings/python/ocellus/ capture.py;
+ * bindings/rust/ocellus/src/ photo.rs.
+ */
 
 /**
  * Stills from a running session as JPEG with EXIF (Orientation from the
@@ -1959,6 +2020,11 @@ oc_status oc_photo_output_capture(oc_photo_output *output, const oc_photo_settin
 /* ------------------------------------------------------------------------ */
 /* Movie file output (behaviour §4)                                                */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ MovieABI.swift;
+ * cli/ record.c; bindings/python/ocellus/ capture.py;
+ * bindings/rust/ocellus/src/ movie.rs.
+ */
 
 /**
  * Records the session's camera into an MP4 or MOV file through libavformat,
@@ -2059,6 +2125,11 @@ double oc_movie_file_output_recorded_duration(const oc_movie_file_output *output
 /* ------------------------------------------------------------------------ */
 /* Rotation coordinator (behaviour §3)                                             */
 /* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ RotationABI.swift;
+ * cli/ rotation.c; bindings/python/ocellus/ rotation.py;
+ * bindings/rust/ocellus/src/ rotation.rs.
+ */
 
 /** Preview and capture angles for one camera. */
 typedef struct oc_rotation_coordinator oc_rotation_coordinator;
