@@ -1,12 +1,12 @@
 """What every callback shares: an exception raised in one is reported through
 `sys.unraisablehook` (it cannot propagate into C); registrations and closable handles."""
 
+import ctypes
 import sys
 import types
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .context import Context
+from . import _native
+
 
 
 
@@ -54,20 +54,66 @@ class _Closable:
         self.close()
 
 
-class Registration:
-    """A registered callback; `remove()` (or leaving a `with` block) unregisters it and
-    returns only after a call in flight has finished."""
+def c_callback(c_type, callback, convert):
+    """The C function pointer the library calls for `callback`: `callback(*convert(*arguments))`
+    with the C arguments but the trailing user data (`convert` returning None skips the call:
+    an event this binding does not know yet). An exception is reported, never propagated into
+    C. The caller keeps the result alive while the library may call it."""
 
-    def __init__(self, context: "Context", callback_id: int, trampoline):
-        self._context = context
-        self._id = callback_id
-        self._trampoline = trampoline  # keeps the C function pointer alive
+    def trampoline(*arguments):
+        try:
+            converted = convert(*arguments[:-1])
+            if converted is not None:
+                callback(*converted)
+        except BaseException:  # noqa: B036 - nothing may unwind into C
+            _report_callback_exception(callback)
+
+    return c_type(trampoline)
+
+
+def register(owner, handle, add, c_type, callback, convert, *leading) -> "Registration":
+    """Registers `callback` with the C function `add` (`add(handle, *leading, function, user_data,
+    &id)`) and keeps the registration in `owner`, which removes it (`owner._remove_callback`)."""
+    function = c_callback(c_type, callback, convert)
+    callback_id = _native.c_callback_id()
+    add(handle, *leading, function, None, ctypes.byref(callback_id))
+    registration = Registration(owner, callback_id.value, function)
+    owner._registrations.add(registration)
+    return registration
+
+
+def unregister(owner, registration) -> None:
+    """Removes `owner`'s callback named by a `Registration` or the ID it converts to (an unknown
+    ID: the library's NotFound)."""
+    callback_id = int(registration)
+    known = next((each for each in owner._registrations if each.callback_id == callback_id), None)
+    if known:
+        known.remove()
+    else:
+        owner._remove_callback(callback_id)
+
+
+class Registration:
+    """A registered callback — of a context, a capture session or a rotation coordinator;
+    `remove()` (or leaving a `with` block) unregisters it and returns only after a call in
+    flight has finished. `int(registration)` is the library's callback ID."""
+
+    def __init__(self, owner, callback_id: int, function):
+        self._owner = owner
+        self.callback_id = callback_id
+        self._function = function  # keeps the C function pointer alive
+        self._registered = True
 
     def remove(self) -> None:
-        if self._id:
-            callback_id, self._id = self._id, 0
-            self._context._remove_callback(callback_id)
-            self._context._registrations.discard(self)
+        if self._registered:
+            self._registered = False
+            self._owner._remove_callback(self.callback_id)
+            self._owner._registrations.discard(self)
+
+    def __index__(self) -> int:
+        return self.callback_id
+
+    __int__ = __index__
 
     def __enter__(self):
         return self

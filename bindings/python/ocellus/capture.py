@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Callable, List, Optional
 
 from . import _native
-from ._callbacks import _Closable, _report_callback_exception
+from ._callbacks import Registration, _Closable, c_callback, register, unregister
 from ._library import _lib, _text
 from .devices import Device, _fourcc, pixel_format_code
 from .errors import NotFound as NotFoundError, Timeout, WrongState
@@ -193,13 +193,7 @@ def _install_frame_callback(setter, handle, callback):
         setter(handle, _native.FRAME_CALLBACK(), None)
         return None
 
-    def trampoline(_output, frame, _user_data):
-        try:
-            callback(Frame(frame))
-        except BaseException:  # noqa: B036 - nothing may unwind into C
-            _report_callback_exception(callback)
-
-    new = _native.FRAME_CALLBACK(trampoline)
+    new = c_callback(_native.FRAME_CALLBACK, callback, lambda _output, frame: (Frame(frame),))
     setter(handle, new, None)
     return new
 
@@ -351,13 +345,10 @@ class AudioDataOutput(_Closable):
             return
         import numpy as np
 
-        def trampoline(_output, samples, frames, channels, _rate, timestamp_ns, _user_data):
-            try:
-                callback(np.ctypeslib.as_array(samples, shape=(frames * channels,)).reshape(frames, channels), timestamp_ns)
-            except BaseException:  # noqa: B036 - nothing may unwind into C
-                _report_callback_exception(callback)
+        def convert(_output, samples, frames, channels, _rate, timestamp_ns):
+            return np.ctypeslib.as_array(samples, shape=(frames * channels,)).reshape(frames, channels), timestamp_ns
 
-        new = _native.AUDIO_CALLBACK(trampoline)
+        new = c_callback(_native.AUDIO_CALLBACK, callback, convert)
         _lib.oc_audio_data_output_set_callback(self._handle, new, None)
         self._trampoline = new
 
@@ -536,7 +527,7 @@ class CaptureSession(_Closable):
         self._context = context
         self._handle = handle.value
         self._outputs = []
-        self._callbacks = {}
+        self._registrations = set()
         self._finalizer = weakref.finalize(self, _lib.oc_capture_session_destroy, self._handle)
 
     def set_input(self, camera: Device) -> None:
@@ -650,27 +641,24 @@ class CaptureSession(_Closable):
 
         return _Running()
 
-    def add_event_callback(self, callback: Callable[[SessionEvent, Optional[str]], None]) -> int:
+    def add_event_callback(self, callback: Callable[[SessionEvent, Optional[str]], None]) -> Registration:
         """Calls `callback(event, message)` for every `SessionEvent` (message: the error, or for
-        INPUT_SWITCHED / SWITCH_DEFERRED the camera's unique ID; None when empty); returns an ID."""
+        INPUT_SWITCHED / SWITCH_DEFERRED the camera's unique ID; None when empty)."""
 
-        def trampoline(_session, event, _status, message, _user_data):
+        def convert(_session, event, _status, message):
             if event not in SessionEvent._value2member_map_:
-                return   # a newer library's event this binding does not know yet
-            try:
-                callback(SessionEvent(event), _text(message) or None)
-            except BaseException:  # noqa: B036
-                _report_callback_exception(callback)
+                return None   # a newer library's event this binding does not know yet
+            return SessionEvent(event), _text(message) or None
 
-        c_trampoline = _native.SESSION_EVENT_CALLBACK(trampoline)
-        callback_id = _native.c_callback_id()
-        _lib.oc_capture_session_add_event_callback(self._handle, c_trampoline, None, ctypes.byref(callback_id))
-        self._callbacks[callback_id.value] = c_trampoline
-        return callback_id.value
+        return register(self, self._handle, _lib.oc_capture_session_add_event_callback,
+                        _native.SESSION_EVENT_CALLBACK, callback, convert)
 
-    def remove_event_callback(self, callback_id: int) -> None:
+    def remove_event_callback(self, registration) -> None:
+        """Unregisters a callback (its `Registration`, or the ID it converts to)."""
+        unregister(self, registration)
+
+    def _remove_callback(self, callback_id: int) -> None:
         _lib.oc_capture_session_remove_callback(self._handle, callback_id)
-        self._callbacks.pop(callback_id, None)
 
 
 class Camera(_Closable):

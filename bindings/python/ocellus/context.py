@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, List, Optional
 
 from . import _native
 from ._library import _lib, _text
-from ._callbacks import Registration, _report_callback_exception
+from ._callbacks import Registration, _report_callback_exception, register
 from .devices import Backend, Device, MediaType, Position
 from .errors import InvalidHandle, error_for
 
@@ -91,19 +91,7 @@ class Context:
 
     def _register(self, add, c_type, callback, convert, *leading) -> Registration:
         """Registers `callback` through the C function `add`; `convert` maps C arguments to Python ones."""
-
-        def trampoline(*arguments):
-            try:
-                callback(*convert(*arguments[:-1]))
-            except BaseException:  # noqa: B036 - nothing may unwind into C
-                _report_callback_exception(callback)
-
-        c_trampoline = c_type(trampoline)
-        callback_id = _native.c_callback_id()
-        add(self._handle_checked(), *leading, c_trampoline, None, ctypes.byref(callback_id))
-        registration = Registration(self, callback_id.value, c_trampoline)
-        self._registrations.add(registration)
-        return registration
+        return register(self, self._handle_checked(), add, c_type, callback, convert, *leading)
 
     def add_hotplug_callback(self, callback: Callable[[HotplugEvent, Device], None]) -> Registration:
         """Calls `callback(event, device)` on a library thread when a device appears or goes away."""

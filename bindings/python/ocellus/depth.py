@@ -11,7 +11,7 @@ import weakref
 from typing import Callable, Optional, Tuple
 
 from . import _native
-from ._callbacks import _Closable, _report_callback_exception
+from ._callbacks import _Closable, c_callback
 from ._library import _lib
 from .devices import pixel_format_code
 from .capture import Frame, VideoDataOutput, _install_frame_callback
@@ -68,13 +68,8 @@ class OutputSynchronizer(_Closable):
             self._trampoline = None
             return
 
-        def trampoline(_synchronizer, video, depth, _user_data):
-            try:
-                callback((Frame(video), Frame(depth)))
-            except BaseException:  # noqa: B036 - nothing may unwind into C
-                _report_callback_exception(callback)
-
-        new = _native.SYNCHRONIZED_CALLBACK(trampoline)
+        new = c_callback(_native.SYNCHRONIZED_CALLBACK, callback,
+                         lambda _synchronizer, video, depth: ((Frame(video), Frame(depth)),))
         _lib.oc_output_synchronizer_set_callback(self._handle, new, None)
         self._trampoline = new
 

@@ -6,7 +6,7 @@ from typing import Callable, List, Optional
 
 from . import _native
 from ._library import _lib
-from ._callbacks import _Closable, _report_callback_exception
+from ._callbacks import _Closable, c_callback
 from .context import Context, HotplugEvent
 from .devices import Device, MediaType, Position
 
@@ -40,12 +40,7 @@ class DiscoverySession(_Closable):
             self._trampoline = None
             return
 
-        def trampoline(_session, event, device, _user_data):
-            try:
-                callback(HotplugEvent(event), Device(device))
-            except BaseException:  # noqa: B036 - nothing may unwind into C
-                _report_callback_exception(callback)
-
-        new = _native.DISCOVERY_CALLBACK(trampoline)
+        new = c_callback(_native.DISCOVERY_CALLBACK, callback,
+                         lambda _session, event, device: (HotplugEvent(event), Device(device)))
         _lib.oc_discovery_session_set_callback(self._handle, new, None)
         self._trampoline = new

@@ -6,7 +6,7 @@ from typing import Callable, Optional
 
 from . import _native
 from ._library import _lib
-from ._callbacks import _Closable, _report_callback_exception
+from ._callbacks import Registration, _Closable, register, unregister
 from .context import Context
 from .devices import Device
 
@@ -20,7 +20,7 @@ class RotationCoordinator(_Closable):
                                             -1 if mirrored is None else int(mirrored), ctypes.byref(handle))
         self._context = context
         self._handle = handle.value
-        self._callbacks = {}
+        self._registrations = set()
         self._finalizer = weakref.finalize(self, _lib.oc_rotation_coordinator_destroy, self._handle)
 
     @property
@@ -49,21 +49,14 @@ class RotationCoordinator(_Closable):
         """An external camera's correction, kept for the camera across restarts."""
         _lib.oc_rotation_coordinator_set_mounting_correction(self._handle, degrees)
 
-    def add_callback(self, callback: Callable[[int, int], None]) -> int:
-        """Calls `callback(preview, capture)` on a library thread when the angles change; returns an ID."""
+    def add_callback(self, callback: Callable[[int, int], None]) -> Registration:
+        """Calls `callback(preview, capture)` on a library thread when the angles change."""
+        return register(self, self._handle, _lib.oc_rotation_coordinator_add_callback, _native.ROTATION_CALLBACK,
+                        callback, lambda _coordinator, preview, capture: (preview, capture))
 
-        def trampoline(_coordinator, preview, capture, _user_data):
-            try:
-                callback(preview, capture)
-            except BaseException:  # noqa: B036
-                _report_callback_exception(callback)
+    def remove_callback(self, registration) -> None:
+        """Unregisters a callback (its `Registration`, or the ID it converts to)."""
+        unregister(self, registration)
 
-        c_trampoline = _native.ROTATION_CALLBACK(trampoline)
-        callback_id = _native.c_callback_id()
-        _lib.oc_rotation_coordinator_add_callback(self._handle, c_trampoline, None, ctypes.byref(callback_id))
-        self._callbacks[callback_id.value] = c_trampoline
-        return callback_id.value
-
-    def remove_callback(self, callback_id: int) -> None:
+    def _remove_callback(self, callback_id: int) -> None:
         _lib.oc_rotation_coordinator_remove_callback(self._handle, callback_id)
-        self._callbacks.pop(callback_id, None)
