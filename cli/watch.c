@@ -4,6 +4,9 @@
 #include "json.h"
 #include "library.h"
 #include "output.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,11 +109,35 @@ static void on_backend_failure(oc_context *ctx, oc_backend backend, oc_status er
     finish_wait();
 }
 
+/* `--ready-fd FD`: a descriptor the caller passed open. */
+static int parse_descriptor(const char *text)
+{
+    char *end = NULL;
+    errno = 0;
+    long fd = strtol(text, &end, 10);
+    if (errno || end == text || *end || fd < 0 || fd > INT_MAX || fcntl((int)fd, F_GETFD) < 0) {
+        usage_error("--ready-fd needs an open file descriptor, not '%s'", text);
+    }
+    return (int)fd;
+}
+
+/* Tells whoever waits on `fd` that the watch is listening (registered before the listing,
+ * so a device plugged from now on is reported). */
+static void tell_ready(int fd)
+{
+    static const char line[] = "ready\n";
+    ssize_t written;
+    do written = write(fd, line, sizeof line - 1); while (written < 0 && errno == EINTR);
+    close(fd);
+}
+
 void command_watch(const global_options *options, arguments *a)
 {
     static watch_state state = { .lock = PTHREAD_MUTEX_INITIALIZER };
     state.as_json = args_flag(a, "--json");
     bool changes_only = args_flag(a, "--changes-only");
+    const char *ready_fd = args_value(a, "--ready-fd");
+    int ready = ready_fd ? parse_descriptor(ready_fd) : -1;
     args_finish(a);
     sigset_t signals = block_termination_signals();
     oc_context *ctx = open_context(options);
@@ -135,6 +162,7 @@ void command_watch(const global_options *options, arguments *a)
         oc_device_list_free(list);
     }
     pthread_mutex_unlock(&state.lock);
+    if (ready >= 0) tell_ready(ready);
     int received = 0;
     sigwait(&signals, &received);
     oc_context_destroy(ctx);

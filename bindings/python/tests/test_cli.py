@@ -7,6 +7,7 @@ import subprocess
 import threading
 import time
 
+from cli_watch import start_watch
 from photo_checks import assert_valid_exif
 
 CLI = os.environ.get("OCELLUS_CLI", "ocellus")
@@ -72,9 +73,8 @@ def test_watch_json_lists_the_devices_present_then_changes(cameras):
 
 
 def test_watch_changes_only_skips_the_devices_present(cameras):
-    watcher = subprocess.Popen([CLI, "watch", "--json", "--changes-only"], stdout=subprocess.PIPE, text=True)
+    watcher = start_watch(CLI, "watch", "--json", "--changes-only")
     try:
-        time.sleep(0.3)  # let it connect before plugging
         cameras.add("clichanges")
         added = read_line(watcher)
         assert (added["event"], added["device"]["unique_id"]) == ("added", "pipewire-clichanges") and "initial" not in added
@@ -85,9 +85,8 @@ def test_watch_changes_only_skips_the_devices_present(cameras):
 
 
 def test_watch_exits_with_an_error_when_the_daemon_dies(private_daemon):
-    watcher = subprocess.Popen([CLI, "--pipewire-remote", private_daemon.remote, "watch", "--json", "--changes-only"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.3)
+    watcher = start_watch(CLI, "--pipewire-remote", private_daemon.remote, "watch", "--json", "--changes-only",
+                          stderr=subprocess.PIPE)
     private_daemon.kill_daemon()
     assert watcher.wait(5) == 1
     removed = json.loads(watcher.stdout.readline())
@@ -103,6 +102,11 @@ def test_errors_are_one_line_and_non_zero():
     assert bad_app.returncode == 1 and "app ID" in bad_app.stderr and bad_app.stderr.count("\n") == 1
     usage = run("frobnicate", check=False)
     assert usage.returncode == 2 and usage.stderr.count("\n") == 1
+
+
+def test_watch_refuses_a_ready_descriptor_that_is_not_open():
+    result = run("watch", "--ready-fd", "99", check=False)
+    assert result.returncode == 2 and "--ready-fd" in result.stderr
 
 
 def test_virtual_camera_rejects_bad_arguments():

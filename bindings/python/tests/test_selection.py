@@ -13,6 +13,7 @@ import time
 import pytest
 
 import ocellus
+from cli_watch import start_watch
 from ocellus import DeviceType, PreferredCamera
 
 CLI = os.environ.get("OCELLUS_CLI", "ocellus")
@@ -268,10 +269,9 @@ def test_discovery_session_filters_and_follows_hotplug(cameras):
 
 
 def test_watch_prints_preferred_camera_changes(state, front):
-    watcher = subprocess.Popen([CLI, "--app-id", "org.ocellus.test.watch", "--state-dir", str(state), "watch", "--json", "--changes-only"],
-                               stdout=subprocess.PIPE, text=True)
+    watcher = start_watch(CLI, "--app-id", "org.ocellus.test.watch", "--state-dir", str(state), "watch", "--json",
+                          "--changes-only")
     try:
-        time.sleep(0.3)
         cli(state, "prefer", VCAM1, app="org.ocellus.test.watch")
         lines = [json.loads(watcher.stdout.readline()) for _ in range(2)]
         assert [(l["event"], l["device"]["unique_id"]) for l in lines] == [
