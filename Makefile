@@ -96,6 +96,7 @@ test-swift: build
 	status=$$?; $(PYTHON) scripts/xunit-summary.py $(BUILD)/swift-tests.xml $(BUILD)/swift-tests-swift-testing.xml && exit $$status
 
 test-c: build
+	export SWIFT="$(SWIFT)"; \
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- Tests/c/run.sh $(abspath $(BUILD))
 
 # Every function of the header with bad input and from inside its callbacks (Tests/badinput).
