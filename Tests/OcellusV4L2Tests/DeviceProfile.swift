@@ -7,7 +7,8 @@ import OcellusUSB
 /// Replays a device profile (Profiles/*.profile): what the kernel answered for a
 /// real camera — QUERYCAP, the formats as `v4l2-ctl --list-formats-ext` printed
 /// them, orientation controls, and the sysfs attributes of its USB device — at
-/// the ioctl layer the V4L2 backend talks to. Named for what it is: a stand-in
+/// the ioctl layer the V4L2 backend talks to — and, through `streams`, a node's buffer queue,
+/// so that a replay streams the frames a test produces. Named for what it is: a stand-in
 /// for the kernel, since these machines have no cameras.
 final class ProfileSystem: V4L2System, @unchecked Sendable {
     struct Node {
@@ -35,8 +36,11 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
     private var usbDevices: [String: [String: String]] = [:]  // sysfs path → attributes
     /// Other sysfs attributes by full path (`attribute PATH VALUE`: a USB interface's string).
     private var attributes: [String: String] = [:]
+    /// Open descriptors and their node (streams' threads call in while tests open and close).
+    private let lock = NSLock()
     private var openNodes: [Int32: Int] = [:]
-    private var nextFD: Int32 = 100
+    /// The nodes' buffer queues, and the frames tests produce into them.
+    let streams = ReplayedStreams()
 
     init(profiles: [String]) throws {
         for name in profiles { try load(name) }
@@ -173,21 +177,25 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
 
     func open(node: String) -> Int32 {
         guard let index = nodes.firstIndex(where: { $0.name == node }) else { return -ENOENT }
-        nextFD += 1
-        openNodes[nextFD] = index
-        return nextFD
+        let fd = streams.open(node: node)
+        if fd >= 0 { lock.withLock { openNodes[fd] = index } }
+        return fd
     }
 
-    func close(_ fd: Int32) { openNodes.removeValue(forKey: fd) }
+    func close(_ fd: Int32) {
+        guard lock.withLock({ openNodes.removeValue(forKey: fd) }) != nil else { return }
+        streams.close(fd)
+    }
 
-    var openDescriptorCount: Int { openNodes.count }
+    var openDescriptorCount: Int { lock.withLock { openNodes.count } }
 
-    func map(_ fd: Int32, length: Int, offset: Int64) -> UnsafeMutableRawPointer? { nil }  // profiles do not stream
-    func unmap(_ memory: UnsafeMutableRawPointer, length: Int) {}
+    func map(_ fd: Int32, length: Int, offset: Int64) -> UnsafeMutableRawPointer? { streams.map(fd, length: length, offset: offset) }
+    func unmap(_ memory: UnsafeMutableRawPointer, length: Int) { streams.unmap(memory, length: length) }
 
     func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
-        guard let index = openNodes[fd] else { return -EBADF }
-        let node = nodes[index]
+        guard let index = lock.withLock({ openNodes[fd] }) else { return -EBADF }
+        let node = lock.withLock { nodes[index] }
+        if let answer = streams.ioctl(fd, request, argument, formats: node.formats) { return answer }
         switch request {
         case CV4L2_VIDIOC_QUERYCAP:
             var capability = v4l2_capability()
@@ -244,7 +252,7 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
             guard let position = node.extendedControls.firstIndex(where: { $0.id == controlRequest.pointee.control.id }) else { return -EINVAL }
             let is64: Int32 = node.extendedControls[position].type == 5 ? 1 : 0
             if request == CV4L2_VIDIOC_S_EXT_CTRLS {
-                nodes[index].extendedControls[position].value = cv4l2_control_request_value(controlRequest, is64)
+                lock.withLock { nodes[index].extendedControls[position].value = cv4l2_control_request_value(controlRequest, is64) }
             } else {
                 cv4l2_control_request_init(controlRequest, controlRequest.pointee.control.id, is64, node.extendedControls[position].value)
             }
