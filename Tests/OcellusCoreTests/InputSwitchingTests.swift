@@ -32,6 +32,14 @@ import OcellusTestSupport
             events.compactMap { event in if case .inputSwitched(let camera) = event { camera.serialNumber } else { nil } }
         }
 
+        /// The session follows the hub with `serial` the user preferred camera, and runs.
+        func startFollowing(preferred serial: String) throws {
+            try hub.setUserPreferredCamera(camera(serial))
+            try session.addOutput(VideoDataOutput())
+            session.setAutomaticallySwitchesCamera(following: hub)
+            try session.startRunning()
+        }
+
         func close() {
             session.events.removeObserver(observer)
             try? session.stopRunning()
@@ -62,10 +70,7 @@ import OcellusTestSupport
     @Test func aSwitchWaitsForTheRecordingToEnd() throws {
         let bed = try Bed()
         defer { bed.close() }
-        try bed.hub.setUserPreferredCamera(bed.camera("A"))
-        try bed.session.addOutput(VideoDataOutput())
-        bed.session.setAutomaticallySwitchesCamera(following: bed.hub)
-        try bed.session.startRunning()
+        try bed.startFollowing(preferred: "A")
         bed.session.recordingStarted()
         #expect(bed.session.isRecording)
         try bed.hub.setUserPreferredCamera(bed.camera("B"))
@@ -79,10 +84,7 @@ import OcellusTestSupport
     @Test func aSessionWhoseCameraWentStartsAgainOnTheNextPreferred() throws {
         let bed = try Bed()
         defer { bed.close() }
-        try bed.hub.setUserPreferredCamera(bed.camera("B"))
-        try bed.session.addOutput(VideoDataOutput())
-        bed.session.setAutomaticallySwitchesCamera(following: bed.hub)
-        try bed.session.startRunning()
+        try bed.startFollowing(preferred: "B")
         let stream = try #require(bed.backend.opened.last)
         #expect(stream.device.serialNumber == "B")
         // The stream says so first, then the backend reports the camera gone.
@@ -99,10 +101,7 @@ import OcellusTestSupport
     @Test func aSessionStoppedAsAskedIsNotRestartedBySwitching() throws {
         let bed = try Bed()
         defer { bed.close() }
-        try bed.hub.setUserPreferredCamera(bed.camera("B"))
-        try bed.session.addOutput(VideoDataOutput())
-        bed.session.setAutomaticallySwitchesCamera(following: bed.hub)
-        try bed.session.startRunning()
+        try bed.startFollowing(preferred: "B")
         try bed.session.stopRunning()
         bed.backend.remove("b")
         #expect(bed.log.wait { Bed.switches(in: $0).last == "A" })
