@@ -183,18 +183,22 @@ def test_without_ffmpeg_recording_fails_by_name_and_streaming_goes_on(tmp_path):
     assert json.loads(streaming.stdout)["frames"] == 5
 
 
-def test_recording_from_python_while_frames_keep_flowing(tmp_path):
+def test_recording_from_python_while_frames_keep_flowing(tmp_path, microphones):
     import threading
 
     import ocellus
 
+    microphones.add("vmicpython")   # heard, so a microphone of its own (see `Microphones`)
     with ocellus.Context("org.ocellus.test.recording") as context:
         camera = next(d for d in context.devices() if d.unique_id == VCAM0)
         session = context.capture_session()
         preview = ocellus.VideoDataOutput("NV12", 320, 240)
         counts, lock = {"during": 0}, threading.Lock()
         movie = ocellus.MovieFileOutput(rotation_angle=270)
-        microphone = next(d for d in context.devices() if d.unique_id == "pipewire-vmic0")
+        deadline = time.monotonic() + 5
+        while not any(d.unique_id == "pipewire-vmicpython" for d in context.devices()) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        microphone = next(d for d in context.devices() if d.unique_id == "pipewire-vmicpython")
         pcm = ocellus.AudioDataOutput()
         heard = []
         pcm.set_callback(lambda samples, ts: heard.append((samples.shape[1], float(np.abs(samples).max()), ts)))
@@ -246,9 +250,10 @@ def test_recording_from_python_while_frames_keep_flowing(tmp_path):
     assert not (tmp_path / "twice.mp4").exists() and not (tmp_path / "early.mp4").exists()
 
 
-def test_audio_track_from_the_microphone(tmp_path):
+def test_audio_track_from_the_microphone(tmp_path, microphones):
+    microphones.add("vmictrack")   # heard, so a microphone of its own (see `Microphones`)
     path = tmp_path / "sound.mp4"
-    summary = json.loads(record(VCAM0, "-o", str(path), "--seconds", "2", "--size", "640x480", "--audio", "pipewire-vmic0",
+    summary = json.loads(record(VCAM0, "-o", str(path), "--seconds", "2", "--size", "640x480", "--audio", "pipewire-vmictrack",
                                 "--json").stdout)
     video, audio = probe(path)
     assert (video["codec_type"], audio["codec_type"], audio["codec_name"]) == ("video", "audio", "aac")
@@ -273,8 +278,7 @@ def test_default_microphone_change_while_recording(tmp_path, microphones):
     the recording keeps going, its sound moves from the loud to the quiet microphone, in step."""
     import ocellus
 
-    # Two microphones of its own: the test bed's vmic0 (PipeWire's in-daemon audiotestsrc) can be
-    # left running and silent by earlier tests' clients killed mid-stream (seen: 1 in 12-20 kills).
+    # Two microphones of its own (see `Microphones`).
     microphones.add("vmicloud")
     microphones.add("vmicquiet", volume=0.3)
     microphones.set_default("vmicloud")
