@@ -31,17 +31,18 @@ static void on_answer(oc_context *ctx, oc_camera_authorization authorization, oc
     finish_wait();
 }
 
-void command_access(const global_options *options, arguments *a)
+int command_access(const global_options *options, arguments *a)
 {
     bool request = args_flag(a, "--request");
     bool as_json = args_flag(a, "--json");
-    args_finish(a);
+    if (args_finish(a)) return 2;
     sigset_t signals = block_termination_signals();
     oc_context *ctx = open_context(options);
+    if (!ctx) return 1;
     oc_camera_authorization authorization = oc_context_camera_authorization(ctx);
     static access_answer answer = { .lock = PTHREAD_MUTEX_INITIALIZER };
     if (request) {
-        if (oc_context_request_camera_access(ctx, on_answer, &answer) != OC_OK) fail_last_error();
+        if (oc_context_request_camera_access(ctx, on_answer, &answer) != OC_OK) return close_context(ctx, fail_last_error());
         /* The desktop's dialog waits for the user: no limit, but Ctrl-C ends the wait. */
         for (;;) {
             pthread_mutex_lock(&answer.lock);
@@ -53,7 +54,8 @@ void command_access(const global_options *options, arguments *a)
                 pthread_mutex_lock(&answer.lock);
                 done = answer.done;
                 pthread_mutex_unlock(&answer.lock);
-                if (!done) fail(1, "interrupted before the camera access request was answered");
+                /* The request is still with the portal: the process ends without waiting for it. */
+                if (!done) return fail(1, "interrupted before the camera access request was answered");
             }
         }
         authorization = answer.authorization;
@@ -76,7 +78,7 @@ void command_access(const global_options *options, arguments *a)
     emit(out.data);
     text_free(&out);
     /* A refusal is the command's answer, not its failure; a portal that could not ask is. */
-    if (request && answer.status != OC_OK && answer.status != OC_ERROR_PERMISSION_DENIED) fail(1, "%s", answer.message);
+    if (request && answer.status != OC_OK && answer.status != OC_ERROR_PERMISSION_DENIED) return fail(1, "%s", answer.message);
     if (request && answer.status == OC_ERROR_PERMISSION_DENIED) warn("%s", answer.message);
-    exit(0);
+    return 0;
 }

@@ -21,7 +21,11 @@ static const char *args_take(arguments *a, const char *name)
     for (int index = 0; index < a->count; index++) {
         const char *argument = a->items[index];
         if (strcmp(argument, name) == 0) {
-            if (index + 1 >= a->count) usage_error("%s needs a value", name);
+            if (index + 1 >= a->count) {
+                if (!a->problem[0]) snprintf(a->problem, sizeof a->problem, "%s needs a value", name);
+                args_remove(a, index, 1);
+                return NULL;
+            }
             const char *value = a->items[index + 1];
             args_remove(a, index, 2);
             return value;
@@ -46,7 +50,10 @@ int args_values(arguments *a, const char *name, const char **out, int max)
     int count = 0;
     const char *next;
     while ((next = args_take(a, name))) {
-        if (count == max) usage_error("too many %s options (at most %d)", name, max);
+        if (count == max) {
+            if (!a->problem[0]) snprintf(a->problem, sizeof a->problem, "too many %s options (at most %d)", name, max);
+            break;
+        }
         out[count++] = next;
     }
     return count;
@@ -100,12 +107,14 @@ const char *args_leading_positional(arguments *a)
     return value;
 }
 
-void args_finish(const arguments *a)
+int args_finish(const arguments *a)
 {
-    if (a->count > 0) usage_error("unexpected argument '%s'", a->items[0]);
+    if (a->problem[0]) return usage_error("%s", a->problem);
+    if (a->count > 0) return usage_error("unexpected argument '%s'", a->items[0]);
+    return 0;
 }
 
-void parse_size(const char *text, uint32_t *width, uint32_t *height)
+bool parse_size(const char *text, uint32_t *width, uint32_t *height)
 {
     char *end = NULL;
     unsigned long w = strtoul(text, &end, 10);
@@ -116,32 +125,41 @@ void parse_size(const char *text, uint32_t *width, uint32_t *height)
         h = strtoul(rest, &end, 10);
         good = end != rest && *end == '\0' && w > 0 && h > 0 && w <= UINT32_MAX && h <= UINT32_MAX;
     }
-    if (!good || text[0] == '-' || text[0] == '+') usage_error("bad size '%s' (expected WIDTHxHEIGHT)", text);
+    if (!good || text[0] == '-' || text[0] == '+') {
+        usage_error("bad size '%s' (expected WIDTHxHEIGHT)", text);
+        return false;
+    }
     *width = (uint32_t)w;
     *height = (uint32_t)h;
+    return true;
 }
 
-double parse_seconds(const char *text)
+bool parse_seconds(const char *text, double *seconds)
 {
     char *end = NULL;
-    double seconds = strtod(text, &end);
+    *seconds = strtod(text, &end);
     /* 1e300 overflowed the wait's deadline and ended at once; under a millisecond no frame can come. */
-    if (end == text || *end || !isfinite(seconds) || seconds < 0.001 || seconds > 31536000) {
+    if (end == text || *end || !isfinite(*seconds) || *seconds < 0.001 || *seconds > 31536000) {
         usage_error("bad duration '%s' (seconds, from 0.001 to 31536000)", text);
+        return false;
     }
-    return seconds;
+    return true;
 }
 
-oc_fraction parse_rate(const char *text)
+bool parse_rate(const char *text, oc_fraction *rate)
 {
     char *end = NULL;
     unsigned long numerator = strtoul(text, &end, 10), denominator = 1;
-    if (end == text || numerator == 0 || numerator > UINT32_MAX || text[0] == '-') usage_error("bad frame rate '%s'", text);
-    if (*end == '/') {
+    bool good = end != text && numerator > 0 && numerator <= UINT32_MAX && text[0] != '-';
+    if (good && *end == '/') {
         const char *rest = end + 1;
         denominator = strtoul(rest, &end, 10);
-        if (end == rest || denominator == 0 || denominator > UINT32_MAX) usage_error("bad frame rate '%s'", text);
+        good = end != rest && denominator > 0 && denominator <= UINT32_MAX;
     }
-    if (*end) usage_error("bad frame rate '%s'", text);
-    return (oc_fraction){ (uint32_t)numerator, (uint32_t)denominator };
+    if (!good || *end) {
+        usage_error("bad frame rate '%s'", text);
+        return false;
+    }
+    *rate = (oc_fraction){ (uint32_t)numerator, (uint32_t)denominator };
+    return true;
 }

@@ -9,6 +9,8 @@
 typedef struct arguments {
     char **items;
     int count;
+    /* The first usage problem met while taking options (an option without its value), for args_finish. */
+    char problem[256];
 } arguments;
 /* `--name value` or `--name=value`, removed; the last one wins; NULL when absent. */
 const char *args_value(arguments *a, const char *name);
@@ -21,12 +23,12 @@ bool args_flag(arguments *a, const char *name);
 const char *args_positional(arguments *a);
 /* The next argument when it is not an option (an optional leading CAMERA). */
 const char *args_leading_positional(arguments *a);
-/* Usage error on anything left. */
-void args_finish(const arguments *a);
+/* 0, or the usage error (printed; 2) for a problem met while taking options or anything left. */
+int args_finish(const arguments *a);
 
-/* Values of options: a usage error (exit 2) for one that does not parse. */
-void parse_size(const char *text, uint32_t *width, uint32_t *height);
-double parse_seconds(const char *text);
-oc_fraction parse_rate(const char *text);
+/* Values of options: false, with the usage error printed, for one that does not parse. */
+bool parse_size(const char *text, uint32_t *width, uint32_t *height);
+bool parse_seconds(const char *text, double *seconds);
+bool parse_rate(const char *text, oc_fraction *rate);
 
 #endif

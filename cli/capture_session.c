@@ -38,39 +38,49 @@ static void on_session_event(oc_capture_session *session, oc_session_event event
     }
 }
 
-void capture_open(capture_run *c, const global_options *options, const char *spec)
+int capture_open(capture_run *c, const global_options *options, const char *spec)
 {
     c->signals = block_termination_signals();
     pthread_mutex_init(&c->lock, NULL);
     c->failure[0] = '\0';
+    c->session = NULL;
+    c->device = NULL;
     c->ctx = open_context(options);
+    if (!c->ctx) return 1;
     c->device = connected_device(c->ctx, spec);
+    if (!c->device) {
+        capture_close(c);
+        return 1;
+    }
     if (oc_capture_session_create(c->ctx, &c->session) != OC_OK
         || oc_capture_session_add_event_callback(c->session, on_session_event, c, NULL) != OC_OK
         || oc_capture_session_set_input(c->session, c->device) != OC_OK) {
-        fail_last_error();
+        return capture_fail(c, oc_last_error_message());
     }
+    return 0;
 }
 
 void capture_close(capture_run *c)
 {
-    oc_capture_session_destroy(c->session);
-    oc_device_release(c->device);
-    oc_context_destroy(c->ctx);
+    if (c->session) oc_capture_session_destroy(c->session);
+    if (c->device) oc_device_release(c->device);
+    if (c->ctx) oc_context_destroy(c->ctx);
+    c->session = NULL;
+    c->device = NULL;
+    c->ctx = NULL;
 }
 
-/* Closes everything, then fails with `message`. */
-_Noreturn void capture_fail(capture_run *c, const char *message)
+int capture_fail(capture_run *c, const char *message)
 {
     char copy[1024];
     snprintf(copy, sizeof copy, "%s", message);
     capture_close(c);
-    fail(1, "%s", copy);
+    return fail(1, "%s", copy);
 }
 
-void capture_start(capture_run *c)
+int capture_start(capture_run *c)
 {
-    if (oc_capture_session_start_running(c->session) != OC_OK) capture_fail(c, oc_last_error_message());
+    return oc_capture_session_start_running(c->session) == OC_OK ? 0 : capture_fail(c, oc_last_error_message());
 }
 
 /* Waits for a termination signal, finish_wait(), or `seconds` (<= 0: no limit); `tick` runs about once a second. */
@@ -97,17 +107,18 @@ const char *capture_failure(capture_run *c, char buffer[1024])
     return buffer[0] ? buffer : NULL;
 }
 
-stored_options stored_capture_options(arguments *a, const char *command)
+int stored_capture_options(arguments *a, const char *command, stored_options *stored)
 {
-    stored_options stored = { .spec = args_leading_positional(a) };   /* none: the system preferred camera */
-    stored.path = args_value(a, "-o");
-    if (!stored.path) stored.path = args_value(a, "--output");
-    if (!stored.path) usage_error("%s needs -o FILE", command);
+    *stored = (stored_options){ .spec = args_leading_positional(a) };   /* none: the system preferred camera */
+    stored->path = args_value(a, "-o");
+    if (!stored->path) stored->path = args_value(a, "--output");
+    if (!stored->path) return usage_error("%s needs -o FILE", command);
     const char *size = args_value(a, "--size");
-    if (size) parse_size(size, &stored.width, &stored.height);
+    if (size && !parse_size(size, &stored->width, &stored->height)) return 2;
     const char *host = args_value(a, "--host-orientation");
-    stored.host = host ? parse_host_orientation(host) : -1;
-    stored.sensor_bus = sensor_bus_option(a);
-    stored.as_json = args_flag(a, "--json");
-    return stored;
+    stored->host = host ? parse_host_orientation(host) : -1;
+    if (stored->host == -2) return 1;
+    stored->sensor_bus = sensor_bus_option(a);
+    stored->as_json = args_flag(a, "--json");
+    return 0;
 }

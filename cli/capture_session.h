@@ -19,12 +19,14 @@ typedef struct capture_run {
     /* The runtime error (or stall) that ended the session early. */
     char failure[1024];
 } capture_run;
-/* Opens the context, finds CAMERA (`spec`) and makes it a new session's input; fails the command otherwise. */
-void capture_open(capture_run *c, const global_options *options, const char *spec);
+/* Opens the context, finds CAMERA (`spec`) and makes it a new session's input: 0, or 1 with the
+ * reason on stderr and nothing left open. */
+int capture_open(capture_run *c, const global_options *options, const char *spec);
 void capture_close(capture_run *c);
-/* Closes everything, then fails with `message`. */
-_Noreturn void capture_fail(capture_run *c, const char *message);
-void capture_start(capture_run *c);
+/* Closes everything, then says `message`; returns 1, the command's status. */
+int capture_fail(capture_run *c, const char *message);
+/* Starts the session: 0, or capture_fail()'s 1. */
+int capture_start(capture_run *c);
 /* Waits for a termination signal, finish_wait(), or `seconds` (<= 0: no limit); `tick` runs about once a second. */
 void capture_wait(capture_run *c, double seconds, void (*tick)(void *), void *tick_data);
 /* The failure that ended the session, or NULL; copied into `buffer`. */
@@ -37,7 +39,8 @@ typedef struct stored_options {
     int host;                 /* degrees, or -1: ask the sensor proxy */
     bool as_json;
 } stored_options;
-/* Parses the stored options of `command` (snap, record). */
-stored_options stored_capture_options(arguments *a, const char *command);
+/* Parses the stored options of `command` (snap, record) into `stored`: 0, or the status of the
+ * problem said on stderr (2: bad usage, 1: a value refused). */
+int stored_capture_options(arguments *a, const char *command, stored_options *stored);
 
 #endif

@@ -216,53 +216,65 @@ static bool parse_payload(const oc_control_info *info, const char *value, uint8_
     return true;
 }
 
-/* One `--set name=value`: a string, an array or area, or an integer, as the control's type says. */
-static oc_status set_control(oc_device *device, const oc_control_list *list, const char *name, const char *value)
+/* One `--set name=value`: a string, an array or area, or an integer, as the control's type says.
+ * The command's status: 0, 2 for a value that does not parse, 1 for the library's refusal (said). */
+static int set_control(oc_device *device, const oc_control_list *list, const char *name, const char *value)
 {
     oc_control_info info = { .struct_size = sizeof info };
     bool found = false;
     for (size_t index = 0; index < oc_control_list_count(list) && !found; index++) {
         found = oc_control_list_get(list, index, &info) == OC_OK && strcmp(info.name, name) == 0;
     }
-    if (found && info.type == OC_CONTROL_TYPE_STRING) return oc_device_set_control_string(device, name, value);
-    if (found && info.has_payload) {
+    oc_status status;
+    if (found && info.type == OC_CONTROL_TYPE_STRING) {
+        status = oc_device_set_control_string(device, name, value);
+    } else if (found && info.has_payload) {
         uint8_t *bytes = NULL;
         size_t size = 0;
         if (!parse_payload(&info, value, &bytes, &size)) {
-            usage_error("bad value '%s' for %s (expected %s)", value, name,
-                        info.type == OC_CONTROL_TYPE_AREA ? "WIDTHxHEIGHT" : "elements like [1,2,3]");
+            return usage_error("bad value '%s' for %s (expected %s)", value, name,
+                               info.type == OC_CONTROL_TYPE_AREA ? "WIDTHxHEIGHT" : "elements like [1,2,3]");
         }
-        oc_status status = oc_device_set_control_payload(device, name, bytes, size);
+        status = oc_device_set_control_payload(device, name, bytes, size);
         free(bytes);
-        return status;
+    } else {
+        int64_t number = 0;
+        if (!parse_control_value(value, &number)) return usage_error("bad setting '%s=%s' (expected name=integer)", name, value);
+        status = oc_device_set_control(device, name, number);   /* an unknown name gets the library's answer */
     }
-    int64_t number = 0;
-    if (!parse_control_value(value, &number)) usage_error("bad setting '%s=%s' (expected name=integer)", name, value);
-    return oc_device_set_control(device, name, number);   /* an unknown name gets the library's answer */
+    return status == OC_OK ? 0 : fail_last_error();
 }
 
-void command_controls(const global_options *options, arguments *a)
+int command_controls(const global_options *options, arguments *a)
 {
     const char *spec = args_leading_positional(a);   /* none: the system preferred camera */
     bool as_json = args_flag(a, "--json");
     const char *settings[64];
     int setting_count = args_values(a, "--set", settings, 64);
-    args_finish(a);
+    if (args_finish(a)) return 2;
     oc_context *ctx = open_context(options);
+    if (!ctx) return 1;
     oc_device *device = connected_device(ctx, spec);
+    if (!device) return close_context(ctx, 1);
     oc_control_list *described = NULL;
-    if (setting_count > 0 && oc_device_copy_controls(device, &described) != OC_OK) fail_last_error();
-    for (int index = 0; index < setting_count; index++) {
+    int status = setting_count > 0 && oc_device_copy_controls(device, &described) != OC_OK ? fail_last_error() : 0;
+    for (int index = 0; index < setting_count && !status; index++) {
         const char *equals = strchr(settings[index], '=');
-        if (!equals || equals == settings[index]) usage_error("bad setting '%s' (expected name=value)", settings[index]);
+        if (!equals || equals == settings[index]) {
+            status = usage_error("bad setting '%s' (expected name=value)", settings[index]);
+            break;
+        }
         char *name = strndup(settings[index], (size_t)(equals - settings[index]));
-        if (set_control(device, described, name, equals + 1) != OC_OK) fail_last_error();
+        status = set_control(device, described, name, equals + 1);
         free(name);
     }
     oc_control_list_free(described);
     if (setting_count == 0) {
         oc_control_list *list = NULL;
-        if (oc_device_copy_controls(device, &list) != OC_OK) fail_last_error();
+        if (oc_device_copy_controls(device, &list) != OC_OK) {
+            oc_device_release(device);
+            return close_context(ctx, fail_last_error());
+        }
         strbuf out;
         text_init(&out);
         json w;
@@ -286,5 +298,5 @@ void command_controls(const global_options *options, arguments *a)
         oc_control_list_free(list);
     }
     oc_device_release(device);
-    oc_context_destroy(ctx);
+    return close_context(ctx, status);
 }

@@ -38,7 +38,10 @@ oc_context *open_context(const global_options *options)
     context_options.state_directory = options->state_directory;
     context_options.timeout_ms = 3000;
     oc_context *ctx = NULL;
-    if (oc_context_create(options->app_id, &context_options, &ctx) != OC_OK) fail_last_error();
+    if (oc_context_create(options->app_id, &context_options, &ctx) != OC_OK) {
+        fail_last_error();
+        return NULL;
+    }
     char problem[512];
     if (oc_context_copy_backend_problem(ctx, OC_BACKEND_PIPEWIRE, problem, sizeof problem) > 0) {
         fprintf(stderr, "ocellus: note: %s; %s\n", problem,
@@ -52,17 +55,15 @@ oc_device *connected_device(oc_context *ctx, const char *spec)
     oc_device *device = NULL;
     oc_status status = spec ? oc_context_copy_device_matching(ctx, spec, &device)
                             : oc_context_copy_system_preferred_camera(ctx, &device);
-    if (status != OC_OK) {
-        char message[1024];
-        snprintf(message, sizeof message, "%s", oc_last_error_message());
-        oc_context_destroy(ctx);
-        fail(1, "%s", message);
-    }
-    if (!device) {
-        oc_context_destroy(ctx);
-        fail(1, "no camera is connected");
-    }
+    if (status != OC_OK) fail_last_error();
+    else if (!device) fail(1, "no camera is connected");
     return device;
+}
+
+int close_context(oc_context *ctx, int status)
+{
+    if (ctx) oc_context_destroy(ctx);
+    return status;
 }
 
 const char *device_label(oc_device *device, strbuf *out)

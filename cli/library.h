@@ -14,11 +14,14 @@ typedef struct global_options {
     const char *state_directory;
 } global_options;
 
-/* A context with the options; a PipeWire problem is noted on stderr (V4L2 goes on). */
+/* A context with the options; a PipeWire problem is noted on stderr (V4L2 goes on). NULL,
+ * with the reason on stderr, when there is none. */
 oc_context *open_context(const global_options *options);
-/* The device CAMERA names (oc_context_copy_device_matching), or with NULL the
- * system preferred camera; fails the command otherwise. The caller releases it. */
+/* The device CAMERA names (oc_context_copy_device_matching), or with NULL the system
+ * preferred camera; NULL, with the reason on stderr, when there is none. The caller releases it. */
 oc_device *connected_device(oc_context *ctx, const char *spec);
+/* Destroys `ctx` (NULL: nothing) and returns `status`: `return close_context(ctx, fail(…))`. */
+int close_context(oc_context *ctx, int status);
 /* The `list --json` device object. */
 void device_json(json *w, oc_device *device);
 /* `UNIQUE_ID "NAME"` or "none". */

@@ -56,13 +56,14 @@ static void format_summary(oc_device *device, strbuf *out)
     }
 }
 
-void command_list(const global_options *options, arguments *a)
+int command_list(const global_options *options, arguments *a)
 {
     bool as_json = args_flag(a, "--json");
-    args_finish(a);
+    if (args_finish(a)) return 2;
     oc_context *ctx = open_context(options);
+    if (!ctx) return 1;
     oc_device_list *list = NULL;
-    if (oc_context_copy_devices(ctx, &list) != OC_OK) fail_last_error();
+    if (oc_context_copy_devices(ctx, &list) != OC_OK) return close_context(ctx, fail_last_error());
     size_t count = oc_device_list_count(list);
     if (as_json) {
         emit_devices_json(list);
@@ -108,5 +109,5 @@ void command_list(const global_options *options, arguments *a)
         free(cells);
     }
     oc_device_list_free(list);
-    oc_context_destroy(ctx);
+    return close_context(ctx, 0);
 }

@@ -107,7 +107,7 @@ static bool print_command_usage(const char *command)
 
 static const struct {
     const char *name;
-    void (*run)(const global_options *, arguments *);
+    int (*run)(const global_options *, arguments *);
 } commands[] = {
     { "list", command_list },
     { "access", command_access },
@@ -140,14 +140,13 @@ int main(int argc, char **argv)
     const char *command = args_positional(&a);
     if (!command) {
         if (wants_help) { fputs(usage, stdout); return 0; }
-        usage_error("no command given");
+        return usage_error("no command given");
     }
     if (wants_help) {
-        if (!print_command_usage(command)) usage_error("unknown command '%s'", command);
-        return 0;
+        return print_command_usage(command) ? 0 : usage_error("unknown command '%s'", command);
     }
     if (strcmp(command, "version") == 0) {
-        args_finish(&a);
+        if (args_finish(&a)) return 2;
         printf("ocellus %s\n", oc_version());
         return 0;
     }
@@ -157,9 +156,8 @@ int main(int argc, char **argv)
     }
     for (size_t index = 0; index < sizeof commands / sizeof commands[0]; index++) {
         if (strcmp(command, commands[index].name) == 0) {
-            commands[index].run(&options, &a);
-            return 0;
+            return commands[index].run(&options, &a);
         }
     }
-    usage_error("unknown command '%s'", command);
+    return usage_error("unknown command '%s'", command);
 }

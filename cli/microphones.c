@@ -10,14 +10,19 @@
 #include <time.h>
 #include <unistd.h>
 
-void command_microphones(const global_options *options, arguments *a)
+int command_microphones(const global_options *options, arguments *a)
 {
     bool as_json = args_flag(a, "--json");
-    args_finish(a);
+    if (args_finish(a)) return 2;
     oc_context *ctx = open_context(options);
+    if (!ctx) return 1;
     oc_device_list *list = NULL;
     oc_device *route = NULL;
-    if (oc_context_copy_devices(ctx, &list) != OC_OK || oc_context_copy_microphone_route(ctx, &route) != OC_OK) fail_last_error();
+    if (oc_context_copy_devices(ctx, &list) != OC_OK || oc_context_copy_microphone_route(ctx, &route) != OC_OK) {
+        int status = fail_last_error();
+        oc_device_list_free(list);
+        return close_context(ctx, status);
+    }
     strbuf out, label;
     text_init(&out);
     text_init(&label);
@@ -50,5 +55,5 @@ void command_microphones(const global_options *options, arguments *a)
     text_free(&label);
     oc_device_release(route);
     oc_device_list_free(list);
-    oc_context_destroy(ctx);
+    return close_context(ctx, 0);
 }

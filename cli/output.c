@@ -63,24 +63,30 @@ static void vreport(const char *prefix, const char *format, va_list list)
     write_safely(stderr, message);
 }
 
-_Noreturn void fail(int status, const char *format, ...)
+int fail(int status, const char *format, ...)
 {
     va_list list;
     va_start(list, format);
     vreport("", format, list);
     va_end(list);
     fputc('\n', stderr);
-    exit(status);
+    return status;
 }
 
-_Noreturn void usage_error(const char *format, ...)
+int usage_error(const char *format, ...)
 {
     va_list list;
     va_start(list, format);
     vreport("", format, list);
     va_end(list);
     fputs(" (see ocellus --help)\n", stderr);
-    exit(2);
+    return 2;
+}
+
+_Noreturn void out_of_memory(void)
+{
+    fail(1, "out of memory");
+    exit(1);
 }
 
 void warn(const char *format, ...)
@@ -92,9 +98,9 @@ void warn(const char *format, ...)
     fputc('\n', stderr);
 }
 
-_Noreturn void fail_last_error(void)
+int fail_last_error(void)
 {
-    fail(1, "%s", oc_last_error_message());
+    return fail(1, "%s", oc_last_error_message());
 }
 
 void text_init(strbuf *t)
@@ -102,7 +108,7 @@ void text_init(strbuf *t)
     t->capacity = 256;
     t->length = 0;
     t->data = malloc(t->capacity);
-    if (!t->data) fail(1, "out of memory");
+    if (!t->data) out_of_memory();
     t->data[0] = '\0';
 }
 
@@ -123,7 +129,7 @@ static void text_reserve(strbuf *t, size_t more)
     if (t->length + more + 1 <= t->capacity) return;
     while (t->length + more + 1 > t->capacity) t->capacity *= 2;
     t->data = realloc(t->data, t->capacity);
-    if (!t->data) fail(1, "out of memory");
+    if (!t->data) out_of_memory();
 }
 
 void text_append(strbuf *t, const char *s)

@@ -10,13 +10,15 @@ extern FILE *message_stream;
 
 /* One line to the message stream, flushed so pipes see events as they happen. */
 void emit(const char *line);
-/* One line on stderr ("ocellus: MESSAGE") and exit(status). */
-_Noreturn void fail(int status, const char *format, ...) __attribute__((format(printf, 2, 3)));
-/* Bad usage: the message, " (see ocellus --help)", exit 2. */
-_Noreturn void usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* One line on stderr ("ocellus: MESSAGE"); returns `status`, the command's: `return fail(1, …)`. */
+int fail(int status, const char *format, ...) __attribute__((format(printf, 2, 3)));
+/* Bad usage: the message and " (see ocellus --help)" on stderr; returns 2. */
+int usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 void warn(const char *format, ...) __attribute__((format(printf, 1, 2)));
-/* fail() with the library's last error message. */
-_Noreturn void fail_last_error(void);
+/* fail(1, …) with the library's last error message. */
+int fail_last_error(void);
+/* Memory ran out: nothing sensible is left to do (exit 1). */
+_Noreturn void out_of_memory(void);
 
 /* A growing string; never NULL after text_init. */
 typedef struct strbuf {

@@ -16,16 +16,19 @@ static void warn_state_problem(oc_context *ctx)
     if (oc_context_copy_state_problem(ctx, problem, sizeof problem) > 0) warn("%s", problem);
 }
 
-void command_preferred(const global_options *options, arguments *a)
+int command_preferred(const global_options *options, arguments *a)
 {
     bool as_json = args_flag(a, "--json");
-    args_finish(a);
+    if (args_finish(a)) return 2;
     oc_context *ctx = open_context(options);
+    if (!ctx) return 1;
     warn_state_problem(ctx);
     oc_device *user = NULL, *system = NULL;
     if (oc_context_copy_user_preferred_camera(ctx, &user) != OC_OK
         || oc_context_copy_system_preferred_camera(ctx, &system) != OC_OK) {
-        fail_last_error();
+        int status = fail_last_error();
+        oc_device_release(user);
+        return close_context(ctx, status);
     }
     strbuf out, label;
     text_init(&out);
@@ -49,26 +52,31 @@ void command_preferred(const global_options *options, arguments *a)
     text_free(&label);
     oc_device_release(user);
     oc_device_release(system);
-    oc_context_destroy(ctx);
+    return close_context(ctx, 0);
 }
 
-void command_prefer(const global_options *options, arguments *a)
+int command_prefer(const global_options *options, arguments *a)
 {
     const char *spec = args_leading_positional(a);
-    if (!spec) usage_error("prefer needs a camera");
-    args_finish(a);
+    if (!spec) return usage_error("prefer needs a camera");
+    if (args_finish(a)) return 2;
     oc_context *ctx = open_context(options);
+    if (!ctx) return 1;
     oc_device *device = connected_device(ctx, spec);
-    if (oc_context_set_user_preferred_camera(ctx, device) != OC_OK) fail_last_error();
+    if (!device) return close_context(ctx, 1);
+    if (oc_context_set_user_preferred_camera(ctx, device) != OC_OK) {
+        int status = fail_last_error();
+        oc_device_release(device);
+        return close_context(ctx, status);
+    }
     char problem[1024];
     size_t length = oc_context_copy_state_problem(ctx, problem, sizeof problem);
     /* A choice that could not be saved is lost when the process exits: for `prefer` that is failure. */
     if (oc_context_selection_is_unsaved(ctx)) {
         oc_device_release(device);
-        oc_context_destroy(ctx);
-        fail(1, "%s", length > 0 ? problem : "the choice could not be saved");
+        return close_context(ctx, fail(1, "%s", length > 0 ? problem : "the choice could not be saved"));
     }
     if (length > 0) warn("%s", problem);
     oc_device_release(device);
-    oc_context_destroy(ctx);
+    return close_context(ctx, 0);
 }

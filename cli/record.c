@@ -57,7 +57,8 @@ static void on_recording(oc_movie_file_output *output, oc_status status, const c
 }
 
 /* The microphone `--audio [ID]` names: the one with that unique ID (the `microphone` device included),
- * or without one the camera's own microphone, else the `microphone` device, which follows the default input. */
+ * or without one the camera's own microphone, else the `microphone` device, which follows the default input.
+ * NULL, with the reason said and the capture closed, when there is none. */
 static oc_device *chosen_microphone(capture_run *c, const char *unique_id)
 {
     oc_device *microphone = NULL;
@@ -80,41 +81,66 @@ static oc_device *chosen_microphone(capture_run *c, const char *unique_id)
         char message[512];
         snprintf(message, sizeof message, "no connected microphone has the unique ID %s", unique_id);
         capture_fail(c, message);
+        return NULL;
     }
     return microphone;
 }
 
-void command_record(const global_options *options, arguments *a)
+/* Sets the movie output up on the open capture `c` and starts recording into `path`: 0, or 1 with
+ * the reason said and the capture closed. */
+static int start_recording(capture_run *c, oc_movie_file_output *movie, const stored_options *stored, bool audio,
+                           const char *audio_id, recording_result *result)
 {
-    stored_options stored = stored_capture_options(a, "record");
+    int32_t angle = capture_angle(c->ctx, c->device, stored->host, stored->sensor_bus);
+    if (angle < 0) {
+        capture_close(c);
+        return 1;
+    }
+    if (oc_movie_file_output_set_size(movie, stored->width, stored->height) != OC_OK
+        || oc_movie_file_output_set_rotation_angle(movie, angle) != OC_OK) {
+        return capture_fail(c, oc_last_error_message());
+    }
+    if (audio) {
+        oc_device *microphone = chosen_microphone(c, audio_id);
+        if (!microphone) return 1;
+        oc_status status = oc_capture_session_set_audio_input(c->session, microphone);
+        oc_device_release(microphone);
+        if (status != OC_OK) return capture_fail(c, oc_last_error_message());
+    }
+    if (oc_capture_session_add_movie_file_output(c->session, movie) != OC_OK) return capture_fail(c, oc_last_error_message());
+    if (capture_start(c)) return 1;
+    if (oc_movie_file_output_start_recording(movie, stored->path, on_recording, result) != OC_OK) {
+        return capture_fail(c, oc_last_error_message());
+    }
+    return 0;
+}
+
+int command_record(const global_options *options, arguments *a)
+{
+    stored_options stored;
+    int status = stored_capture_options(a, "record", &stored);
+    if (status) return status;
     const char *seconds_text = args_value(a, "--seconds");
-    double seconds = seconds_text ? parse_seconds(seconds_text) : 0;
+    double seconds = 0;
+    if (seconds_text && !parse_seconds(seconds_text, &seconds)) return 2;
     const char *audio_id = NULL;
     bool audio = args_optional_value(a, "--audio", &audio_id);
-    args_finish(a);
+    if (args_finish(a)) return 2;
     const char *path = stored.path;
     bool as_json = stored.as_json;
 
     static capture_run c;
-    capture_open(&c, options, stored.spec);
+    if (capture_open(&c, options, stored.spec)) return 1;
     oc_movie_file_output *movie = NULL;
-    if (oc_movie_file_output_create(&movie) != OC_OK
-        || oc_movie_file_output_set_size(movie, stored.width, stored.height) != OC_OK
-        || oc_movie_file_output_set_rotation_angle(movie, capture_angle(c.ctx, c.device, stored.host, stored.sensor_bus)) != OC_OK) {
-        capture_fail(&c, oc_last_error_message());
-    }
-    if (audio) {
-        oc_device *microphone = chosen_microphone(&c, audio_id);
-        oc_status status = oc_capture_session_set_audio_input(c.session, microphone);
-        oc_device_release(microphone);
-        if (status != OC_OK) capture_fail(&c, oc_last_error_message());
-    }
-    if (oc_capture_session_add_movie_file_output(c.session, movie) != OC_OK) capture_fail(&c, oc_last_error_message());
-    capture_start(&c);
     static recording_result result = { .lock = PTHREAD_MUTEX_INITIALIZER };
     text_init(&result.summary_json);
     text_init(&result.summary_text);
-    if (oc_movie_file_output_start_recording(movie, path, on_recording, &result) != OC_OK) capture_fail(&c, oc_last_error_message());
+    status = oc_movie_file_output_create(&movie) == OC_OK ? start_recording(&c, movie, &stored, audio, audio_id, &result)
+                                                           : capture_fail(&c, oc_last_error_message());
+    if (status) {
+        if (movie) oc_movie_file_output_destroy(movie);
+        return status;
+    }
     if (!as_json) {
         strbuf line;
         text_init(&line);
@@ -130,10 +156,14 @@ void command_record(const global_options *options, arguments *a)
     oc_movie_file_output_destroy(movie);   /* finishes the file and waits for it */
     capture_close(&c);
     pthread_mutex_lock(&result.lock);
-    if (!result.done) fail(1, "the recording did not finish");
-    emit(as_json ? result.summary_json.data : result.summary_text.data);
-    if (result.status != OC_OK) fail(1, "%s (the file holds what was recorded until then)", result.message);
-    if (problem) fail(1, "%s (the file holds what was recorded until then)", problem);
-    if (result.frames == 0) fail(1, "no frame was recorded: the recording ended before the camera sent one");
-    exit(0);
+    if (!result.done) {
+        status = fail(1, "the recording did not finish");
+    } else {
+        emit(as_json ? result.summary_json.data : result.summary_text.data);
+        if (result.status != OC_OK) status = fail(1, "%s (the file holds what was recorded until then)", result.message);
+        else if (problem) status = fail(1, "%s (the file holds what was recorded until then)", problem);
+        else if (result.frames == 0) status = fail(1, "no frame was recorded: the recording ended before the camera sent one");
+    }
+    pthread_mutex_unlock(&result.lock);
+    return status;
 }

@@ -47,28 +47,30 @@ static void on_lone_map(oc_depth_data_output *output, const oc_frame *depth, voi
     keep_first(user_data, NULL, depth);
 }
 
-/* Writes `frame` as DIR/NAME.png into `w` as {"path", "bytes", "width", "height"}; fails the command otherwise. */
-static void write_frame_png(json *w, const char *directory, const char *name, const oc_frame *frame, int bits)
+/* Writes `frame` as DIR/NAME.png into `w` as {"path", "bytes", "width", "height"}: 0, or 1 with the reason said. */
+static int write_frame_png(json *w, const char *directory, const char *name, const oc_frame *frame, int bits)
 {
     char path[4096], error[256];
     snprintf(path, sizeof path, "%s/%s.png", directory, name);
     size_t size = 0;
     uint32_t stride = 0;
     const uint8_t *rows = oc_frame_plane_data(frame, 0, &size, &stride);
-    if (!rows) fail(1, "%s: %s", name, oc_last_error_message());
-    if (write_png(path, rows, oc_frame_width(frame), oc_frame_height(frame), stride, bits, error)) fail(1, "%s", error);
+    if (!rows) return fail(1, "%s: %s", name, oc_last_error_message());
+    if (write_png(path, rows, oc_frame_width(frame), oc_frame_height(frame), stride, bits, error)) return fail(1, "%s", error);
     struct stat info;
     json_key(w, "path"); json_string(w, path);
     json_key(w, "bytes"); json_int(w, stat(path, &info) == 0 ? (int64_t)info.st_size : 0);
     json_key(w, "width"); json_int(w, oc_frame_width(frame));
     json_key(w, "height"); json_int(w, oc_frame_height(frame));
+    return 0;
 }
 
-void snap_depth(const global_options *options, const char *spec, const char *directory, bool as_json)
+/* `snap --depth -o DIR`: a picture and the depth map of one instant (a synchronizer), as PNGs in DIR. */
+static int snap_depth(const global_options *options, const char *spec, const char *directory, bool as_json)
 {
-    if (mkdir(directory, 0755) != 0 && errno != EEXIST) fail(1, "cannot create %s: %s", directory, strerror(errno));
+    if (mkdir(directory, 0755) != 0 && errno != EEXIST) return fail(1, "cannot create %s: %s", directory, strerror(errno));
     static capture_run c;
-    capture_open(&c, options, spec);
+    if (capture_open(&c, options, spec)) return 1;
     static depth_snapshot snapshot = { .lock = PTHREAD_MUTEX_INITIALIZER };
     oc_depth_data_output *depth = NULL;
     oc_video_data_output *picture = NULL;
@@ -83,39 +85,41 @@ void snap_depth(const global_options *options, const char *spec, const char *dir
             own_picture = format.pixel_format != depth_format.pixel_format;
         }
     }
-    if (oc_depth_data_output_create(&depth) != OC_OK) capture_fail(&c, oc_last_error_message());
-    if (own_picture) {
-        if (oc_video_data_output_create(&picture) != OC_OK
-            || oc_video_data_output_set_format(picture, OC_PIXEL_FORMAT_RGB24, 0, 0) != OC_OK
-            || oc_capture_session_add_output(c.session, picture) != OC_OK
-            || oc_output_synchronizer_create(picture, depth, &synchronizer) != OC_OK
-            || oc_output_synchronizer_set_callback(synchronizer, on_pair, &snapshot) != OC_OK) {
-            capture_fail(&c, oc_last_error_message());
-        }
-    } else if (oc_depth_data_output_set_frame_callback(depth, on_lone_map, &snapshot) != OC_OK) {
-        capture_fail(&c, oc_last_error_message());
+    bool set_up = oc_depth_data_output_create(&depth) == OC_OK;
+    if (set_up && own_picture) {
+        set_up = oc_video_data_output_create(&picture) == OC_OK
+            && oc_video_data_output_set_format(picture, OC_PIXEL_FORMAT_RGB24, 0, 0) == OC_OK
+            && oc_capture_session_add_output(c.session, picture) == OC_OK
+            && oc_output_synchronizer_create(picture, depth, &synchronizer) == OC_OK
+            && oc_output_synchronizer_set_callback(synchronizer, on_pair, &snapshot) == OC_OK;
+    } else if (set_up) {
+        set_up = oc_depth_data_output_set_frame_callback(depth, on_lone_map, &snapshot) == OC_OK;
     }
-    if (oc_capture_session_add_depth_output(c.session, depth) != OC_OK) capture_fail(&c, oc_last_error_message());
-    capture_start(&c);
+    set_up = set_up && oc_capture_session_add_depth_output(c.session, depth) == OC_OK;
+    int status = set_up ? capture_start(&c) : capture_fail(&c, oc_last_error_message());
+    if (status) goto release_outputs;   /* the session is closed, and said why */
     capture_wait(&c, 15, NULL, NULL);
     char failure_buffer[1024];
     const char *problem = capture_failure(&c, failure_buffer);
     oc_capture_session_stop_running(c.session);
     oc_output_synchronizer_destroy(synchronizer);
+    synchronizer = NULL;
     pthread_mutex_lock(&snapshot.lock);
     if (!snapshot.depth) {
-        capture_fail(&c, problem ? problem : own_picture ? "no picture and depth map of one instant within 15 s"
-                                                         : "no depth map within 15 s");
+        pthread_mutex_unlock(&snapshot.lock);
+        status = capture_fail(&c, problem ? problem : own_picture ? "no picture and depth map of one instant within 15 s"
+                                                                  : "no depth map within 15 s");
+        goto release_outputs;
     }
     strbuf out;
     text_init(&out);
     json w;
     json_start(&w, &out);
     json_object_begin(&w);
-    if (snapshot.picture) write_frame_png(&w, directory, "picture", snapshot.picture, 8);
+    if (snapshot.picture) status = write_frame_png(&w, directory, "picture", snapshot.picture, 8);
     json_key(&w, "depth");
     json_object_begin(&w);
-    write_frame_png(&w, directory, "depth", snapshot.depth, 16);
+    if (!status) status = write_frame_png(&w, directory, "depth", snapshot.depth, 16);
     char name[64];
     oc_pixel_format_name(oc_frame_pixel_format(snapshot.depth), name, sizeof name);
     json_key(&w, "pixel_format"); json_string(&w, name);
@@ -132,14 +136,17 @@ void snap_depth(const global_options *options, const char *spec, const char *dir
                     oc_frame_height(snapshot.depth), name, oc_frame_depth_unit(snapshot.depth),
                     snapshot.picture ? ", with picture.png of the same instant" : "");
     }
-    emit(out.data);
+    if (!status) emit(out.data);
+    text_free(&out);
     oc_frame_release(snapshot.picture);
     oc_frame_release(snapshot.depth);
     pthread_mutex_unlock(&snapshot.lock);
-    oc_video_data_output_destroy(picture);
-    oc_depth_data_output_destroy(depth);
     capture_close(&c);
-    exit(0);
+release_outputs:
+    if (synchronizer) oc_output_synchronizer_destroy(synchronizer);
+    if (picture) oc_video_data_output_destroy(picture);
+    if (depth) oc_depth_data_output_destroy(depth);
+    return status;
 }
 
 typedef struct photo_result {
@@ -170,30 +177,41 @@ static void on_photo(oc_photo_output *output, oc_status status, const oc_photo *
     finish_wait();
 }
 
-void command_snap(const global_options *options, arguments *a)
+int command_snap(const global_options *options, arguments *a)
 {
-    stored_options stored = stored_capture_options(a, "snap");
+    stored_options stored;
+    int status = stored_capture_options(a, "snap", &stored);
+    if (status) return status;
     bool rotate_pixels = args_flag(a, "--rotate-pixels");
     bool depth = args_flag(a, "--depth");
-    args_finish(a);
-    if (depth) snap_depth(options, stored.spec, stored.path, stored.as_json);
+    if (args_finish(a)) return 2;
+    if (depth) return snap_depth(options, stored.spec, stored.path, stored.as_json);
     const char *path = stored.path;
     bool as_json = stored.as_json;
 
     static capture_run c;
-    capture_open(&c, options, stored.spec);
-    oc_photo_output *photo_output = NULL;
-    if (oc_photo_output_create(&photo_output) != OC_OK
-        || oc_photo_output_set_size(photo_output, stored.width, stored.height) != OC_OK
-        || oc_photo_output_set_rotation_angle(photo_output, capture_angle(c.ctx, c.device, stored.host, stored.sensor_bus)) != OC_OK
-        || (!stored.width && oc_capture_session_set_preset(c.session, OC_SESSION_PRESET_PHOTO) != OC_OK)
-        || oc_capture_session_add_photo_output(c.session, photo_output) != OC_OK) {
-        capture_fail(&c, oc_last_error_message());
+    if (capture_open(&c, options, stored.spec)) return 1;
+    int32_t angle = capture_angle(c.ctx, c.device, stored.host, stored.sensor_bus);
+    if (angle < 0) {
+        capture_close(&c);
+        return 1;
     }
-    capture_start(&c);
+    oc_photo_output *photo_output = NULL;
     static photo_result result = { .lock = PTHREAD_MUTEX_INITIALIZER };
     oc_photo_settings settings = { .struct_size = sizeof settings, .apply_rotation_to_pixels = rotate_pixels, .path = path };
-    if (oc_photo_output_capture(photo_output, &settings, on_photo, &result) != OC_OK) capture_fail(&c, oc_last_error_message());
+    if (oc_photo_output_create(&photo_output) != OC_OK
+        || oc_photo_output_set_size(photo_output, stored.width, stored.height) != OC_OK
+        || oc_photo_output_set_rotation_angle(photo_output, angle) != OC_OK
+        || (!stored.width && oc_capture_session_set_preset(c.session, OC_SESSION_PRESET_PHOTO) != OC_OK)
+        || oc_capture_session_add_photo_output(c.session, photo_output) != OC_OK) {
+        status = capture_fail(&c, oc_last_error_message());
+    } else if (!(status = capture_start(&c)) && oc_photo_output_capture(photo_output, &settings, on_photo, &result) != OC_OK) {
+        status = capture_fail(&c, oc_last_error_message());
+    }
+    if (status) {
+        if (photo_output) oc_photo_output_destroy(photo_output);
+        return status;
+    }
     capture_wait(&c, 15, NULL, NULL);
     char failure_buffer[1024];
     const char *problem = capture_failure(&c, failure_buffer);
@@ -202,8 +220,12 @@ void command_snap(const global_options *options, arguments *a)
     oc_photo_output_destroy(photo_output);   /* answers the request if the session ended first */
     capture_close(&c);
     pthread_mutex_lock(&result.lock);
-    if (!result.done) fail(1, "no photo within 15 s: %s", problem ? problem : "the camera sent no usable frame");
-    if (result.status != OC_OK) fail(1, "%s", problem ? problem : result.message);   /* why, not "the output was closed" */
+    if (!result.done) status = fail(1, "no photo within 15 s: %s", problem ? problem : "the camera sent no usable frame");
+    else if (result.status != OC_OK) status = fail(1, "%s", problem ? problem : result.message);   /* why, not "the output was closed" */
+    if (status) {
+        pthread_mutex_unlock(&result.lock);
+        return status;
+    }
     strbuf out;
     text_init(&out);
     if (as_json) {
@@ -221,6 +243,8 @@ void command_snap(const global_options *options, arguments *a)
         text_printf(&out, "%s: %ux%u JPEG, %zu bytes, EXIF orientation %u", path, result.width, result.height, result.bytes,
                     result.orientation);
     }
+    pthread_mutex_unlock(&result.lock);
     emit(out.data);
-    exit(0);
+    text_free(&out);
+    return 0;
 }

@@ -197,7 +197,7 @@ static void live_line(void *user_data)
     emit(line);
 }
 
-void command_stream(const global_options *options, arguments *a)
+int command_stream(const global_options *options, arguments *a)
 {
     const char *spec = args_leading_positional(a);   /* none: the system preferred camera */
     bool as_json = args_flag(a, "--json");
@@ -205,24 +205,26 @@ void command_stream(const global_options *options, arguments *a)
     bool depth = args_flag(a, "--depth");
     const char *format_name = args_value(a, "--format");
     uint32_t pixel_format = 0, width = 0, height = 0;
-    if (format_name && oc_pixel_format_from_name(format_name, &pixel_format) != OC_OK) usage_error("%s", oc_last_error_message());
+    if (format_name && oc_pixel_format_from_name(format_name, &pixel_format) != OC_OK) return usage_error("%s", oc_last_error_message());
     const char *size = args_value(a, "--size");
-    if (size) parse_size(size, &width, &height);
+    if (size && !parse_size(size, &width, &height)) return 2;
     const char *rate = args_value(a, "--fps");
-    oc_fraction max_rate = rate ? parse_rate(rate) : (oc_fraction){ 0, 0 };
+    oc_fraction max_rate = { 0, 0 };
+    if (rate && !parse_rate(rate, &max_rate)) return 2;
     const char *frames = args_value(a, "--frames");
     uint64_t limit = 0;
     if (frames) {
         char *end = NULL;
         long long count = strtoll(frames, &end, 10);
-        if (!*frames || *end || count <= 0) usage_error("bad frame count '%s'", frames);
+        if (!*frames || *end || count <= 0) return usage_error("bad frame count '%s'", frames);
         limit = (uint64_t)count;
     }
     const char *seconds_text = args_value(a, "--seconds");
-    double seconds = seconds_text ? parse_seconds(seconds_text) : 0;
+    double seconds = 0;
+    if (seconds_text && !parse_seconds(seconds_text, &seconds)) return 2;
     const char *output_path = args_value(a, "--output");
     if (!output_path) output_path = args_value(a, "-o");
-    args_finish(a);
+    if (args_finish(a)) return 2;
 
     static stream_run run = { .statistics = { .lock = PTHREAD_MUTEX_INITIALIZER } };
     run.statistics.limit = limit;
@@ -230,7 +232,7 @@ void command_stream(const global_options *options, arguments *a)
     run.frame_events = frame_events;
     text_init(&run.event_line);
     static capture_run c;
-    capture_open(&c, options, spec);
+    if (capture_open(&c, options, spec)) return 1;
     static frame_writer writer;
     if (output_path) {
         if (strcmp(output_path, "-") == 0) {
@@ -241,22 +243,24 @@ void command_stream(const global_options *options, arguments *a)
             if (writer.fd < 0) {
                 char message[1024];
                 snprintf(message, sizeof message, "cannot write %s: %s", output_path, strerror(errno));
-                capture_fail(&c, message);
+                return capture_fail(&c, message);
             }
         }
         signal(SIGPIPE, SIG_IGN);   /* a reader that quits (ffplay closed) is an EPIPE, not a kill */
         run.writer = &writer;
     }
+    static depth_counter depth_maps;
     if (oc_video_data_output_create(&run.output) != OC_OK
         || oc_video_data_output_set_format(run.output, pixel_format, width, height) != OC_OK
         || oc_video_data_output_set_max_frame_rate(run.output, max_rate) != OC_OK
         || oc_video_data_output_set_frame_callback(run.output, on_frame, &run) != OC_OK
-        || oc_capture_session_add_output(c.session, run.output) != OC_OK) {
-        capture_fail(&c, oc_last_error_message());
+        || oc_capture_session_add_output(c.session, run.output) != OC_OK
+        || (depth && depth_counter_attach(&depth_maps, c.session) != OC_OK)
+        || capture_start(&c)) {
+        int status = c.ctx ? capture_fail(&c, oc_last_error_message()) : 1;   /* capture_start closed and said why */
+        oc_video_data_output_destroy(run.output);
+        return status;
     }
-    static depth_counter depth_maps;
-    if (depth && depth_counter_attach(&depth_maps, c.session) != OC_OK) capture_fail(&c, oc_last_error_message());
-    capture_start(&c);
     uint32_t active_format = 0, active_width = 0, active_height = 0;
     oc_fraction active_rate = { 0, 0 };
     oc_capture_session_get_active_format(c.session, &active_format, &active_width, &active_height, &active_rate);
@@ -319,8 +323,8 @@ void command_stream(const global_options *options, arguments *a)
     capture_close(&c);
     emit(out.data);
     text_free(&out);
-    if (problem) fail(1, "%s", problem);
-    if (writer.error) fail(1, "cannot write %s: %s (the output holds the frames written until then)", output_path, strerror(writer.error));
-    if (run.writer && writer.fd > 2 && close(writer.fd) != 0) fail(1, "cannot write %s: %s", output_path, strerror(errno));
-    exit(0);
+    if (problem) return fail(1, "%s", problem);
+    if (writer.error) return fail(1, "cannot write %s: %s (the output holds the frames written until then)", output_path, strerror(writer.error));
+    if (run.writer && writer.fd > 2 && close(writer.fd) != 0) return fail(1, "cannot write %s: %s", output_path, strerror(errno));
+    return 0;
 }

@@ -29,12 +29,15 @@ static const char *helper_path(char *buffer, size_t size)
     return buffer;
 }
 
-void command_virtual_camera(const global_options *options, arguments *a)
+int command_virtual_camera(const global_options *options, arguments *a)
 {
     char buffer[PATH_MAX + 64];
     const char *helper = helper_path(buffer, sizeof buffer);
-    if (!helper) fail(1, "cannot find the ocellus-virtual-camera program");
+    if (!helper) return fail(1, "cannot find the ocellus-virtual-camera program");
+    /* The arguments are the helper's (a problem taking global options is still this command's). */
+    if (a->problem[0]) return usage_error("%s", a->problem);
     char **argv = calloc((size_t)a->count + 4, sizeof(char *));
+    if (!argv) out_of_memory();
     int count = 0;
     argv[count++] = (char *)"ocellus-virtual-camera";
     if (options->remote) {
@@ -44,5 +47,7 @@ void command_virtual_camera(const global_options *options, arguments *a)
     for (int index = 0; index < a->count; index++) argv[count++] = a->items[index];
     argv[count] = NULL;
     execv(helper, argv);
-    fail(1, "cannot run %s: %s", helper, strerror(errno));
+    int status = fail(1, "cannot run %s: %s", helper, strerror(errno));
+    free(argv);
+    return status;
 }

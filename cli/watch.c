@@ -109,7 +109,7 @@ static void on_backend_failure(oc_context *ctx, oc_backend backend, oc_status er
     finish_wait();
 }
 
-/* `--ready-fd FD`: a descriptor the caller passed open. */
+/* `--ready-fd FD`: a descriptor the caller passed open; -1, with the usage error printed, otherwise. */
 static int parse_descriptor(const char *text)
 {
     char *end = NULL;
@@ -117,6 +117,7 @@ static int parse_descriptor(const char *text)
     long fd = strtol(text, &end, 10);
     if (errno || end == text || *end || fd < 0 || fd > INT_MAX || fcntl((int)fd, F_GETFD) < 0) {
         usage_error("--ready-fd needs an open file descriptor, not '%s'", text);
+        return -1;
     }
     return (int)fd;
 }
@@ -131,27 +132,35 @@ static void tell_ready(int fd)
     close(fd);
 }
 
-void command_watch(const global_options *options, arguments *a)
+int command_watch(const global_options *options, arguments *a)
 {
     static watch_state state = { .lock = PTHREAD_MUTEX_INITIALIZER };
     state.as_json = args_flag(a, "--json");
     bool changes_only = args_flag(a, "--changes-only");
     const char *ready_fd = args_value(a, "--ready-fd");
-    int ready = ready_fd ? parse_descriptor(ready_fd) : -1;
-    args_finish(a);
+    int ready = -1;
+    if (ready_fd && (ready = parse_descriptor(ready_fd)) < 0) return 2;
+    if (args_finish(a)) return 2;
     sigset_t signals = block_termination_signals();
     oc_context *ctx = open_context(options);
+    if (!ctx) return 1;
     /* Registered before the listing under the lock, so nothing between the two is missed. */
     pthread_mutex_lock(&state.lock);
     if (oc_context_add_hotplug_callback(ctx, on_hotplug, &state, NULL) != OC_OK
         || oc_context_add_preferred_camera_callback(ctx, on_preferred, &state, NULL) != OC_OK
         || oc_context_add_microphone_route_callback(ctx, on_route, &state, NULL) != OC_OK
         || oc_context_add_backend_failure_callback(ctx, on_backend_failure, &state, NULL) != OC_OK) {
-        fail_last_error();
+        int status = fail_last_error();
+        pthread_mutex_unlock(&state.lock);
+        return close_context(ctx, status);
     }
     if (!changes_only) {
         oc_device_list *list = NULL;
-        if (oc_context_copy_devices(ctx, &list) != OC_OK) fail_last_error();
+        if (oc_context_copy_devices(ctx, &list) != OC_OK) {
+            int status = fail_last_error();
+            pthread_mutex_unlock(&state.lock);
+            return close_context(ctx, status);
+        }
         state.initial_count = oc_device_list_count(list);
         state.initial = calloc(state.initial_count ? state.initial_count : 1, sizeof(char *));
         for (size_t index = 0; index < state.initial_count; index++) {
@@ -167,6 +176,5 @@ void command_watch(const global_options *options, arguments *a)
     sigwait(&signals, &received);
     oc_context_destroy(ctx);
     forget_initial(&state);
-    if (state.failure[0]) fail(1, "%s", state.failure);
-    exit(0);
+    return state.failure[0] ? fail(1, "%s", state.failure) : 0;
 }
