@@ -152,6 +152,11 @@ static oc_device *fx_oc_device(void)
 static oc_device *fx_microphone(void)
 {
     static oc_device *microphone;
+    /* The case's own microphone when the runner plugged one (run.py: cases inside audio callbacks). */
+    const char *own = getenv("OCELLUS_BADINPUT_MICROPHONE");
+    if (!microphone && own && oc_context_copy_device_by_unique_id(fx_oc_context(), own, &microphone) != OC_OK) {
+        skip("the case's own microphone");
+    }
     if (!microphone && oc_context_copy_default_microphone(fx_oc_context(), &microphone) != OC_OK) skip("a microphone");
     if (!microphone) skip("a microphone (none connected)");
     return microphone;

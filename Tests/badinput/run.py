@@ -15,9 +15,28 @@ import sys
 SKIP = 77
 
 
-def run_case(binary, number):
+TESTBED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "testbed.sh")
+
+
+def run_case(binary, number, name):
+    """One case; a case inside an audio callback hears a microphone plugged for it alone: the test
+    bed's vmic0 (PipeWire 0.3.65's in-daemon audiotestsrc) goes silent for good after some of the
+    cases' processes end mid-stream, and its later cases could not get into the callback."""
+    bed = os.environ.get("OCELLUS_TESTBED_DIR")
+    if bed and name.startswith("inside audio callback"):
+        microphone = f"badinput{number}"
+        subprocess.run([TESTBED, "add-mic", bed, microphone], check=True, capture_output=True)
+        try:
+            return run_process(binary, number, {**os.environ, "OCELLUS_BADINPUT_MICROPHONE": f"pipewire-{microphone}"})
+        finally:
+            subprocess.run([TESTBED, "remove-mic", bed, microphone], capture_output=True)
+    return run_process(binary, number, os.environ)
+
+
+def run_process(binary, number, environment):
     try:
-        done = subprocess.run([binary, str(number)], capture_output=True, timeout=20, text=True, errors="replace")
+        done = subprocess.run([binary, str(number)], capture_output=True, timeout=20, text=True, errors="replace",
+                              env=environment)
     except subprocess.TimeoutExpired as expired:
         return "fail", "hung (no exit within 20 s)", (expired.stderr or b"")[-600:] if isinstance(expired.stderr, bytes) else ""
     if done.returncode == 0:
@@ -39,7 +58,7 @@ def main():
             cases.append((int(number), name, expectation))
     counts = {"pass": 0, "fail": 0, "skip": 0}
     with concurrent.futures.ThreadPoolExecutor(max_workers=int(os.environ.get("BADINPUT_JOBS", "2"))) as pool:
-        futures = [(case, pool.submit(run_case, binary, case[0])) for case in cases]
+        futures = [(case, pool.submit(run_case, binary, case[0], case[1])) for case in cases]
         for (number, name, expectation), future in futures:
             verdict, reason, detail = future.result()
             counts[verdict] += 1
