@@ -57,7 +57,6 @@ public final class CaptureSession: @unchecked Sendable {
     public let events = EventThread<Event>()
     private let opener: any CameraStreamOpening
     private let formats: FormatChoice
-    private let conversion: (any FrameConversion)?
     /// The microphone stream while the session runs.
     private let audio: SessionAudio
     private let lock = ConditionLock()
@@ -90,7 +89,6 @@ public final class CaptureSession: @unchecked Sendable {
     public init(opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil,
                 audio: (any AudioStreamOpening)? = nil) {
         self.opener = opener
-        self.conversion = conversion
         formats = FormatChoice(conversion: conversion)
         self.audio = SessionAudio(opener: audio, events: events)
         switching.session = self
@@ -267,7 +265,7 @@ public final class CaptureSession: @unchecked Sendable {
             let same = target == format.pixelFormat && width == format.width && height == format.height && rotation == 0 && !mirrored
                 && !(output.yuvFullRange && target.isYUV)
             let quarterTurn = rotation == 90 || rotation == 270
-            output.converter = same ? nil : conversion?.makeConverter(
+            output.converter = same ? nil : formats.conversion?.makeConverter(
                 to: target, width: quarterTurn ? height : width, height: quarterTurn ? width : height,
                 rotation: rotation, mirrored: mirrored, yuvFullRange: output.yuvFullRange)
         }
@@ -390,7 +388,7 @@ public final class CaptureSession: @unchecked Sendable {
     /// Calls that wait for the camera or microphone stream to end cannot run on that stream's
     /// own thread (a frame or PCM handler): they are refused there instead of deadlocking.
     private func refuseOnStreamThread(_ name: String) throws(OcellusError) {
-        let (streams, outputs) = lock.withLock { ([picture, depth], committed.outputs + committed.depthOutputs as [FrameOutput]) }
+        let (streams, outputs) = lock.withLock { ([picture, depth], committed.frameOutputs) }
         let onStream = streams.contains { $0?.isStreamThread == true } || outputs.contains(where: \.isDeliveringThread)
         if onStream { throw OcellusError(.wrongState, "\(name) cannot be called from a frame handler") }
         if audio.isHandlerThread {
@@ -407,7 +405,7 @@ public final class CaptureSession: @unchecked Sendable {
         }
         for stream in streams { stream?.stop() }
         // Outputs delivering on threads of their own may still be in a handler call.
-        for output in lock.withLock({ committed.outputs + committed.depthOutputs as [FrameOutput] }) { output.waitForDelivery() }
+        for output in lock.withLock({ committed.frameOutputs }) { output.waitForDelivery() }
     }
 
     /// Sets each depth output's frame interval (for lateness and pairing) from the rate depth runs at.

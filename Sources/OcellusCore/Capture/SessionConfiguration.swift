@@ -7,6 +7,9 @@ struct SessionConfiguration {
     var audioInput: Device?
     var audioOutputs: [AudioDataOutput] = []
     var depthOutputs: [DepthDataOutput] = []
+
+    /// The picture and depth outputs, as the streams feed them.
+    var frameOutputs: [FrameOutput] { outputs + depthOutputs }
 }
 
 /// Where a session's depth outputs get their maps: the picture stream itself (a depth-only
