@@ -59,6 +59,9 @@ let package = Package(
         .target(name: "OcellusMedia", dependencies: ["OcellusCore", "CLibYUV", "CTurboJPEG", "CLibExif", "CLibAV"],
                 swiftSettings: framePathSettings),
 
+        // Microphone modes' engines (RNNoise for voice isolation), loaded on first use.
+        .target(name: "OcellusVoice", dependencies: ["OcellusCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
+
         // The host's orientation from iio-sensor-proxy over D-Bus (sd-bus from libsystemd).
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "CSDBus", dependencies: ["CSystemd"]),
@@ -66,7 +69,7 @@ let package = Package(
         .target(name: "OcellusPortal", dependencies: ["OcellusCore", "CSDBus"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The system's backends assembled into a hub: what the C ABI and the CLI open.
-        .target(name: "OcellusSystem", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusV4L2", "OcellusMedia", "OcellusPortal"],
+        .target(name: "OcellusSystem", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusV4L2", "OcellusMedia", "OcellusPortal", "OcellusVoice"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // A PipeWire producer that behaves like a UVC camera: for test beds, demos and app developers.
@@ -111,6 +114,8 @@ let package = Package(
         // The Swift tests' one stand-in backend and its scripted streams.
         .target(name: "OcellusTestSupport", dependencies: ["OcellusCore"], path: "Tests/OcellusTestSupport",
                 swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "OcellusVoiceTests", dependencies: ["OcellusCore", "OcellusVoice", "OcellusTestSupport"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "OcellusCoreTests", dependencies: ["OcellusCore", "OcellusTestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "OcellusPipeWireTests", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusSystem"],

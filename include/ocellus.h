@@ -1303,7 +1303,14 @@ typedef enum oc_session_event {
      * records every other frame until it catches up; `message` says what changed.
      * The recording's summary counts the frames left out as dropped.
      */
-    OC_SESSION_EVENT_RECORDING_DEGRADED = 9
+    OC_SESSION_EVENT_RECORDING_DEGRADED = 9,
+    /**
+     * The active microphone mode or the engine doing it changed
+     * (oc_capture_session_get_microphone_mode()). `message` is the active mode's
+     * name (oc_microphone_mode_name()); when it is not the preferred one, `error`
+     * is OC_ERROR_LIBRARY_UNAVAILABLE and `message` goes on after ": " with why.
+     */
+    OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED = 10
 } oc_session_event;
 
 /**
@@ -1910,6 +1917,66 @@ oc_status oc_capture_session_remove_audio_output(oc_capture_session *session, oc
 oc_status oc_audio_data_output_set_callback(oc_audio_data_output *output, oc_audio_callback callback, void *user_data);
 /** PCM frames delivered so far (0 for an invalid handle). */
 uint64_t oc_audio_data_output_delivered_frames(const oc_audio_data_output *output);
+/**
+ * PCM frames the microphone sent that never reached the output: a microphone
+ * mode's engine fell a second behind and input was dropped rather than queued
+ * (0 for an invalid handle). Since 0.3. \threadsafety Any thread.
+ */
+uint64_t oc_audio_data_output_dropped_frames(const oc_audio_data_output *output);
+
+/**
+ * Microphone modes (AVFoundation's AVCaptureDevice.MicrophoneMode): what a
+ * session does to its microphone's sound before its audio data outputs and
+ * recordings get it. Since 0.3.
+ */
+typedef enum oc_microphone_mode {
+    /** What Ocellus has always delivered: the signal as PipeWire gives it. The default. */
+    OC_MICROPHONE_MODE_STANDARD = 0,
+    /** The untouched signal, bit-exact. */
+    OC_MICROPHONE_MODE_WIDE_SPECTRUM = 1,
+    /**
+     * What is not speech — typing, clicks, fans, traffic — suppressed, the voice
+     * kept, by RNNoise (loaded on first use: OCELLUS_RNNOISE_LIB, else the
+     * system's librnnoise.so.0). Mono: every channel carries the processed mix of
+     * all. Adds 20 ms of latency, from the first time it is active on a stream
+     * until the stream closes (switching away keeps the delay, so that switching
+     * back and forth never leaves a gap).
+     */
+    OC_MICROPHONE_MODE_VOICE_ISOLATION = 2
+} oc_microphone_mode;
+
+/**
+ * "standard", "wide_spectrum", "voice_isolation" (the names the CLI's JSON
+ * writes); NULL for a value not in the enum (the last error says so).
+ * \ownership Static strings. \threadsafety Any thread.
+ */
+const char *oc_microphone_mode_name(oc_microphone_mode mode);
+
+/**
+ * Prefer a microphone mode for the session's sound, running or not; kept across
+ * input changes and restarts. The engine the mode needs is loaded now; when it
+ * cannot be, the session falls back to OC_MICROPHONE_MODE_STANDARD and says why
+ * (oc_capture_session_get_microphone_mode(), OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED)
+ * — the call itself succeeds, as AVFoundation's preferred mode does. A running
+ * stream switches at its next 10 ms frame, crossfading: no gap, no repeat.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (not a mode).
+ * \threadsafety Any thread; refused (OC_ERROR_WRONG_STATE) inside the session's
+ *          audio data output callbacks.
+ */
+oc_status oc_capture_session_set_preferred_microphone_mode(oc_capture_session *session, oc_microphone_mode mode);
+
+/**
+ * The preferred and the active microphone mode, and the engine doing the
+ * active one. Either pointer may be NULL.
+ * \param engine   snprintf-style: the engine's name ("rnnoise"; "none" when
+ *                 nothing processes) into `engine_size` bytes (NULL when 0).
+ * \param reason   why the active mode is not the preferred one ("" when it is),
+ *                 snprintf-style into `reason_size` bytes.
+ * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread, callbacks included.
+ */
+oc_status oc_capture_session_get_microphone_mode(const oc_capture_session *session, oc_microphone_mode *preferred,
+                                                 oc_microphone_mode *active, char *engine, size_t engine_size,
+                                                 char *reason, size_t reason_size);
 
 /* ------------------------------------------------------------------------ */
 /* Photo output (behaviour §4)                                                     */

@@ -101,3 +101,40 @@ final class AudioOutputBox: SessionMember {
 @c @implementation public func oc_audio_data_output_delivered_frames(_ output: OpaquePointer?) -> UInt64 {
     AudioOutputBox.lookup(output)?.output.deliveredFrames ?? 0
 }
+
+@c @implementation public func oc_audio_data_output_dropped_frames(_ output: OpaquePointer?) -> UInt64 {
+    AudioOutputBox.lookup(output)?.output.droppedFrames ?? 0
+}
+
+// MARK: Microphone modes
+
+private let microphoneModeNames = NameTable("microphone mode",
+                                            Dictionary(uniqueKeysWithValues: MicrophoneMode.allCases.map { ($0.rawValue, $0.name) }))
+
+@c @implementation public func oc_microphone_mode_name(_ mode: oc_microphone_mode) -> UnsafePointer<CChar>? {
+    microphoneModeNames.name(Int32(bitPattern: mode.rawValue), function: "oc_microphone_mode_name")
+}
+
+@c @implementation public func oc_capture_session_set_preferred_microphone_mode(_ session: OpaquePointer?,
+                                                                               _ mode: oc_microphone_mode) -> oc_status {
+    abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        guard let preferred = MicrophoneMode(rawValue: Int32(bitPattern: mode.rawValue)) else {
+            throw OcellusError(.invalidArgument, "\(mode.rawValue) is not a microphone mode")
+        }
+        try box.session.setPreferredMicrophoneMode(preferred)
+    }
+}
+
+@c @implementation public func oc_capture_session_get_microphone_mode(_ session: OpaquePointer?,
+                                                                      _ preferred: UnsafeMutablePointer<oc_microphone_mode>?,
+                                                                      _ active: UnsafeMutablePointer<oc_microphone_mode>?,
+                                                                      _ engine: UnsafeMutablePointer<CChar>?, _ engineSize: Int,
+                                                                      _ reason: UnsafeMutablePointer<CChar>?, _ reasonSize: Int) -> oc_status {
+    abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        let state = box.session.microphoneMode
+        preferred?.pointee = oc_microphone_mode(UInt32(bitPattern: state.preferred.rawValue))
+        active?.pointee = oc_microphone_mode(UInt32(bitPattern: state.active.rawValue))
+        _ = copyText(state.engine, into: engine, size: engineSize)
+        _ = copyText(state.reason, into: reason, size: reasonSize)
+    }
+}

@@ -188,6 +188,9 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
             case .switchFailed(let camera, let error):
                 (OC_SESSION_EVENT_SWITCH_FAILED, error.code.rawValue, "\(camera.uniqueID): \(error.message)")
             case .recordingDegraded(let error): (OC_SESSION_EVENT_RECORDING_DEGRADED, error.code.rawValue, error.message)
+            case .microphoneModeChanged(let mode):
+                (OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED, mode.reason.isEmpty ? 0 : ErrorCode.libraryUnavailable.rawValue,
+                 mode.reason.isEmpty ? mode.active.name : "\(mode.active.name): \(mode.reason)")
             }
             message.withCString { text in
                 callback(handle, kind, code, text, userData())

@@ -114,10 +114,12 @@ public final class ScriptedAudioStream: AudioStream, @unchecked Sendable {
     }
 
     /// `frames` frames of silence.
-    public func feed(frames: Int) {
-        let samples = [Float](repeating: 0, count: frames * Int(format.channels))
+    public func feed(frames: Int) { feed(samples: [Float](repeating: 0, count: frames * Int(format.channels))) }
+
+    /// Interleaved `samples`, captured at `timestamp` (now by default).
+    public func feed(samples: [Float], timestamp: UInt64 = monotonicNanoseconds()) {
         samples.withUnsafeBufferPointer { view in
-            handler(.samples(AudioBuffer(format: format, samples: view, timestampNanoseconds: monotonicNanoseconds())))
+            handler(.samples(AudioBuffer(format: format, samples: view, timestampNanoseconds: timestamp)))
         }
     }
 

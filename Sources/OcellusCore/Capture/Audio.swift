@@ -55,11 +55,16 @@ public final class AudioDataOutput: @unchecked Sendable {
 
     private let handler = HandlerSlot<AudioBuffer>()
     private let delivered = Atomic<UInt64>(0)
+    private let dropped = Atomic<UInt64>(0)
 
     public init() {}
 
     /// PCM frames delivered so far.
     public var deliveredFrames: UInt64 { delivered.load(ordering: .relaxed) }
+    /// PCM frames the microphone sent that never reached this output (a voice engine fell behind).
+    public var droppedFrames: UInt64 { dropped.load(ordering: .relaxed) }
+
+    func noteDropped(_ frames: Int) { dropped.wrappingAdd(UInt64(frames), ordering: .relaxed) }
 
     func deliver(_ buffer: AudioBuffer) {
         handler.call(buffer)

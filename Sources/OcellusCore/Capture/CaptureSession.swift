@@ -28,6 +28,8 @@ public final class CaptureSession: @unchecked Sendable {
         case switchFailed(Device, OcellusError)
         /// A recording's encoder cannot keep up: it records fewer frames, as the error says.
         case recordingDegraded(OcellusError)
+        /// The active microphone mode or its engine changed (behaviour §4 microphone modes).
+        case microphoneModeChanged(MicrophoneModeState)
     }
 
     /// behaviour §4 presets: what the stream aims for when no output pins a size.
@@ -85,12 +87,13 @@ public final class CaptureSession: @unchecked Sendable {
     private let switching = InputSwitching()
 
     /// Without `conversion`, outputs receive the camera's own formats only; without
-    /// `audio`, a microphone input is refused.
+    /// `audio`, a microphone input is refused; without `voiceEngines`, microphone modes that
+    /// process fall back to standard, saying so.
     public init(opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil,
-                audio: (any AudioStreamOpening)? = nil) {
+                audio: (any AudioStreamOpening)? = nil, voiceEngines: (any VoiceEngineLoading)? = nil) {
         self.opener = opener
         formats = FormatChoice(conversion: conversion)
-        self.audio = SessionAudio(opener: audio, events: events)
+        self.audio = SessionAudio(opener: audio, engines: voiceEngines, events: events)
         switching.session = self
         self.audio.onInputLost = { [weak self] in pthread_detach(startThread { try? self?.stopRunning() }) }
     }
@@ -187,6 +190,20 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     public func removeAudioInput() throws(OcellusError) { try change { $0.audioInput = nil } }
+
+    /// behaviour §4 microphone modes: the sound the audio outputs and recordings get. Applies at
+    /// once, running or not (a running stream switches at its next 10 ms frame, without a gap);
+    /// `microphoneMode.active` says what really runs and `.microphoneModeChanged` tells when it
+    /// changes. Kept across input changes and restarts. Refused inside an audio handler (a
+    /// stream closing waits for those while it holds the mode).
+    public func setPreferredMicrophoneMode(_ mode: MicrophoneMode) throws(OcellusError) {
+        if audio.isHandlerThread {
+            throw OcellusError(.wrongState, "the microphone mode cannot be changed from an audio handler")
+        }
+        audio.setPreferredMode(mode)
+    }
+
+    public var microphoneMode: MicrophoneModeState { audio.microphoneMode }
 
     public func addAudioOutput(_ output: AudioDataOutput) throws(OcellusError) {
         try change { if !$0.audioOutputs.contains(where: { $0 === output }) { $0.audioOutputs.append(output) } }

@@ -5,9 +5,12 @@ import Glibc
 /// behaviour §4 audio: a running session's microphone stream. It is open while the session
 /// runs with a microphone input and at least one audio output (no listener, no stream); it
 /// hears the input itself, or — for the `microphone` device — wherever that device routes, and
-/// moves with the route while the session runs (recordings fill the gap with silence).
+/// moves with the route while the session runs (recordings fill the gap with silence). Its sound
+/// goes through the session's microphone mode: straight to the outputs, or — once voice isolation
+/// was wanted on this stream — through a `VoiceProcessor` on a thread of its own.
 final class SessionAudio: @unchecked Sendable {
     private let opener: (any AudioStreamOpening)?
+    private let engines: (any VoiceEngineLoading)?
     private let events: EventThread<CaptureSession.Event>
     /// Told, on the stream's thread, that a chosen microphone went: the session stops (from a
     /// thread of its own: stopping joins this one). Set once, before the session is used.
@@ -21,15 +24,53 @@ final class SessionAudio: @unchecked Sendable {
     private var stream: (any AudioStream)?
     private var input: Device?
     private var source: Device?
+    /// The open stream's voice processor, from the first time voice isolation was active on it.
+    private var processor: VoiceProcessor?
+    private var mode = MicrophoneModeState.standard
     /// Under `changes`: the input the running session wants heard (nil while stopped), kept while
     /// no stream is open for it (a route to no microphone), so that route changes reopen it.
     private var wanted: Device?
     /// Set while the input is the `microphone` device: its route changes move the stream.
     private var routeObserver: (route: MicrophoneRoute, id: UInt64)?
 
-    init(opener: (any AudioStreamOpening)?, events: EventThread<CaptureSession.Event>) {
+    init(opener: (any AudioStreamOpening)?, engines: (any VoiceEngineLoading)?, events: EventThread<CaptureSession.Event>) {
         self.opener = opener
+        self.engines = engines
         self.events = events
+    }
+
+    /// The microphone mode: preferred, active and the engine doing it.
+    var microphoneMode: MicrophoneModeState { lock.withLock { mode } }
+
+    /// Prefers `preferred`, running or not: the engine it needs is loaded now (on first use), and
+    /// the active mode says what really runs. A running stream switches at its next 10 ms frame.
+    func setPreferredMode(_ preferred: MicrophoneMode) {
+        changes.withLock {
+            var state = MicrophoneModeState(preferred: preferred, active: preferred, engine: "none", reason: "")
+            var engine: (any VoiceEngine)?
+            if preferred.processes {
+                do throws(OcellusError) {
+                    guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no voice engines") }
+                    engine = try engines.makeVoiceIsolationEngine()
+                    state.engine = engine!.name
+                } catch {
+                    (state.active, state.reason) = (.standard, "\(preferred.name) is unavailable: \(error.message)")
+                }
+            }
+            let (previous, running, format) = lock.withLock { () -> (MicrophoneModeState, VoiceProcessor?, AudioFormat?) in
+                defer { mode = state }
+                return (mode, processor, stream?.format)
+            }
+            if let running {
+                running.setProcessing(state.active.processes)
+            } else if state.active.processes, let format, let engine {
+                let started = makeProcessor(engine: engine, format: format)
+                lock.withLock { processor = started }
+            }
+            if previous.active != state.active || previous.engine != state.engine || previous.reason != state.reason {
+                events.post(.microphoneModeChanged(state))
+            }
+        }
     }
 
     /// Whether microphones can be opened at all.
@@ -69,11 +110,20 @@ final class SessionAudio: @unchecked Sendable {
         guard let microphone = wanted, let opener else { return }
         guard let heard else { throw OcellusError(.notFound, "no microphone is connected") }
         let followsRoute = microphone.route != nil
+        let format = AudioFormat()
+        // A new engine per stream: its state is the sound it heard.
+        let active = lock.withLock { mode.active }
+        var started: VoiceProcessor?
+        if active.processes, let engine = try? engines?.makeVoiceIsolationEngine() {
+            started = makeProcessor(engine: engine, format: format)
+        }
+        lock.withLock { processor = started }
         // Unowned: the session (and this) outlive the stream, which `close` joins.
-        let opened = try opener.openAudioStream(for: heard, format: AudioFormat()) { [unowned(unsafe) self] event in
+        let handler = { [unowned(unsafe) self] (event: AudioStreamEvent) in
             switch event {
             case .samples(let buffer):
-                for output in self.lock.withLock({ self.outputs }) { output.deliver(buffer) }
+                let (outputs, processor) = self.lock.withLock { (self.outputs, self.processor) }
+                if let processor { processor.push(buffer) } else { for output in outputs { output.deliver(buffer) } }
             case .failed(let error):
                 // The `microphone` device moves on with its route (the hub reroutes once the
                 // input is gone). A chosen input that went stops the session, as its camera would.
@@ -82,16 +132,37 @@ final class SessionAudio: @unchecked Sendable {
                 self.onInputLost?()
             }
         }
+        let opened: any AudioStream
+        do throws(OcellusError) {
+            opened = try opener.openAudioStream(for: heard, format: format, handler: handler)
+        } catch {
+            lock.withLock { processor = nil }
+            throw error
+        }
         lock.withLock { (stream, input, source) = (opened, microphone, heard) }
+    }
+
+    /// A processor delivering to the committed outputs on its thread (unowned: `close` joins it).
+    private func makeProcessor(engine: any VoiceEngine, format: AudioFormat) -> VoiceProcessor {
+        VoiceProcessor(engine: engine, format: format, processing: true,
+                       deliver: { [unowned(unsafe) self] buffer in
+                           for output in self.lock.withLock({ self.outputs }) { output.deliver(buffer) }
+                       },
+                       onDrop: { [unowned(unsafe) self] frames in
+                           for output in self.lock.withLock({ self.outputs }) { output.noteDropped(frames) }
+                       })
     }
 
     /// Under `changes`.
     private func close() {
-        let current = lock.withLock { () -> (any AudioStream)? in
+        let (current, processing) = lock.withLock { () -> ((any AudioStream)?, VoiceProcessor?) in
             defer { (stream, input, source) = (nil, nil, nil) }
-            return stream
+            return (stream, processor)
         }
         current?.stop()
+        // The stream pushes no more: the processor delivers what it holds, then goes.
+        processing?.finish()
+        lock.withLock { processor = nil }
     }
 
     /// Starts or stops following `route`'s changes (nil: the input is not the `microphone` device).

@@ -1,0 +1,243 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// behaviour §4 microphone modes: runs a microphone stream's sound through a voice engine on a
+/// worker thread of its own, so that the stream's thread only copies (an engine takes ~0.4 ms
+/// per 10 ms frame, PipeWire's callbacks must not wait for it).
+///
+/// The output is the input delayed by the engine's latency in every mode: the raw signal passes
+/// through a delay line of that length, so switching between raw and processed is a crossfade
+/// over one frame between two aligned signals — no gap, no repeat, no click. Every input sample
+/// comes out once, with its own capture time: the first `latency` outputs (the engine's warm-up,
+/// standing for sound from before the stream) are skipped, and `finish` flushes the tail. All
+/// memory is allocated up front; a worker that falls a second behind drops input, counted.
+final class VoiceProcessor: @unchecked Sendable {
+    let engine: any VoiceEngine
+    private let format: AudioFormat
+    private let channels: Int
+    private let deliver: (AudioBuffer) -> Void
+    /// Told how many input frames were dropped because the worker fell behind.
+    private let onDrop: (Int) -> Void
+
+    private let lock = ConditionLock()
+    // Under `lock`: interleaved input not yet taken by the worker, and when it was captured.
+    private let ring: UnsafeMutableBufferPointer<Float>
+    private var ringStart = 0          // in frames
+    private var ringCount = 0
+    private var received = 0           // input frames ever accepted
+    private var anchors: Anchors
+    private var finishing = false
+    /// Whether the engine's output is wanted (else the delayed raw signal): `before` for input
+    /// frames before `switchIndex`, `after` from there on — a switch applies to the sound that
+    /// comes after it, wherever the worker is.
+    private var processing: (before: Bool, after: Bool, switchIndex: Int)
+    private var thread: pthread_t?
+
+    // The worker's own, preallocated per-frame buffers.
+    private let frame: UnsafeMutableBufferPointer<Float>       // interleaved input frame
+    private let mono: UnsafeMutableBufferPointer<Float>
+    private let processed: UnsafeMutableBufferPointer<Float>
+    private let delay: UnsafeMutableBufferPointer<Float>       // interleaved raw, `latency` frames
+    private var delayPosition = 0
+    private let output: UnsafeMutableBufferPointer<Float>
+    private var weight: Float
+    private var skip: Int
+
+    init(engine: any VoiceEngine, format: AudioFormat, processing: Bool,
+         deliver: @escaping (AudioBuffer) -> Void, onDrop: @escaping (Int) -> Void) {
+        precondition(format.sampleRate == VoiceFrame.sampleRate, "voice engines take \(VoiceFrame.sampleRate) Hz")
+        self.engine = engine
+        self.format = format
+        channels = Int(max(1, format.channels))
+        self.deliver = deliver
+        self.onDrop = onDrop
+        self.processing = (processing, processing, 0)
+        weight = processing ? 1 : 0
+        skip = engine.latency
+        let length = VoiceFrame.length
+        ring = .allocate(capacity: Int(format.sampleRate) * channels)       // one second
+        frame = .allocate(capacity: length * channels)
+        mono = .allocate(capacity: length)
+        processed = .allocate(capacity: length)
+        delay = .allocate(capacity: max(1, engine.latency) * channels)
+        delay.initialize(repeating: 0)
+        output = .allocate(capacity: length * channels)
+        anchors = Anchors(capacity: 256)
+        thread = startThread { [unowned(unsafe) self] in self.run() }
+    }
+
+    deinit {
+        finish()
+        for buffer in [ring, frame, mono, processed, delay, output] { buffer.deallocate() }
+        anchors.deallocate()
+    }
+
+    /// Switches between the engine's output and the raw signal for the sound pushed from now on
+    /// (from the first frame that starts after it, crossfading over that frame).
+    func setProcessing(_ on: Bool) {
+        lock.withLock { processing = (processing.after, on, received) }
+    }
+
+    /// Input frames waiting for the worker.
+    var queuedFrames: Int { lock.withLock { ringCount } }
+
+    /// On the stream's thread: takes a copy of `buffer` for the worker.
+    func push(_ buffer: AudioBuffer) {
+        let frames = buffer.frameCount
+        let dropped: Int = lock.withLock {
+            let capacity = ring.count / channels
+            guard !finishing, ringCount + frames <= capacity else { return frames }
+            var written = 0
+            while written < frames {
+                let position = (ringStart + ringCount) % capacity
+                let run = min(frames - written, capacity - position)
+                let source = buffer.samples.baseAddress! + written * channels
+                (ring.baseAddress! + position * channels).update(from: source, count: run * channels)
+                written += run
+                ringCount += run
+            }
+            anchors.append(index: received, timestamp: buffer.timestampNanoseconds)
+            received += frames
+            lock.broadcast()
+            return 0
+        }
+        if dropped > 0 { onDrop(dropped) }
+    }
+
+    /// Processes and delivers what was pushed, flushes the delay line and joins the worker.
+    /// Call after the stream stopped pushing; idempotent.
+    func finish() {
+        let worker: pthread_t? = lock.withLock {
+            finishing = true
+            lock.broadcast()
+            defer { thread = nil }
+            return thread
+        }
+        if let worker { pthread_join(worker, nil) }
+    }
+
+    private func run() {
+        let length = VoiceFrame.length
+        var consumed = 0       // input frames the worker took
+        var produced = 0       // output positions processed, the skipped warm-up included
+        while true {
+            let (taken, timestamp, finished, total, wanted): (Int, UInt64?, Bool, Int, Bool) = lock.withLock {
+                while ringCount < length && !finishing { lock.wait() }
+                let taken = min(length, ringCount)
+                let capacity = ring.count / channels
+                var copied = 0
+                while copied < taken {
+                    let run = min(taken - copied, capacity - ringStart)
+                    (frame.baseAddress! + copied * channels).update(from: ring.baseAddress! + ringStart * channels, count: run * channels)
+                    ringStart = (ringStart + run) % capacity
+                    ringCount -= run
+                    copied += run
+                }
+                let timestamp = taken > 0 ? anchors.timestamp(of: consumed, rate: format.sampleRate) : nil
+                let wanted = consumed >= processing.switchIndex ? processing.after : processing.before
+                return (taken, timestamp, finishing, received, wanted)
+            }
+            // Finishing: a last partial frame padded with silence, then silence until the
+            // delay line gave out the last input sample.
+            if taken < length {
+                (frame.baseAddress! + taken * channels).update(repeating: 0, count: (length - taken) * channels)
+            }
+            let count = finished ? min(length, total + engine.latency - produced) : length
+            guard count > 0 else { return }
+            consumed += taken
+            produced += length
+            process(count: count, processing: wanted, inputTimestamp: timestamp)
+        }
+    }
+
+    private var lastTimestamp: UInt64 = 0
+
+    /// One frame in `frame`: the engine, the delay line, the crossfade, then `count` frames out.
+    private func process(count: Int, processing: Bool, inputTimestamp: UInt64?) {
+        let length = VoiceFrame.length
+        let scale = 1 / Float(channels)
+        for i in 0..<length {
+            var sum: Float = 0
+            for c in 0..<channels { sum += frame[i * channels + c] }
+            mono[i] = sum * scale
+        }
+        engine.process(mono.baseAddress!, into: processed.baseAddress!)
+        // Delayed raw into `output`, this frame's raw into the delay line.
+        let latency = engine.latency
+        for i in 0..<length {
+            for c in 0..<channels {
+                let sample = frame[i * channels + c]
+                if latency == 0 {
+                    output[i * channels + c] = sample
+                } else {
+                    output[i * channels + c] = delay[delayPosition * channels + c]
+                    delay[delayPosition * channels + c] = sample
+                }
+            }
+            if latency > 0 { delayPosition = (delayPosition + 1) % latency }
+        }
+        let target: Float = processing ? 1 : 0
+        let start = weight
+        if start != 0 || target != 0 {
+            // Raw stays bit-exact at weight 0: mixing only while the engine's output is wanted.
+            for i in 0..<length {
+                let w = start + (target - start) * Float(i + 1) / Float(length)
+                for c in 0..<channels {
+                    output[i * channels + c] = w * processed[i] + (1 - w) * output[i * channels + c]
+                }
+            }
+        }
+        weight = target
+        // Capture time of the delayed sample, from this frame's input time (or, flushing, the last one).
+        let frameNanoseconds = UInt64(length) * 1_000_000_000 / UInt64(format.sampleRate)
+        let inputTime = inputTimestamp ?? (lastTimestamp + frameNanoseconds)
+        lastTimestamp = inputTime
+        let delayNanoseconds = UInt64(latency) * 1_000_000_000 / UInt64(format.sampleRate)
+        let skipped = min(skip, count)
+        skip -= skipped
+        guard count > skipped else { return }
+        let offsetNanoseconds = UInt64(skipped) * 1_000_000_000 / UInt64(format.sampleRate)
+        let timestamp = inputTime &+ offsetNanoseconds &- delayNanoseconds
+        let view = UnsafeBufferPointer(start: output.baseAddress! + skipped * channels, count: (count - skipped) * channels)
+        deliver(AudioBuffer(format: format, samples: view, timestampNanoseconds: timestamp))
+    }
+}
+
+/// Where pushes began (input frame index) and when they were captured: a fixed ring, so the
+/// worker can give each frame the capture time of its own samples.
+private struct Anchors {
+    private let indices: UnsafeMutableBufferPointer<Int>
+    private let timestamps: UnsafeMutableBufferPointer<UInt64>
+    private var start = 0
+    private var count = 0
+
+    init(capacity: Int) {
+        indices = .allocate(capacity: capacity)
+        timestamps = .allocate(capacity: capacity)
+    }
+
+    func deallocate() {
+        indices.deallocate()
+        timestamps.deallocate()
+    }
+
+    /// A full ring forgets its oldest anchor (times then come from an older push, by the rate).
+    mutating func append(index: Int, timestamp: UInt64) {
+        if count == indices.count { start = (start + 1) % indices.count; count -= 1 }
+        let slot = (start + count) % indices.count
+        (indices[slot], timestamps[slot]) = (index, timestamp)
+        count += 1
+    }
+
+    /// The capture time of input frame `index`, dropping anchors before the push holding it.
+    mutating func timestamp(of index: Int, rate: UInt32) -> UInt64? {
+        while count > 1 && indices[(start + 1) % indices.count] <= index {
+            start = (start + 1) % indices.count
+            count -= 1
+        }
+        guard count > 0 else { return nil }
+        let offset = max(0, index - indices[start])
+        return timestamps[start] &+ UInt64(offset) * 1_000_000_000 / UInt64(rate)
+    }
+}

@@ -1,0 +1,79 @@
+import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// RNNoise (BSD; Xiph), the engine of voice isolation: a small recurrent network that removes
+/// what is not speech — typing and clicks as well as steady noise — from 10 ms frames of 48 kHz
+/// mono. Debian does not package it, so it is loaded by `dlopen` on first use: from
+/// `OCELLUS_RNNOISE_LIB` when set, else the system's `librnnoise.so.0` or `librnnoise.so`.
+final class RNNoise: VoiceEngine {
+    /// The library's entry points, resolved once.
+    struct Library: @unchecked Sendable {
+        typealias Create = @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
+        typealias Destroy = @convention(c) (UnsafeMutableRawPointer?) -> Void
+        typealias Process = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<Float>?, UnsafePointer<Float>?) -> Float
+        typealias FrameSize = @convention(c) () -> Int32
+        let create: Create
+        let destroy: Destroy
+        let process: Process
+
+        /// Where the library is looked for, in order.
+        static var candidates: [String] {
+            if let path = getenv("OCELLUS_RNNOISE_LIB").map({ String(cString: $0) }), !path.isEmpty { return [path] }
+            return ["librnnoise.so.0", "librnnoise.so"]
+        }
+
+        static func load() throws(OcellusError) -> Library {
+            var failures: [String] = []
+            for name in candidates {
+                guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
+                    failures.append(dlerror().map { String(cString: $0) } ?? name)
+                    continue
+                }
+                func symbol<T>(_ name: String, as type: T.Type) -> T? { dlsym(handle, name).map { unsafeBitCast($0, to: type) } }
+                guard let create = symbol("rnnoise_create", as: Create.self), let destroy = symbol("rnnoise_destroy", as: Destroy.self),
+                      let process = symbol("rnnoise_process_frame", as: Process.self),
+                      let frameSize = symbol("rnnoise_get_frame_size", as: FrameSize.self) else {
+                    failures.append("\(name) is not RNNoise (rnnoise_create or rnnoise_process_frame missing)")
+                    dlclose(handle)
+                    continue
+                }
+                guard Int(frameSize()) == VoiceFrame.length else {
+                    failures.append("\(name) takes frames of \(frameSize()) samples, not \(VoiceFrame.length)")
+                    dlclose(handle)
+                    continue
+                }
+                return Library(create: create, destroy: destroy, process: process)
+            }
+            throw OcellusError(.libraryUnavailable, "voice isolation needs RNNoise (install librnnoise.so.0, or set OCELLUS_RNNOISE_LIB "
+                + "to its path): \(failures.joined(separator: "; "))")
+        }
+    }
+
+    let name = "rnnoise"
+    /// Measured: the output lags the input by two frames (its analysis window and overlap).
+    let latency = 2 * VoiceFrame.length
+    private let library: Library
+    private let state: UnsafeMutableRawPointer
+    // RNNoise works on 16-bit sample values: scaled copies, allocated once.
+    private let scaledInput = UnsafeMutablePointer<Float>.allocate(capacity: VoiceFrame.length)
+    private let scaledOutput = UnsafeMutablePointer<Float>.allocate(capacity: VoiceFrame.length)
+
+    init(library: Library) throws(OcellusError) {
+        guard let state = library.create(nil) else { throw OcellusError(.noResources, "rnnoise_create failed") }
+        (self.library, self.state) = (library, state)
+    }
+
+    deinit {
+        library.destroy(state)
+        scaledInput.deallocate()
+        scaledOutput.deallocate()
+    }
+
+    func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) {
+        for i in 0..<VoiceFrame.length { scaledInput[i] = input[i] * 32768 }
+        _ = library.process(state, scaledOutput, scaledInput)
+        for i in 0..<VoiceFrame.length { output[i] = scaledOutput[i] / 32768 }
+    }
+}

@@ -1,0 +1,269 @@
+import Testing
+import Foundation
+import Synchronization
+@testable import OcellusCore
+import OcellusTestSupport
+
+/// A stand-in voice engine, named as such: the core's tests need an engine whose output is known
+/// exactly (RNNoise itself is measured in OcellusVoiceTests). It halves its input and delays it by
+/// `latency` samples, as a real engine's window does; `gate` holds it, as a slow machine would.
+final class HalvingEngine: VoiceEngine {
+    let name = "halving"
+    let latency: Int
+    let gate: DispatchSemaphore?
+    private var history: [Float]
+    private var position = 0
+
+    init(latency: Int = 2 * VoiceFrame.length, gate: DispatchSemaphore? = nil) {
+        (self.latency, self.gate) = (latency, gate)
+        history = [Float](repeating: 0, count: max(1, latency))
+    }
+
+    func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) {
+        if let gate { gate.wait(); gate.signal() }
+        for i in 0..<VoiceFrame.length {
+            if latency == 0 { output[i] = input[i] * 0.5; continue }
+            output[i] = history[position] * 0.5
+            history[position] = input[i]
+            position = (position + 1) % latency
+        }
+    }
+}
+
+/// Makes `HalvingEngine`s, or fails as a missing library does.
+struct StandInEngines: VoiceEngineLoading {
+    var failure: OcellusError?
+    func makeVoiceIsolationEngine() throws(OcellusError) -> any VoiceEngine {
+        if let failure { throw failure }
+        return HalvingEngine()
+    }
+}
+
+/// What a processor or an audio output delivered: samples in order and each buffer's time.
+final class CollectedSound: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [Float] = []
+    private var times: [(frame: Int, timestamp: UInt64)] = []
+    let channels: Int
+    init(channels: Int) { self.channels = channels }
+
+    func append(_ buffer: AudioBuffer) {
+        lock.withLock {
+            times.append((collected.count / channels, buffer.timestampNanoseconds))
+            collected += buffer.samples
+        }
+    }
+    var samples: [Float] { lock.withLock { collected } }
+    var timestamps: [(frame: Int, timestamp: UInt64)] { lock.withLock { times } }
+}
+
+/// Counts across threads.
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    func add(_ value: Int) { count.add(value, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}
+
+/// Where two sample runs first differ (nil when equal), so that a failure shows one place, not
+/// two arrays of a second of sound.
+func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
+    guard a != b else { return nil }
+    guard a.count == b.count else { return "\(a.count) samples, expected \(b.count)" }
+    let index = a.indices.first { a[$0] != b[$0] }!
+    return "sample \(index): \(a[index]), expected \(b[index])"
+}
+
+@Suite struct VoiceProcessorTests {
+    let stereo = AudioFormat(sampleRate: 48_000, channels: 2)
+
+    /// Deterministic noise in -0.9...0.9, the same in both channels when `identicalChannels`.
+    func signal(frames: Int, channels: Int, seed: UInt64 = 7, identicalChannels: Bool = false) -> [Float] {
+        var state = seed
+        var samples: [Float] = []
+        samples.reserveCapacity(frames * channels)
+        for _ in 0..<frames {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let value = Float(Int64(bitPattern: state >> 11) % 1_000_000) / 1_000_000 * 0.9
+            for channel in 0..<channels {
+                samples.append(identicalChannels || channel == 0 ? value : -value * 0.7)
+            }
+        }
+        return samples
+    }
+
+    /// Pushes `samples` in buffers of uneven sizes, each stamped with its first frame's time.
+    func push(_ samples: [Float], into processor: VoiceProcessor, format: AudioFormat, start: UInt64 = 1_000_000_000,
+              sizes: [Int] = [256, 1024, 77, 480, 333, 2048, 1]) {
+        let channels = Int(format.channels)
+        var frame = 0, turn = 0
+        let frames = samples.count / channels
+        while frame < frames {
+            let count = min(sizes[turn % sizes.count], frames - frame)
+            turn += 1
+            samples[(frame * channels)..<((frame + count) * channels)].withUnsafeBufferPointer { view in
+                processor.push(AudioBuffer(format: format, samples: view,
+                                           timestampNanoseconds: start + UInt64(frame) * 1_000_000_000 / UInt64(format.sampleRate)))
+            }
+            frame += count
+        }
+    }
+
+    func processor(_ engine: HalvingEngine, format: AudioFormat, processing: Bool, into sound: CollectedSound,
+                   dropped: Counter? = nil) -> VoiceProcessor {
+        VoiceProcessor(engine: engine, format: format, processing: processing,
+                       deliver: { sound.append($0) }, onDrop: { dropped?.add($0) })
+    }
+
+    @Test(arguments: [0, 960, 700])
+    func theRawSignalComesOutBitExactEverySampleOnce(latency: Int) {
+        let input = signal(frames: 40_000 + 123, channels: 2)   // within the one-second queue: none dropped
+        let sound = CollectedSound(channels: 2)
+        let processor = processor(HalvingEngine(latency: latency), format: stereo, processing: false, into: sound)
+        push(input, into: processor, format: stereo)
+        processor.finish()
+        #expect(sound.samples.count == input.count)
+        #expect(firstDifference(sound.samples, input) == nil, "delayed through the engine's latency, but unchanged and aligned")
+    }
+
+    @Test func theProcessedSignalIsAlignedWithItsInput() {
+        let input = signal(frames: 30_000, channels: 2, identicalChannels: true)
+        let sound = CollectedSound(channels: 2)
+        let processor = processor(HalvingEngine(), format: stereo, processing: true, into: sound)
+        push(input, into: processor, format: stereo)
+        processor.finish()
+        #expect(sound.samples.count == input.count)
+        #expect(firstDifference(sound.samples, input.map { $0 * 0.5 }) == nil,
+                "the engine's delay is taken out: sample n is input n, processed")
+    }
+
+    @Test func switchingCrossfadesOverOneFrameWithoutAGap() {
+        let format = AudioFormat(sampleRate: 48_000, channels: 1)
+        let input = [Float](repeating: 0.8, count: 24_000)
+        let sound = CollectedSound(channels: 1)
+        let processor = processor(HalvingEngine(), format: format, processing: false, into: sound)
+        push(Array(input[..<12_000]), into: processor, format: format)
+        processor.setProcessing(true)
+        push(Array(input[12_000...]), into: processor, format: format, start: 1_250_000_000)
+        processor.finish()
+        let output = sound.samples
+        #expect(output.count == input.count, "no sample lost or repeated")
+        #expect(output.first == 0.8 && output.last == 0.4)
+        let steps = zip(output, output.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { $0 <= 0 }, "monotonic: the ramp never goes back")
+        #expect(steps.map { -$0 }.max()! <= 0.4 / Float(VoiceFrame.length) * 1.01, "no jump: a ramp over a whole frame")
+    }
+
+    @Test func everyBufferCarriesTheCaptureTimeOfItsFirstSample() {
+        let input = signal(frames: 20_000, channels: 2)
+        let sound = CollectedSound(channels: 2)
+        let processor = processor(HalvingEngine(), format: stereo, processing: true, into: sound)
+        let start: UInt64 = 5_000_000_000
+        push(input, into: processor, format: stereo, start: start, sizes: [441])
+        processor.finish()
+        for (frame, timestamp) in sound.timestamps {
+            let expected = start + UInt64(frame) * 1_000_000_000 / 48_000
+            #expect(abs(Int64(bitPattern: timestamp &- expected)) <= 1_000, "frame \(frame)")
+        }
+    }
+
+    @Test func aStalledEngineDropsInputInsteadOfHoldingTheStream() throws {
+        let gate = DispatchSemaphore(value: 0)
+        let input = signal(frames: 3 * 48_000, channels: 2)
+        let sound = CollectedSound(channels: 2)
+        let dropped = Counter()
+        let processor = processor(HalvingEngine(gate: gate), format: stereo, processing: true, into: sound, dropped: dropped)
+        push(input, into: processor, format: stereo)     // returns although the engine holds every frame
+        let stalled = dropped.value
+        gate.signal()
+        processor.finish()
+        #expect(stalled >= 48_000, "about two of three seconds do not fit the one-second queue: \(stalled)")
+        #expect(sound.samples.count / 2 + dropped.value == input.count / 2, "every frame delivered or counted")
+    }
+
+    // MARK: In a session
+
+    let camera = Device(uniqueID: "usb-046d:082d-V", name: "C920", type: .externalCamera, position: .unspecified,
+                        backend: .pipewire, backendKey: "c",
+                        formats: [VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30)])],
+                        vendorID: 0x046d, productID: 0x082d, serialNumber: "V", pluggedMicroseconds: nil, properties: [:])
+    let microphone = Device(uniqueID: "usb-046d:082d-V-mic", name: "C920 Mic", type: .microphone, position: .unspecified,
+                            backend: .pipewire, backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
+                            pluggedMicroseconds: nil, properties: [:])
+
+    func runningSession(_ backend: ScriptedBackend, engines: StandInEngines, output: AudioDataOutput,
+                        events: EventLog<String>) throws -> CaptureSession {
+        let session = CaptureSession(opener: backend, audio: backend, voiceEngines: engines)
+        _ = session.events.addObserver { event in
+            if case .microphoneModeChanged(let mode) = event { events.append("\(mode.active.name) \(mode.engine)") }
+        }
+        try session.addInput(camera)
+        try session.addOutput(VideoDataOutput())
+        try session.addAudioInput(microphone)
+        try session.addAudioOutput(output)
+        return session
+    }
+
+    @Test func aMissingEngineLeavesTheStandardModeAndSaysWhy() throws {
+        let backend = ScriptedBackend(.pipewire)
+        let events = EventLog<String>()
+        let output = AudioDataOutput()
+        let missing = OcellusError(.libraryUnavailable, "voice isolation needs RNNoise: not found")
+        let session = try runningSession(backend, engines: StandInEngines(failure: missing), output: output, events: events)
+        try session.setPreferredMicrophoneMode(.voiceIsolation)
+        let mode = session.microphoneMode
+        #expect(mode.preferred == .voiceIsolation && mode.active == .standard && mode.engine == "none")
+        #expect(mode.reason.contains("RNNoise: not found"))
+        let sound = CollectedSound(channels: 2)
+        output.sampleHandler = { sound.append($0) }
+        try session.startRunning()
+        let input = signal(frames: 4_800, channels: 2)
+        try #require(backend.openedAudio.first).feed(samples: input)
+        #expect(firstDifference(sound.samples, input) == nil, "standard: delivered as it came, on the stream's thread")
+        try session.stopRunning()
+        #expect(events.wait { $0 == ["standard none"] }, "one event: the active mode is not what was preferred")
+    }
+
+    @Test func modesSwitchMidStreamWithoutLosingASample() throws {
+        let backend = ScriptedBackend(.pipewire)
+        let events = EventLog<String>()
+        let output = AudioDataOutput()
+        let session = try runningSession(backend, engines: StandInEngines(), output: output, events: events)
+        let sound = CollectedSound(channels: 2)
+        output.sampleHandler = { sound.append($0) }
+        try session.startRunning()
+        let stream = try #require(backend.openedAudio.first)
+        let input = signal(frames: 3 * 9_600, channels: 2)
+        let third = input.count / 3
+        stream.feed(samples: Array(input[..<third]))
+        try session.setPreferredMicrophoneMode(.voiceIsolation)
+        #expect(session.microphoneMode == MicrophoneModeState(preferred: .voiceIsolation, active: .voiceIsolation,
+                                                              engine: "halving", reason: ""))
+        stream.feed(samples: Array(input[third..<(2 * third)]))
+        try session.setPreferredMicrophoneMode(.wideSpectrum)
+        stream.feed(samples: Array(input[(2 * third)...]))
+        try session.stopRunning()
+        let output_ = sound.samples
+        #expect(output_.count == input.count, "every sample once, across both switches")
+        #expect(firstDifference(Array(output_[..<third]), Array(input[..<third])) == nil, "standard: as it came")
+        let settled = third - 2 * 2 * VoiceFrame.length
+        #expect(firstDifference(Array(output_.suffix(settled)), Array(input.suffix(settled))) == nil,
+                "wide spectrum: bit-exact again once the crossfade is over")
+        #expect(output.droppedFrames == 0)
+        #expect(events.wait { $0 == ["voice_isolation halving", "wide_spectrum none"] })
+    }
+
+    @Test func theModeCannotChangeFromInsideAnAudioHandler() throws {
+        let backend = ScriptedBackend(.pipewire)
+        let output = AudioDataOutput()
+        let session = try runningSession(backend, engines: StandInEngines(), output: output, events: EventLog<String>())
+        nonisolated(unsafe) var refusal: OcellusError?
+        output.sampleHandler = { _ in
+            do throws(OcellusError) { try session.setPreferredMicrophoneMode(.voiceIsolation) } catch { refusal = error }
+        }
+        try session.startRunning()
+        try #require(backend.openedAudio.first).feed(frames: 480)
+        try session.stopRunning()
+        #expect(refusal?.code == .wrongState)
+        #expect(session.microphoneMode.preferred == .standard)
+    }
+}
