@@ -38,7 +38,7 @@ static void on_session_event(oc_capture_session *session, oc_session_event event
     }
 }
 
-int capture_open(capture_run *c, const global_options *options, const char *spec)
+int capture_open_session(capture_run *c, const global_options *options)
 {
     c->signals = block_termination_signals();
     pthread_mutex_init(&c->lock, NULL);
@@ -47,16 +47,22 @@ int capture_open(capture_run *c, const global_options *options, const char *spec
     c->device = NULL;
     c->ctx = open_context(options);
     if (!c->ctx) return 1;
+    if (oc_capture_session_create(c->ctx, &c->session) != OC_OK
+        || oc_capture_session_add_event_callback(c->session, on_session_event, c, NULL) != OC_OK) {
+        return capture_fail(c, oc_last_error_message());
+    }
+    return 0;
+}
+
+int capture_open(capture_run *c, const global_options *options, const char *spec)
+{
+    if (capture_open_session(c, options)) return 1;
     c->device = connected_device(c->ctx, spec);
     if (!c->device) {
         capture_close(c);
         return 1;
     }
-    if (oc_capture_session_create(c->ctx, &c->session) != OC_OK
-        || oc_capture_session_add_event_callback(c->session, on_session_event, c, NULL) != OC_OK
-        || oc_capture_session_set_input(c->session, c->device) != OC_OK) {
-        return capture_fail(c, oc_last_error_message());
-    }
+    if (oc_capture_session_set_input(c->session, c->device) != OC_OK) return capture_fail(c, oc_last_error_message());
     return 0;
 }
 

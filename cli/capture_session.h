@@ -12,13 +12,16 @@
 
 typedef struct capture_run {
     oc_context *ctx;
-    oc_device *device;
+    oc_device *device;   /* the camera; NULL in a session of a microphone alone */
     oc_capture_session *session;
     sigset_t signals;
     pthread_mutex_t lock;
     /* The runtime error (or stall) that ended the session early. */
     char failure[1024];
 } capture_run;
+/* Opens the context and a new session with the command's event handling, without an input: 0,
+ * or 1 with the reason on stderr and nothing left open. */
+int capture_open_session(capture_run *c, const global_options *options);
 /* Opens the context, finds CAMERA (`spec`) and makes it a new session's input: 0, or 1 with the
  * reason on stderr and nothing left open. */
 int capture_open(capture_run *c, const global_options *options, const char *spec);

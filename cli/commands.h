@@ -19,6 +19,7 @@ int command_mount_rotation(const global_options *options, arguments *a);
 int command_stream(const global_options *options, arguments *a);
 int command_snap(const global_options *options, arguments *a);
 int command_record(const global_options *options, arguments *a);
+int command_listen(const global_options *options, arguments *a);
 int command_virtual_camera(const global_options *options, arguments *a);
 
 #endif

@@ -49,11 +49,19 @@ static const char usage[] =
     "                            depth.png (16-bit greyscale, the camera's units) and picture.png (RGB)\n"
     "                            of the same instant\n"
     "  record [CAMERA] -o FILE.mp4|FILE.mov [--seconds S] [--size WxH] [--audio [MIC_UNIQUE_ID]]\n"
-    "         [--host-orientation H] [--sensor-bus ADDRESS] [--json]\n"
+    "         [--microphone-mode standard|wide-spectrum|voice-isolation] [--host-orientation H]\n"
+    "         [--sensor-bus ADDRESS] [--json]\n"
     "                            a movie (fragmented: playable up to a crash), the capture angle in\n"
     "                            the track's display matrix; until S seconds or Ctrl-C; --audio adds\n"
     "                            an AAC track (default: the camera's own microphone, else the\n"
-    "                            `microphone` device, which follows the default input)\n"
+    "                            `microphone` device, which follows the default input), its sound\n"
+    "                            through the microphone mode (\"mode\" in the summary)\n"
+    "  listen [MICROPHONE] -o FILE.wav [--mode standard|wide-spectrum|voice-isolation] [--seconds S] [--json]\n"
+    "                            a microphone (default: the `microphone` device, which follows the\n"
+    "                            default input) into a 32-bit float WAV file, through the mode:\n"
+    "                            voice-isolation suppresses typing, clicks and noise (RNNoise, from\n"
+    "                            OCELLUS_RNNOISE_LIB or librnnoise.so.0; standard runs without it,\n"
+    "                            saying why); until S seconds or Ctrl-C\n"
     "  access [--request] [--json]\n"
     "                            whether this app may use cameras ({\"authorization\": \"not_determined\"|\n"
     "                            \"authorized\"|\"denied\"|\"restricted\", \"via\": \"portal\"|\"direct\"}); a\n"
@@ -121,6 +129,7 @@ static const struct {
     { "stream", command_stream },
     { "snap", command_snap },
     { "record", command_record },
+    { "listen", command_listen },
     { "virtual-camera", command_virtual_camera },
 };
 

@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "json.h"
 #include "library.h"
+#include "microphone_mode.h"
 #include "output.h"
 #include "rotation.h"
 #include <errno.h>
@@ -22,6 +23,7 @@ typedef struct recording_result {
     char message[1024];
     uint64_t frames;
     strbuf summary_json, summary_text;
+    const oc_capture_session *session;   /* for the microphone mode in the summary; NULL without sound */
 } recording_result;
 
 static void on_recording(oc_movie_file_output *output, oc_status status, const char *message,
@@ -45,12 +47,19 @@ static void on_recording(oc_movie_file_output *output, oc_status status, const c
     json_key(&w, "orientation"); json_int(&w, summary->rotation);
     json_key(&w, "frames"); json_int(&w, (int64_t)summary->frames);
     json_key(&w, "dropped"); json_int(&w, (int64_t)summary->dropped_frames);
+    if (result->session) {
+        json_key(&w, "mode"); microphone_mode_json(&w, result->session);
+    }
     json_object_end(&w);
     char duration[32], audio[32];
     text_printf(&result->summary_text, "%s: %s %ux%u, %s s, %" PRIu64 " frames (%" PRIu64 " dropped)", summary->path,
                 summary->video_codec, summary->width, summary->height, number_text(summary->duration, duration),
                 summary->frames, summary->dropped_frames);
     if (summary->audio_duration > 0) text_printf(&result->summary_text, ", AAC %s s", number_text(summary->audio_duration, audio));
+    if (result->session) {
+        text_append(&result->summary_text, " in ");
+        microphone_mode_text(result->session, &result->summary_text);
+    }
     text_printf(&result->summary_text, ", %" PRId64 " bytes, rotation %d°", summary->bytes, summary->rotation);
     pthread_mutex_unlock(&result->lock);
     finish_wait();
@@ -89,7 +98,7 @@ static oc_device *chosen_microphone(capture_run *c, const char *unique_id)
 /* Sets the movie output up on the open capture `c` and starts recording into `path`: 0, or 1 with
  * the reason said and the capture closed. */
 static int start_recording(capture_run *c, oc_movie_file_output *movie, const stored_options *stored, bool audio,
-                           const char *audio_id, recording_result *result)
+                           const char *audio_id, const oc_microphone_mode *mode, recording_result *result)
 {
     int32_t angle = capture_angle(c->ctx, c->device, stored->host, stored->sensor_bus);
     if (angle < 0) {
@@ -106,6 +115,11 @@ static int start_recording(capture_run *c, oc_movie_file_output *movie, const st
         oc_status status = oc_capture_session_set_audio_input(c->session, microphone);
         oc_device_release(microphone);
         if (status != OC_OK) return capture_fail(c, oc_last_error_message());
+        if (mode && apply_microphone_mode(c->session, *mode)) {
+            capture_close(c);
+            return 1;
+        }
+        result->session = c->session;
     }
     if (oc_capture_session_add_movie_file_output(c->session, movie) != OC_OK) return capture_fail(c, oc_last_error_message());
     if (capture_start(c)) return 1;
@@ -125,7 +139,11 @@ int command_record(const global_options *options, arguments *a)
     if (seconds_text && !parse_seconds(seconds_text, &seconds)) return 2;
     const char *audio_id = NULL;
     bool audio = args_optional_value(a, "--audio", &audio_id);
+    const char *mode_text = args_value(a, "--microphone-mode");
     if (args_finish(a)) return 2;
+    oc_microphone_mode mode;
+    if (mode_text && parse_microphone_mode(mode_text, &mode)) return 2;
+    if (mode_text && !audio) return usage_error("--microphone-mode needs --audio");
     const char *path = stored.path;
     bool as_json = stored.as_json;
 
@@ -135,7 +153,8 @@ int command_record(const global_options *options, arguments *a)
     static recording_result result = { .lock = PTHREAD_MUTEX_INITIALIZER };
     text_init(&result.summary_json);
     text_init(&result.summary_text);
-    status = oc_movie_file_output_create(&movie) == OC_OK ? start_recording(&c, movie, &stored, audio, audio_id, &result)
+    status = oc_movie_file_output_create(&movie) == OC_OK ? start_recording(&c, movie, &stored, audio, audio_id,
+                                                                             mode_text ? &mode : NULL, &result)
                                                            : capture_fail(&c, oc_last_error_message());
     if (status) {
         if (movie) oc_movie_file_output_destroy(movie);

@@ -1804,11 +1804,11 @@ uint64_t oc_output_synchronizer_delivered_pairs(const oc_output_synchronizer *sy
 uint64_t oc_output_synchronizer_unmatched_frames(const oc_output_synchronizer *synchronizer, oc_sync_stream stream);
 
 /* ------------------------------------------------------------------------ */
-/* Microphone input and audio data outputs (behaviour §4, §5)                      */
+/* Microphone input, microphone modes and audio data outputs (behaviour §4, §5)   */
 /* ------------------------------------------------------------------------ */
 /*
  * Mirrors (docs/contributing.md): Sources/OcellusCABI/ AudioABI.swift;
- * cli/ record.c; bindings/python/ocellus/ capture.py;
+ * cli/ record.c, listen.c, microphone_mode.c; bindings/python/ocellus/ audio.py;
  * bindings/rust/ocellus/src/ audio.rs.
  */
 

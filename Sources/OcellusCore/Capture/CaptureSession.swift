@@ -355,7 +355,10 @@ public final class CaptureSession: @unchecked Sendable {
         switching.forgetLoss()
         let configuration = lock.withLock { committed }
         guard !isRunning else { return }
-        guard configuration.input != nil else { throw OcellusError(.wrongState, "the session has no input camera") }
+        // A microphone alone runs too (an audio-only session, as AVFoundation's).
+        guard configuration.input != nil || configuration.audioInput != nil else {
+            throw OcellusError(.wrongState, "the session has no input camera or microphone")
+        }
         do throws(OcellusError) {
             try startStream(configuration, try formats.streams(for: configuration))
         } catch {
@@ -458,7 +461,7 @@ public final class CaptureSession: @unchecked Sendable {
 
     private func startStream(_ configuration: SessionConfiguration, _ choice: FormatChoice.Streams) throws(OcellusError) {
         guard let input = configuration.input, let (format, rate) = choice.picture else {
-            lock.withLock { (picture, depth, depthSource, running) = (nil, nil, nil, false) }
+            lock.withLock { (picture, depth, depthSource, running) = (nil, nil, nil, configuration.audioInput != nil) }
             return
         }
         prepareConverters(configuration.outputs, for: format, rate: rate, input: input)

@@ -21,7 +21,8 @@ from ._callbacks import Registration
 from .devices import Device, Format, DeviceType, Position, Backend, MediaType, Control, ControlType, pixel_format_code
 from .context import Context, CameraAuthorization, HotplugEvent, PreferredCamera
 from .discovery import DiscoverySession
-from .capture import (AudioDataOutput, Camera, CaptureSession, Frame, MovieFileOutput, Photo, PhotoOutput, Preset,
+from .audio import AudioDataOutput, MicrophoneMode, MicrophoneModeState
+from .capture import (Camera, CaptureSession, Frame, MovieFileOutput, Photo, PhotoOutput, Preset,
                       Recording, RetainedFrame, SessionEvent, VideoDataOutput, device_supports_preset, open_camera)
 from .depth import DepthDataOutput, OutputSynchronizer
 from .rotation import RotationCoordinator
@@ -37,5 +38,6 @@ __all__ = [
 ]
 __all__ += ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "AudioDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset",
             "device_supports_preset"]
+__all__ += ["MicrophoneMode", "MicrophoneModeState"]
 __all__ += ["RotationCoordinator"]
 __all__ += ["DepthDataOutput", "OutputSynchronizer"]

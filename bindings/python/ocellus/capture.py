@@ -18,10 +18,11 @@ from typing import Callable, List, Optional
 from . import _native
 from ._callbacks import Registration, _Closable, c_callback, register, unregister
 from ._library import _lib, _text
+from .audio import AudioDataOutput, MicrophoneMode, MicrophoneModeState, _microphone_mode
 from .devices import Device, _fourcc, pixel_format_code
 from .errors import NotFound as NotFoundError, Timeout, WrongState
 
-__all__ = ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "AudioDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
+__all__ = ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
 
 
 class Preset(enum.IntEnum):
@@ -58,6 +59,9 @@ class SessionEvent(enum.IntEnum):
     SWITCH_FAILED = 8
     #: a recording's encoder cannot keep up: it records every other frame until it catches up
     RECORDING_DEGRADED = 9
+    #: the active microphone mode or its engine changed (message: the active mode's name, then why
+    #: when it is not the preferred one)
+    MICROPHONE_MODE_CHANGED = 10
 
 
 class Frame:
@@ -327,36 +331,6 @@ class VideoDataOutput(_Closable):
         return {name: _lib.oc_video_data_output_dropped_frames(self._handle, index) for index, name in enumerate(reasons)}
 
 
-class AudioDataOutput(_Closable):
-    """PCM from the session's microphone: `callback(samples, timestamp_ns)` with a float32
-    NumPy array shaped (frames, channels) viewing the library's buffer (valid during the call)."""
-
-    def __init__(self):
-        handle = ctypes.c_void_p()
-        _lib.oc_audio_data_output_create(ctypes.byref(handle))
-        self._handle = handle.value
-        self._finalizer = weakref.finalize(self, _lib.oc_audio_data_output_destroy, self._handle)
-        self._trampoline = None
-
-    def set_callback(self, callback) -> None:
-        if callback is None:
-            _lib.oc_audio_data_output_set_callback(self._handle, _native.AUDIO_CALLBACK(), None)
-            self._trampoline = None
-            return
-        import numpy as np
-
-        def convert(_output, samples, frames, channels, _rate, timestamp_ns):
-            return np.ctypeslib.as_array(samples, shape=(frames * channels,)).reshape(frames, channels), timestamp_ns
-
-        new = c_callback(_native.AUDIO_CALLBACK, callback, convert)
-        _lib.oc_audio_data_output_set_callback(self._handle, new, None)
-        self._trampoline = new
-
-    @property
-    def delivered_frames(self) -> int:
-        return _lib.oc_audio_data_output_delivered_frames(self._handle)
-
-
 class _Requests:
     """Futures of requests answered by a C callback, keyed by the token passed as its user data.
     The C callback closes over this object only (never the output), and the output's finalizer
@@ -568,6 +542,24 @@ class CaptureSession(_Closable):
     def set_audio_input(self, microphone: Optional[Device]) -> None:
         """The session's microphone (None removes it): heard by audio outputs and recordings."""
         _lib.oc_capture_session_set_audio_input(self._handle, microphone._handle if microphone else None)
+
+    @property
+    def preferred_microphone_mode(self) -> MicrophoneMode:
+        """The microphone mode the app prefers for the session's sound (STANDARD by default).
+
+        Setting it applies at once, running or not; the engine it needs is loaded then. When it
+        cannot be, `microphone_mode.active` says what runs instead and `.reason` why (no error,
+        as AVFoundation's preferred mode)."""
+        return self.microphone_mode.preferred
+
+    @preferred_microphone_mode.setter
+    def preferred_microphone_mode(self, mode: MicrophoneMode) -> None:
+        _lib.oc_capture_session_set_preferred_microphone_mode(self._handle, int(mode))
+
+    @property
+    def microphone_mode(self) -> MicrophoneModeState:
+        """What was preferred, what really runs, the engine doing it and why they differ."""
+        return _microphone_mode(self._handle)
 
     def add_audio_output(self, output: AudioDataOutput) -> None:
         _lib.oc_capture_session_add_audio_output(self._handle, output._handle)

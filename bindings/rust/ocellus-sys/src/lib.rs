@@ -229,6 +229,17 @@ pub const OC_SESSION_EVENT_SWITCH_DEFERRED: oc_session_event = 7;
 pub const OC_SESSION_EVENT_SWITCH_FAILED: oc_session_event = 8;
 /// A recording's encoder could not keep up with the camera on this machine (`error` OC_ERROR_NO_RESOURCES): rather than drop frames at random it records every other frame until it catches up; `message` says what changed. The recording's summary counts the frames left out as dropped.
 pub const OC_SESSION_EVENT_RECORDING_DEGRADED: oc_session_event = 9;
+/// The active microphone mode or the engine doing it changed (oc_capture_session_get_microphone_mode()). `message` is the active mode's name (oc_microphone_mode_name()); when it is not the preferred one, `error` is OC_ERROR_LIBRARY_UNAVAILABLE and `message` goes on after ": " with why.
+pub const OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED: oc_session_event = 10;
+
+/// Microphone modes (AVFoundation's AVCaptureDevice.MicrophoneMode): what a session does to its microphone's sound before its audio data outputs and recordings get it. Since 0.3.
+pub type oc_microphone_mode = u32;
+/// What Ocellus has always delivered: the signal as PipeWire gives it. The default.
+pub const OC_MICROPHONE_MODE_STANDARD: oc_microphone_mode = 0;
+/// The untouched signal, bit-exact.
+pub const OC_MICROPHONE_MODE_WIDE_SPECTRUM: oc_microphone_mode = 1;
+/// What is not speech — typing, clicks, fans, traffic — suppressed, the voice kept, by RNNoise (loaded on first use: OCELLUS_RNNOISE_LIB, else the system's librnnoise.so.0). Mono: every channel carries the processed mix of all. Adds 20 ms of latency, from the first time it is active on a stream until the stream closes (switching away keeps the delay, so that switching back and forth never leaves a gap).
+pub const OC_MICROPHONE_MODE_VOICE_ISOLATION: oc_microphone_mode = 2;
 
 /// `OC_FOURCC(a, b, c, d)`.
 pub const fn oc_fourcc(code: [u8; 4]) -> u32 {
@@ -836,6 +847,22 @@ extern "C" {
     ) -> oc_status;
     /// PCM frames delivered so far (0 for an invalid handle).
     pub fn oc_audio_data_output_delivered_frames(output: *const oc_audio_data_output) -> u64;
+    /// PCM frames the microphone sent that never reached the output: a microphone mode's engine fell a second behind and input was dropped rather than queued (0 for an invalid handle). Since 0.3.
+    pub fn oc_audio_data_output_dropped_frames(output: *const oc_audio_data_output) -> u64;
+    /// "standard", "wide_spectrum", "voice_isolation" (the names the CLI's JSON writes); NULL for a value not in the enum (the last error says so).
+    pub fn oc_microphone_mode_name(mode: oc_microphone_mode) -> *const c_char;
+    /// Prefer a microphone mode for the session's sound, running or not; kept across input changes and restarts. The engine the mode needs is loaded now; when it cannot be, the session falls back to OC_MICROPHONE_MODE_STANDARD and says why (oc_capture_session_get_microphone_mode(), OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED) — the call itself succeeds, as AVFoundation's preferred mode does. A running stream switches at its next 10 ms frame, crossfading: no gap, no repeat.
+    pub fn oc_capture_session_set_preferred_microphone_mode(session: *mut oc_capture_session, mode: oc_microphone_mode) -> oc_status;
+    /// The preferred and the active microphone mode, and the engine doing the active one. Either pointer may be NULL.
+    pub fn oc_capture_session_get_microphone_mode(
+        session: *const oc_capture_session,
+        preferred: *mut oc_microphone_mode,
+        active: *mut oc_microphone_mode,
+        engine: *mut c_char,
+        engine_size: usize,
+        reason: *mut c_char,
+        reason_size: usize,
+    ) -> oc_status;
 
     /// Automatic switching (behaviour §4, opt-in, off by default): the session's input follows the context's system preferred camera — a camera plugged in becomes the input, an unplugged input is replaced by the next preferred camera and the session starts again. It never switches while a movie file output of the session records (OC_SESSION_EVENT_SWITCH_DEFERRED); when the recording's file is finished it checks again and switches then. Each switch is reported as OC_SESSION_EVENT_INPUT_SWITCHED (or SWITCH_FAILED, keeping the input). Enabling it switches at once when the input is not the system preferred camera.
     pub fn oc_capture_session_set_automatically_switches_camera(session: *mut oc_capture_session, enabled: bool) -> oc_status;

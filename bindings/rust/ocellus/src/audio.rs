@@ -1,7 +1,8 @@
-//! Microphone input and audio data outputs (header section "Microphone input and audio data
-//! outputs").
+//! Microphone input, microphone modes and audio data outputs (header section "Microphone input,
+//! microphone modes and audio data outputs").
 use crate::{check, contain_panic, ffi, CaptureSession, Context, Device, Registration, Result};
-use std::os::raw::c_void;
+use crate::strings::text;
+use std::os::raw::{c_char, c_void};
 use std::ptr::{self, NonNull};
 
 type RouteClosure = Box<dyn FnMut(Option<&Device>) + Send + 'static>;
@@ -91,6 +92,63 @@ impl AudioDataOutput {
     pub fn delivered_frames(&self) -> u64 {
         unsafe { ffi::oc_audio_data_output_delivered_frames(self.raw.as_ptr()) }
     }
+
+    /// PCM frames that never reached the output: a microphone mode's engine fell a second behind.
+    pub fn dropped_frames(&self) -> u64 {
+        unsafe { ffi::oc_audio_data_output_dropped_frames(self.raw.as_ptr()) }
+    }
+}
+
+/// What a session does to its microphone's sound (AVFoundation's `MicrophoneMode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MicrophoneMode {
+    /// The signal as PipeWire gives it (the default).
+    Standard,
+    /// The untouched signal, bit-exact.
+    WideSpectrum,
+    /// Typing, clicks, fans and traffic suppressed, the voice kept (RNNoise; mono; 20 ms later).
+    VoiceIsolation,
+}
+
+impl MicrophoneMode {
+    fn raw(self) -> ffi::oc_microphone_mode {
+        match self {
+            MicrophoneMode::Standard => ffi::OC_MICROPHONE_MODE_STANDARD,
+            MicrophoneMode::WideSpectrum => ffi::OC_MICROPHONE_MODE_WIDE_SPECTRUM,
+            MicrophoneMode::VoiceIsolation => ffi::OC_MICROPHONE_MODE_VOICE_ISOLATION,
+        }
+    }
+
+    fn from_raw(raw: ffi::oc_microphone_mode) -> MicrophoneMode {
+        match raw {
+            ffi::OC_MICROPHONE_MODE_WIDE_SPECTRUM => MicrophoneMode::WideSpectrum,
+            ffi::OC_MICROPHONE_MODE_VOICE_ISOLATION => MicrophoneMode::VoiceIsolation,
+            _ => MicrophoneMode::Standard,
+        }
+    }
+
+    /// "standard", "wide_spectrum" or "voice_isolation", as the CLI's JSON writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MicrophoneMode::Standard => "standard",
+            MicrophoneMode::WideSpectrum => "wide_spectrum",
+            MicrophoneMode::VoiceIsolation => "voice_isolation",
+        }
+    }
+}
+
+/// A session's microphone mode: what the app prefers, what runs, the engine doing it ("none"
+/// when nothing processes) and why the active mode is not the preferred one ("" when it is).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MicrophoneModeState {
+    /// What the app asked for.
+    pub preferred: MicrophoneMode,
+    /// What really runs.
+    pub active: MicrophoneMode,
+    /// The engine doing the active mode ("rnnoise"), "none" when nothing processes.
+    pub engine: String,
+    /// Why `active` is not `preferred`: the engine that is missing and where it was looked for.
+    pub reason: String,
 }
 
 impl Drop for AudioDataOutput {
@@ -129,5 +187,36 @@ impl<'ctx> CaptureSession<'ctx> {
     /// Removes an audio output.
     pub fn remove_audio_output(&self, output: &AudioDataOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_remove_audio_output(self.raw(), output.raw.as_ptr()) })
+    }
+
+    /// Prefers a microphone mode for the session's sound, running or not. The engine it needs is
+    /// loaded now; when it cannot be, the session says so in [`microphone_mode`](Self::microphone_mode)
+    /// (and a `MicrophoneModeChanged` event) and runs the standard mode: not an error.
+    pub fn set_preferred_microphone_mode(&self, mode: MicrophoneMode) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_set_preferred_microphone_mode(self.raw(), mode.raw()) })
+    }
+
+    /// The preferred and active microphone modes, the engine and why they differ.
+    pub fn microphone_mode(&self) -> Result<MicrophoneModeState> {
+        let (mut preferred, mut active) = (0, 0);
+        let mut engine = [0 as c_char; 64];
+        let mut reason = [0 as c_char; 1024];
+        check(unsafe {
+            ffi::oc_capture_session_get_microphone_mode(
+                self.raw(),
+                &mut preferred,
+                &mut active,
+                engine.as_mut_ptr(),
+                engine.len(),
+                reason.as_mut_ptr(),
+                reason.len(),
+            )
+        })?;
+        Ok(MicrophoneModeState {
+            preferred: MicrophoneMode::from_raw(preferred),
+            active: MicrophoneMode::from_raw(active),
+            engine: text(engine.as_ptr()).unwrap_or_default(),
+            reason: text(reason.as_ptr()).unwrap_or_default(),
+        })
     }
 }

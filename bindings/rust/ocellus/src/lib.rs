@@ -41,7 +41,7 @@ pub use session::{CaptureSession, SessionEvent, SessionRegistration};
 mod rotation;
 pub use rotation::RotationCoordinator;
 mod audio;
-pub use audio::AudioDataOutput;
+pub use audio::{AudioDataOutput, MicrophoneMode, MicrophoneModeState};
 mod depth;
 pub use depth::{DepthDataOutput, DepthSamples, OutputSynchronizer};
 mod photo;

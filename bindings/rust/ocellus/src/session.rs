@@ -89,6 +89,9 @@ pub enum SessionEvent {
     SwitchFailed(String),
     /// A recording's encoder cannot keep up: it records every other frame until it catches up.
     RecordingDegraded(String),
+    /// The active microphone mode or its engine changed: the active mode's name, then after ": "
+    /// why it is not the preferred one (see [`CaptureSession::microphone_mode`]).
+    MicrophoneModeChanged(String),
 }
 
 type EventClosure = Box<dyn FnMut(SessionEvent) + Send + 'static>;
@@ -165,6 +168,7 @@ unsafe extern "C" fn event_trampoline(
         ffi::OC_SESSION_EVENT_SWITCH_DEFERRED => SessionEvent::SwitchDeferred(message),
         ffi::OC_SESSION_EVENT_SWITCH_FAILED => SessionEvent::SwitchFailed(message),
         ffi::OC_SESSION_EVENT_RECORDING_DEGRADED => SessionEvent::RecordingDegraded(message),
+        ffi::OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED => SessionEvent::MicrophoneModeChanged(message),
         _ => return,   // a newer library's event this binding does not know yet
     };
     contain_panic("a session event callback", || callback(event));

@@ -56,3 +56,38 @@ fn the_microphone_device_follows_the_default_input_and_delivers_pcm() {
     assert_eq!(session.remove_audio_output(&pcm).unwrap_err().kind, ErrorKind::NotFound);
     let _ = std::fs::remove_dir_all(state);
 }
+
+#[test]
+fn a_microphone_alone_runs_through_the_mode_the_app_prefers() {
+    use ocellus::MicrophoneMode;
+    let ctx = Context::new("org.ocellus.test.rust.modes", &ContextOptions::default()).unwrap();
+    let microphone = ctx.default_microphone().unwrap().expect("the test bed has a microphone");
+    let session = ctx.capture_session().unwrap();
+    let (events, seen) = mpsc::channel();
+    let _registration = session.on_event(move |event| { let _ = events.send(event); }).unwrap();
+    let mode = session.microphone_mode().unwrap();
+    assert_eq!((mode.preferred, mode.active, mode.engine.as_str()), (MicrophoneMode::Standard, MicrophoneMode::Standard, "none"));
+    session.set_preferred_microphone_mode(MicrophoneMode::VoiceIsolation).unwrap();
+    let mode = session.microphone_mode().unwrap();
+    // The test command installs RNNoise (OCELLUS_RNNOISE_LIB); without it the session says why.
+    if std::env::var_os("OCELLUS_RNNOISE_LIB").is_some() {
+        assert_eq!((mode.active, mode.engine.as_str(), mode.reason.as_str()), (MicrophoneMode::VoiceIsolation, "rnnoise", ""));
+        assert_eq!(seen.recv_timeout(Duration::from_secs(5)).unwrap(), SessionEvent::MicrophoneModeChanged("voice_isolation".into()));
+    } else {
+        assert_eq!(mode.active, MicrophoneMode::Standard);
+        assert!(mode.reason.contains("RNNoise"), "{}", mode.reason);
+    }
+    let mut pcm = AudioDataOutput::new().unwrap();
+    let (sender, buffers) = mpsc::channel();
+    pcm.set_sample_callback(move |samples, channels, _, _| { let _ = sender.send(samples.len() / channels as usize); }).unwrap();
+    session.set_audio_input(Some(&microphone)).unwrap();
+    session.add_audio_output(&pcm).unwrap();
+    session.start_running().unwrap();   // no camera: a session of a microphone alone
+    let mut frames = 0;
+    while frames < 9_600 {
+        frames += buffers.recv_timeout(Duration::from_secs(10)).unwrap();
+    }
+    session.stop_running().unwrap();
+    assert_eq!(pcm.dropped_frames(), 0);
+    assert_eq!(MicrophoneMode::WideSpectrum.name(), "wide_spectrum");
+}

@@ -1,0 +1,224 @@
+"""Microphone modes on the real daemon: a mix of real speech and real typing played as a virtual
+microphone (pw-cat, a process of its own), heard by `ocellus listen` raw and voice-isolated at
+once, compared window by window; a mode switch mid-stream from Python; the engine missing.
+
+Material from Debian packages, decoded by sox at test time: alsa-utils' recorded voice
+(/usr/share/sounds/alsa) and bucklespring-data's recorded key presses."""
+
+import glob
+import json
+import os
+import subprocess
+import threading
+import time
+import wave
+
+import numpy as np
+import pytest
+
+import ocellus
+from ocellus import MicrophoneMode, SessionEvent
+
+CLI = os.environ.get("OCELLUS_CLI", "ocellus")
+RATE = 48_000
+WINDOW = RATE // 100
+HAS_ENGINE = bool(os.environ.get("OCELLUS_RNNOISE_LIB")) or os.environ.get("OCELLUS_REQUIRE_VOICE_ENGINES") == "1"
+
+
+def decode(path):
+    raw = subprocess.run(["sox", path, "-t", "f32", "-e", "floating-point", "-r", str(RATE), "-c", "1", "-"],
+                         capture_output=True, check=True).stdout
+    return np.frombuffer(raw, dtype=np.float32)
+
+
+def speech_and_typing(snr_db, utterances=5):
+    """Clean speech (lead-in of 1.5 s, 0.7 s pauses) and typing throughout, scaled to `snr_db` over the speech."""
+    voices = ["Front_Center", "Front_Left", "Rear_Right", "Side_Left", "Rear_Center"][:utterances]
+    pause = np.zeros(RATE * 7 // 10, np.float32)
+    clean = np.concatenate([np.zeros(RATE * 3 // 2, np.float32)]
+                           + [part for voice in voices for part in (decode(f"/usr/share/sounds/alsa/{voice}.wav"), pause)])
+    keys = [decode(path) for path in sorted(glob.glob("/usr/share/buckle/wav/*.wav"))[:24]]
+    assert len(keys) >= 20, "bucklespring-data's key sounds"
+    rng = np.random.default_rng(42)
+    noise = np.zeros_like(clean)
+    at = 0
+    while at < len(noise):
+        key = keys[rng.integers(len(keys))]
+        end = min(len(noise), at + len(key))
+        noise[at:end] += key[:end - at]
+        at += RATE * int(rng.integers(90, 200)) // 1000
+    energy = np.add.reduceat(clean.astype(np.float64) ** 2, np.arange(0, len(clean) - WINDOW, WINDOW))
+    speech = np.flatnonzero(energy > energy.max() * 1e-4)
+    near = np.zeros(len(energy), bool)
+    for index in speech:
+        near[max(0, index - 10):index + 11] = True
+    pauses = np.flatnonzero(~near)
+    speech_power = energy[speech].sum() / (len(speech) * WINDOW)
+    noise *= np.sqrt(speech_power / np.mean(noise.astype(np.float64) ** 2) / 10 ** (snr_db / 10))
+    return clean, noise, speech, pauses
+
+
+def read_wav(path):
+    """Mono float samples of a 32-bit float WAV as `ocellus listen` writes it (read with Python's wave module
+    for the header, numpy for the data)."""
+    with open(path, "rb") as file:
+        data = file.read()
+    channels = int.from_bytes(data[22:24], "little")
+    start = data.index(b"data") + 8
+    samples = np.frombuffer(data[start:start + int.from_bytes(data[start - 4:start], "little")], dtype=np.float32)
+    return samples.reshape(-1, channels).mean(axis=1)
+
+
+def align(captured, reference):
+    """Index of `reference`'s first sample in `captured` (FFT cross-correlation)."""
+    size = 1 << int(np.ceil(np.log2(len(captured) + len(reference))))
+    correlation = np.fft.irfft(np.fft.rfft(captured, size) * np.conj(np.fft.rfft(reference, size)), size)
+    lag = int(np.argmax(correlation))
+    return lag if lag < size // 2 else lag - size
+
+
+def window_energy(signal, offset, windows):
+    starts = offset + windows * WINDOW
+    inside = (starts >= 0) & (starts + WINDOW <= len(signal))
+    return sum(float(np.sum(signal[s:s + WINDOW].astype(np.float64) ** 2)) for s in starts[inside]), int(inside.sum())
+
+
+class VirtualMicrophone:
+    """A WAV file played as a microphone by pw-cat (media.class Audio/Source), linked to nothing."""
+
+    def __init__(self, name, path):
+        self.name = name
+        self.process = subprocess.Popen(
+            ["pw-cat", "-p", "--target", "0", "-P",
+             f"{{ media.class=Audio/Source node.name={name} node.description={name} session.suspend-timeout-seconds=0 }}",
+             str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            listed = json.loads(subprocess.run([CLI, "list", "--json"], capture_output=True, text=True, check=True).stdout)
+            if any(d["unique_id"] == f"pipewire-{name}" for d in listed):
+                return
+            time.sleep(0.1)
+        self.stop()
+        raise AssertionError(f"{name} did not appear")
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+
+
+@pytest.mark.skipif(not HAS_ENGINE, reason="no RNNoise installed (the test command installs it)")
+def test_voice_isolation_removes_typing_and_keeps_the_voice_on_the_real_daemon(tmp_path):
+    clean, noise, speech, pauses = speech_and_typing(snr_db=5)
+    mix = clean + noise
+    mix_path = tmp_path / "mix.wav"
+    with wave.open(str(mix_path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(RATE)
+        out.writeframes((np.clip(mix, -1, 1) * 32767).astype("<i2").tobytes())
+    microphone = VirtualMicrophone("voicemix", mix_path)
+    try:
+        seconds = len(mix) / RATE - 0.8   # ends before the file does (then the microphone goes)
+        runs = {mode: subprocess.Popen([CLI, "listen", "pipewire-voicemix", "--mode", mode, "--seconds", f"{seconds:.2f}",
+                                        "-o", str(tmp_path / f"{mode}.wav"), "--json"], stdout=subprocess.PIPE, text=True)
+                for mode in ("standard", "voice-isolation")}
+        summaries = {mode: json.loads(run.communicate(timeout=60)[0].strip().splitlines()[-1]) for mode, run in runs.items()}
+    finally:
+        microphone.stop()
+    assert summaries["voice-isolation"]["mode"] == {"preferred": "voice_isolation", "active": "voice_isolation", "engine": "rnnoise"}
+    assert summaries["standard"]["mode"]["active"] == "standard"
+    assert all(summary["dropped"] == 0 for summary in summaries.values())
+    raw, isolated = read_wav(tmp_path / "standard.wav"), read_wav(tmp_path / "voice-isolation.wav")
+    raw_at, isolated_at = align(raw, mix), align(isolated, clean)
+    # Window by window: typing in the pauses, the voice where it speaks, each capture at its own offset.
+    raw_pause, counted = window_energy(raw, raw_at, pauses)
+    isolated_pause, _ = window_energy(isolated, isolated_at, pauses)
+    raw_speech, spoken = window_energy(raw, raw_at, speech)
+    isolated_speech, _ = window_energy(isolated, isolated_at, speech)
+    assert counted > 100 and spoken > 100, f"the captures cover the mix: {counted} pause and {spoken} speech windows"
+    noise_left = 10 * np.log10(isolated_pause / raw_pause)
+    speech_level = 10 * np.log10(isolated_speech / raw_speech)
+    print(f"daemon: typing in pauses {noise_left:.1f} dB, speech level {speech_level:+.1f} dB")
+    assert noise_left <= -20, f"typing left in the pauses: {noise_left:.1f} dB"
+    assert abs(speech_level) <= 3, f"speech level changed by {speech_level:.1f} dB"
+
+
+def test_modes_switch_mid_stream_without_a_gap_in_a_session_of_a_microphone_alone(microphones):
+    microphones.add("modes0")
+    with ocellus.Context("org.ocellus.test.python.modes") as ctx:
+        microphone = next(d for d in ctx.devices() if d.unique_id == "pipewire-modes0")
+        session = ocellus.CaptureSession(ctx)
+        events = []
+        session.add_event_callback(lambda event, message: events.append((event, message)))
+        buffers = []
+        switches = []
+        lock = threading.Lock()
+        output = ocellus.AudioDataOutput()
+
+        def heard(samples, timestamp_ns):
+            with lock:
+                buffers.append((timestamp_ns, len(samples)))
+
+        output.set_callback(heard)
+        session.set_audio_input(microphone)
+        session.add_audio_output(output)
+        session.start_running()   # no camera
+        for mode in (MicrophoneMode.VOICE_ISOLATION, MicrophoneMode.WIDE_SPECTRUM, MicrophoneMode.VOICE_ISOLATION,
+                     MicrophoneMode.STANDARD):
+            time.sleep(0.5)
+            with lock:
+                switches.append(len(buffers))
+            session.preferred_microphone_mode = mode
+            state = session.microphone_mode
+            assert state.preferred == mode
+            if HAS_ENGINE:
+                assert (state.active, state.reason) == (mode, "")
+        time.sleep(0.5)
+        session.stop_running()
+        output.set_callback(None)
+    assert output.dropped_frames == 0
+    with lock:
+        # Each buffer's capture time against the first one's plus the frames before it: PipeWire's
+        # times jitter by a few ms from buffer to buffer, but a lost or repeated run of samples
+        # would shift every later buffer. Between switches the median offset stays put.
+        start = buffers[0][0]
+        before = np.cumsum([0] + [frames for _, frames in buffers[:-1]])
+        offsets = np.array([(timestamp - start) / 1e9 - count / RATE for (timestamp, _), count in zip(buffers, before)]) * 1000
+    bounds = [0, *switches, len(offsets)]
+    medians = [float(np.median(offsets[a + 3:b])) for a, b in zip(bounds, bounds[1:])]
+    assert len(buffers) > 100 and all(b - a > 10 for a, b in zip(bounds, bounds[1:]))
+    assert max(medians) - min(medians) < 3, f"the sound's capture times shift across the switches (ms): {medians}"
+    if HAS_ENGINE:
+        changes = [message for event, message in events if event == SessionEvent.MICROPHONE_MODE_CHANGED]
+        assert changes == ["voice_isolation", "wide_spectrum", "voice_isolation", "standard"]
+
+
+def test_without_the_engine_the_standard_mode_runs_and_says_why(tmp_path, microphones):
+    microphones.add("modes1")
+    out = tmp_path / "heard.wav"
+    run = subprocess.run([CLI, "listen", "pipewire-modes1", "--mode", "voice-isolation", "--seconds", "1", "-o", str(out), "--json"],
+                         capture_output=True, text=True, timeout=30,
+                         env={**os.environ, "OCELLUS_RNNOISE_LIB": str(tmp_path / "missing" / "librnnoise.so")})
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout.strip().splitlines()[-1])
+    assert summary["mode"]["preferred"] == "voice_isolation" and summary["mode"]["active"] == "standard"
+    assert summary["mode"]["engine"] == "none" and "OCELLUS_RNNOISE_LIB" in summary["mode"]["reason"]
+    assert "voice_isolation is unavailable" in run.stderr
+    assert summary["frames"] > 40_000 and summary["channels"] == 2 and summary["sample_rate"] == RATE
+    # An independent reader agrees with the summary.
+    info = json.loads(subprocess.run(["ffprobe", "-v", "error", "-show_streams", "-of", "json", str(out)],
+                                     capture_output=True, text=True, check=True).stdout)["streams"][0]
+    assert (info["codec_name"], int(info["sample_rate"]), info["channels"]) == ("pcm_f32le", RATE, 2)
+    assert int(info["duration_ts"]) == summary["frames"]
+
+
+def test_listen_refuses_what_it_cannot_do(tmp_path):
+    def listen(*args):
+        return subprocess.run([CLI, "listen", *args], capture_output=True, text=True, timeout=30)
+    assert listen("--mode", "loud", "-o", str(tmp_path / "x.wav")).returncode == 2
+    assert listen("--seconds", "1").returncode == 2          # no -o
+    camera = listen("usb-1d6b:0110-VCAM-0000", "-o", str(tmp_path / "y.wav"), "--seconds", "1")
+    assert camera.returncode == 1 and "not a microphone" in camera.stderr
+    assert not (tmp_path / "y.wav").exists(), "nothing left behind"
+    unwritable = listen("-o", str(tmp_path / "no" / "such" / "dir.wav"), "--seconds", "1")
+    assert unwritable.returncode == 1 and "cannot write" in unwritable.stderr
