@@ -1228,9 +1228,11 @@ bool oc_device_supports_preset(const oc_device *camera, oc_session_preset preset
 oc_status oc_capture_session_set_preset(oc_capture_session *session, oc_session_preset preset);
 
 /**
- * Start the camera stream; returns once frames flow. Blocking.
+ * Start the camera stream; returns once frames flow. Blocking. A session with a
+ * microphone (oc_capture_session_set_audio_input()) and no camera runs its sound
+ * alone (since 0.3).
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE without an input
- *          or from a frame callback; OC_ERROR_BUSY when the camera is in use by
+ *          camera or microphone, or from a frame callback; OC_ERROR_BUSY when the camera is in use by
  *          another client (an INTERRUPTED event follows, the session retries
  *          every 250 ms and posts INTERRUPTION_ENDED and STARTED once the camera
  *          is free, until oc_capture_session_stop_running()); OC_ERROR_DISCONNECTED;
