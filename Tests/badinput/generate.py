@@ -26,9 +26,9 @@ HANDLE_TYPES = ["oc_context", "oc_device", "oc_device_list", "oc_control_list", 
                 "oc_capture_session", "oc_video_data_output", "oc_frame", "oc_audio_data_output",
                 "oc_photo_output", "oc_movie_file_output", "oc_rotation_coordinator", "oc_depth_data_output",
                 "oc_output_synchronizer"]
-ENUM_TYPES = {"oc_device_type", "oc_device_position", "oc_backend", "oc_hotplug_event", "oc_media_type",
-              "oc_session_preset", "oc_drop_reason", "oc_preferred_camera_kind", "oc_control_type",
-              "oc_session_event", "oc_sync_stream", "oc_camera_authorization", "oc_color_range"}
+# Every `typedef enum … NAME;` of the header (filled by parse): a new enum is covered without
+# being listed here.
+ENUM_TYPES = set()
 # Structs the caller fills, each opening with struct_size.
 SIZED_STRUCTS = {"oc_context_options": "oc_context_options_init(&{v})",
                  "oc_format_info": "{v}.struct_size = sizeof {v}",
@@ -73,6 +73,7 @@ def c_source_without_comments(text):
 
 def parse(header):
     text = c_source_without_comments(header)
+    ENUM_TYPES.update(re.findall(r"typedef\s+enum\s+\w*\s*\{[^}]*\}\s*(\w+)\s*;", text))
     typedefs = {}
     for match in re.finditer(r"typedef\s+void\s*\(\s*\*\s*(\w+)\s*\)\s*\(([^;]*)\)\s*;", text):
         typedefs[match.group(1)] = [p.strip() for p in match.group(2).split(",")]
@@ -174,6 +175,8 @@ def classify(function, ptype, pname, typedefs):
         return ("optional_out", "constchar*")
     if core in ENUM_TYPES and stars == 0:
         return ("enum", core)
+    if core in ENUM_TYPES and stars == 1:
+        return ("optional_out", core)
     if core in ("size_t", "uint32_t", "int32_t", "int", "int64_t", "uint64_t", "oc_callback_id", "bool", "double", "oc_status") and stars == 0:
         return ("integer", core)
     sys.exit(f"generate.py: {function}: cannot classify parameter '{ptype} {pname}'; teach generate.py what bad input for it is")
