@@ -199,6 +199,7 @@ bench: build
 	$(SWIFT) build -c release --product ocellus-bench
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 2 -- $(RELEASE)/ocellus-bench $(BENCH_RUNS)
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 0 --mics 0 -- bench/capture.sh
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 0 --mics 0 -- bench/voice.sh
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 2 -- bench/footprint.sh
 
 clean:

@@ -1,0 +1,37 @@
+#!/bin/bash
+# Microphone modes' cost, inside scripts/testbed.sh: instructions per second of delivered sound
+# (callgrind, every thread of the process) through a session of a microphone alone, standard
+# beside voice isolation (RNNoise), on a microphone of its own (pw-cat sending silence: RNNoise's
+# cost does not depend on what it hears).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BUILD="$ROOT/build"
+SECONDS_OF_SOUND=${BENCH_SOUND_SECONDS:-2}
+WORK=$(mktemp -d /tmp/ocellus-voice-bench.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+if [ -z "${OCELLUS_RNNOISE_LIB:-}" ] && ! /sbin/ldconfig -p | grep -q librnnoise; then
+	echo "voice benchmark skipped: no RNNoise (scripts/fetch-rnnoise.sh, then OCELLUS_RNNOISE_LIB)"
+	exit 0
+fi
+cc -O2 -I"$BUILD/include" -o "$WORK/voice_bench" "$ROOT/bench/voice_bench.c" -L"$BUILD/lib" -locellus
+export LD_LIBRARY_PATH="$BUILD/lib"
+"$ROOT/scripts/testbed.sh" add-process-mic "$OCELLUS_TESTBED_DIR" benchmic
+
+measure() {   # MODE -> "instructions frames dropped"
+	local out="$WORK/cg.$1"
+	valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out.%p" \
+		"$WORK/voice_bench" pipewire-benchmic "$1" "$SECONDS_OF_SOUND" >"$WORK/$1.txt" 2>"$WORK/valgrind.log" || {
+		cat "$WORK/valgrind.log" >&2; return 1; }
+	local ir
+	ir=$(grep -l "Client Request: window" "$out".* | xargs grep -h '^totals:' | awk '{ s += $2 } END { print s }')
+	echo "$ir $(awk '/^frames/ { f = $2 } /^dropped/ { d = $2 } END { print f, d }' "$WORK/$1.txt")"
+}
+read -r raw_ir raw_frames raw_dropped < <(measure standard)
+read -r voice_ir voice_frames voice_dropped < <(measure voice_isolation)
+per_second() { awk -v ir="$1" -v frames="$2" 'BEGIN { printf "%.0f", ir / (frames / 48000) }'; }
+raw=$(per_second "$raw_ir" "$raw_frames")
+voice=$(per_second "$voice_ir" "$voice_frames")
+echo "microphone modes, instructions per second of 48 kHz stereo sound delivered (callgrind, ${SECONDS_OF_SOUND} s, every thread):"
+echo "  standard:        $raw"
+echo "  voice isolation: $voice  (ratio $(awk -v a="$voice" -v b="$raw" 'BEGIN { printf "%.1f", a / b }'); the engine's share $((voice - raw)) per second,"
+echo "                   $(awk -v x="$((voice - raw))" 'BEGIN { printf "%.1f", x / 100 / 1e6 }') M per 10 ms frame; frames dropped under valgrind's slowdown: $voice_dropped)"
