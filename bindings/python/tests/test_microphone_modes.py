@@ -106,40 +106,72 @@ class VirtualMicrophone:
         self.process.wait()
 
 
-@pytest.mark.skipif(not HAS_ENGINE, reason="no RNNoise installed (the test command installs it)")
-def test_voice_isolation_removes_typing_and_keeps_the_voice_on_the_real_daemon(tmp_path):
-    clean, noise, speech, pauses = speech_and_typing(snr_db=5)
-    mix = clean + noise
-    mix_path = tmp_path / "mix.wav"
-    with wave.open(str(mix_path), "wb") as out:
+def write_wav(path, samples):
+    with wave.open(str(path), "wb") as out:
         out.setnchannels(1)
         out.setsampwidth(2)
         out.setframerate(RATE)
-        out.writeframes((np.clip(mix, -1, 1) * 32767).astype("<i2").tobytes())
-    microphone = VirtualMicrophone("voicemix", mix_path)
-    try:
-        seconds = len(mix) / RATE - 0.8   # ends before the file does (then the microphone goes)
-        runs = {mode: subprocess.Popen([CLI, "listen", "pipewire-voicemix", "--mode", mode, "--seconds", f"{seconds:.2f}",
-                                        "-o", str(tmp_path / f"{mode}.wav"), "--json"], stdout=subprocess.PIPE, text=True)
-                for mode in ("standard", "voice-isolation")}
-        summaries = {mode: json.loads(run.communicate(timeout=60)[0].strip().splitlines()[-1]) for mode, run in runs.items()}
-    finally:
-        microphone.stop()
-    assert summaries["voice-isolation"]["mode"] == {"preferred": "voice_isolation", "active": "voice_isolation", "engine": "rnnoise"}
-    assert summaries["standard"]["mode"]["active"] == "standard"
-    assert all(summary["dropped"] == 0 for summary in summaries.values())
-    raw, isolated = read_wav(tmp_path / "standard.wav"), read_wav(tmp_path / "voice-isolation.wav")
+        out.writeframes((np.clip(samples, -1, 1) * 32767).astype("<i2").tobytes())
+
+
+def typing_and_voice(raw, isolated, clean, mix, speech, pauses):
+    """(typing left in the pauses, change of the voice's level) of `isolated` against `raw`, in dB,
+    window by window, each capture aligned to the mix on its own."""
     raw_at, isolated_at = align(raw, mix), align(isolated, clean)
-    # Window by window: typing in the pauses, the voice where it speaks, each capture at its own offset.
     raw_pause, counted = window_energy(raw, raw_at, pauses)
     isolated_pause, _ = window_energy(isolated, isolated_at, pauses)
     raw_speech, spoken = window_energy(raw, raw_at, speech)
     isolated_speech, _ = window_energy(isolated, isolated_at, speech)
     assert counted > 100 and spoken > 100, f"the captures cover the mix: {counted} pause and {spoken} speech windows"
-    noise_left = 10 * np.log10(isolated_pause / raw_pause)
-    speech_level = 10 * np.log10(isolated_speech / raw_speech)
+    return 10 * np.log10(isolated_pause / raw_pause), 10 * np.log10(isolated_speech / raw_speech)
+
+
+def heard_twice(tmp_path, command):
+    """Plays the speech-and-typing mix as a virtual microphone and runs `command(mode, seconds)` for
+    the standard and the voice-isolation mode at once (both hear the same playback); returns their
+    JSON summaries and the mix."""
+    clean, noise, speech, pauses = speech_and_typing(snr_db=5)
+    mix = clean + noise
+    write_wav(tmp_path / "mix.wav", mix)
+    microphone = VirtualMicrophone("voicemix", tmp_path / "mix.wav")
+    try:
+        seconds = len(mix) / RATE - 0.8   # ends before the file does (then the microphone goes)
+        runs = {mode: subprocess.Popen(command(mode, f"{seconds:.2f}"), stdout=subprocess.PIPE, text=True)
+                for mode in ("standard", "voice-isolation")}
+        summaries = {mode: json.loads(run.communicate(timeout=90)[0].strip().splitlines()[-1]) for mode, run in runs.items()}
+    finally:
+        microphone.stop()
+    assert summaries["voice-isolation"]["mode"] == {"preferred": "voice_isolation", "active": "voice_isolation", "engine": "rnnoise"}
+    assert summaries["standard"]["mode"]["active"] == "standard"
+    return summaries, (clean, mix, speech, pauses)
+
+
+@pytest.mark.skipif(not HAS_ENGINE, reason="no RNNoise installed (the test command installs it)")
+def test_voice_isolation_removes_typing_and_keeps_the_voice_on_the_real_daemon(tmp_path):
+    summaries, (clean, mix, speech, pauses) = heard_twice(tmp_path, lambda mode, seconds: [
+        CLI, "listen", "pipewire-voicemix", "--mode", mode, "--seconds", seconds, "-o", str(tmp_path / f"{mode}.wav"), "--json"])
+    assert all(summary["dropped"] == 0 for summary in summaries.values())
+    noise_left, speech_level = typing_and_voice(read_wav(tmp_path / "standard.wav"), read_wav(tmp_path / "voice-isolation.wav"),
+                                                clean, mix, speech, pauses)
     print(f"daemon: typing in pauses {noise_left:.1f} dB, speech level {speech_level:+.1f} dB")
     assert noise_left <= -20, f"typing left in the pauses: {noise_left:.1f} dB"
+    assert abs(speech_level) <= 3, f"speech level changed by {speech_level:.1f} dB"
+
+
+@pytest.mark.skipif(not HAS_ENGINE, reason="no RNNoise installed (the test command installs it)")
+def test_recordings_carry_the_isolated_voice(tmp_path):
+    summaries, (clean, mix, speech, pauses) = heard_twice(tmp_path, lambda mode, seconds: [
+        CLI, "record", "usb-1d6b:0110-VCAM-0000", "-o", str(tmp_path / f"{mode}.mp4"), "--seconds", seconds,
+        "--audio", "pipewire-voicemix", "--microphone-mode", mode, "--json"])
+
+    def sound(path):   # the AAC track, decoded by FFmpeg
+        return np.frombuffer(subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-vn", "-ac", "1", "-ar", str(RATE),
+                                             "-f", "f32le", "-"], capture_output=True, check=True).stdout, dtype=np.float32)
+
+    noise_left, speech_level = typing_and_voice(sound(tmp_path / "standard.mp4"), sound(tmp_path / "voice-isolation.mp4"),
+                                                clean, mix, speech, pauses)
+    print(f"recording: typing in pauses {noise_left:.1f} dB, speech level {speech_level:+.1f} dB")
+    assert noise_left <= -20, f"typing left in the recording's pauses: {noise_left:.1f} dB"
     assert abs(speech_level) <= 3, f"speech level changed by {speech_level:.1f} dB"
 
 
