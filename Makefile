@@ -27,14 +27,11 @@ BUILD := build
 LIB := $(BUILD)/lib/libocellus.so.0
 CLI := $(BUILD)/bin/ocellus
 RUST_SYS := bindings/rust/ocellus-sys
-# Voice isolation's engine for the suites: scripts/fetch-rnnoise.sh caches it here (the test
-# command does so and requires it; a suite run alone uses it when it is there, else skips it).
-RNNOISE_CACHE := $(or $(OCELLUS_CACHE),/var/cache/ocellus)/rnnoise/librnnoise.so
-ifeq ($(origin OCELLUS_RNNOISE_LIB),undefined)
-ifneq (,$(wildcard $(RNNOISE_CACHE)))
-export OCELLUS_RNNOISE_LIB := $(RNNOISE_CACHE)
-endif
-endif
+# Voice isolation's engines for the suites, where scripts/fetch-voice-engines.sh cached them (the
+# test command fetches them and requires them; a suite run alone uses them when there, else skips);
+# what the environment already names wins.
+$(foreach engine,$(shell scripts/fetch-voice-engines.sh --cached 2>/dev/null),\
+  $(if $(filter undefined,$(origin $(firstword $(subst =, ,$(engine))))),$(eval export $(engine))))
 VIRTUAL_CAMERA := $(BUILD)/libexec/ocellus/ocellus-virtual-camera
 CC ?= cc
 # The CLI is C, built like any program that uses the library (dpkg-buildflags' CFLAGS/LDFLAGS apply).

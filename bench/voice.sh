@@ -10,7 +10,7 @@ SECONDS_OF_SOUND=${BENCH_SOUND_SECONDS:-2}
 WORK=$(mktemp -d /tmp/ocellus-voice-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 if [ -z "${OCELLUS_RNNOISE_LIB:-}" ] && ! /sbin/ldconfig -p | grep -q librnnoise; then
-	echo "voice benchmark skipped: no RNNoise (scripts/fetch-rnnoise.sh, then OCELLUS_RNNOISE_LIB)"
+	echo "voice benchmark skipped: no RNNoise (scripts/fetch-voice-engines.sh names it)"
 	exit 0
 fi
 cc -O2 -I"$BUILD/include" -o "$WORK/voice_bench" "$ROOT/bench/voice_bench.c" -L"$BUILD/lib" -locellus
@@ -26,12 +26,16 @@ measure() {   # MODE -> "instructions frames dropped"
 	ir=$(grep -l "Client Request: window" "$out".* | xargs grep -h '^totals:' | awk '{ s += $2 } END { print s }')
 	echo "$ir $(awk '/^frames/ { f = $2 } /^dropped/ { d = $2 } END { print f, d }' "$WORK/$1.txt")"
 }
-read -r raw_ir raw_frames raw_dropped < <(measure standard)
-read -r voice_ir voice_frames voice_dropped < <(measure voice_isolation)
 per_second() { awk -v ir="$1" -v frames="$2" 'BEGIN { printf "%.0f", ir / (frames / 48000) }'; }
+read -r raw_ir raw_frames raw_dropped < <(measure standard)
 raw=$(per_second "$raw_ir" "$raw_frames")
-voice=$(per_second "$voice_ir" "$voice_frames")
 echo "microphone modes, instructions per second of 48 kHz stereo sound delivered (callgrind, ${SECONDS_OF_SOUND} s, every thread):"
 echo "  standard:        $raw"
-echo "  voice isolation: $voice  (ratio $(awk -v a="$voice" -v b="$raw" 'BEGIN { printf "%.1f", a / b }'); the engine's share $((voice - raw)) per second,"
-echo "                   $(awk -v x="$((voice - raw))" 'BEGIN { printf "%.1f", x / 100 / 1e6 }') M per 10 ms frame; frames dropped under valgrind's slowdown: $voice_dropped)"
+engines=rnnoise
+[ -z "${OCELLUS_DEEPFILTER_LIB:-}" ] || engines+=" deepfilternet"
+for engine in $engines; do
+	read -r voice_ir voice_frames voice_dropped < <(OCELLUS_VOICE_ISOLATION_ENGINE=$engine measure voice_isolation)
+	voice=$(per_second "$voice_ir" "$voice_frames")
+	echo "  voice isolation, $engine: $voice  (ratio $(awk -v a="$voice" -v b="$raw" 'BEGIN { printf "%.1f", a / b }'); the engine's share"
+	echo "                   $(awk -v x="$((voice - raw))" 'BEGIN { printf "%.2f", x / 100 / 1e6 }') M per 10 ms frame; frames dropped under valgrind's slowdown: $voice_dropped)"
+done

@@ -1939,8 +1939,9 @@ typedef enum oc_microphone_mode {
     /**
      * What is not speech — typing, clicks, fans, traffic — suppressed, the voice
      * kept, by RNNoise (loaded on first use: OCELLUS_RNNOISE_LIB, else the
-     * system's librnnoise.so.0). Mono: every channel carries the processed mix of
-     * all. Adds 20 ms of latency, from the first time it is active on a stream
+     * system's librnnoise.so.0), or by DeepFilterNet where the environment says
+     * OCELLUS_VOICE_ISOLATION_ENGINE=deepfilternet (OCELLUS_DEEPFILTER_LIB; 30 ms).
+     * Mono: every channel carries the processed mix of all. Adds 20 ms of latency, from the first time it is active on a stream
      * until the stream closes (switching away keeps the delay, so that switching
      * back and forth never leaves a gap).
      */

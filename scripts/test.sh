@@ -6,9 +6,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh || exit 1
 export PATH="$PATH:/opt/swift/usr/bin"
-# Voice isolation's engine, which the suites then require (not installed, they would skip it).
-OCELLUS_RNNOISE_LIB=$(scripts/fetch-rnnoise.sh) || exit 1
-export OCELLUS_RNNOISE_LIB OCELLUS_REQUIRE_VOICE_ENGINES=1
+# Voice isolation's engines, which the suites then require (not installed, they would skip them).
+engines=$(scripts/fetch-voice-engines.sh) || exit 1
+export $engines OCELLUS_REQUIRE_VOICE_ENGINES=1
 make build || exit 1
 
 LOGS=$(mktemp -d /tmp/ocellus-test-logs.XXXXXX)

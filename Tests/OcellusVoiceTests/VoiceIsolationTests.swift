@@ -6,7 +6,7 @@ import Foundation
 /// Voice isolation measured on real sound (behaviour §4 microphone modes): speech that Debian
 /// ships (alsa-utils' recorded voice) with pauses, keyboard typing (bucklespring-data's recorded
 /// key presses) mixed in at 5 dB SNR, decoded and resampled by sox at test time, fed to the
-/// processor with the real RNNoise. Skipped (and said so) when no RNNoise is installed, unless the
+/// processor with the real engines (RNNoise, DeepFilterNet). Skipped (and said so) when no RNNoise is installed, unless the
 /// test command requires it (OCELLUS_REQUIRE_VOICE_ENGINES=1, as scripts/test.sh does): then they fail.
 @Suite(.serialized) struct VoiceIsolationTests {
     static let rate = 48_000
@@ -90,14 +90,15 @@ import Foundation
 
     static var engineRequired: Bool { ProcessInfo.processInfo.environment["OCELLUS_REQUIRE_VOICE_ENGINES"] == "1" }
 
-    /// Whether the engine tests run: where RNNoise is installed, or where it must be (then they fail without it).
-    static let runsEngine = engineRequired || (try? SystemVoiceEngines.shared.makeVoiceIsolationEngine()) != nil
+    /// The engines measured: each runs where it is installed, or where it must be (then a missing
+    /// one fails the test, saying what is missing).
+    static let engines = ["rnnoise", "deepfilternet"]
 
-    static func rnnoise() throws -> any VoiceEngine {
-        do throws(OcellusError) { return try SystemVoiceEngines.shared.makeVoiceIsolationEngine() } catch {
-            throw error   // the message says what is missing and where it was looked for
-        }
+    static func engine(_ name: String) throws(OcellusError) -> any VoiceEngine {
+        name == "rnnoise" ? try RNNoise(library: RNNoise.Library.load()) : try DeepFilterNet(library: DeepFilterNet.Library.load())
     }
+
+    static let installed = engines.filter { engineRequired || (try? engine($0)) != nil }
 
     /// `input` (mono) through a processor, in 1024-frame pushes as PipeWire sends them, never
     /// more than a tenth of a second ahead of the engine (a microphone cannot be: nothing dropped).
@@ -121,23 +122,23 @@ import Foundation
         return lock.withLock { output }
     }
 
-    @Test(.enabled(if: runsEngine, "no RNNoise installed")) func typingAtFiveDecibelsIsRemovedAndTheVoiceKept() throws {
-        let engine = try Self.rnnoise()
+    @Test(arguments: installed) func typingAtFiveDecibelsIsRemovedAndTheVoiceKept(name: String) throws {
+        let engine = try Self.engine(name)
         let mix = try Self.mix(snr: 5)
         let output = Self.process(mix.mixed, engine: engine)
         try #require(output.count == mix.mixed.count)
         let noiseLeft = Self.decibels(Self.energy(output, in: mix.pauseWindows) / Self.energy(mix.mixed, in: mix.pauseWindows))
         let speechLevel = Self.decibels(Self.energy(output, in: mix.speechWindows) / Self.energy(mix.clean, in: mix.speechWindows))
         let improvement = Self.siSDR(output, mix.clean) - Self.siSDR(mix.mixed, mix.clean)
-        print("voice isolation (RNNoise), typing at 5 dB SNR: noise in pauses \(noiseLeft) dB, speech level \(speechLevel) dB, "
+        print("voice isolation (\(name)), typing at 5 dB SNR: noise in pauses \(noiseLeft) dB, speech level \(speechLevel) dB, "
               + "SI-SDR \(Self.siSDR(mix.mixed, mix.clean)) → \(Self.siSDR(output, mix.clean)) dB")
         #expect(noiseLeft <= -20, "typing left in the pauses: \(noiseLeft) dB")
         #expect(abs(speechLevel) <= 3, "speech level: \(speechLevel) dB")
         #expect(improvement >= 5, "SI-SDR improvement: \(improvement) dB")
     }
 
-    @Test(.enabled(if: runsEngine, "no RNNoise installed")) func theOutputIsAlignedWithTheMicrophone() throws {
-        let engine = try Self.rnnoise()
+    @Test(arguments: installed) func theOutputIsAlignedWithTheMicrophone(name: String) throws {
+        let engine = try Self.engine(name)
         let mix = try Self.mix(snr: 20)
         let output = Self.process(mix.mixed, engine: engine)
         // The engine's declared latency is what the processor takes out: the best match is at lag 0.
@@ -156,8 +157,8 @@ import Foundation
         #expect(abs(best) <= 2, "output lags the microphone by \(best) samples after the processor's alignment")
     }
 
-    @Test(.enabled(if: runsEngine, "no RNNoise installed")) func wideSpectrumThroughTheProcessorIsBitExact() throws {
-        let engine = try Self.rnnoise()
+    @Test(arguments: installed) func wideSpectrumThroughTheProcessorIsBitExact(name: String) throws {
+        let engine = try Self.engine(name)
         let mix = try Self.mix(snr: 5)
         let output = Self.process(mix.mixed, engine: engine, processing: false)
         #expect(output.count == mix.mixed.count && output == mix.mixed)
@@ -170,6 +171,15 @@ import Foundation
         do throws(OcellusError) { _ = try RNNoise.Library.load() } catch {
             #expect(error.code == .libraryUnavailable)
             #expect(error.message.contains("OCELLUS_RNNOISE_LIB") && error.message.contains("/nonexistent/librnnoise.so"))
+        }
+    }
+
+    @Test func aDeepFilterNetWithoutItsModelSaysSo() throws {
+        setenv("OCELLUS_DEEPFILTER_MODEL", "/nonexistent/model.tar.gz", 1)
+        defer { unsetenv("OCELLUS_DEEPFILTER_MODEL") }
+        do throws(OcellusError) { _ = try DeepFilterNet.Library.load(); Issue.record("loaded without a model") } catch {
+            #expect(error.code == .libraryUnavailable)
+            #expect(error.message.contains("OCELLUS_DEEPFILTER") , "says what to set: \(error.message)")
         }
     }
 

@@ -30,6 +30,9 @@ final class SessionAudio: @unchecked Sendable {
     /// Under `changes`: the input the running session wants heard (nil while stopped), kept while
     /// no stream is open for it (a route to no microphone), so that route changes reopen it.
     private var wanted: Device?
+    /// Under `changes`: an engine made when the mode was chosen, for the next stream (an engine
+    /// that loads a model takes most of a second to make).
+    private var spareEngine: (any VoiceEngine)?
     /// Set while the input is the `microphone` device: its route changes move the stream.
     private var routeObserver: (route: MicrophoneRoute, id: UInt64)?
 
@@ -66,6 +69,8 @@ final class SessionAudio: @unchecked Sendable {
             } else if state.active.processes, let format, let engine {
                 let started = makeProcessor(engine: engine, format: format)
                 lock.withLock { processor = started }
+            } else {
+                spareEngine = engine
             }
             if previous.active != state.active || previous.engine != state.engine || previous.reason != state.reason {
                 events.post(.microphoneModeChanged(state))
@@ -114,9 +119,10 @@ final class SessionAudio: @unchecked Sendable {
         // A new engine per stream: its state is the sound it heard.
         let active = lock.withLock { mode.active }
         var started: VoiceProcessor?
-        if active.processes, let engine = try? engines?.makeVoiceIsolationEngine() {
+        if active.processes, let engine = spareEngine ?? (try? engines?.makeVoiceIsolationEngine()) {
             started = makeProcessor(engine: engine, format: format)
         }
+        spareEngine = nil
         lock.withLock { processor = started }
         // Unowned: the session (and this) outlive the stream, which `close` joins.
         let handler = { [unowned(unsafe) self] (event: AudioStreamEvent) in

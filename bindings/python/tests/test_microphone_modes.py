@@ -22,7 +22,12 @@ from ocellus import MicrophoneMode, SessionEvent
 CLI = os.environ.get("OCELLUS_CLI", "ocellus")
 RATE = 48_000
 WINDOW = RATE // 100
-HAS_ENGINE = bool(os.environ.get("OCELLUS_RNNOISE_LIB")) or os.environ.get("OCELLUS_REQUIRE_VOICE_ENGINES") == "1"
+REQUIRED = os.environ.get("OCELLUS_REQUIRE_VOICE_ENGINES") == "1"
+HAS_ENGINE = bool(os.environ.get("OCELLUS_RNNOISE_LIB")) or REQUIRED
+# Voice isolation's engines (OCELLUS_VOICE_ISOLATION_ENGINE), each where it is installed or required.
+ENGINES = [pytest.param("rnnoise", marks=pytest.mark.skipif(not HAS_ENGINE, reason="no RNNoise installed")),
+           pytest.param("deepfilternet", marks=pytest.mark.skipif(not (os.environ.get("OCELLUS_DEEPFILTER_LIB") or REQUIRED),
+                                                                  reason="no DeepFilterNet installed"))]
 
 
 def decode(path):
@@ -126,7 +131,7 @@ def typing_and_voice(raw, isolated, clean, mix, speech, pauses):
     return 10 * np.log10(isolated_pause / raw_pause), 10 * np.log10(isolated_speech / raw_speech)
 
 
-def heard_twice(tmp_path, command):
+def heard_twice(tmp_path, command, engine="rnnoise"):
     """Plays the speech-and-typing mix as a virtual microphone and runs `command(mode, seconds)` for
     the standard and the voice-isolation mode at once (both hear the same playback); returns their
     JSON summaries and the mix."""
@@ -136,24 +141,26 @@ def heard_twice(tmp_path, command):
     microphone = VirtualMicrophone("voicemix", tmp_path / "mix.wav")
     try:
         seconds = len(mix) / RATE - 0.8   # ends before the file does (then the microphone goes)
-        runs = {mode: subprocess.Popen(command(mode, f"{seconds:.2f}"), stdout=subprocess.PIPE, text=True)
+        environment = {**os.environ, "OCELLUS_VOICE_ISOLATION_ENGINE": engine}
+        runs = {mode: subprocess.Popen(command(mode, f"{seconds:.2f}"), stdout=subprocess.PIPE, text=True, env=environment)
                 for mode in ("standard", "voice-isolation")}
         summaries = {mode: json.loads(run.communicate(timeout=90)[0].strip().splitlines()[-1]) for mode, run in runs.items()}
     finally:
         microphone.stop()
-    assert summaries["voice-isolation"]["mode"] == {"preferred": "voice_isolation", "active": "voice_isolation", "engine": "rnnoise"}
+    assert summaries["voice-isolation"]["mode"] == {"preferred": "voice_isolation", "active": "voice_isolation", "engine": engine}
     assert summaries["standard"]["mode"]["active"] == "standard"
     return summaries, (clean, mix, speech, pauses)
 
 
-@pytest.mark.skipif(not HAS_ENGINE, reason="no RNNoise installed (the test command installs it)")
-def test_voice_isolation_removes_typing_and_keeps_the_voice_on_the_real_daemon(tmp_path):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_voice_isolation_removes_typing_and_keeps_the_voice_on_the_real_daemon(tmp_path, engine):
     summaries, (clean, mix, speech, pauses) = heard_twice(tmp_path, lambda mode, seconds: [
-        CLI, "listen", "pipewire-voicemix", "--mode", mode, "--seconds", seconds, "-o", str(tmp_path / f"{mode}.wav"), "--json"])
+        CLI, "listen", "pipewire-voicemix", "--mode", mode, "--seconds", seconds, "-o", str(tmp_path / f"{mode}.wav"), "--json"],
+        engine)
     assert all(summary["dropped"] == 0 for summary in summaries.values())
     noise_left, speech_level = typing_and_voice(read_wav(tmp_path / "standard.wav"), read_wav(tmp_path / "voice-isolation.wav"),
                                                 clean, mix, speech, pauses)
-    print(f"daemon: typing in pauses {noise_left:.1f} dB, speech level {speech_level:+.1f} dB")
+    print(f"daemon, {engine}: typing in pauses {noise_left:.1f} dB, speech level {speech_level:+.1f} dB")
     assert noise_left <= -20, f"typing left in the pauses: {noise_left:.1f} dB"
     assert abs(speech_level) <= 3, f"speech level changed by {speech_level:.1f} dB"
 

@@ -238,7 +238,7 @@ pub type oc_microphone_mode = u32;
 pub const OC_MICROPHONE_MODE_STANDARD: oc_microphone_mode = 0;
 /// The untouched signal, bit-exact.
 pub const OC_MICROPHONE_MODE_WIDE_SPECTRUM: oc_microphone_mode = 1;
-/// What is not speech — typing, clicks, fans, traffic — suppressed, the voice kept, by RNNoise (loaded on first use: OCELLUS_RNNOISE_LIB, else the system's librnnoise.so.0). Mono: every channel carries the processed mix of all. Adds 20 ms of latency, from the first time it is active on a stream until the stream closes (switching away keeps the delay, so that switching back and forth never leaves a gap).
+/// What is not speech — typing, clicks, fans, traffic — suppressed, the voice kept, by RNNoise (loaded on first use: OCELLUS_RNNOISE_LIB, else the system's librnnoise.so.0), or by DeepFilterNet where the environment says OCELLUS_VOICE_ISOLATION_ENGINE=deepfilternet (OCELLUS_DEEPFILTER_LIB; 30 ms). Mono: every channel carries the processed mix of all. Adds 20 ms of latency, from the first time it is active on a stream until the stream closes (switching away keeps the delay, so that switching back and forth never leaves a gap).
 pub const OC_MICROPHONE_MODE_VOICE_ISOLATION: oc_microphone_mode = 2;
 
 /// `OC_FOURCC(a, b, c, d)`.
