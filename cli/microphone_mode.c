@@ -57,5 +57,7 @@ void microphone_mode_json(json *w, const oc_capture_session *session)
 void microphone_mode_text(const oc_capture_session *session, strbuf *out)
 {
     mode_state state = read_mode(session);
-    text_printf(out, "%s (%s)", oc_microphone_mode_name(state.active), state.reason[0] ? state.reason : state.engine);
+    text_printf(out, "%s mode", oc_microphone_mode_name(state.active));
+    if (state.reason[0]) text_printf(out, " (%s)", state.reason);
+    else if (strcmp(state.engine, "none")) text_printf(out, " (%s)", state.engine);
 }

@@ -13,7 +13,7 @@ int parse_microphone_mode(const char *text, oc_microphone_mode *mode);
 int apply_microphone_mode(oc_capture_session *session, oc_microphone_mode mode);
 /* {"preferred": …, "active": …, "engine": …[, "reason": …]} */
 void microphone_mode_json(json *w, const oc_capture_session *session);
-/* "voice_isolation (rnnoise)", or "standard (voice_isolation is unavailable: …)" into `out`. */
+/* "voice_isolation mode (rnnoise)", "standard mode", or "standard mode (voice_isolation is unavailable: …)". */
 void microphone_mode_text(const oc_capture_session *session, strbuf *out);
 
 #endif
