@@ -6,13 +6,8 @@ import OcellusTestSupport
 /// A session's microphone stream (behaviour §4 audio), through the scripted stand-in backend:
 /// when it is open, where its samples go, and what a microphone that goes does to the session.
 @Suite struct SessionAudioTests {
-    let camera = Device(uniqueID: "usb-046d:082d-X", name: "C920", type: .externalCamera, position: .unspecified,
-                        backend: .pipewire, backendKey: "c",
-                        formats: [VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30)])],
-                        vendorID: 0x046d, productID: 0x082d, serialNumber: "X", pluggedMicroseconds: nil, properties: [:])
-    let microphone = Device(uniqueID: "usb-046d:082d-X-mic", name: "C920 Mic", type: .microphone, position: .unspecified,
-                            backend: .pipewire, backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
-                            pluggedMicroseconds: nil, properties: [:])
+    let camera = ScriptedCameras.webcamDevice(serial: "X")
+    let microphone = ScriptedCameras.pipewireMicrophone(serial: "X")
 
     func session(_ backend: ScriptedBackend) throws -> CaptureSession {
         let session = CaptureSession(opener: backend, audio: backend)

@@ -5,10 +5,8 @@ import OcellusTestSupport
 
 /// One camera stream of a session and the outputs it feeds (the picture's and depth's alike).
 @Suite struct SessionStreamTests {
-    let camera = Device(uniqueID: "usb-046d:082d-X", name: "C920", type: .externalCamera, position: .unspecified,
-                        backend: .v4l2, backendKey: "k",
-                        formats: [VideoFormat(pixelFormat: .yuyv, width: 4, height: 2, frameRates: [FrameRate(30)])],
-                        vendorID: 0x046d, productID: 0x082d, serialNumber: "X", pluggedMicroseconds: nil, properties: [:])
+    let camera = ScriptedCameras.webcamDevice(serial: "X", backend: .v4l2, key: "k",
+                                              formats: [VideoFormat(pixelFormat: .yuyv, width: 4, height: 2, frameRates: [FrameRate(30)])])
 
     final class Reads: @unchecked Sendable {
         private let lock = NSLock()

@@ -9,10 +9,7 @@ import OcellusTestSupport
 /// session's bookkeeping, not a backend, is under test (the PipeWire and vivid suites
 /// run the same path with real cameras).
 @Suite struct StreamLifetimeTests {
-    let camera = Device(uniqueID: "usb-046d:082d-X", name: "C920", type: .externalCamera, position: .unspecified,
-                        backend: .v4l2, backendKey: "k",
-                        formats: [VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30)])],
-                        vendorID: 0x046d, productID: 0x082d, serialNumber: "X", pluggedMicroseconds: nil, properties: [:])
+    let camera = ScriptedCameras.webcamDevice(serial: "X", backend: .v4l2, key: "k")
 
     /// A session streaming from `camera` through a scripted stream.
     func runningSession() throws -> (CaptureSession, ScriptedStream) {

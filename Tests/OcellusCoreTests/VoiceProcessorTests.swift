@@ -182,13 +182,8 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
 
     // MARK: In a session
 
-    let camera = Device(uniqueID: "usb-046d:082d-V", name: "C920", type: .externalCamera, position: .unspecified,
-                        backend: .pipewire, backendKey: "c",
-                        formats: [VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30)])],
-                        vendorID: 0x046d, productID: 0x082d, serialNumber: "V", pluggedMicroseconds: nil, properties: [:])
-    let microphone = Device(uniqueID: "usb-046d:082d-V-mic", name: "C920 Mic", type: .microphone, position: .unspecified,
-                            backend: .pipewire, backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
-                            pluggedMicroseconds: nil, properties: [:])
+    let camera = ScriptedCameras.webcamDevice(serial: "V")
+    let microphone = ScriptedCameras.pipewireMicrophone(serial: "V")
 
     func runningSession(_ backend: ScriptedBackend, engines: StandInEngines, output: AudioDataOutput,
                         events: EventLog<String>) throws -> CaptureSession {

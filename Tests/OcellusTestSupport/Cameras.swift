@@ -17,6 +17,22 @@ public enum ScriptedCameras {
         return facts
     }
 
+    /// A webcam (YUYV 640x480 at 30 fps unless `formats` says) as a session takes it, without a hub.
+    public static func webcamDevice(serial: String, backend: BackendKind = .pipewire, key: String = "c",
+                                    formats: [VideoFormat] = [VideoFormat(pixelFormat: .yuyv, width: 640, height: 480,
+                                                                          frameRates: [FrameRate(30)])]) -> Device {
+        Device(uniqueID: "usb-046d:082d-\(serial)", name: "C920", type: .externalCamera, position: .unspecified,
+               backend: backend, backendKey: key, formats: formats,
+               vendorID: 0x046d, productID: 0x082d, serialNumber: serial, pluggedMicroseconds: nil, properties: [:])
+    }
+
+    /// That webcam's microphone, a PipeWire source.
+    public static func pipewireMicrophone(serial: String) -> Device {
+        Device(uniqueID: "usb-046d:082d-\(serial)-mic", name: "C920 Mic", type: .microphone, position: .unspecified,
+               backend: .pipewire, backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
+               pluggedMicroseconds: nil, properties: [:])
+    }
+
     /// A fresh directory for a hub's selection state.
     public static func stateDirectory() -> String {
         var template = Array("/tmp/ocellus-scripted-XXXXXX".utf8CString)
