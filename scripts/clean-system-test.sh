@@ -47,6 +47,8 @@ step() {   # NAME COMMAND...
 }
 step "apt installs libocellus0, libocellus-dev, ocellus, python3-ocellus and their dependencies on minimal Debian 12" \
 	inside sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends /debs/*.deb gcc libc6-dev pkg-config'
+step "libocellus0 recommends the FFmpeg packages of the majors it was built for ($("$ROOT/scripts/ffmpeg-packages.sh"))" \
+	sh -c "dpkg-deb -f $DEBS/libocellus0_*.deb Recommends | grep -qF '$("$ROOT/scripts/ffmpeg-packages.sh")'"
 step "the ocellus package has its man pages, completions and virtual camera" \
 	inside sh -c 'test -s /usr/share/man/man1/ocellus-stream.1.gz && test -s /usr/share/bash-completion/completions/ocellus && ocellus virtual-camera --help | grep -q -- --formats'
 step "examples/first_frame.c builds with pkg-config --cflags --libs ocellus" \

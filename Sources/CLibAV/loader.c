@@ -70,15 +70,52 @@ static struct {
 } table;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char problem[512];
+static char problem[1024];
+
+/* FFmpeg's release of a libavcodec major (58: 4.x, 59: 5.x, 60: 6.x, 61: 7.x, 62: 8.x). */
+static int ffmpeg_release(int avcodec_major)
+{
+    return avcodec_major - 54;
+}
+
+/* A libavcodec of another major on this system, or 0: what an install of another FFmpeg left. */
+static int other_avcodec_major(void)
+{
+    for (int major = LIBAVCODEC_VERSION_MAJOR + 4; major >= LIBAVCODEC_VERSION_MAJOR - 4; major--) {
+        char soname[32];
+        snprintf(soname, sizeof soname, "libavcodec.so.%d", major);
+        void *handle = major == LIBAVCODEC_VERSION_MAJOR ? NULL : dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
+        if (handle) {
+            dlclose(handle);
+            return major;
+        }
+    }
+    return 0;
+}
+
+/* Says what is missing: the libraries of the FFmpeg this build was made for (their Debian
+ * packages named from the headers' majors), and another FFmpeg when the system has one. */
+static void say_missing(const char *soname, const char *why)
+{
+    int other = other_avcodec_major();
+    char found[160] = "";
+    if (other) {
+        snprintf(found, sizeof found, "; this system has FFmpeg %d (libavcodec.so.%d), and Ocellus must be built for it to use it",
+                 ffmpeg_release(other), other);
+    }
+    snprintf(problem, sizeof problem, "FFmpeg's %s could not be loaded (%s): this build of Ocellus uses FFmpeg %d "
+             "(Debian: libavcodec%d, libavformat%d, libavutil%d) for recording, H.264 cameras and photos from cameras "
+             "that leave out JPEG tables%s", soname, why, ffmpeg_release(LIBAVCODEC_VERSION_MAJOR), LIBAVCODEC_VERSION_MAJOR,
+             LIBAVFORMAT_VERSION_MAJOR, LIBAVUTIL_VERSION_MAJOR, found);
+}
 
 static void *open_library(const char *soname)
 {
     void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     if (!handle && !problem[0]) {
-        snprintf(problem, sizeof problem, "FFmpeg's %s could not be loaded (%s); recording, H.264 cameras and "
-                 "photos from cameras that leave out JPEG tables need it (Debian: %s)", soname, dlerror(),
-                 "libavcodec59, libavformat59, libavutil57");
+        char why[256];   /* copied: looking for another FFmpeg reuses dlerror()'s buffer */
+        snprintf(why, sizeof why, "%s", dlerror());
+        say_missing(soname, why);
     }
     return handle;
 }

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -516,3 +517,23 @@ def test_sound_track_ends_with_the_picture_when_the_microphone_stalls(tmp_path, 
     video, audio = probe(path)
     assert summary["duration"] > 2.5 and abs(float(video["duration"]) - summary["duration"]) < 0.1, summary
     assert abs(float(audio["duration"]) - float(video["duration"])) < 0.1, (video, audio)
+
+
+def test_a_system_with_another_ffmpeg_is_told_which_it_has_and_which_this_build_needs(tmp_path):
+    """FFmpeg 7 in place of the FFmpeg this build was made for (the Debian 12 build on Debian 13):
+    a private mount namespace (bwrap) hides the build's libavcodec and offers one named for
+    another major; the message names both and the Debian packages, rather than failing blindly."""
+    header = subprocess.run(["sh", "-c", "printf '#include <libavcodec/version.h>\\nLIBAVCODEC_VERSION_MAJOR\\n' | cc -E -P -"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    major = int(header[-1])
+    system = f"/usr/lib/x86_64-linux-gnu/libavcodec.so.{major}"
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(system, other / f"libavcodec.so.{major + 2}")   # a copy: the bind below hides the file itself
+    run = subprocess.run(["bwrap", "--bind", "/", "/", "--dev-bind", "/dev", "/dev", "--ro-bind", "/dev/null", system,
+                          "env", f"LD_LIBRARY_PATH={other}",
+                          CLI, "record", VCAM0, "-o", str(tmp_path / "clip.mp4"), "--seconds", "1"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert f"this build of Ocellus uses FFmpeg {major - 54} (Debian: libavcodec{major}," in run.stderr, run.stderr
+    assert f"this system has FFmpeg {major - 52} (libavcodec.so.{major + 2})" in run.stderr, run.stderr
