@@ -44,7 +44,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-portal test-rust rust-sys-docs symbol-order test-examples test-debian test-vivid test-gadget test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
+.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-portal test-rust rust-sys-docs symbol-order test-examples test-debian test-ffmpeg test-vivid test-gadget test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
 
 all: build
 
@@ -138,6 +138,10 @@ rust-sys-docs:
 # examples/ built and run as users would (C with pkg-config, Python, Rust), on the test bed.
 test-examples: build
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- Tests/examples/run.sh
+
+# The FFmpeg code built against FFmpeg 5.1's headers and Debian 13's 7.1 (scripts/ffmpeg-headers-check.sh).
+test-ffmpeg:
+	SWIFT="$(SWIFT)" scripts/ffmpeg-headers-check.sh
 
 # The Debian packages built (lintian-clean) and installed with apt into a debootstrapped Debian 12.
 test-debian: build

@@ -46,6 +46,7 @@ suite fuzz test-fuzz count_plain
 suite v4l2-vivid test-vivid count_plain
 suite usb-gadget test-gadget count_plain
 suite debian test-debian count_plain
+suite ffmpeg test-ffmpeg count_plain
 
 [ ${#broken[@]} = 0 ] || echo "failing suites: ${broken[*]}"
 echo "$passed passed, $failed failed"

@@ -11,6 +11,20 @@
 #define OCAV_STRING(x) #x
 #define OCAV_SONAME(name, major) "lib" name ".so." OCAV_STRING(major)
 
+/* A stream's side data (the display matrix): FFmpeg 6.1 moved it into the codec parameters
+ * (av_packet_side_data_new); av_stream_new_side_data, deprecated since, is gone in FFmpeg 8. */
+#define OCAV_CODECPAR_SIDE_DATA (LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 102))
+#if OCAV_CODECPAR_SIDE_DATA
+#define OCAV_STREAM_SIDE_DATA(X) \
+    X(VALUE, codec, AVPacketSideData *, av_packet_side_data_new, \
+      (AVPacketSideData **sides, int *count, enum AVPacketSideDataType type, size_t size, int flags), \
+      (sides, count, type, size, flags))
+#else
+#define OCAV_STREAM_SIDE_DATA(X) \
+    X(VALUE, format, uint8_t *, av_stream_new_side_data, (AVStream *stream, enum AVPacketSideDataType type, size_t size), \
+      (stream, type, size))
+#endif
+
 /* VALUE or VOID, library, return type, name, parameters, arguments */
 #define OCAV_FUNCTIONS(X) \
     X(VALUE, codec, AVPacket *, av_packet_alloc, (void), ()) \
@@ -44,8 +58,7 @@
     X(VALUE, format, int, av_write_trailer, (AVFormatContext *s), (s)) \
     X(VALUE, format, int, av_interleaved_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt)) \
     X(VALUE, format, int, av_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt)) \
-    X(VALUE, format, uint8_t *, av_stream_new_side_data, (AVStream *stream, enum AVPacketSideDataType type, size_t size), \
-      (stream, type, size)) \
+    OCAV_STREAM_SIDE_DATA(X) \
     X(VOID, format, void, avio_flush, (AVIOContext *s), (s)) \
     X(VALUE, format, int, avio_open, (AVIOContext **s, const char *url, int flags), (s, url, flags)) \
     X(VALUE, format, int, avio_closep, (AVIOContext **s), (s)) \
@@ -144,3 +157,14 @@ const char *ocav_load(void)
 #define OCAV_FORWARD(kind, library, returns, name, parameters, arguments) \
     returns name parameters { OCAV_CALL_##kind(table.name arguments) }
 OCAV_FUNCTIONS(OCAV_FORWARD)
+
+uint8_t *ocav_stream_add_side_data(AVStream *stream, enum AVPacketSideDataType type, size_t size)
+{
+#if OCAV_CODECPAR_SIDE_DATA
+    AVPacketSideData *side = av_packet_side_data_new(&stream->codecpar->coded_side_data, &stream->codecpar->nb_coded_side_data,
+                                                     type, size, 0);
+    return side ? side->data : NULL;
+#else
+    return av_stream_new_side_data(stream, type, size);
+#endif
+}

@@ -104,7 +104,7 @@ final class MovieWriter {
             try openEncoder(stream: stream, format: format, rate: rate)
         }
         if let audio { try openAudioEncoder(format: format, audio: audio) }
-        if video.rotation % 360 != 0, let matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * 4) {
+        if video.rotation % 360 != 0, let matrix = ocav_stream_add_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * 4) {
             // The angle a player turns the picture clockwise (ffprobe shows it negated, as for phones' portrait videos).
             matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(video.rotation)) }
         }

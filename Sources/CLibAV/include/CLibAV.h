@@ -13,6 +13,8 @@
  * there, else why not ("libavcodec.so.59: cannot open shared object file…"); call it
  * before any av* function. */
 const char *ocav_load(void);
+/* New side data of `size` bytes on a stream, through the call this FFmpeg has for it; NULL on failure. */
+uint8_t *ocav_stream_add_side_data(AVStream *stream, enum AVPacketSideDataType type, size_t size);
 
 static inline int ocav_error_again(void) { return AVERROR(EAGAIN); }
 static inline int ocav_error_eof(void) { return AVERROR_EOF; }
