@@ -118,12 +118,15 @@ test-portal: build
 		$(PYTHON) -m pytest -q -p no:cacheprovider Tests/portal
 
 # The crates' docs are part of the contract: every public item documented (ocellus-sys's
-# from the header, which must document every declaration), rustdoc without a warning.
+# from the header, which must document every declaration), rustdoc without a warning; rustfmt
+# clean (bindings/rust/rustfmt.toml), both crates packageable, the tests run in parallel.
 test-rust: build
 	python3 $(RUST_SYS)/tools/docs-from-header.py --check include/ocellus.h $(RUST_SYS)/src/lib.rs
 	DOCS_RS=1 RUSTDOCFLAGS="-D warnings" cargo doc --offline --no-deps --manifest-path bindings/rust/Cargo.toml
+	cargo fmt --all --check --manifest-path=bindings/rust/Cargo.toml
+	OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) cargo package --manifest-path bindings/rust/Cargo.toml --workspace --offline --allow-dirty --quiet
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) \
-		$(TESTBED) run -- cargo test --manifest-path bindings/rust/Cargo.toml -- --test-threads=1
+		$(TESTBED) run -- cargo test --offline --manifest-path bindings/rust/Cargo.toml
 
 # Regenerates the linker's ordering of startup code (Sources/OcellusCABI/startup.order) from a
 # callgrind run on the test bed; rebuild and compare `make bench`'s resident memory after.

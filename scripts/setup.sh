@@ -26,6 +26,7 @@ PACKAGES=(
 	debhelper dh-python python3-all lintian debootstrap                    # Debian packages, checked on a clean system
 )
 command -v cargo >/dev/null 2>&1 || PACKAGES+=(cargo)                      # Rust bindings
+command -v rustfmt >/dev/null 2>&1 || PACKAGES+=(rustfmt)                  # their formatting, checked
 
 missing=()
 for package in "${PACKAGES[@]}"; do

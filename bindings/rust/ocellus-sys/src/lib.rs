@@ -348,7 +348,13 @@ pub struct oc_recording_summary {
 
 /// Called once per request: `status` OC_OK with `photo`, or an error (`photo` NULL) and a message, e.g. OC_ERROR_IO when the file could not be written or OC_ERROR_WRONG_STATE when the session stopped first. Runs on the output's thread.
 pub type oc_photo_callback = Option<
-    unsafe extern "C" fn(output: *mut oc_photo_output, status: oc_status, photo: *const oc_photo, message: *const c_char, user_data: *mut c_void),
+    unsafe extern "C" fn(
+        output: *mut oc_photo_output,
+        status: oc_status,
+        photo: *const oc_photo,
+        message: *const c_char,
+        user_data: *mut c_void,
+    ),
 >;
 /// Called once per recording when its file is finished: `status` OC_OK when it was stopped as asked, else why it ended early (OC_ERROR_DISCONNECTED, OC_ERROR_IO for a full disk, …) with a message. `summary` is never NULL: the file is playable up to that point either way. Runs on the recording's writer thread.
 pub type oc_recording_callback = Option<
@@ -366,7 +372,12 @@ pub type oc_depth_callback =
     Option<unsafe extern "C" fn(output: *mut oc_depth_data_output, depth: *const oc_frame, user_data: *mut c_void)>;
 /// Called with each pair: `video` and `depth` are views valid during the call (oc_frame_retain() keeps either). Runs on the thread delivering one of the two outputs (as oc_frame_callback), one pair at a time; a slow callback holds up the two outputs (their frames then drop as late or out of buffers, counted by each output), not the session's other outputs.
 pub type oc_synchronized_callback = Option<
-    unsafe extern "C" fn(synchronizer: *mut oc_output_synchronizer, video: *const oc_frame, depth: *const oc_frame, user_data: *mut c_void),
+    unsafe extern "C" fn(
+        synchronizer: *mut oc_output_synchronizer,
+        video: *const oc_frame,
+        depth: *const oc_frame,
+        user_data: *mut c_void,
+    ),
 >;
 /// Whether the app may use cameras.
 pub type oc_camera_authorization = u32;
@@ -380,7 +391,13 @@ pub const OC_CAMERA_AUTHORIZATION_DENIED: oc_camera_authorization = 2;
 pub const OC_CAMERA_AUTHORIZATION_RESTRICTED: oc_camera_authorization = 3;
 /// The answer to oc_context_request_camera_access().
 pub type oc_camera_access_callback = Option<
-    unsafe extern "C" fn(ctx: *mut oc_context, authorization: oc_camera_authorization, status: oc_status, message: *const c_char, user_data: *mut c_void),
+    unsafe extern "C" fn(
+        ctx: *mut oc_context,
+        authorization: oc_camera_authorization,
+        status: oc_status,
+        message: *const c_char,
+        user_data: *mut c_void,
+    ),
 >;
 /// The range of an output's Y'CbCr samples (BT.601 matrix in both). RGB outputs are always full range and GRAY8 is full-range luma (as OpenCV's greyscale), whatever the camera sends; this chooses the range of NV12, I420, YUYV and UYVY outputs.
 pub type oc_color_range = u32;
@@ -475,9 +492,8 @@ pub struct oc_format_info {
 }
 
 /// Called when a device appears or disappears.
-pub type oc_hotplug_callback = Option<
-    unsafe extern "C" fn(ctx: *mut oc_context, event: oc_hotplug_event, device: *mut oc_device, user_data: *mut c_void),
->;
+pub type oc_hotplug_callback =
+    Option<unsafe extern "C" fn(ctx: *mut oc_context, event: oc_hotplug_event, device: *mut oc_device, user_data: *mut c_void)>;
 
 /// Called when the user or system preferred camera changes: on plug, unplug, a new choice, or another process of the same app writing the history. `camera` is the new value (borrowed for the call), or NULL when none.
 pub type oc_preferred_camera_callback = Option<
@@ -510,7 +526,12 @@ pub type oc_device_disconnected_callback =
     Option<unsafe extern "C" fn(ctx: *mut oc_context, device: *mut oc_device, user_data: *mut c_void)>;
 /// Called on the context's event thread after the session's device list changed. `device` (borrowed for the call) was added or removed as `event` says.
 pub type oc_discovery_callback = Option<
-    unsafe extern "C" fn(session: *mut oc_discovery_session, event: oc_hotplug_event, device: *mut oc_device, user_data: *mut c_void),
+    unsafe extern "C" fn(
+        session: *mut oc_discovery_session,
+        event: oc_hotplug_event,
+        device: *mut oc_device,
+        user_data: *mut c_void,
+    ),
 >;
 
 extern "C" {
@@ -524,11 +545,7 @@ extern "C" {
     /// Fill `options` with defaults (all NULL / 0) and set its struct_size.
     pub fn oc_context_options_init(options: *mut oc_context_options);
     /// Create a context for the application `app_id` and connect it to the system's camera backends.
-    pub fn oc_context_create(
-        app_id: *const c_char,
-        options: *const oc_context_options,
-        out: *mut *mut oc_context,
-    ) -> oc_status;
+    pub fn oc_context_create(app_id: *const c_char, options: *const oc_context_options, out: *mut *mut oc_context) -> oc_status;
     /// Destroy a context: unregisters all its callbacks (waiting for any callback in flight to return), disconnects its backends and invalidates the handle.
     pub fn oc_context_destroy(ctx: *mut oc_context);
     /// The app ID the context was created with.
@@ -580,13 +597,19 @@ extern "C" {
     /// The pixel format called `name`: NV12, I420 (or YU12), YUYV (YUY2), UYVY, MJPEG (MJPG), H264, BGRA, RGBA, BGR24, RGB24, GRAY8 (GREY) in any case, or any four printable characters as a V4L2 code.
     pub fn oc_pixel_format_from_name(name: *const c_char, out: *mut u32) -> oc_status;
     /// The connected device with this unique ID.
-    pub fn oc_context_copy_device_by_unique_id(ctx: *mut oc_context, unique_id: *const c_char,
-                                               out: *mut *mut oc_device) -> oc_status;
+    pub fn oc_context_copy_device_by_unique_id(
+        ctx: *mut oc_context,
+        unique_id: *const c_char,
+        out: *mut *mut oc_device,
+    ) -> oc_status;
     /// The device a person means by `spec`, tried in this order: its unique ID; its index in oc_context_copy_devices()'s order ("0", as `ocellus list` numbers them); one of its V4L2 nodes ("/dev/video2"); a part of its name, in any case, that only one device has ("logitech").
     pub fn oc_context_copy_device_matching(ctx: *mut oc_context, spec: *const c_char, out: *mut *mut oc_device) -> oc_status;
     /// The output's newest frame not yet taken, as a retained copy, waiting up to `timeout_ms` for one (0: only a frame already waiting). The output keeps one frame, never a queue: a newer frame replaces one not yet taken, so a slow reader always gets the latest. Pulling starts with the first call (or oc_video_data_output_get_pollable_fd()); from then on each frame is also copied into the output's one reused buffer. Works beside a frame callback.
-    pub fn oc_video_data_output_copy_next_frame(output: *mut oc_video_data_output, timeout_ms: u32,
-                                                out: *mut *mut oc_frame) -> oc_status;
+    pub fn oc_video_data_output_copy_next_frame(
+        output: *mut oc_video_data_output,
+        timeout_ms: u32,
+        out: *mut *mut oc_frame,
+    ) -> oc_status;
     /// A file descriptor that is readable while a frame waits to be taken with oc_video_data_output_copy_next_frame() (which clears it): add it to epoll, g_unix_fd_add() or asyncio's add_reader(). Starts pulling like the first oc_video_data_output_copy_next_frame().
     pub fn oc_video_data_output_get_pollable_fd(output: *mut oc_video_data_output, out_fd: *mut c_int) -> oc_status;
     /// The one name Ocellus uses for a pixel format in every output: its V4L2 code without padding ("YUYV", "MJPG", "Z16"), but "I420" for YU12, with "-BE" for the big-endian flag and hex for unprintable codes. snprintf-style: writes at most `size` bytes (NUL-terminated) into `buffer` (owned by the caller; NULL when `size` is 0). \returns the name's length without the NUL.
@@ -662,13 +685,20 @@ extern "C" {
     /// Destroy a coordinator (unregistering its callbacks). NULL is ignored.
     pub fn oc_rotation_coordinator_destroy(coordinator: *mut oc_rotation_coordinator);
     /// The clockwise angles (0, 90, 180, 270): rotate stored images by `capture` to make them upright (photo EXIF, movie track matrix); rotate the preview layer by `preview`, then mirror it if the preview is mirrored. Either output may be NULL.
-    pub fn oc_rotation_coordinator_get_angles(coordinator: *const oc_rotation_coordinator, preview: *mut i32, capture: *mut i32) -> oc_status;
+    pub fn oc_rotation_coordinator_get_angles(
+        coordinator: *const oc_rotation_coordinator,
+        preview: *mut i32,
+        capture: *mut i32,
+    ) -> oc_status;
     /// Whether the coordinator computes for a mirrored preview.
     pub fn oc_rotation_coordinator_is_mirrored(coordinator: *const oc_rotation_coordinator) -> bool;
     /// Set the host orientation H in clockwise degrees (iio-sensor-proxy's normal, left-up, bottom-up, right-up are 0, 90, 180, 270).
     pub fn oc_rotation_coordinator_set_host_orientation(coordinator: *mut oc_rotation_coordinator, degrees: i32) -> oc_status;
     /// Set the interface orientation I: the host orientation the UI is laid out for, or OC_INTERFACE_FOLLOWS_DEVICE.
-    pub fn oc_rotation_coordinator_set_interface_orientation(coordinator: *mut oc_rotation_coordinator, degrees: i32) -> oc_status;
+    pub fn oc_rotation_coordinator_set_interface_orientation(
+        coordinator: *mut oc_rotation_coordinator,
+        degrees: i32,
+    ) -> oc_status;
     /// Set and keep (by unique ID, in the state directory) an external camera's mounting correction M. For a camera that moves with the host, and for a virtual camera, this is refused.
     pub fn oc_rotation_coordinator_set_mounting_correction(coordinator: *mut oc_rotation_coordinator, degrees: i32) -> oc_status;
     /// Turn the output's pixels clockwise by `degrees` (0, 90, 180, 270; behaviour §3 connection angle): width and height swap for quarter turns. Every frame is then converted with libyuv, which costs CPU: rotating the display layer by the rotation coordinator's preview angle is free, and photo and movie outputs record the angle as metadata. Takes effect at the next commit or start.
@@ -715,7 +745,12 @@ extern "C" {
     /// Destroy an output (removing it from its session first). NULL is ignored. From inside the output's own frame callback this is refused (see "Calls from inside a callback" at the top), as is a removal that would restart the stream from inside another output's callback: the output then stays as it was.
     pub fn oc_video_data_output_destroy(output: *mut oc_video_data_output);
     /// Pin the output's pixel format (a fourcc; 0 for the camera's) and size (0x0 for the camera's). Takes effect at the next commit or start.
-    pub fn oc_video_data_output_set_format(output: *mut oc_video_data_output, pixel_format: u32, width: u32, height: u32) -> oc_status;
+    pub fn oc_video_data_output_set_format(
+        output: *mut oc_video_data_output,
+        pixel_format: u32,
+        width: u32,
+        height: u32,
+    ) -> oc_status;
     /// Set (or with NULL clear) the output's frame callback. From another thread it waits for a call of the old callback in flight, so none runs after it returns; from inside the callback it applies from the next frame.
     pub fn oc_video_data_output_set_frame_callback(
         output: *mut oc_video_data_output,
@@ -770,9 +805,15 @@ extern "C" {
     /// Destroy the output: a recording in progress is finished (its callback runs) before this returns. NULL is ignored.
     pub fn oc_movie_file_output_destroy(output: *mut oc_movie_file_output);
     /// Returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session).
-    pub fn oc_capture_session_add_movie_file_output(session: *mut oc_capture_session, output: *mut oc_movie_file_output) -> oc_status;
+    pub fn oc_capture_session_add_movie_file_output(
+        session: *mut oc_capture_session,
+        output: *mut oc_movie_file_output,
+    ) -> oc_status;
     /// Removing the output finishes its recording. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND.
-    pub fn oc_capture_session_remove_movie_file_output(session: *mut oc_capture_session, output: *mut oc_movie_file_output) -> oc_status;
+    pub fn oc_capture_session_remove_movie_file_output(
+        session: *mut oc_capture_session,
+        output: *mut oc_movie_file_output,
+    ) -> oc_status;
     /// The capture angle (clockwise degrees to upright) for the next recording's display matrix. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.
     pub fn oc_movie_file_output_set_rotation_angle(output: *mut oc_movie_file_output, degrees: i32) -> oc_status;
     /// Start recording to `path` (.mp4 or .mov; an existing file is replaced). The file is opened here, so an unwritable path fails at once.
@@ -804,7 +845,12 @@ extern "C" {
     /// Why the app's selection state could not be read or written (a corrupt file, moved aside and kept; an unwritable directory), or nothing.
     pub fn oc_context_copy_state_problem(ctx: *const oc_context, buffer: *mut c_char, size: usize) -> usize;
     /// Why a backend of the context is not running, e.g. no PipeWire daemon at the default socket (the context then works on raw V4L2 alone), or that the daemon went away. A context created with an explicit options->pipewire_remote fails instead when that daemon is unreachable.
-    pub fn oc_context_copy_backend_problem(ctx: *const oc_context, backend: oc_backend, buffer: *mut c_char, size: usize) -> usize;
+    pub fn oc_context_copy_backend_problem(
+        ctx: *const oc_context,
+        backend: oc_backend,
+        buffer: *mut c_char,
+        size: usize,
+    ) -> usize;
     /// Register a preferred-camera callback; unregister with oc_context_remove_callback().
     pub fn oc_context_add_preferred_camera_callback(
         ctx: *mut oc_context,
@@ -838,7 +884,10 @@ extern "C" {
     /// Returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session).
     pub fn oc_capture_session_add_audio_output(session: *mut oc_capture_session, output: *mut oc_audio_data_output) -> oc_status;
     /// Returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND.
-    pub fn oc_capture_session_remove_audio_output(session: *mut oc_capture_session, output: *mut oc_audio_data_output) -> oc_status;
+    pub fn oc_capture_session_remove_audio_output(
+        session: *mut oc_capture_session,
+        output: *mut oc_audio_data_output,
+    ) -> oc_status;
     /// Set (or with NULL clear) the callback; a replaced callback in flight finishes first, except from inside the callback itself (it applies from the next call).
     pub fn oc_audio_data_output_set_callback(
         output: *mut oc_audio_data_output,
@@ -852,7 +901,10 @@ extern "C" {
     /// "standard", "wide_spectrum", "voice_isolation" (the names the CLI's JSON writes); NULL for a value not in the enum (the last error says so).
     pub fn oc_microphone_mode_name(mode: oc_microphone_mode) -> *const c_char;
     /// Prefer a microphone mode for the session's sound, running or not; kept across input changes and restarts. The engine the mode needs is loaded now; when it cannot be, the session falls back to OC_MICROPHONE_MODE_STANDARD and says why (oc_capture_session_get_microphone_mode(), OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED) — the call itself succeeds, as AVFoundation's preferred mode does. A running stream switches at its next 10 ms frame, crossfading: no gap, no repeat.
-    pub fn oc_capture_session_set_preferred_microphone_mode(session: *mut oc_capture_session, mode: oc_microphone_mode) -> oc_status;
+    pub fn oc_capture_session_set_preferred_microphone_mode(
+        session: *mut oc_capture_session,
+        mode: oc_microphone_mode,
+    ) -> oc_status;
     /// The preferred and the active microphone mode, and the engine doing the active one. Either pointer may be NULL.
     pub fn oc_capture_session_get_microphone_mode(
         session: *const oc_capture_session,
@@ -882,9 +934,18 @@ extern "C" {
     /// Destroy a depth output (removing it from its session first). NULL is ignored.
     pub fn oc_depth_data_output_destroy(output: *mut oc_depth_data_output);
     /// Pin the depth format (0 for the camera's, a depth code, or OC_PIXEL_FORMAT_DEPTH32F) and size (0x0 for the session's pick).
-    pub fn oc_depth_data_output_set_format(output: *mut oc_depth_data_output, pixel_format: u32, width: u32, height: u32) -> oc_status;
+    pub fn oc_depth_data_output_set_format(
+        output: *mut oc_depth_data_output,
+        pixel_format: u32,
+        width: u32,
+        height: u32,
+    ) -> oc_status;
     /// Set (or with NULL clear) the depth map callback.
-    pub fn oc_depth_data_output_set_frame_callback(output: *mut oc_depth_data_output, callback: oc_depth_callback, user_data: *mut c_void) -> oc_status;
+    pub fn oc_depth_data_output_set_frame_callback(
+        output: *mut oc_depth_data_output,
+        callback: oc_depth_callback,
+        user_data: *mut c_void,
+    ) -> oc_status;
     /// Depth maps delivered so far (0 for an invalid handle).
     pub fn oc_depth_data_output_delivered_frames(output: *const oc_depth_data_output) -> u64;
     /// Depth maps dropped for `reason`, with the rules of video outputs.
@@ -892,7 +953,10 @@ extern "C" {
     /// Add a depth output: the session then streams the input's depth beside its picture.
     pub fn oc_capture_session_add_depth_output(session: *mut oc_capture_session, output: *mut oc_depth_data_output) -> oc_status;
     /// Remove a depth output.
-    pub fn oc_capture_session_remove_depth_output(session: *mut oc_capture_session, output: *mut oc_depth_data_output) -> oc_status;
+    pub fn oc_capture_session_remove_depth_output(
+        session: *mut oc_capture_session,
+        output: *mut oc_depth_data_output,
+    ) -> oc_status;
     /// Whether the depth output could be added now.
     pub fn oc_capture_session_can_add_depth_output(session: *mut oc_capture_session, output: *mut oc_depth_data_output) -> bool;
     /// The depth format the running session's depth outputs get (each output may be NULL).
@@ -931,5 +995,9 @@ extern "C" {
     /// "not_determined", "authorized", "denied" or "restricted".
     pub fn oc_camera_authorization_name(authorization: oc_camera_authorization) -> *const c_char;
     /// Ask for camera access; `callback` runs once on the context's event thread.
-    pub fn oc_context_request_camera_access(ctx: *mut oc_context, callback: oc_camera_access_callback, user_data: *mut c_void) -> oc_status;
+    pub fn oc_context_request_camera_access(
+        ctx: *mut oc_context,
+        callback: oc_camera_access_callback,
+        user_data: *mut c_void,
+    ) -> oc_status;
 }

@@ -48,7 +48,8 @@ impl Context {
     pub fn request_camera_access(&self) -> Result<CameraAuthorization> {
         let (sender, answer) = mpsc::channel::<Answer>();
         let user_data = Box::into_raw(Box::new(sender)) as *mut c_void;
-        if let Err(error) = check(unsafe { ffi::oc_context_request_camera_access(self.raw.as_ptr(), Some(answered), user_data) }) {
+        if let Err(error) = check(unsafe { ffi::oc_context_request_camera_access(self.raw.as_ptr(), Some(answered), user_data) })
+        {
             drop(unsafe { Box::from_raw(user_data as *mut mpsc::Sender<Answer>) });
             return Err(error);
         }

@@ -1,7 +1,7 @@
 //! Microphone input, microphone modes and audio data outputs (header section "Microphone input,
 //! microphone modes and audio data outputs").
-use crate::{check, contain_panic, ffi, CaptureSession, Context, Device, Registration, Result};
 use crate::strings::text;
+use crate::{check, contain_panic, ffi, CaptureSession, Context, Device, Registration, Result};
 use std::os::raw::{c_char, c_void};
 use std::ptr::{self, NonNull};
 

@@ -53,12 +53,8 @@ impl Context {
         let app_id = c_string(app_id, "app ID")?;
         let remote = options.pipewire_remote.as_deref().map(|r| c_string(r, "PipeWire remote")).transpose()?;
         let state = options.state_directory.as_deref().map(|s| c_string(s, "state directory")).transpose()?;
-        let mut raw_options = ffi::oc_context_options {
-            struct_size: 0,
-            pipewire_remote: ptr::null(),
-            state_directory: ptr::null(),
-            timeout_ms: 0,
-        };
+        let mut raw_options =
+            ffi::oc_context_options { struct_size: 0, pipewire_remote: ptr::null(), state_directory: ptr::null(), timeout_ms: 0 };
         unsafe { ffi::oc_context_options_init(&mut raw_options) };
         raw_options.pipewire_remote = remote.as_ref().map_or(ptr::null(), |r| r.as_ptr());
         raw_options.state_directory = state.as_ref().map_or(ptr::null(), |s| s.as_ptr());
@@ -165,7 +161,12 @@ impl Context {
     }
 
     /// A live view of the devices of the given `OC_DEVICE_TYPES_*` bits (0: all), media and position.
-    pub fn discovery_session(&self, device_types: u32, media_type: ffi::oc_media_type, position: Position) -> Result<DiscoverySession<'_>> {
+    pub fn discovery_session(
+        &self,
+        device_types: u32,
+        media_type: ffi::oc_media_type,
+        position: Position,
+    ) -> Result<DiscoverySession<'_>> {
         let position = match position {
             Position::Unspecified => ffi::OC_DEVICE_POSITION_UNSPECIFIED,
             Position::Front => ffi::OC_DEVICE_POSITION_FRONT,

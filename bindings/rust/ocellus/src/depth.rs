@@ -110,7 +110,11 @@ impl Drop for DepthDataOutput {
     }
 }
 
-unsafe extern "C" fn depth_trampoline(_output: *mut ffi::oc_depth_data_output, frame: *const ffi::oc_frame, user_data: *mut c_void) {
+unsafe extern "C" fn depth_trampoline(
+    _output: *mut ffi::oc_depth_data_output,
+    frame: *const ffi::oc_frame,
+    user_data: *mut c_void,
+) {
     let callback = &mut *(user_data as *mut FrameClosure);
     let view = Frame::view(frame);
     contain_panic("a depth callback", || callback(&view));
@@ -144,7 +148,11 @@ impl<'a> OutputSynchronizer<'a> {
     pub fn new(video: &'a VideoDataOutput, depth: &'a DepthDataOutput) -> Result<OutputSynchronizer<'a>> {
         let mut raw = ptr::null_mut();
         check(unsafe { ffi::oc_output_synchronizer_create(video.raw(), depth.raw.as_ptr(), &mut raw) })?;
-        Ok(OutputSynchronizer { raw: NonNull::new(raw).expect("synchronizer handle"), callback: None, _outputs: std::marker::PhantomData })
+        Ok(OutputSynchronizer {
+            raw: NonNull::new(raw).expect("synchronizer handle"),
+            callback: None,
+            _outputs: std::marker::PhantomData,
+        })
     }
 
     /// Calls `callback(video, depth)` with each pair on the thread delivering one of the two outputs (panics are contained).

@@ -1,5 +1,5 @@
 //! Devices, their formats and controls (header sections "Devices" and "Controls").
-use crate::{last_error, c_string, check, ffi, text, Result};
+use crate::{c_string, check, ffi, last_error, text, Result};
 use std::fmt;
 use std::os::raw::c_char;
 use std::ptr::{self, NonNull};

@@ -16,8 +16,8 @@
 pub use ocellus_sys as ffi;
 
 mod error;
-pub use error::{Error, ErrorKind, Result};
 pub(crate) use error::{check, error, last_error};
+pub use error::{Error, ErrorKind, Result};
 mod strings;
 pub(crate) use strings::{c_string, text};
 mod callbacks;
@@ -25,7 +25,10 @@ pub(crate) use callbacks::contain_panic;
 mod version;
 pub use version::version;
 mod device;
-pub use device::{pixel_format_code, pixel_format_name, Backend, ConfigurationLock, Control, Device, DeviceType, Format, FrameRate, Position, SizeRange};
+pub use device::{
+    pixel_format_code, pixel_format_name, Backend, ConfigurationLock, Control, Device, DeviceType, Format, FrameRate, Position,
+    SizeRange,
+};
 mod context;
 pub use context::{Context, ContextOptions, HotplugEvent, PreferredCamera, Registration};
 mod discovery;

@@ -81,7 +81,7 @@ impl PhotoOutput {
         let user_data = Box::into_raw(boxed) as *mut c_void;
         let status = unsafe { ffi::oc_photo_output_capture(self.raw.as_ptr(), &raw_settings, Some(photo_trampoline), user_data) };
         if status < 0 {
-            drop(unsafe { Box::from_raw(user_data as *mut PhotoClosure) });   // it will never be called
+            drop(unsafe { Box::from_raw(user_data as *mut PhotoClosure) }); // it will never be called
         }
         check(status)
     }

@@ -169,7 +169,7 @@ unsafe extern "C" fn event_trampoline(
         ffi::OC_SESSION_EVENT_SWITCH_FAILED => SessionEvent::SwitchFailed(message),
         ffi::OC_SESSION_EVENT_RECORDING_DEGRADED => SessionEvent::RecordingDegraded(message),
         ffi::OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED => SessionEvent::MicrophoneModeChanged(message),
-        _ => return,   // a newer library's event this binding does not know yet
+        _ => return, // a newer library's event this binding does not know yet
     };
     contain_panic("a session event callback", || callback(event));
 }

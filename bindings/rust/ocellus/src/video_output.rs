@@ -114,7 +114,11 @@ impl Drop for VideoDataOutput {
     }
 }
 
-unsafe extern "C" fn frame_trampoline(_output: *mut ffi::oc_video_data_output, frame: *const ffi::oc_frame, user_data: *mut c_void) {
+unsafe extern "C" fn frame_trampoline(
+    _output: *mut ffi::oc_video_data_output,
+    frame: *const ffi::oc_frame,
+    user_data: *mut c_void,
+) {
     let callback = &mut *(user_data as *mut FrameClosure);
     let view = Frame::view(frame);
     contain_panic("a frame callback", || callback(&view));

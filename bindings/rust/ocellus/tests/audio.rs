@@ -24,7 +24,11 @@ fn the_microphone_device_follows_the_default_input_and_delivers_pcm() {
     let camera = ctx.devices().unwrap().into_iter().find(|d| d.unique_id() == "usb-1d6b:0110-VCAM-0000").unwrap();
     let session = ctx.capture_session().unwrap();
     let (events, seen) = mpsc::channel();
-    let _registration = session.on_event(move |event| { let _ = events.send(event); }).unwrap();
+    let _registration = session
+        .on_event(move |event| {
+            let _ = events.send(event);
+        })
+        .unwrap();
     assert_eq!(session.set_audio_input(Some(&camera)).unwrap_err().kind, ErrorKind::InvalidArgument);
     let mut pcm = AudioDataOutput::new().unwrap();
     let (sender, buffers) = mpsc::channel();
@@ -64,7 +68,11 @@ fn a_microphone_alone_runs_through_the_mode_the_app_prefers() {
     let microphone = ctx.default_microphone().unwrap().expect("the test bed has a microphone");
     let session = ctx.capture_session().unwrap();
     let (events, seen) = mpsc::channel();
-    let _registration = session.on_event(move |event| { let _ = events.send(event); }).unwrap();
+    let _registration = session
+        .on_event(move |event| {
+            let _ = events.send(event);
+        })
+        .unwrap();
     let mode = session.microphone_mode().unwrap();
     assert_eq!((mode.preferred, mode.active, mode.engine.as_str()), (MicrophoneMode::Standard, MicrophoneMode::Standard, "none"));
     session.set_preferred_microphone_mode(MicrophoneMode::VoiceIsolation).unwrap();
@@ -72,17 +80,23 @@ fn a_microphone_alone_runs_through_the_mode_the_app_prefers() {
     // The test command installs RNNoise (OCELLUS_RNNOISE_LIB); without it the session says why.
     if std::env::var_os("OCELLUS_RNNOISE_LIB").is_some() {
         assert_eq!((mode.active, mode.engine.as_str(), mode.reason.as_str()), (MicrophoneMode::VoiceIsolation, "rnnoise", ""));
-        assert_eq!(seen.recv_timeout(Duration::from_secs(5)).unwrap(), SessionEvent::MicrophoneModeChanged("voice_isolation".into()));
+        assert_eq!(
+            seen.recv_timeout(Duration::from_secs(5)).unwrap(),
+            SessionEvent::MicrophoneModeChanged("voice_isolation".into())
+        );
     } else {
         assert_eq!(mode.active, MicrophoneMode::Standard);
         assert!(mode.reason.contains("RNNoise"), "{}", mode.reason);
     }
     let mut pcm = AudioDataOutput::new().unwrap();
     let (sender, buffers) = mpsc::channel();
-    pcm.set_sample_callback(move |samples, channels, _, _| { let _ = sender.send(samples.len() / channels as usize); }).unwrap();
+    pcm.set_sample_callback(move |samples, channels, _, _| {
+        let _ = sender.send(samples.len() / channels as usize);
+    })
+    .unwrap();
     session.set_audio_input(Some(&microphone)).unwrap();
     session.add_audio_output(&pcm).unwrap();
-    session.start_running().unwrap();   // no camera: a session of a microphone alone
+    session.start_running().unwrap(); // no camera: a session of a microphone alone
     let mut frames = 0;
     while frames < 9_600 {
         frames += buffers.recv_timeout(Duration::from_secs(10)).unwrap();

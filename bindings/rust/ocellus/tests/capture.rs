@@ -9,8 +9,8 @@ fn frames_reach_a_closure_and_can_be_retained() {
     let camera = ctx.devices().unwrap().into_iter().find(|d| d.unique_id() == "usb-1d6b:0110-VCAM-0000").unwrap();
     assert!(camera.supports_multitasking());
     let session = ctx.capture_session().unwrap();
-    assert_eq!(session.start_running().unwrap_err().kind, ErrorKind::WrongState);   // no input yet
-    let mut output = VideoDataOutput::new(Some("NV12"), Some((320, 240))).unwrap();   // converted and scaled
+    assert_eq!(session.start_running().unwrap_err().kind, ErrorKind::WrongState); // no input yet
+    let mut output = VideoDataOutput::new(Some("NV12"), Some((320, 240))).unwrap(); // converted and scaled
     let (sender, frames) = mpsc::channel();
     output
         .set_frame_callback(move |frame| {
@@ -19,7 +19,8 @@ fn frames_reach_a_closure_and_can_be_retained() {
                 let value = luma[100 * stride as usize + x] as i32;
                 (value - (16 + x as i32 * 219 / 320)).abs() <= 3 || value >= 230
             });
-            let _ = sender.send((frame.width(), frame.height(), frame.pixel_format(), frame.plane_count(), ramp_ok, frame.retain()));
+            let _ =
+                sender.send((frame.width(), frame.height(), frame.pixel_format(), frame.plane_count(), ramp_ok, frame.retain()));
         })
         .unwrap();
     session.set_input(&camera).unwrap();
@@ -39,12 +40,12 @@ fn frames_can_be_pulled_by_name_and_iterated() {
     let ctx = Context::new("org.ocellus.test.rust.pull", &ContextOptions::default()).unwrap();
     let camera = ctx.devices().unwrap().into_iter().find(|d| d.unique_id() == "usb-1d6b:0110-VCAM-0000").unwrap();
     assert_eq!(VideoDataOutput::new(Some("BOGUS"), None).err().unwrap().kind, ErrorKind::InvalidArgument);
-    let output = VideoDataOutput::new(Some("BGR24"), Some((640, 480))).unwrap();   // OpenCV's order, by name
-    assert!(!output.full_range());   // YUV in video range unless asked
+    let output = VideoDataOutput::new(Some("BGR24"), Some((640, 480))).unwrap(); // OpenCV's order, by name
+    assert!(!output.full_range()); // YUV in video range unless asked
     output.set_full_range(true).unwrap();
     assert!(output.full_range());
     output.set_full_range(false).unwrap();
-    assert_eq!(output.next_frame(Duration::from_secs(60)).err().unwrap().kind, ErrorKind::WrongState);   // nothing can come
+    assert_eq!(output.next_frame(Duration::from_secs(60)).err().unwrap().kind, ErrorKind::WrongState); // nothing can come
     assert!(output.pollable_fd().unwrap() >= 0);
     let session = ctx.capture_session().unwrap();
     session.set_input(&camera).unwrap();
@@ -79,7 +80,7 @@ fn a_camera_without_depth_refuses_depth_outputs() {
         assert_eq!(synchronizer.delivered_pairs(), 0);
         assert_eq!(synchronizer.unmatched_frames(), (0, 0));
     }
-    picture.set_frame_callback(|_| {}).unwrap();   // free again once the synchronizer is dropped
+    picture.set_frame_callback(|_| {}).unwrap(); // free again once the synchronizer is dropped
 }
 
 #[test]

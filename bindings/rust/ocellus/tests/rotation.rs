@@ -11,7 +11,7 @@ fn external_camera_angles() {
     assert!(coordinator.is_mirrored());
     coordinator.set_interface_orientation(Some(0)).unwrap();
     coordinator.set_host_orientation(180).unwrap();
-    assert_eq!(coordinator.angles(), (180, 0));   // the camera did not move: only the preview turns
+    assert_eq!(coordinator.angles(), (180, 0)); // the camera did not move: only the preview turns
     coordinator.set_mounting_correction(90).unwrap();
     assert_eq!(coordinator.angles(), (270, 90));
     assert_eq!(coordinator.set_host_orientation(10).unwrap_err().kind, ErrorKind::InvalidArgument);

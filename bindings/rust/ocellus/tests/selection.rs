@@ -41,7 +41,8 @@ fn choice_is_persisted_and_observed() {
 fn discovery_session_filters() {
     let state = format!("/tmp/ocellus-rust-discovery-{}", std::process::id());
     let ctx = context(&state);
-    let externals = ctx.discovery_session(ffi::OC_DEVICE_TYPES_EXTERNAL_CAMERA, ffi::OC_MEDIA_TYPE_VIDEO, Position::Unspecified).unwrap();
+    let externals =
+        ctx.discovery_session(ffi::OC_DEVICE_TYPES_EXTERNAL_CAMERA, ffi::OC_MEDIA_TYPE_VIDEO, Position::Unspecified).unwrap();
     assert_eq!(externals.devices().unwrap().len(), 2);
     let fronts = ctx.discovery_session(0, ffi::OC_MEDIA_TYPE_ANY, Position::Front).unwrap();
     assert!(fronts.devices().unwrap().is_empty());
