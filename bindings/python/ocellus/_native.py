@@ -140,7 +140,8 @@ def load_library():
             return ctypes.CDLL(candidate)
         except OSError as error:
             tried.append(f"{candidate} ({error})")
-    raise ImportError("cannot load the Ocellus library; tried: " + "; ".join(tried))
+    raise ImportError("cannot load the Ocellus library (install libocellus0, or set OCELLUS_LIBRARY to the path of "
+                      "libocellus.so.0); tried: " + "; ".join(tried))
 
 
 def declare(lib, errcheck_status):

@@ -252,3 +252,18 @@ def check_lookups(context):
             context.device(missing)
     with pytest.raises(ocellus.NotFound):
         context.device_by_unique_id("0")   # exactly a unique ID, nothing else
+
+
+def test_without_a_library_the_import_error_says_how_to_name_one(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+    package = Path(__file__).resolve().parents[1] / "ocellus"
+    shutil.copytree(package, tmp_path / "ocellus", ignore=shutil.ignore_patterns("*.so*", "__pycache__"))
+    run = subprocess.run([sys.executable, "-c", "import ocellus"], cwd=tmp_path, capture_output=True, text=True,
+                         env={"PATH": "/usr/bin:/bin", "OCELLUS_LIBRARY": str(tmp_path / "missing.so")})
+    if run.returncode == 0:
+        pytest.skip("this machine has libocellus.so.0 installed system-wide: the import found it")
+    assert "ImportError: cannot load the Ocellus library" in run.stderr
+    assert "set OCELLUS_LIBRARY" in run.stderr and "missing.so (no such file)" in run.stderr
