@@ -846,6 +846,104 @@ static int test_microphone_and_audio_output(void)
     return 0;
 }
 
+struct mode_events {
+    pthread_mutex_t lock;
+    int changes;
+    oc_status status;
+    char message[512];
+};
+
+static void on_mode_event(oc_capture_session *session, oc_session_event event, oc_status error, const char *message,
+                          void *user_data)
+{
+    struct mode_events *log = user_data;
+    (void)session;
+    if (event != OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED) return;
+    pthread_mutex_lock(&log->lock);
+    log->changes++;
+    log->status = error;
+    snprintf(log->message, sizeof log->message, "%s", message);
+    pthread_mutex_unlock(&log->lock);
+}
+
+/* Waits up to 10 s for the `want`th mode change; returns the changes seen. */
+static int mode_changes(struct mode_events *log, int want)
+{
+    double deadline = now_ms() + 10000;
+    for (;;) {
+        pthread_mutex_lock(&log->lock);
+        int changes = log->changes;
+        pthread_mutex_unlock(&log->lock);
+        if (changes >= want || now_ms() > deadline) return changes;
+        usleep(1000);
+    }
+}
+
+/* A microphone alone in a session, through voice isolation (RNNoise where the test command
+ * installed it, else the standard mode and the reason), switched back mid-stream. */
+static int test_microphone_modes(void)
+{
+    char args[512];
+    snprintf(args, sizeof args, "add-mic %s cmodes", getenv("OCELLUS_TESTBED_DIR"));
+    CHECK(testbed(args) == 0);
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    oc_device *mic = NULL;
+    double deadline = now_ms() + 10000;
+    while (!mic && now_ms() < deadline) {
+        if (oc_context_copy_device_by_unique_id(ctx, "pipewire-cmodes", &mic) != OC_OK) usleep(10000);
+    }
+    CHECK(mic != NULL);
+    oc_capture_session *session = NULL;
+    oc_audio_data_output *audio = NULL;
+    struct audio_log log = { 0, 0, 0 };
+    struct mode_events events = { PTHREAD_MUTEX_INITIALIZER, 0, 0, "" };
+    CHECK(oc_capture_session_create(ctx, &session) == OC_OK);
+    CHECK(oc_capture_session_add_event_callback(session, on_mode_event, &events, NULL) == OC_OK);
+
+    CHECK(strcmp(oc_microphone_mode_name(OC_MICROPHONE_MODE_VOICE_ISOLATION), "voice_isolation") == 0);
+    CHECK(oc_microphone_mode_name((oc_microphone_mode)7) == NULL && strstr(oc_last_error_message(), "7") != NULL);
+    CHECK(oc_capture_session_set_preferred_microphone_mode(session, (oc_microphone_mode)7) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(oc_capture_session_set_preferred_microphone_mode(NULL, OC_MICROPHONE_MODE_STANDARD) == OC_ERROR_INVALID_HANDLE);
+    oc_microphone_mode preferred = (oc_microphone_mode)-1, active = (oc_microphone_mode)-1;
+    char engine[32], reason[512];
+    CHECK(oc_capture_session_get_microphone_mode(session, &preferred, &active, engine, sizeof engine, reason, sizeof reason) == OC_OK);
+    CHECK(preferred == OC_MICROPHONE_MODE_STANDARD && active == OC_MICROPHONE_MODE_STANDARD);
+    CHECK(strcmp(engine, "none") == 0 && reason[0] == '\0');
+
+    CHECK(oc_capture_session_set_preferred_microphone_mode(session, OC_MICROPHONE_MODE_VOICE_ISOLATION) == OC_OK);
+    CHECK(oc_capture_session_get_microphone_mode(session, &preferred, &active, engine, sizeof engine, reason, sizeof reason) == OC_OK);
+    CHECK(preferred == OC_MICROPHONE_MODE_VOICE_ISOLATION);
+    int engine_installed = getenv("OCELLUS_RNNOISE_LIB") != NULL;
+    if (engine_installed) CHECK(active == OC_MICROPHONE_MODE_VOICE_ISOLATION && strcmp(engine, "rnnoise") == 0 && !reason[0]);
+    else CHECK(active == OC_MICROPHONE_MODE_STANDARD && strstr(reason, "RNNoise") != NULL);
+    CHECK(mode_changes(&events, 1) == 1);
+    CHECK(engine_installed ? events.status == OC_OK && strcmp(events.message, "voice_isolation") == 0
+                           : events.status == OC_ERROR_LIBRARY_UNAVAILABLE && strstr(events.message, "standard: ") == events.message);
+
+    CHECK(oc_audio_data_output_create(&audio) == OC_OK);
+    CHECK(oc_audio_data_output_set_callback(audio, on_audio, &log) == OC_OK);
+    CHECK(oc_capture_session_set_audio_input(session, mic) == OC_OK);
+    CHECK(oc_capture_session_add_audio_output(session, audio) == OC_OK);
+    CHECK(oc_capture_session_start_running(session) == OC_OK);   /* no camera */
+    deadline = now_ms() + 10000;
+    while (log.frames < 9600 && now_ms() < deadline) usleep(1000);
+    CHECK(oc_capture_session_set_preferred_microphone_mode(session, OC_MICROPHONE_MODE_WIDE_SPECTRUM) == OC_OK);
+    while (log.frames < 19200 && now_ms() < deadline) usleep(1000);
+    CHECK(oc_capture_session_stop_running(session) == OC_OK);
+    CHECK(log.frames >= 19200 && log.wrong_format == 0);
+    CHECK(oc_audio_data_output_dropped_frames(audio) == 0 && oc_audio_data_output_dropped_frames(NULL) == 0);
+    CHECK(mode_changes(&events, 2) == 2 && events.status == OC_OK && strcmp(events.message, "wide_spectrum") == 0);
+
+    oc_audio_data_output_destroy(audio);
+    oc_capture_session_destroy(session);
+    oc_device_release(mic);
+    oc_context_destroy(ctx);
+    snprintf(args, sizeof args, "remove-mic %s cmodes", getenv("OCELLUS_TESTBED_DIR"));
+    CHECK(testbed(args) == 0);
+    return 0;
+}
+
 struct route_log {
     pthread_mutex_t lock;
     char last[128];
@@ -1363,6 +1461,7 @@ int main(void)
     run("photo and movie outputs", test_photo_and_movie_outputs);
     run("microphone and audio output", test_microphone_and_audio_output);
     run("microphone route", test_microphone_route);
+    run("microphone modes", test_microphone_modes);
     run("rotation coordinator", test_rotation_coordinator);
     run("unreachable remote fails fast", test_unreachable_remote_fails_fast);
     run("last error is per thread", test_last_error_is_per_thread);

@@ -96,7 +96,7 @@ read -r sp _ sf _ < <(tail -1 "$PREFIX/steady.log")
 # Memory errors the suite's own checks cannot see (issue 25: every stop freed the PipeWire stream
 # while its loop still had an invoke for it queued; glibc's default arenas hid the reuse): sessions
 # churned from several threads under valgrind memcheck and natively with one arena and freed
-# memory scribbled, and the CLI's stream, snap and record under memcheck. Any invalid access fails.
+# memory scribbled, and the CLI's stream, snap, record and listen under memcheck. Any invalid access fails.
 cc $CFLAGS -pthread $(pkg-config --cflags ocellus) -o "$PREFIX/session_churn" "$HERE/session_churn.c" $(pkg-config --libs ocellus)
 # --fair-sched: valgrind runs one thread at a time, and with its default lock a busy thread (the
 # encoder) can keep the CPU for long stretches on a loaded machine — the likely cause of one CI
@@ -113,6 +113,7 @@ memcheck "ocellus stream" "$PREFIX/bin/ocellus" stream --frames 20
 # Small sizes: 1080p encoding under valgrind is slow enough to look like a stalled camera.
 memcheck "ocellus snap" "$PREFIX/bin/ocellus" snap -o "$PREFIX/memcheck.jpg" --size 640x480
 memcheck "ocellus record" "$PREFIX/bin/ocellus" record -o "$PREFIX/memcheck.mp4" --seconds 2 --size 320x240
+memcheck "ocellus listen (voice isolation: the voice worker, a session of a microphone alone)" "$PREFIX/bin/ocellus" listen -o "$PREFIX/memcheck.wav" --seconds 2 --mode voice-isolation
 if MALLOC_ARENA_MAX=1 MALLOC_PERTURB_=165 LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/session_churn" 4 30; then
 	checks=$((checks + 1))
 else not_ok "session churn with MALLOC_ARENA_MAX=1 MALLOC_PERTURB_=165 (crashed, hung or failed)"; fi
