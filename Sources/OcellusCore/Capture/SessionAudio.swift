@@ -49,26 +49,33 @@ final class SessionAudio: @unchecked Sendable {
     /// the active mode says what really runs. A running stream switches at its next 10 ms frame.
     func setPreferredMode(_ preferred: MicrophoneMode) {
         changes.withLock {
+            let running = lock.withLock { processor }
             var state = MicrophoneModeState(preferred: preferred, active: preferred, engine: "none", reason: "")
             var engine: (any VoiceEngine)?
             if preferred.processes {
-                do throws(OcellusError) {
-                    guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no voice engines") }
-                    engine = try engines.makeVoiceIsolationEngine()
-                    state.engine = engine!.name
-                } catch {
-                    (state.active, state.reason) = (.standard, "\(preferred.name) is unavailable: \(error.message)")
+                // The engine running this stream, or the one kept for the next: never a second one.
+                if let existing = running?.engine ?? spareEngine {
+                    (engine, state.engine) = (existing, existing.name)
+                } else {
+                    do throws(OcellusError) {
+                        guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no voice engines") }
+                        let made = try engines.makeVoiceIsolationEngine()
+                        (engine, state.engine) = (made, made.name)
+                    } catch {
+                        (state.active, state.reason) = (.standard, "\(preferred.name) is unavailable: \(error.message)")
+                    }
                 }
             }
-            let (previous, running, format) = lock.withLock { () -> (MicrophoneModeState, VoiceProcessor?, AudioFormat?) in
+            let (previous, format) = lock.withLock { () -> (MicrophoneModeState, AudioFormat?) in
                 defer { mode = state }
-                return (mode, processor, stream?.format)
+                return (mode, stream?.format)
             }
             if let running {
                 running.setProcessing(state.active.processes)
             } else if state.active.processes, let format, let engine {
                 let started = makeProcessor(engine: engine, format: format)
                 lock.withLock { processor = started }
+                spareEngine = nil
             } else {
                 spareEngine = engine
             }
