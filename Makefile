@@ -33,6 +33,13 @@ RUST_SYS := bindings/rust/ocellus-sys
 $(foreach engine,$(shell scripts/fetch-voice-engines.sh --cached 2>/dev/null),\
   $(if $(filter undefined,$(origin $(firstword $(subst =, ,$(engine))))),$(eval export $(engine))))
 VIRTUAL_CAMERA := $(BUILD)/libexec/ocellus/ocellus-virtual-camera
+# Echo cancellation's plugin (C++ around webrtc-audio-processing), loaded on first use from
+# LIBDIR/ocellus/ beside the library; the Swift suite, whose code is not in the library, is told.
+ECHO_PLUGIN := $(BUILD)/lib/ocellus/libocellus-echo-webrtc.so
+CXX ?= c++
+CXXFLAGS ?= -O2 -g
+WEBRTC_CFLAGS = $(shell pkg-config --cflags webrtc-audio-processing | sed 's/-I/-isystem /g')
+WEBRTC_LIBS = $(shell pkg-config --libs webrtc-audio-processing)
 CC ?= cc
 # The CLI is C, built like any program that uses the library (dpkg-buildflags' CFLAGS/LDFLAGS apply).
 CFLAGS ?= -O2 -g
@@ -61,6 +68,10 @@ build:
 		$(if $(CLI_RPATH),-Wl$(comma)-rpath$(comma)'$(CLI_RPATH)')
 	$(if $(STRIP),$(STRIP) $(CLI))
 	$(if $(STRIP),$(STRIP) -o $(VIRTUAL_CAMERA) $(RELEASE)/ocellus-virtual-camera,cp $(RELEASE)/ocellus-virtual-camera $(VIRTUAL_CAMERA))
+	mkdir -p $(dir $(ECHO_PLUGIN))
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -std=c++11 -fPIC -shared -Wall -Wextra -Werror $(WEBRTC_CFLAGS) plugins/echo-webrtc/echo_webrtc.cpp \
+		-o $(ECHO_PLUGIN) $(LDFLAGS) -Wl,-z,relro,-z,now,--no-undefined,--as-needed $(WEBRTC_LIBS)
+	$(if $(STRIP),$(STRIP) --strip-unneeded $(ECHO_PLUGIN))
 	cp include/ocellus.h $(BUILD)/include/
 	sed -e 's|@LIBDIR@|$(abspath $(BUILD))/lib|' -e 's|@INCLUDEDIR@|$(abspath $(BUILD))/include|' -e 's|@PREFIX@|$(abspath $(BUILD))|' \
 		-e 's|@VERSION@|$(VERSION)|' pkgconfig/ocellus.pc.in > $(BUILD)/lib/pkgconfig/ocellus.pc
@@ -76,6 +87,7 @@ install: build man
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0644 $(LIB) $(DESTDIR)$(LIBDIR)/libocellus.so.0
 	ln -sf libocellus.so.0 $(DESTDIR)$(LIBDIR)/libocellus.so
+	install -D -m 0644 $(ECHO_PLUGIN) $(DESTDIR)$(LIBDIR)/ocellus/libocellus-echo-webrtc.so
 	install -m 0644 include/ocellus.h $(DESTDIR)$(INCLUDEDIR)/ocellus.h
 	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/ocellus
 	install -D -m 0755 $(VIRTUAL_CAMERA) $(DESTDIR)$(LIBEXECDIR)/ocellus/ocellus-virtual-camera
@@ -89,15 +101,16 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libocellus.so.0 $(DESTDIR)$(LIBDIR)/libocellus.so $(DESTDIR)$(INCLUDEDIR)/ocellus.h \
 		$(DESTDIR)$(BINDIR)/ocellus $(DESTDIR)$(PKGCONFIGDIR)/ocellus.pc $(DESTDIR)$(MANDIR)/man1/ocellus.1 \
 		$(DESTDIR)$(MANDIR)/man1/ocellus-*.1 $(DESTDIR)$(DATADIR)/bash-completion/completions/ocellus \
-		$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_ocellus $(DESTDIR)$(LIBEXECDIR)/ocellus/ocellus-virtual-camera
-	-rmdir $(DESTDIR)$(LIBEXECDIR)/ocellus
+		$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_ocellus $(DESTDIR)$(LIBEXECDIR)/ocellus/ocellus-virtual-camera \
+		$(DESTDIR)$(LIBDIR)/ocellus/libocellus-echo-webrtc.so
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/ocellus $(DESTDIR)$(LIBDIR)/ocellus
 
 # Each suite runs inside its own private test bed; the test bed's CLI is the stripped one.
 test: test-swift test-c test-badinput test-python test-rust test-examples test-vivid test-gadget
 
 test-swift: build
 	rm -f $(BUILD)/swift-tests*.xml
-	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- $(SWIFT) test --xunit-output $(abspath $(BUILD))/swift-tests.xml; \
+	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_ECHO_CANCELLER_LIB=$(abspath $(ECHO_PLUGIN)) $(TESTBED) run -- $(SWIFT) test --xunit-output $(abspath $(BUILD))/swift-tests.xml; \
 	status=$$?; $(PYTHON) scripts/xunit-summary.py $(BUILD)/swift-tests.xml $(BUILD)/swift-tests-swift-testing.xml && exit $$status
 
 test-c: build

@@ -59,8 +59,10 @@ let package = Package(
         .target(name: "OcellusMedia", dependencies: ["OcellusCore", "CLibYUV", "CTurboJPEG", "CLibExif", "CLibAV"],
                 swiftSettings: framePathSettings),
 
-        // Microphone modes' engines (RNNoise for voice isolation), loaded on first use.
-        .target(name: "OcellusVoice", dependencies: ["OcellusCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Microphone modes' engines (RNNoise for voice isolation, Ocellus's webrtc-audio-processing
+        // plugin for echo cancellation), loaded on first use; CLoadedObject finds the plugin's directory.
+        .target(name: "CLoadedObject"),
+        .target(name: "OcellusVoice", dependencies: ["OcellusCore", "CLoadedObject"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The host's orientation from iio-sensor-proxy over D-Bus (sd-bus from libsystemd).
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),

@@ -22,6 +22,7 @@ PACKAGES=(
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod v4l-utils   # vivid VM (V4L2 tests)
 	libv4l-0                                                               # optional libv4l2 switch
 	udev alsa-utils usbutils                                               # USB gadget cameras in the VM
+	libwebrtc-audio-processing-dev                                         # echo cancellation's plugin
 	sox bucklespring-data python3-pip                                      # voice isolation: mixes of alsa-utils' speech and recorded typing; RNNoise from PyPI
 	debhelper dh-python python3-all lintian debootstrap                    # Debian packages, checked on a clean system
 )

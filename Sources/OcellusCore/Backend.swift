@@ -34,6 +34,9 @@ public protocol DeviceBackend: AnyObject, Sendable {
     /// Opens a microphone this backend reported.
     func openAudioStream(for device: Device, format: AudioFormat,
                          handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream
+    /// Opens what the machine plays, as heard beside a microphone this backend reported.
+    func openPlaybackReference(beside microphone: Device, format: AudioFormat,
+                               handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream
     /// The controls of a camera, reached through this backend (`DeviceHub.controller(for:)` says
     /// which backend is asked); `notFound` when it cannot reach them.
     func controller(for device: Device) throws(OcellusError) -> any CameraControlling
@@ -43,6 +46,10 @@ extension DeviceBackend {
     public func openAudioStream(for device: Device, format: AudioFormat,
                                 handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
         throw OcellusError(.invalidArgument, "\(device.uniqueID) is not a microphone Ocellus can open (the \(kind.name) backend has no sound)")
+    }
+    public func openPlaybackReference(beside microphone: Device, format: AudioFormat,
+                                      handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+        throw OcellusError(.invalidArgument, "the \(kind.name) backend has no playback to cancel the echo of")
     }
     public func controller(for device: Device) throws(OcellusError) -> any CameraControlling {
         throw OcellusError(.notFound, "\(device.uniqueID) has no controls through the \(kind.name) backend")

@@ -12,6 +12,11 @@ extension DeviceHub: CameraStreamOpening, AudioStreamOpening {
         try backend(opening: device).openAudioStream(for: device, format: format, handler: handler)
     }
 
+    public func openPlaybackReference(beside microphone: Device, format: AudioFormat,
+                                      handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+        try backend(opening: microphone).openPlaybackReference(beside: microphone, format: format, handler: handler)
+    }
+
     private func backend(opening device: Device) throws(OcellusError) -> any DeviceBackend {
         guard device.isConnected else { throw OcellusError(.disconnected, "\(device.uniqueID) is disconnected") }
         guard let backend = runningBackend(device.backend) else {

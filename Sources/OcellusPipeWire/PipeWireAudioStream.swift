@@ -13,18 +13,36 @@ public final class PipeWireAudioStream: AudioStream, @unchecked Sendable {
     public let format: AudioFormat
     private var capture: PipeWireCapture?
 
-    public init(remote: PipeWireRemote, objectSerial: String, format: AudioFormat, timeoutMilliseconds: UInt32 = 3000,
-                application: PipeWireApplication? = nil, deviceName: String? = nil,
-                handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) {
+    /// A microphone: the source whose node has `objectSerial`.
+    public convenience init(remote: PipeWireRemote, objectSerial: String, format: AudioFormat, timeoutMilliseconds: UInt32 = 3000,
+                            application: PipeWireApplication? = nil, deviceName: String? = nil,
+                            handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) {
+        try self.init(remote: remote, target: objectSerial, properties: [:], device: "microphone", format: format,
+                      timeoutMilliseconds: timeoutMilliseconds, application: application, deviceName: deviceName, handler: handler)
+    }
+
+    /// What the machine plays: the default output's monitor (`stream.capture.sink`), following the
+    /// default as the session manager moves it. Ready once connected: nothing may be playing.
+    public static func playbackReference(remote: PipeWireRemote, format: AudioFormat, application: PipeWireApplication? = nil,
+                                         handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> PipeWireAudioStream {
+        try PipeWireAudioStream(remote: remote, target: nil, properties: ["stream.capture.sink": "true"], device: "playback reference",
+                                format: format, timeoutMilliseconds: 3000, application: application, deviceName: "playback reference",
+                                handler: handler)
+    }
+
+    private init(remote: PipeWireRemote, target: String?, properties: [String: String], device: String, format: AudioFormat,
+                 timeoutMilliseconds: UInt32, application: PipeWireApplication?, deviceName: String?,
+                 handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) {
         self.format = format
-        let media = PipeWireCaptureMedia(
-            properties: ["media.type": "Audio", "media.category": "Capture", "media.role": "Communication"],
-            device: "microphone",
+        var media = PipeWireCaptureMedia(
+            properties: ["media.type": "Audio", "media.category": "Capture", "media.role": "Communication"].merging(properties) { _, own in own },
+            device: device,
             description: "\(format.channels)-channel float PCM at \(format.sampleRate) Hz",
             buildFormat: { buffer, size in ocpw_build_audio_format(buffer, size, format.sampleRate, format.channels) },
             process: { buffer in PipeWireAudioStream.deliver(buffer, format: format, to: handler) },
             failed: { handler(.failed($0)) })
-        capture = try PipeWireCapture(remote: remote, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds, media: media,
+        media.readyWhenConnected = target == nil
+        capture = try PipeWireCapture(remote: remote, objectSerial: target, timeoutMilliseconds: timeoutMilliseconds, media: media,
                                       application: application, deviceName: deviceName)
     }
 

@@ -103,6 +103,11 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
                                        application: application, deviceName: device.name, handler: handler)
     }
 
+    public func openPlaybackReference(beside microphone: Device, format: AudioFormat,
+                                      handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+        try PipeWireAudioStream.playbackReference(remote: remote, format: format, application: application, handler: handler)
+    }
+
     public func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) {
         self.delegate = delegate
         let connection = try PipeWireConnection(threadName: "ocellus-pw", remote: remote,

@@ -21,13 +21,17 @@ struct PipeWireCaptureMedia {
     var process: (UnsafeMutablePointer<spa_buffer>) -> Void
     /// The stream ended on its own after it had streamed.
     var failed: (OcellusError) -> Void
+    /// Whether being connected is enough (buffers come once the session manager links it, if
+    /// ever) rather than streaming within the timeout.
+    var readyWhenConnected = false
 }
 
 /// A `pw_stream` (input) on its own thread loop, aimed at one node's `object.serial`
 /// with `node.dont-reconnect` (so it never drifts to another device when this one
 /// goes), offering exactly one format so negotiation cannot pick another. A
 /// negotiation that does not finish in time is an error, not a hang. Shared by
-/// camera and microphone streams.
+/// camera and microphone streams, and by the playback reference, which has no target
+/// (the session manager links it where its properties say, and moves it).
 final class PipeWireCapture: @unchecked Sendable {
     private let media: PipeWireCaptureMedia
     /// node.name, node.description and application.* of the stream.
@@ -42,7 +46,7 @@ final class PipeWireCapture: @unchecked Sendable {
     private var everStreamed = false
 
     /// Connects and waits until buffers flow (or fails within `timeoutMilliseconds`).
-    init(remote: PipeWireRemote, objectSerial: String, timeoutMilliseconds: UInt32, media: PipeWireCaptureMedia,
+    init(remote: PipeWireRemote, objectSerial: String?, timeoutMilliseconds: UInt32, media: PipeWireCaptureMedia,
          application: PipeWireApplication?, deviceName: String?) throws(OcellusError) {
         self.media = media
         self.identity = application?.streamProperties(device: deviceName) ?? ["node.name": "ocellus-capture"]
@@ -79,7 +83,7 @@ final class PipeWireCapture: @unchecked Sendable {
 
     // MARK: Connection (loop locked)
 
-    private func connect(_ connection: PipeWireConnection, objectSerial: String, timeoutMilliseconds: UInt32) -> OcellusError? {
+    private func connect(_ connection: PipeWireConnection, objectSerial: String?, timeoutMilliseconds: UInt32) -> OcellusError? {
         guard let core = connection.core else { return OcellusError(.backendUnavailable, "not connected to PipeWire") }
         let me = Unmanaged.passUnretained(self).toOpaque()
         coreEvents.pointer.pointee.version = UInt32(PW_VERSION_CORE_EVENTS)
@@ -90,9 +94,8 @@ final class PipeWireCapture: @unchecked Sendable {
         }
         ocpw_core_add_listener(core, coreHook.pointer, coreEvents.pointer, me)
 
-        let properties = makeProperties(media.properties.merging(identity) { _, own in own }.merging([
-            "target.object": objectSerial, "node.dont-reconnect": "true",
-        ]) { _, fixed in fixed })
+        let target = objectSerial.map { ["target.object": $0, "node.dont-reconnect": "true"] } ?? [:]
+        let properties = makeProperties(media.properties.merging(identity) { _, own in own }.merging(target) { _, fixed in fixed })
         stream = pw_stream_new(core, "ocellus-capture", properties)
         guard let stream else { return OcellusError(.noResources, "could not create a PipeWire stream: \(errnoText())") }
         streamEvents.pointer.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
@@ -117,7 +120,8 @@ final class PipeWireCapture: @unchecked Sendable {
         }
         guard result >= 0 else { return OcellusError(.other, "cannot connect the capture stream: \(errnoText(-result))") }
 
-        guard connection.wait(milliseconds: timeoutMilliseconds, until: { state == PW_STREAM_STATE_STREAMING || failure != nil }) else {
+        let ready = { [self] in state == PW_STREAM_STATE_STREAMING || (media.readyWhenConnected && state == PW_STREAM_STATE_PAUSED) }
+        guard connection.wait(milliseconds: timeoutMilliseconds, until: { ready() || failure != nil }) else {
             return OcellusError(.timeout, "the \(media.device) did not start streaming \(media.description) within \(timeoutMilliseconds) ms (format negotiation stalled, or the \(media.device) is gone)")
         }
         return failure

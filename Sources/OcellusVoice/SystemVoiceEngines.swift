@@ -5,12 +5,14 @@ import Glibc
 
 /// The voice engines of this system, each library loaded the first time a mode needs it and
 /// kept (a failed load is tried again next time: the app may have installed it or set the path).
-/// Voice isolation runs RNNoise, or DeepFilterNet where `OCELLUS_VOICE_ISOLATION_ENGINE=deepfilternet`.
+/// Voice isolation runs RNNoise, or DeepFilterNet where `OCELLUS_VOICE_ISOLATION_ENGINE=deepfilternet`,
+/// after webrtc-audio-processing's echo canceller.
 public final class SystemVoiceEngines: VoiceEngineLoading, @unchecked Sendable {
     public static let shared = SystemVoiceEngines()
     private let lock = ConditionLock()
     private var rnnoise: RNNoise.Library?
     private var deepFilterNet: DeepFilterNet.Library?
+    private var webRTC: WebRTCEchoCanceller.Library?
 
     /// The engine `OCELLUS_VOICE_ISOLATION_ENGINE` names ("rnnoise", the default, or "deepfilternet").
     static var chosenEngine: String { getenv("OCELLUS_VOICE_ISOLATION_ENGINE").map { String(cString: $0) } ?? "rnnoise" }
@@ -24,6 +26,10 @@ public final class SystemVoiceEngines: VoiceEngineLoading, @unchecked Sendable {
         case let other:
             throw OcellusError(.invalidArgument, "OCELLUS_VOICE_ISOLATION_ENGINE=\(other) is not an engine (rnnoise, deepfilternet)")
         }
+    }
+
+    public func makeEchoCanceller() throws(OcellusError) -> any EchoCanceller {
+        try WebRTCEchoCanceller(library: loaded(\.webRTC, WebRTCEchoCanceller.Library.load))
     }
 
     private func loaded<Library>(_ slot: ReferenceWritableKeyPath<SystemVoiceEngines, Library?>,

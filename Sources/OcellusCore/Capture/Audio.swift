@@ -39,6 +39,11 @@ public protocol AudioStream: AnyObject, Sendable {
 public protocol AudioStreamOpening: Sendable {
     func openAudioStream(for device: Device, format: AudioFormat,
                          handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream
+    /// Opens what the machine plays (the default output's monitor, following the default),
+    /// through the backend of `microphone`: the reference echo cancellation removes. Returns
+    /// once connected; sound flows whenever something is played.
+    func openPlaybackReference(beside microphone: Device, format: AudioFormat,
+                               handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream
 }
 
 /// behaviour §4 audio data output: PCM from the session's microphone input, on the audio

@@ -29,6 +29,16 @@ public struct MicrophoneModeState: Sendable, Equatable {
     public var engine: String
     /// Why `active` is not `preferred` ("" when it is): the engine that is missing and where it was looked for.
     public var reason: String
+    /// The echo canceller running in the active mode ("webrtc"), "none" when no echo is cancelled.
+    public var echoCancellation: String
+    /// Why voice isolation runs without echo cancellation ("" otherwise): the canceller that is missing.
+    public var echoCancellationReason: String
+
+    public init(preferred: MicrophoneMode, active: MicrophoneMode, engine: String, reason: String,
+                echoCancellation: String = "none", echoCancellationReason: String = "") {
+        (self.preferred, self.active, self.engine, self.reason) = (preferred, active, engine, reason)
+        (self.echoCancellation, self.echoCancellationReason) = (echoCancellation, echoCancellationReason)
+    }
 
     public static let standard = MicrophoneModeState(preferred: .standard, active: .standard, engine: "none", reason: "")
 }
@@ -53,4 +63,6 @@ public enum VoiceFrame {
 public protocol VoiceEngineLoading: Sendable {
     /// A new voice isolation engine; `.libraryUnavailable` saying what is missing and where it was looked for.
     func makeVoiceIsolationEngine() throws(OcellusError) -> any VoiceEngine
+    /// A new echo canceller for voice isolation; `.libraryUnavailable` saying what is missing.
+    func makeEchoCanceller() throws(OcellusError) -> any EchoCanceller
 }

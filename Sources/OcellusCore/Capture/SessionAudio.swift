@@ -7,7 +7,8 @@ import Glibc
 /// hears the input itself, or — for the `microphone` device — wherever that device routes, and
 /// moves with the route while the session runs (recordings fill the gap with silence). Its sound
 /// goes through the session's microphone mode: straight to the outputs, or — once voice isolation
-/// was wanted on this stream — through a `VoiceProcessor` on a thread of its own.
+/// was wanted on this stream — through a `VoiceProcessor` on a thread of its own, with what the
+/// machine plays (the playback reference, a second stream) for its echo canceller.
 final class SessionAudio: @unchecked Sendable {
     private let opener: (any AudioStreamOpening)?
     private let engines: (any VoiceEngineLoading)?
@@ -26,6 +27,8 @@ final class SessionAudio: @unchecked Sendable {
     private var source: Device?
     /// The open stream's voice processor, from the first time voice isolation was active on it.
     private var processor: VoiceProcessor?
+    /// What the machine plays, heard for the processor's echo canceller.
+    private var reference: (any AudioStream)?
     private var mode = MicrophoneModeState.standard
     /// Under `changes`: the input the running session wants heard (nil while stopped), kept while
     /// no stream is open for it (a route to no microphone), so that route changes reopen it.
@@ -33,6 +36,7 @@ final class SessionAudio: @unchecked Sendable {
     /// Under `changes`: an engine made when the mode was chosen, for the next stream (an engine
     /// that loads a model takes most of a second to make).
     private var spareEngine: (any VoiceEngine)?
+    private var spareEcho: (any EchoCanceller)?
     /// Set while the input is the `microphone` device: its route changes move the stream.
     private var routeObserver: (route: MicrophoneRoute, id: UInt64)?
 
@@ -49,21 +53,35 @@ final class SessionAudio: @unchecked Sendable {
     /// the active mode says what really runs. A running stream switches at its next 10 ms frame.
     func setPreferredMode(_ preferred: MicrophoneMode) {
         changes.withLock {
-            let running = lock.withLock { processor }
+            let (running, heard) = lock.withLock { (processor, source) }
             var state = MicrophoneModeState(preferred: preferred, active: preferred, engine: "none", reason: "")
             var engine: (any VoiceEngine)?
+            var echo: (any EchoCanceller)?
             if preferred.processes {
                 // The engine running this stream, or the one kept for the next: never a second one.
-                if let existing = running?.engine ?? spareEngine {
-                    (engine, state.engine) = (existing, existing.name)
+                switch Self.obtain(running.map { $0.engine } ?? spareEngine, { () throws(OcellusError) in
+                    guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no voice engines") }
+                    return try engines.makeVoiceIsolationEngine()
+                }) {
+                case .success(let made): (engine, state.engine) = (made, made.name)
+                case .failure(let error): (state.active, state.reason) = (.standard, "\(preferred.name) is unavailable: \(error.message)")
+                }
+            }
+            if state.active.processes {
+                // A running stream keeps the canceller it started with (none: until the next stream).
+                let made: Result<any EchoCanceller, OcellusError> = if let running {
+                    running.echo.map { .success($0) } ?? .failure(OcellusError(.libraryUnavailable, lock.withLock { mode.echoCancellationReason }))
                 } else {
-                    do throws(OcellusError) {
-                        guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no voice engines") }
-                        let made = try engines.makeVoiceIsolationEngine()
-                        (engine, state.engine) = (made, made.name)
-                    } catch {
-                        (state.active, state.reason) = (.standard, "\(preferred.name) is unavailable: \(error.message)")
-                    }
+                    Self.obtain(spareEcho, { () throws(OcellusError) in
+                        guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no echo canceller") }
+                        return try engines.makeEchoCanceller()
+                    })
+                }
+                switch made {
+                case .success(let canceller): (echo, state.echoCancellation) = (canceller, canceller.name)
+                case .failure(let error):
+                    state.echoCancellationReason = error.message.hasPrefix("echo cancellation") || error.message.hasPrefix("no playback")
+                        ? error.message : "echo cancellation is unavailable: \(error.message)"
                 }
             }
             let (previous, format) = lock.withLock { () -> (MicrophoneModeState, AudioFormat?) in
@@ -72,17 +90,21 @@ final class SessionAudio: @unchecked Sendable {
             }
             if let running {
                 running.setProcessing(state.active.processes)
-            } else if state.active.processes, let format, let engine {
-                let started = makeProcessor(engine: engine, format: format)
-                lock.withLock { processor = started }
-                spareEngine = nil
+            } else if state.active.processes, let format, let engine, let heard {
+                start(engine: engine, echo: echo, format: format, hearing: heard)
+                (spareEngine, spareEcho) = (nil, nil)
             } else {
-                spareEngine = engine
+                (spareEngine, spareEcho) = (engine, echo)
             }
-            if previous.active != state.active || previous.engine != state.engine || previous.reason != state.reason {
-                events.post(.microphoneModeChanged(state))
-            }
+            let now = lock.withLock { mode }
+            if previous != now { events.post(.microphoneModeChanged(now)) }
         }
+    }
+
+    /// `existing`, else a new one from `make`.
+    private static func obtain<Engine>(_ existing: Engine?, _ make: () throws(OcellusError) -> Engine) -> Result<Engine, OcellusError> {
+        if let existing { return .success(existing) }
+        do throws(OcellusError) { return .success(try make()) } catch { return .failure(error) }
     }
 
     /// Whether microphones can be opened at all.
@@ -124,13 +146,12 @@ final class SessionAudio: @unchecked Sendable {
         let followsRoute = microphone.route != nil
         let format = AudioFormat()
         // A new engine per stream: its state is the sound it heard.
-        let active = lock.withLock { mode.active }
-        var started: VoiceProcessor?
-        if active.processes, let engine = spareEngine ?? (try? engines?.makeVoiceIsolationEngine()) {
-            started = makeProcessor(engine: engine, format: format)
+        let wantedMode = lock.withLock { mode }
+        if wantedMode.active.processes, let engine = spareEngine ?? (try? engines?.makeVoiceIsolationEngine()) {
+            let echo = wantedMode.echoCancellation == "none" ? nil : spareEcho ?? (try? engines?.makeEchoCanceller())
+            if start(engine: engine, echo: echo, format: format, hearing: heard) { events.post(.microphoneModeChanged(lock.withLock { mode })) }
         }
-        spareEngine = nil
-        lock.withLock { processor = started }
+        (spareEngine, spareEcho) = (nil, nil)
         // Unowned: the session (and this) outlive the stream, which `close` joins.
         let handler = { [unowned(unsafe) self] (event: AudioStreamEvent) in
             switch event {
@@ -149,15 +170,51 @@ final class SessionAudio: @unchecked Sendable {
         do throws(OcellusError) {
             opened = try opener.openAudioStream(for: heard, format: format, handler: handler)
         } catch {
-            lock.withLock { processor = nil }
+            stopProcessing()
             throw error
         }
         lock.withLock { (stream, input, source) = (opened, microphone, heard) }
     }
 
-    /// A processor delivering to the committed outputs on its thread (unowned: `close` joins it).
-    private func makeProcessor(engine: any VoiceEngine, format: AudioFormat) -> VoiceProcessor {
-        VoiceProcessor(engine: engine, format: format, processing: true,
+    /// Under `changes`: a processor for the stream (delivering to the committed outputs on its
+    /// thread; unowned, `close` joins it), and the playback reference of its echo canceller. A
+    /// reference that cannot be opened leaves the echo uncancelled, and the mode says why (returns
+    /// true when that changed the mode).
+    @discardableResult
+    private func start(engine: any VoiceEngine, echo: (any EchoCanceller)?, format: AudioFormat, hearing heard: Device) -> Bool {
+        let started = makeProcessor(engine: engine, echo: echo, format: format)
+        lock.withLock { processor = started }
+        guard echo != nil, let opener else { return false }
+        do throws(OcellusError) {
+            let opened = try opener.openPlaybackReference(beside: heard, format: format) { [unowned(unsafe) self] event in
+                guard case .samples(let buffer) = event else { return }
+                self.lock.withLock { self.processor }?.pushPlayed(buffer)
+            }
+            lock.withLock { reference = opened }
+            return false
+        } catch {
+            return lock.withLock {
+                guard mode.echoCancellation != "none" else { return false }
+                (mode.echoCancellation, mode.echoCancellationReason) = ("none", "no playback to cancel the echo of: \(error.message)")
+                return true
+            }
+        }
+    }
+
+    /// Under `changes`: stops the playback reference, then the processor (after the stream stopped
+    /// pushing: it delivers what it holds, then goes).
+    private func stopProcessing() {
+        let (playback, processing) = lock.withLock { () -> ((any AudioStream)?, VoiceProcessor?) in
+            defer { reference = nil }
+            return (reference, processor)
+        }
+        playback?.stop()
+        processing?.finish()
+        lock.withLock { processor = nil }
+    }
+
+    private func makeProcessor(engine: any VoiceEngine, echo: (any EchoCanceller)?, format: AudioFormat) -> VoiceProcessor {
+        VoiceProcessor(engine: engine, echo: echo, format: format, processing: true,
                        deliver: { [unowned(unsafe) self] buffer in
                            for output in self.lock.withLock({ self.outputs }) { output.deliver(buffer) }
                        },
@@ -168,14 +225,12 @@ final class SessionAudio: @unchecked Sendable {
 
     /// Under `changes`.
     private func close() {
-        let (current, processing) = lock.withLock { () -> ((any AudioStream)?, VoiceProcessor?) in
+        let current = lock.withLock { () -> (any AudioStream)? in
             defer { (stream, input, source) = (nil, nil, nil) }
-            return (stream, processor)
+            return stream
         }
         current?.stop()
-        // The stream pushes no more: the processor delivers what it holds, then goes.
-        processing?.finish()
-        lock.withLock { processor = nil }
+        stopProcessing()
     }
 
     /// Starts or stops following `route`'s changes (nil: the input is not the `microphone` device).

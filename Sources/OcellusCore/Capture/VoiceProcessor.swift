@@ -12,8 +12,15 @@ import Glibc
 /// comes out once, with its own capture time: the first `latency` outputs (the engine's warm-up,
 /// standing for sound from before the stream) are skipped, and `finish` flushes the tail. All
 /// memory is allocated up front; a worker that falls a second behind drops input, counted.
+///
+/// With an echo canceller, what the machine plays (`pushPlayed`) is given to it before each
+/// microphone frame, then the microphone frame goes through it ahead of the engine. Both streams
+/// run on PipeWire's graph, a cycle's playback reaching us about when its microphone sound does:
+/// the worker waits a little for the playback of the microphone's latest cycle (so that the
+/// reference never comes after its echo), but not for a reference that stopped.
 final class VoiceProcessor: @unchecked Sendable {
     let engine: any VoiceEngine
+    let echo: (any EchoCanceller)?
     private let format: AudioFormat
     private let channels: Int
     private let deliver: (AudioBuffer) -> Void
@@ -33,21 +40,31 @@ final class VoiceProcessor: @unchecked Sendable {
     /// comes after it, wherever the worker is.
     private var processing: (before: Bool, after: Bool, switchIndex: Int)
     private var thread: pthread_t?
+    // Under `lock`: what was played, mono, not yet given to the echo canceller; when the last
+    // playback and the last microphone sound arrived (monotonic ns; 0: never).
+    private let played: UnsafeMutableBufferPointer<Float>
+    private var playedStart = 0
+    private var playedCount = 0
+    private var playedArrival: UInt64 = 0
+    private var heardArrival: UInt64 = 0
 
     // The worker's own, preallocated per-frame buffers.
     private let frame: UnsafeMutableBufferPointer<Float>       // interleaved input frame
     private let mono: UnsafeMutableBufferPointer<Float>
     private let processed: UnsafeMutableBufferPointer<Float>
+    private let cancelled: UnsafeMutableBufferPointer<Float>    // the microphone frame less the echo
+    private let playedFrames: UnsafeMutableBufferPointer<Float> // playback taken for the canceller
     private let delay: UnsafeMutableBufferPointer<Float>       // interleaved raw, `latency` frames
     private var delayPosition = 0
     private let output: UnsafeMutableBufferPointer<Float>
     private var weight: Float
     private var skip: Int
 
-    init(engine: any VoiceEngine, format: AudioFormat, processing: Bool,
+    init(engine: any VoiceEngine, echo: (any EchoCanceller)? = nil, format: AudioFormat, processing: Bool,
          deliver: @escaping (AudioBuffer) -> Void, onDrop: @escaping (Int) -> Void) {
         precondition(format.sampleRate == VoiceFrame.sampleRate, "voice engines take \(VoiceFrame.sampleRate) Hz")
         self.engine = engine
+        self.echo = echo
         self.format = format
         channels = Int(max(1, format.channels))
         self.deliver = deliver
@@ -60,6 +77,10 @@ final class VoiceProcessor: @unchecked Sendable {
         frame = .allocate(capacity: length * channels)
         mono = .allocate(capacity: length)
         processed = .allocate(capacity: length)
+        cancelled = .allocate(capacity: length)
+        let second = Int(format.sampleRate)
+        played = .allocate(capacity: echo == nil ? 1 : second)
+        playedFrames = .allocate(capacity: echo == nil ? 1 : second)
         delay = .allocate(capacity: max(1, engine.latency) * channels)
         delay.initialize(repeating: 0)
         output = .allocate(capacity: length * channels)
@@ -69,7 +90,7 @@ final class VoiceProcessor: @unchecked Sendable {
 
     deinit {
         finish()
-        for buffer in [ring, frame, mono, processed, delay, output] { buffer.deallocate() }
+        for buffer in [ring, frame, mono, processed, cancelled, played, playedFrames, delay, output] { buffer.deallocate() }
         anchors.deallocate()
     }
 
@@ -99,10 +120,52 @@ final class VoiceProcessor: @unchecked Sendable {
             }
             anchors.append(index: received, timestamp: buffer.timestampNanoseconds)
             received += frames
+            heardArrival = monotonicNanoseconds()
             lock.broadcast()
             return 0
         }
         if dropped > 0 { onDrop(dropped) }
+    }
+
+    /// On the playback reference's thread: what the machine played, for the echo canceller. A
+    /// reference a second ahead of the microphone forgets its oldest sound.
+    func pushPlayed(_ buffer: AudioBuffer) {
+        guard echo != nil else { return }
+        let channels = Int(max(1, buffer.format.channels))
+        let scale = 1 / Float(channels)
+        lock.withLock {
+            let capacity = played.count
+            for i in 0..<buffer.frameCount {
+                var sum: Float = 0
+                for c in 0..<channels { sum += buffer.samples[i * channels + c] }
+                if playedCount == capacity { playedStart = (playedStart + 1) % capacity; playedCount -= 1 }
+                played[(playedStart + playedCount) % capacity] = sum * scale
+                playedCount += 1
+            }
+            playedArrival = monotonicNanoseconds()
+            lock.broadcast()
+        }
+    }
+
+    /// How long the worker waits for the playback of the microphone's latest cycle, and after
+    /// how long without playback the reference counts as stopped (nothing plays, or no output).
+    private static let playbackWait: UInt64 = 30_000_000
+    private static let playbackStopped: UInt64 = 100_000_000
+
+    /// Under `lock`: waits until the playback reference caught up with the microphone (or stopped),
+    /// then takes whole frames of it for the canceller; returns how many.
+    private func takePlayed() -> Int {
+        guard echo != nil else { return 0 }
+        let deadline = heardArrival + Self.playbackWait
+        while !finishing && playedArrival != 0 && playedArrival < heardArrival && playedArrival + Self.playbackStopped > heardArrival
+                && monotonicNanoseconds() < deadline {
+            lock.wait(untilMonotonicNanoseconds: deadline)
+        }
+        let taken = playedCount / VoiceFrame.length * VoiceFrame.length
+        for i in 0..<taken { playedFrames[i] = played[(playedStart + i) % played.count] }
+        playedStart = (playedStart + taken) % played.count
+        playedCount -= taken
+        return taken
     }
 
     /// Processes and delivers what was pushed, flushes the delay line and joins the worker.
@@ -122,8 +185,9 @@ final class VoiceProcessor: @unchecked Sendable {
         var consumed = 0       // input frames the worker took
         var produced = 0       // output positions processed, the skipped warm-up included
         while true {
-            let (taken, timestamp, finished, total, wanted): (Int, UInt64?, Bool, Int, Bool) = lock.withLock {
+            let (taken, timestamp, finished, total, wanted, playedTaken): (Int, UInt64?, Bool, Int, Bool, Int) = lock.withLock {
                 while ringCount < length && !finishing { lock.wait() }
+                let playedTaken = takePlayed()
                 let taken = min(length, ringCount)
                 let capacity = ring.count / channels
                 var copied = 0
@@ -136,7 +200,10 @@ final class VoiceProcessor: @unchecked Sendable {
                 }
                 let timestamp = taken > 0 ? anchors.timestamp(of: consumed, rate: format.sampleRate) : nil
                 let wanted = consumed >= processing.switchIndex ? processing.after : processing.before
-                return (taken, timestamp, finishing, received, wanted)
+                return (taken, timestamp, finishing, received, wanted, playedTaken)
+            }
+            if let echo {
+                for start in stride(from: 0, to: playedTaken, by: length) { echo.play(playedFrames.baseAddress! + start) }
             }
             // Finishing: a last partial frame padded with silence, then silence until the
             // delay line gave out the last input sample.
@@ -162,7 +229,12 @@ final class VoiceProcessor: @unchecked Sendable {
             for c in 0..<channels { sum += frame[i * channels + c] }
             mono[i] = sum * scale
         }
-        engine.process(mono.baseAddress!, into: processed.baseAddress!)
+        if let echo {
+            echo.capture(mono.baseAddress!, into: cancelled.baseAddress!)
+            engine.process(cancelled.baseAddress!, into: processed.baseAddress!)
+        } else {
+            engine.process(mono.baseAddress!, into: processed.baseAddress!)
+        }
         // Delayed raw into `output`, this frame's raw into the delay line.
         let latency = engine.latency
         for i in 0..<length {

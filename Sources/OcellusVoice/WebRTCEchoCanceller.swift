@@ -1,0 +1,79 @@
+import CLoadedObject
+import OcellusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Echo cancellation by webrtc-audio-processing (BSD; Debian's libwebrtc-audio-processing1, the
+/// engine of PipeWire's echo-cancel), which is C++: Ocellus's plugin `libocellus-echo-webrtc.so`
+/// (plugins/echo-webrtc) wraps it in C and is loaded on first use, so the library itself never
+/// links it. Looked for in `OCELLUS_ECHO_CANCELLER_LIB`, else `ocellus/` beside the library
+/// holding this code (LIBDIR/ocellus/ once installed), else the loader's path.
+final class WebRTCEchoCanceller: EchoCanceller {
+    struct Library: @unchecked Sendable {
+        typealias Version = @convention(c) () -> Int32
+        typealias New = @convention(c) () -> OpaquePointer?
+        typealias Free = @convention(c) (OpaquePointer?) -> Void
+        typealias Play = @convention(c) (OpaquePointer?, UnsafePointer<Float>?) -> Void
+        typealias Capture = @convention(c) (OpaquePointer?, UnsafePointer<Float>?, UnsafeMutablePointer<Float>?) -> Void
+        let new: New
+        let free: Free
+        let play: Play
+        let capture: Capture
+
+        static let fileName = "libocellus-echo-webrtc.so"
+        /// plugins/echo-webrtc/ocellus_echo.h's OCELLUS_ECHO_INTERFACE_VERSION.
+        static let interfaceVersion: Int32 = 1
+
+        /// Where the plugin is looked for, in order.
+        static var candidates: [String] {
+            if let path = getenv("OCELLUS_ECHO_CANCELLER_LIB").map({ String(cString: $0) }), !path.isEmpty { return [path] }
+            return [installedBesideThisCode, fileName].compactMap { $0 }
+        }
+
+        /// LIBDIR/ocellus/ for a library installed in LIBDIR (build/lib/ocellus/ in the build tree).
+        private static var installedBesideThisCode: String? {
+            guard let loaded = ocellus_loaded_object_path() else { return nil }
+            let path = String(cString: loaded)
+            guard let slash = path.lastIndex(of: "/") else { return nil }
+            return path[..<slash] + "/ocellus/" + fileName
+        }
+
+        static func load() throws(OcellusError) -> Library {
+            var failures: [String] = []
+            for path in candidates {
+                guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+                    failures.append(dlerror().map { String(cString: $0) } ?? path)
+                    continue
+                }
+                func symbol<T>(_ name: String, as type: T.Type) -> T? { dlsym(handle, name).map { unsafeBitCast($0, to: type) } }
+                guard let version = symbol("ocellus_echo_interface_version", as: Version.self), version() == interfaceVersion,
+                      let new = symbol("ocellus_echo_new", as: New.self), let free = symbol("ocellus_echo_free", as: Free.self),
+                      let play = symbol("ocellus_echo_play", as: Play.self),
+                      let capture = symbol("ocellus_echo_capture", as: Capture.self) else {
+                    failures.append("\(path) is not Ocellus's echo canceller plugin of interface \(interfaceVersion)")
+                    dlclose(handle)
+                    continue
+                }
+                return Library(new: new, free: free, play: play, capture: capture)
+            }
+            throw OcellusError(.libraryUnavailable, "echo cancellation needs \(fileName) and webrtc-audio-processing "
+                + "(install libwebrtc-audio-processing1, or set OCELLUS_ECHO_CANCELLER_LIB to the plugin): \(failures.joined(separator: "; "))")
+        }
+    }
+
+    let name = "webrtc"
+    private let library: Library
+    private let state: OpaquePointer
+
+    init(library: Library) throws(OcellusError) {
+        guard let state = library.new() else { throw OcellusError(.noResources, "webrtc-audio-processing refused to make an echo canceller") }
+        (self.library, self.state) = (library, state)
+    }
+
+    deinit { library.free(state) }
+
+    func play(_ frame: UnsafePointer<Float>) { library.play(state, frame) }
+
+    func capture(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) { library.capture(state, input, output) }
+}
