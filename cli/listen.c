@@ -179,6 +179,7 @@ int command_listen(const global_options *options, arguments *a)
         json_key(&w, "file"); json_string(&w, path);
         json_key(&w, "seconds"); json_number(&w, heard);
         json_key(&w, "mode"); microphone_mode_json(&w, c.session);
+        json_key(&w, "echo_cancellation"); echo_cancellation_json(&w, c.session);
         json_key(&w, "channels"); json_int(&w, wav.channels);
         json_key(&w, "sample_rate"); json_int(&w, wav.sample_rate);
         json_key(&w, "frames"); json_int(&w, (int64_t)wav.frames);

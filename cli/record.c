@@ -49,6 +49,7 @@ static void on_recording(oc_movie_file_output *output, oc_status status, const c
     json_key(&w, "dropped"); json_int(&w, (int64_t)summary->dropped_frames);
     if (result->session) {
         json_key(&w, "mode"); microphone_mode_json(&w, result->session);
+        json_key(&w, "echo_cancellation"); echo_cancellation_json(&w, result->session);
     }
     json_object_end(&w);
     char duration[32], audio[32];

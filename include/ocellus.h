@@ -1307,8 +1307,9 @@ typedef enum oc_session_event {
      */
     OC_SESSION_EVENT_RECORDING_DEGRADED = 9,
     /**
-     * The active microphone mode or the engine doing it changed
-     * (oc_capture_session_get_microphone_mode()). `message` is the active mode's
+     * The active microphone mode, the engine doing it or its echo cancellation
+     * changed (oc_capture_session_get_microphone_mode(),
+     * oc_capture_session_get_echo_cancellation()). `message` is the active mode's
      * name (oc_microphone_mode_name()); when it is not the preferred one, `error`
      * is OC_ERROR_LIBRARY_UNAVAILABLE and `message` goes on after ": " with why.
      */
@@ -1941,6 +1942,10 @@ typedef enum oc_microphone_mode {
      * kept, by RNNoise (loaded on first use: OCELLUS_RNNOISE_LIB, else the
      * system's librnnoise.so.0), or by DeepFilterNet where the environment says
      * OCELLUS_VOICE_ISOLATION_ENGINE=deepfilternet (OCELLUS_DEEPFILTER_LIB; 30 ms).
+     * Before it, what the machine plays (the default output's monitor) is removed
+     * from the microphone by webrtc-audio-processing's echo canceller (Ocellus's
+     * plugin in LIBDIR/ocellus/, or OCELLUS_ECHO_CANCELLER_LIB), when it loads
+     * (oc_capture_session_get_echo_cancellation()).
      * Mono: every channel carries the processed mix of all. Adds 20 ms of latency, from the first time it is active on a stream
      * until the stream closes (switching away keeps the delay, so that switching
      * back and forth never leaves a gap).
@@ -1980,6 +1985,22 @@ oc_status oc_capture_session_set_preferred_microphone_mode(oc_capture_session *s
 oc_status oc_capture_session_get_microphone_mode(const oc_capture_session *session, oc_microphone_mode *preferred,
                                                  oc_microphone_mode *active, char *engine, size_t engine_size,
                                                  char *reason, size_t reason_size);
+
+/**
+ * Whether voice isolation also cancels the echo of what the machine plays, and
+ * with what. Voice isolation runs without it when the canceller cannot be loaded
+ * or nothing that plays can be heard (the stream hears what the default output
+ * plays, following the default; silence while nothing plays).
+ * \param canceller snprintf-style: the echo canceller's name ("webrtc"; "none"
+ *                  when no echo is cancelled, as in every other mode) into
+ *                  `canceller_size` bytes (NULL when 0).
+ * \param reason    why voice isolation runs without echo cancellation ("" when
+ *                  it does not, or another mode is active), snprintf-style into
+ *                  `reason_size` bytes.
+ * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread, callbacks included.
+ */
+oc_status oc_capture_session_get_echo_cancellation(const oc_capture_session *session, char *canceller, size_t canceller_size,
+                                                   char *reason, size_t reason_size);
 
 /* ------------------------------------------------------------------------ */
 /* Photo output (behaviour §4)                                                     */

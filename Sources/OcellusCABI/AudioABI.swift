@@ -138,3 +138,13 @@ private let microphoneModeNames = NameTable("microphone mode",
         _ = copyText(state.reason, into: reason, size: reasonSize)
     }
 }
+
+@c @implementation public func oc_capture_session_get_echo_cancellation(_ session: OpaquePointer?,
+                                                                       _ canceller: UnsafeMutablePointer<CChar>?, _ cancellerSize: Int,
+                                                                       _ reason: UnsafeMutablePointer<CChar>?, _ reasonSize: Int) -> oc_status {
+    abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        let state = box.session.microphoneMode
+        _ = copyText(state.echoCancellation, into: canceller, size: cancellerSize)
+        _ = copyText(state.echoCancellationReason, into: reason, size: reasonSize)
+    }
+}

@@ -44,6 +44,8 @@ final class PipeWireCapture: @unchecked Sendable {
     private var failure: OcellusError?
     private var finished = false
     private var everStreamed = false
+    /// A stream without a target that the session manager could not link yet.
+    private var unlinked = false
 
     /// Connects and waits until buffers flow (or fails within `timeoutMilliseconds`).
     init(remote: PipeWireRemote, objectSerial: String?, timeoutMilliseconds: UInt32, media: PipeWireCaptureMedia,
@@ -120,7 +122,7 @@ final class PipeWireCapture: @unchecked Sendable {
         }
         guard result >= 0 else { return OcellusError(.other, "cannot connect the capture stream: \(errnoText(-result))") }
 
-        let ready = { [self] in state == PW_STREAM_STATE_STREAMING || (media.readyWhenConnected && state == PW_STREAM_STATE_PAUSED) }
+        let ready = { [self] in state == PW_STREAM_STATE_STREAMING || (media.readyWhenConnected && (state == PW_STREAM_STATE_PAUSED || unlinked)) }
         guard connection.wait(milliseconds: timeoutMilliseconds, until: { ready() || failure != nil }) else {
             return OcellusError(.timeout, "the \(media.device) did not start streaming \(media.description) within \(timeoutMilliseconds) ms (format negotiation stalled, or the \(media.device) is gone)")
         }
@@ -141,6 +143,11 @@ final class PipeWireCapture: @unchecked Sendable {
         switch newState {
         case PW_STREAM_STATE_STREAMING:
             everStreamed = true
+            connection?.signal()
+        case PW_STREAM_STATE_ERROR where media.readyWhenConnected && !everStreamed:
+            // The session manager found nothing to link it to (WirePlumber: "no node available");
+            // the node stays, and is linked when there is something.
+            unlinked = true
             connection?.signal()
         case PW_STREAM_STATE_ERROR:
             fail(OcellusError(.other, "the capture stream failed: \(error ?? "unknown error")"))

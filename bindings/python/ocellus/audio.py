@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from . import _native
 from ._callbacks import _Closable, c_callback
-from ._library import _lib
+from ._library import _lib, _text
 
 __all__ = ["AudioDataOutput", "MicrophoneMode", "MicrophoneModeState"]
 
@@ -19,28 +19,35 @@ class MicrophoneMode(enum.IntEnum):
     STANDARD = 0
     #: the untouched signal, bit-exact
     WIDE_SPECTRUM = 1
-    #: typing, clicks, fans and traffic suppressed, the voice kept (RNNoise; mono; 20 ms later)
+    #: typing, clicks, fans and traffic suppressed, the voice kept (RNNoise; mono; 20 ms later), and the
+    #: echo of what the machine plays cancelled (webrtc-audio-processing)
     VOICE_ISOLATION = 2
 
 
 @dataclass(frozen=True)
 class MicrophoneModeState:
     """A session's microphone mode: preferred, active, the engine doing it ("none" when nothing
-    processes) and why the active mode is not the preferred one ("" when it is)."""
+    processes) and why the active mode is not the preferred one ("" when it is); in voice
+    isolation, the echo canceller removing what the machine plays ("webrtc"; "none" otherwise)
+    and why there is none ("" when there is, or in another mode)."""
 
     preferred: MicrophoneMode
     active: MicrophoneMode
     engine: str
     reason: str
+    echo_canceller: str = "none"
+    echo_cancellation_reason: str = ""
 
 
 def _microphone_mode(session_handle) -> MicrophoneModeState:
     preferred, active = ctypes.c_int(), ctypes.c_int()
     engine, reason = ctypes.create_string_buffer(64), ctypes.create_string_buffer(1024)
+    canceller, echo_reason = ctypes.create_string_buffer(64), ctypes.create_string_buffer(1024)
     _lib.oc_capture_session_get_microphone_mode(session_handle, ctypes.byref(preferred), ctypes.byref(active),
                                                 engine, len(engine), reason, len(reason))
-    return MicrophoneModeState(MicrophoneMode(preferred.value), MicrophoneMode(active.value),
-                               engine.value.decode("utf-8", "replace"), reason.value.decode("utf-8", "replace"))
+    _lib.oc_capture_session_get_echo_cancellation(session_handle, canceller, len(canceller), echo_reason, len(echo_reason))
+    return MicrophoneModeState(MicrophoneMode(preferred.value), MicrophoneMode(active.value), _text(engine.value) or "",
+                               _text(reason.value) or "", _text(canceller.value) or "", _text(echo_reason.value) or "")
 
 
 class AudioDataOutput(_Closable):

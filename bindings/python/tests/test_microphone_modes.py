@@ -111,12 +111,12 @@ class VirtualMicrophone:
         self.process.wait()
 
 
-def write_wav(path, samples):
+def write_wav(path, samples, channels=1):
     with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
+        out.setnchannels(channels)
         out.setsampwidth(2)
         out.setframerate(RATE)
-        out.writeframes((np.clip(samples, -1, 1) * 32767).astype("<i2").tobytes())
+        out.writeframes(np.repeat((np.clip(samples, -1, 1) * 32767).astype("<i2"), channels).tobytes())
 
 
 def typing_and_voice(raw, isolated, clean, mix, speech, pauses):
@@ -212,6 +212,9 @@ def test_modes_switch_mid_stream_without_a_gap_in_a_session_of_a_microphone_alon
             assert state.preferred == mode
             if HAS_ENGINE:
                 assert (state.active, state.reason) == (mode, "")
+                # Voice isolation cancels echo (the plugin beside the library), whatever plays or not.
+                expected = "webrtc" if mode == MicrophoneMode.VOICE_ISOLATION else "none"
+                assert (state.echo_canceller, state.echo_cancellation_reason) == (expected, ""), state
         time.sleep(0.5)
         session.stop_running()
         output.set_callback(None)
@@ -261,3 +264,123 @@ def test_listen_refuses_what_it_cannot_do(tmp_path):
     assert not (tmp_path / "y.wav").exists(), "nothing left behind"
     unwritable = listen("-o", str(tmp_path / "no" / "such" / "dir.wav"), "--seconds", "1")
     assert unwritable.returncode == 1 and "cannot write" in unwritable.stderr
+
+
+def node_id(name):
+    """The id of the PipeWire node named `name` (pw-cli's listing), or None."""
+    current = None
+    for line in subprocess.run(["pw-cli", "ls", "Node"], capture_output=True, text=True, check=True).stdout.splitlines():
+        words = line.split()
+        if words[:1] == ["id"]:
+            current = words[1].rstrip(",")
+        elif words[:3] == ["node.name", "=", f'"{name}"'] and current:
+            return current
+    return None
+
+
+class Room:
+    """A machine that plays into a room its microphone hears: the test bed's speakers (a null sink, the
+    default output) and a microphone ("roommic", a virtual source) that hears the speakers 40 ms late
+    (pw-loopback, as a speaker and a room delay it) plus whatever is played into it as the near end.
+    Nodes and the loopback go at the end."""
+
+    NODES = {"speakers": "Audio/Sink", "roommic": "Audio/Source/Virtual"}
+
+    def __init__(self):
+        self.processes = []
+        for name, media_class in self.NODES.items():
+            subprocess.run(["pw-cli", "create-node", "adapter",
+                            f"{{ factory.name=support.null-audio-sink node.name={name} node.description={name} "
+                            f"media.class={media_class} object.linger=true audio.position=[FL FR] }}"],
+                           check=True, stdout=subprocess.DEVNULL)
+        self.wait_for(list(self.NODES))
+        self.spawn(["pw-loopback", "-n", "room", "-d", "0.04", "--capture-props", "{ stream.capture.sink=true }",
+                    "--playback-props", "{ node.autoconnect=false }"])
+        self.link("output.room", "roommic")
+
+    def wait_for(self, names):
+        deadline = time.monotonic() + 10
+        while not all(node_id(name) for name in names):
+            assert time.monotonic() < deadline, f"{names} did not appear"
+            time.sleep(0.05)
+
+    def spawn(self, command):
+        self.processes.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+    def link(self, source, sink):
+        """Links `source`'s output ports to `sink`'s inputs by hand: WirePlumber 0.4 routes playback
+        streams to sinks only, never into a virtual source."""
+        deadline = time.monotonic() + 10
+        while subprocess.run(["pw-link", f"{source}:output_FL", f"{sink}:input_FL"], capture_output=True).returncode != 0:
+            assert time.monotonic() < deadline, f"{source} did not appear"
+            time.sleep(0.05)
+        subprocess.run(["pw-link", f"{source}:output_FR", f"{sink}:input_FR"], check=True)
+
+    def play_far_end(self, path):
+        """What a call's far end says, played through the speakers (the default output)."""
+        self.spawn(["pw-cat", "-p", "--target", "speakers", str(path)])
+
+    def say_near(self, path):
+        """What the person at the microphone says (unheard by the speakers)."""
+        self.spawn(["pw-cat", "-p", "-P", "{ node.name=nearend node.autoconnect=false }", str(path)])
+        self.link("nearend", "roommic")
+
+    def close(self):
+        for process in self.processes:
+            process.kill()
+            process.wait()
+        for name in self.NODES:
+            if (found := node_id(name)):
+                subprocess.run(["pw-cli", "destroy", found], check=False, stdout=subprocess.DEVNULL)
+
+
+def speech(voices):
+    return np.concatenate([decode(f"/usr/share/sounds/alsa/{voice}.wav") for voice in voices])
+
+
+def energy_db(signal, start, end):
+    part = signal[int(start * RATE):int(end * RATE)].astype(np.float64)
+    return 10 * np.log10(np.sum(part ** 2) + 1e-20)
+
+
+@pytest.mark.skipif(not HAS_ENGINE, reason="no RNNoise installed (the test command installs it)")
+def test_voice_isolation_cancels_the_echo_of_what_the_machine_plays(tmp_path):
+    """A far end played through the default output reaches the microphone 40 ms later: standard keeps
+    the echo, voice isolation removes it (ERLE ≥ 20 dB after convergence) and keeps the near end's
+    voice that follows; without the canceller, voice isolation alone leaves the echo (it is speech)."""
+    far = speech(["Front_Center", "Rear_Left", "Side_Right", "Front_Left"])          # about 5.7 s
+    near = np.concatenate([np.zeros(RATE * 13 // 2, np.float32), speech(["Rear_Center", "Side_Left"])])
+    write_wav(tmp_path / "far.wav", 0.7 * far)
+    write_wav(tmp_path / "near.wav", near, channels=2)   # FL and FR, as the room's ports
+    room = Room()
+    try:
+        def listen(name, **environment):
+            return subprocess.Popen([CLI, "listen", "pipewire-roommic", "--mode", name.split("+")[0], "--seconds", "9.5",
+                                     "-o", str(tmp_path / f"{name}.wav"), "--json"],
+                                    stdout=subprocess.PIPE, text=True, env={**os.environ, **environment})
+        runs = {"standard": listen("standard"), "voice-isolation": listen("voice-isolation"),
+                "voice-isolation+no-canceller": listen("voice-isolation+no-canceller",
+                                                       OCELLUS_ECHO_CANCELLER_LIB=str(tmp_path / "missing.so"))}
+        time.sleep(0.5)
+        room.play_far_end(tmp_path / "far.wav")
+        room.say_near(tmp_path / "near.wav")
+        summaries = {name: json.loads(run.communicate(timeout=60)[0].strip().splitlines()[-1]) for name, run in runs.items()}
+    finally:
+        room.close()
+    assert summaries["voice-isolation"]["echo_cancellation"] == {"canceller": "webrtc"}
+    assert summaries["standard"]["echo_cancellation"] == {"canceller": "none"}
+    unavailable = summaries["voice-isolation+no-canceller"]
+    assert unavailable["mode"]["active"] == "voice_isolation" and unavailable["echo_cancellation"]["canceller"] == "none"
+    assert "OCELLUS_ECHO_CANCELLER_LIB" in unavailable["echo_cancellation"]["reason"]
+    assert all(summary["dropped"] == 0 for summary in summaries.values())
+    heard = {name: read_wav(tmp_path / f"{name}.wav") for name in runs}
+    # The far end plays from about 0.5 s to 6.2 s, the near end speaks from about 7 s.
+    echo = {name: energy_db(signal, 2.5, 6.0) for name, signal in heard.items()}
+    voice = {name: energy_db(signal, 7.2, 9.2) for name, signal in heard.items()}
+    enhancement = echo["standard"] - echo["voice-isolation"]
+    alone = echo["standard"] - echo["voice-isolation+no-canceller"]
+    print(f"ERLE {enhancement:.1f} dB (voice isolation without the canceller: {alone:.1f} dB); "
+          f"near end's voice {voice['voice-isolation'] - voice['standard']:+.1f} dB")
+    assert enhancement >= 20, f"echo return loss enhancement {enhancement:.1f} dB"
+    assert alone < 6, f"voice isolation alone removed {alone:.1f} dB of the echo: the test would not see the canceller"
+    assert abs(voice["voice-isolation"] - voice["standard"]) <= 3, "the near end's voice kept its level"
