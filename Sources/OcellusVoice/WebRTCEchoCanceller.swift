@@ -12,10 +12,12 @@ import Glibc
 final class WebRTCEchoCanceller: EchoCanceller {
     struct Library: @unchecked Sendable {
         typealias Version = @convention(c) () -> Int32
+        typealias Latency = @convention(c) () -> Int32
         typealias New = @convention(c) () -> OpaquePointer?
         typealias Free = @convention(c) (OpaquePointer?) -> Void
         typealias Play = @convention(c) (OpaquePointer?, UnsafePointer<Float>?) -> Void
         typealias Capture = @convention(c) (OpaquePointer?, UnsafePointer<Float>?, UnsafeMutablePointer<Float>?) -> Void
+        let latency: Int
         let new: New
         let free: Free
         let play: Play
@@ -48,6 +50,7 @@ final class WebRTCEchoCanceller: EchoCanceller {
                 }
                 func symbol<T>(_ name: String, as type: T.Type) -> T? { dlsym(handle, name).map { unsafeBitCast($0, to: type) } }
                 guard let version = symbol("ocellus_echo_interface_version", as: Version.self), version() == interfaceVersion,
+                      let latency = symbol("ocellus_echo_latency", as: Latency.self),
                       let new = symbol("ocellus_echo_new", as: New.self), let free = symbol("ocellus_echo_free", as: Free.self),
                       let play = symbol("ocellus_echo_play", as: Play.self),
                       let capture = symbol("ocellus_echo_capture", as: Capture.self) else {
@@ -55,7 +58,7 @@ final class WebRTCEchoCanceller: EchoCanceller {
                     dlclose(handle)
                     continue
                 }
-                return Library(new: new, free: free, play: play, capture: capture)
+                return Library(latency: Int(latency()), new: new, free: free, play: play, capture: capture)
             }
             throw OcellusError(.libraryUnavailable, "echo cancellation needs \(fileName) and webrtc-audio-processing "
                 + "(install libwebrtc-audio-processing1, or set OCELLUS_ECHO_CANCELLER_LIB to the plugin): \(failures.joined(separator: "; "))")
@@ -63,6 +66,7 @@ final class WebRTCEchoCanceller: EchoCanceller {
     }
 
     let name = "webrtc"
+    var latency: Int { library.latency }
     private let library: Library
     private let state: OpaquePointer
 

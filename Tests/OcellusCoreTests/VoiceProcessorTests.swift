@@ -30,12 +30,40 @@ final class HalvingEngine: VoiceEngine {
     }
 }
 
-/// Makes `HalvingEngine`s, or fails as a missing library does.
+/// A stand-in echo canceller, named as such: the core's tests need to see whether each microphone
+/// frame reached it after the playback it echoes (webrtc-audio-processing itself is measured in
+/// OcellusVoiceTests). It takes the echo to be the played sound itself, with no delay: each
+/// captured frame less the oldest played frame not yet used, or unchanged when none was played.
+final class SubtractingCanceller: EchoCanceller {
+    let name = "subtracting"
+    let latency = 0
+    private var played: [[Float]] = []
+    private(set) var capturedWithoutPlayback = 0
+
+    func play(_ frame: UnsafePointer<Float>) { played.append(Array(UnsafeBufferPointer(start: frame, count: VoiceFrame.length))) }
+
+    func capture(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) {
+        guard !played.isEmpty else {
+            capturedWithoutPlayback += 1
+            output.update(from: input, count: VoiceFrame.length)
+            return
+        }
+        let echo = played.removeFirst()
+        for i in 0..<VoiceFrame.length { output[i] = input[i] - echo[i] }
+    }
+}
+
+/// Makes `HalvingEngine`s and `SubtractingCanceller`s, or fails as a missing library does.
 struct StandInEngines: VoiceEngineLoading {
     var failure: OcellusError?
+    var echoFailure: OcellusError? = OcellusError(.libraryUnavailable, "no stand-in canceller")
     func makeVoiceIsolationEngine() throws(OcellusError) -> any VoiceEngine {
         if let failure { throw failure }
         return HalvingEngine()
+    }
+    func makeEchoCanceller() throws(OcellusError) -> any EchoCanceller {
+        if let echoFailure { throw echoFailure }
+        return SubtractingCanceller()
     }
 }
 
@@ -180,6 +208,81 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         #expect(sound.samples.count / 2 + dropped.value == input.count / 2, "every frame delivered or counted")
     }
 
+    // MARK: Echo cancellation
+
+    /// Mono: a near-end voice, and the echo of a far end that is the far end itself.
+    func echoFixture(frames: Int) -> (near: [Float], far: [Float]) {
+        let near = signal(frames: frames, channels: 1, seed: 3).map { $0 * 0.3 }
+        return (near, signal(frames: frames, channels: 1, seed: 11).map { $0 * 0.6 })
+    }
+
+    @Test func eachMicrophoneFrameReachesTheCancellerAfterThePlaybackItEchoes() throws {
+        let format = AudioFormat(sampleRate: 48_000, channels: 1)
+        let (near, far) = echoFixture(frames: 24 * 1024)
+        let canceller = SubtractingCanceller()
+        let sound = CollectedSound(channels: 1)
+        // A wait long enough that no stall of this machine can outlast it: what is tested is that the
+        // worker waits for the playback of the microphone's cycle, not how long it may.
+        let processor = VoiceProcessor(engine: HalvingEngine(latency: 0), echo: canceller, playbackWait: 10_000_000_000,
+                                       format: format, processing: true, deliver: { sound.append($0) }, onDrop: { _ in })
+        // The reference runs (an empty buffer: it delivered before, nothing of this sound yet). Then each
+        // graph cycle: the microphone's sound (near end and echo) comes first, its playback later.
+        [Float]().withUnsafeBufferPointer { processor.pushPlayed(AudioBuffer(format: format, samples: $0, timestampNanoseconds: 0)) }
+        for cycle in 0..<24 {
+            let part = (cycle * 1024)..<((cycle + 1) * 1024)
+            let heard = zip(near[part], far[part]).map { $0 + $1 }
+            heard.withUnsafeBufferPointer { processor.push(AudioBuffer(format: format, samples: $0, timestampNanoseconds: 0)) }
+            if cycle % 4 == 0 { usleep(5_000) }   // the worker is waiting by then
+            Array(far[part]).withUnsafeBufferPointer {
+                processor.pushPlayed(AudioBuffer(format: format, samples: $0, timestampNanoseconds: 0))
+            }
+        }
+        processor.finish()
+        #expect(canceller.capturedWithoutPlayback <= 1, "only the last, padded frame may come without playback")
+        let cancelled = Array(sound.samples.prefix(23 * 1024))
+        let expected = near.prefix(23 * 1024).map { $0 * 0.5 }
+        #expect(zip(cancelled, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "the echo removed, the near end kept")
+    }
+
+    @Test func aReferenceThatStoppedIsNotWaitedFor() throws {
+        let format = AudioFormat(sampleRate: 48_000, channels: 1)
+        let sound = CollectedSound(channels: 1)
+        let processor = VoiceProcessor(engine: HalvingEngine(latency: 0), echo: SubtractingCanceller(), playbackWait: 10_000_000_000,
+                                       format: format, processing: true, deliver: { sound.append($0) }, onDrop: { _ in })
+        let silence = [Float](repeating: 0, count: 1024)
+        silence.withUnsafeBufferPointer { processor.pushPlayed(AudioBuffer(format: format, samples: $0, timestampNanoseconds: 0)) }
+        usleep(200_000)    // nothing played since: the output went quiet or away
+        silence.withUnsafeBufferPointer { processor.push(AudioBuffer(format: format, samples: $0, timestampNanoseconds: 0)) }
+        // Waiting for playback would take ten seconds; processing takes microseconds.
+        let deadline = monotonicNanoseconds() + 3_000_000_000
+        while processor.queuedFrames >= VoiceFrame.length && monotonicNanoseconds() < deadline { usleep(1_000) }
+        #expect(processor.queuedFrames < VoiceFrame.length, "the microphone's frames went on without playback")
+        processor.finish()
+    }
+
+    @Test func voiceIsolationCancelsTheEchoOfThePlaybackReferenceOrSaysWhyNot() throws {
+        let backend = ScriptedBackend(.pipewire)
+        let output = AudioDataOutput()
+        let session = try runningSession(backend, engines: StandInEngines(echoFailure: nil), output: output, events: EventLog<String>())
+        try session.setPreferredMicrophoneMode(.voiceIsolation)
+        #expect(session.microphoneMode.echoCancellation == "subtracting" && session.microphoneMode.echoCancellationReason == "")
+        try session.startRunning()
+        let reference = try #require(backend.playbackReferences.first, "the reference opened beside the microphone")
+        #expect(reference.device === microphone)
+        try session.setPreferredMicrophoneMode(.standard)
+        #expect(session.microphoneMode.echoCancellation == "none", "no echo is cancelled in the standard mode")
+        try session.stopRunning()
+        #expect(reference.stops == 1, "the reference closes with the stream")
+
+        // A reference that cannot be opened: voice isolation runs, and says what it lacks.
+        backend.failNextPlaybackReferences(OcellusError(.backendUnavailable, "no output"))
+        try session.setPreferredMicrophoneMode(.voiceIsolation)
+        try session.startRunning()
+        #expect(session.microphoneMode.active == .voiceIsolation && session.microphoneMode.echoCancellation == "none")
+        #expect(session.microphoneMode.echoCancellationReason == "no playback to cancel the echo of: no output")
+        try session.stopRunning()
+    }
+
     // MARK: In a session
 
     let camera = ScriptedCameras.webcamDevice(serial: "V")
@@ -232,7 +335,8 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         stream.feed(samples: Array(input[..<third]))
         try session.setPreferredMicrophoneMode(.voiceIsolation)
         #expect(session.microphoneMode == MicrophoneModeState(preferred: .voiceIsolation, active: .voiceIsolation,
-                                                              engine: "halving", reason: ""))
+                                                              engine: "halving", reason: "", echoCancellation: "none",
+                                                              echoCancellationReason: "echo cancellation is unavailable: no stand-in canceller"))
         stream.feed(samples: Array(input[third..<(2 * third)]))
         try session.setPreferredMicrophoneMode(.wideSpectrum)
         stream.feed(samples: Array(input[(2 * third)...]))

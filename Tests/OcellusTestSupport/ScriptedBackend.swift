@@ -16,6 +16,8 @@ public final class ScriptedBackend: DeviceBackend, CameraStreamOpening, AudioStr
     private var audioStreams: [ScriptedAudioStream] = []
     private var failures: [OcellusError] = []
     private var audioFailures: [OcellusError] = []
+    private var references: [ScriptedAudioStream] = []
+    private var referenceFailures: [OcellusError] = []
 
     public init(_ kind: BackendKind = .v4l2) { self.kind = kind }
 
@@ -40,6 +42,10 @@ public final class ScriptedBackend: DeviceBackend, CameraStreamOpening, AudioStr
     public func failNextOpens(_ errors: OcellusError...) { lock.withLock { failures += errors } }
     /// The next microphone opens fail with these errors, one each.
     public func failNextAudioOpens(_ errors: OcellusError...) { lock.withLock { audioFailures += errors } }
+    /// The playback references opened so far (their `device`: the microphone they were opened beside).
+    public var playbackReferences: [ScriptedAudioStream] { lock.withLock { references } }
+    /// The next playback reference opens fail with these errors, one each.
+    public func failNextPlaybackReferences(_ errors: OcellusError...) { lock.withLock { referenceFailures += errors } }
 
     /// Runs inside `openAudioStream` before it returns: a stream whose first samples come while
     /// it is still being opened (PipeWire's connect runs the first process callback first).
@@ -61,6 +67,14 @@ public final class ScriptedBackend: DeviceBackend, CameraStreamOpening, AudioStr
         let stream = ScriptedAudioStream(device: device, format: format, handler: handler)
         whileOpeningAudio?(stream)
         lock.withLock { audioStreams.append(stream) }
+        return stream
+    }
+
+    public func openPlaybackReference(beside microphone: Device, format: AudioFormat,
+                                      handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+        if let failure = lock.withLock({ referenceFailures.isEmpty ? nil : referenceFailures.removeFirst() }) { throw failure }
+        let stream = ScriptedAudioStream(device: microphone, format: format, handler: handler)
+        lock.withLock { references.append(stream) }
         return stream
     }
 }

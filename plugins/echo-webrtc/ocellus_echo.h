@@ -18,6 +18,8 @@ typedef struct ocellus_echo ocellus_echo;
 
 /* OCELLUS_ECHO_INTERFACE_VERSION of the plugin. */
 int ocellus_echo_interface_version(void);
+/* How many samples the output lags the microphone (the canceller's band-splitting filters). */
+int ocellus_echo_latency(void);
 /* A canceller for 48 kHz mono, or NULL (out of memory, or the library refused the settings).
  * Free it with ocellus_echo_free. */
 ocellus_echo *ocellus_echo_new(void);

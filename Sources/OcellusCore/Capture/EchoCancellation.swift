@@ -4,6 +4,8 @@
 public protocol EchoCanceller: AnyObject {
     /// The canceller's name in `MicrophoneModeState.echoCancellation` ("webrtc").
     var name: String { get }
+    /// How many samples the output lags the microphone.
+    var latency: Int { get }
     /// One frame of what was played, before the microphone frames that may hold its echo.
     func play(_ frame: UnsafePointer<Float>)
     /// One microphone frame with the echo of what was played removed; `output` may be `input`.

@@ -6,8 +6,8 @@ import Glibc
 /// worker thread of its own, so that the stream's thread only copies (an engine takes ~0.4 ms
 /// per 10 ms frame, PipeWire's callbacks must not wait for it).
 ///
-/// The output is the input delayed by the engine's latency in every mode: the raw signal passes
-/// through a delay line of that length, so switching between raw and processed is a crossfade
+/// The output is the input delayed by the engine's latency (and the echo canceller's) in every
+/// mode: the raw signal passes through a delay line of that length, so switching between raw and processed is a crossfade
 /// over one frame between two aligned signals — no gap, no repeat, no click. Every input sample
 /// comes out once, with its own capture time: the first `latency` outputs (the engine's warm-up,
 /// standing for sound from before the stream) are skipped, and `finish` flushes the tail. All
@@ -21,6 +21,8 @@ import Glibc
 final class VoiceProcessor: @unchecked Sendable {
     let engine: any VoiceEngine
     let echo: (any EchoCanceller)?
+    /// How many samples processed sound lags the input: the canceller's and the engine's latency.
+    private let latency: Int
     private let format: AudioFormat
     private let channels: Int
     private let deliver: (AudioBuffer) -> Void
@@ -60,18 +62,23 @@ final class VoiceProcessor: @unchecked Sendable {
     private var weight: Float
     private var skip: Int
 
-    init(engine: any VoiceEngine, echo: (any EchoCanceller)? = nil, format: AudioFormat, processing: Bool,
-         deliver: @escaping (AudioBuffer) -> Void, onDrop: @escaping (Int) -> Void) {
+    /// How long (ns) the worker waits for the playback of the microphone's latest cycle.
+    private let playbackWait: UInt64
+
+    init(engine: any VoiceEngine, echo: (any EchoCanceller)? = nil, playbackWait: UInt64 = 30_000_000, format: AudioFormat,
+         processing: Bool, deliver: @escaping (AudioBuffer) -> Void, onDrop: @escaping (Int) -> Void) {
         precondition(format.sampleRate == VoiceFrame.sampleRate, "voice engines take \(VoiceFrame.sampleRate) Hz")
         self.engine = engine
         self.echo = echo
+        self.playbackWait = playbackWait
+        latency = engine.latency + (echo?.latency ?? 0)
         self.format = format
         channels = Int(max(1, format.channels))
         self.deliver = deliver
         self.onDrop = onDrop
         self.processing = (processing, processing, 0)
         weight = processing ? 1 : 0
-        skip = engine.latency
+        skip = latency
         let length = VoiceFrame.length
         ring = .allocate(capacity: Int(format.sampleRate) * channels)       // one second
         frame = .allocate(capacity: length * channels)
@@ -81,7 +88,7 @@ final class VoiceProcessor: @unchecked Sendable {
         let second = Int(format.sampleRate)
         played = .allocate(capacity: echo == nil ? 1 : second)
         playedFrames = .allocate(capacity: echo == nil ? 1 : second)
-        delay = .allocate(capacity: max(1, engine.latency) * channels)
+        delay = .allocate(capacity: max(1, latency) * channels)
         delay.initialize(repeating: 0)
         output = .allocate(capacity: length * channels)
         anchors = Anchors(capacity: 256)
@@ -147,21 +154,26 @@ final class VoiceProcessor: @unchecked Sendable {
         }
     }
 
-    /// How long the worker waits for the playback of the microphone's latest cycle, and after
-    /// how long without playback the reference counts as stopped (nothing plays, or no output).
-    private static let playbackWait: UInt64 = 30_000_000
+    /// Frames of playback the canceller may be given late (beyond: it gets them at once), and
+    /// how many are kept then (a graph cycle of 1024 samples).
+    private static let playbackAhead = (most: 10, resynced: 3)
+    /// After how long without playback the reference counts as stopped (nothing plays, or no output).
     private static let playbackStopped: UInt64 = 100_000_000
 
     /// Under `lock`: waits until the playback reference caught up with the microphone (or stopped),
     /// then takes whole frames of it for the canceller; returns how many.
     private func takePlayed() -> Int {
         guard echo != nil else { return 0 }
-        let deadline = heardArrival + Self.playbackWait
+        let deadline = heardArrival + playbackWait
         while !finishing && playedArrival != 0 && playedArrival < heardArrival && playedArrival + Self.playbackStopped > heardArrival
                 && monotonicNanoseconds() < deadline {
             lock.wait(untilMonotonicNanoseconds: deadline)
         }
-        let taken = playedCount / VoiceFrame.length * VoiceFrame.length
+        // One frame of playback per microphone frame: the canceller estimates the echo's delay
+        // from the two, and hears them best at one steady pace. Playback more than 100 ms ahead
+        // (it started first, or the microphone lost input) is given at once, down to one cycle's worth.
+        let available = playedCount / VoiceFrame.length
+        let taken = (available > Self.playbackAhead.most ? available - Self.playbackAhead.resynced : min(1, available)) * VoiceFrame.length
         for i in 0..<taken { playedFrames[i] = played[(playedStart + i) % played.count] }
         playedStart = (playedStart + taken) % played.count
         playedCount -= taken
@@ -210,7 +222,7 @@ final class VoiceProcessor: @unchecked Sendable {
             if taken < length {
                 (frame.baseAddress! + taken * channels).update(repeating: 0, count: (length - taken) * channels)
             }
-            let count = finished ? min(length, total + engine.latency - produced) : length
+            let count = finished ? min(length, total + latency - produced) : length
             guard count > 0 else { return }
             consumed += taken
             produced += length
@@ -236,7 +248,6 @@ final class VoiceProcessor: @unchecked Sendable {
             engine.process(mono.baseAddress!, into: processed.baseAddress!)
         }
         // Delayed raw into `output`, this frame's raw into the delay line.
-        let latency = engine.latency
         for i in 0..<length {
             for c in 0..<channels {
                 let sample = frame[i * channels + c]

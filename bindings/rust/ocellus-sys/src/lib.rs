@@ -915,6 +915,14 @@ extern "C" {
         reason: *mut c_char,
         reason_size: usize,
     ) -> oc_status;
+    /// Whether voice isolation also cancels the echo of what the machine plays, and with what. Voice isolation runs without it when the canceller cannot be loaded or nothing that plays can be heard (the stream hears what the default output plays, following the default; silence while nothing plays).
+    pub fn oc_capture_session_get_echo_cancellation(
+        session: *const oc_capture_session,
+        canceller: *mut c_char,
+        canceller_size: usize,
+        reason: *mut c_char,
+        reason_size: usize,
+    ) -> oc_status;
 
     /// Automatic switching (behaviour §4, opt-in, off by default): the session's input follows the context's system preferred camera — a camera plugged in becomes the input, an unplugged input is replaced by the next preferred camera and the session starts again. It never switches while a movie file output of the session records (OC_SESSION_EVENT_SWITCH_DEFERRED); when the recording's file is finished it checks again and switches then. Each switch is reported as OC_SESSION_EVENT_INPUT_SWITCHED (or SWITCH_FAILED, keeping the input). Enabling it switches at once when the input is not the system preferred camera.
     pub fn oc_capture_session_set_automatically_switches_camera(session: *mut oc_capture_session, enabled: bool) -> oc_status;

@@ -149,6 +149,10 @@ pub struct MicrophoneModeState {
     pub engine: String,
     /// Why `active` is not `preferred`: the engine that is missing and where it was looked for.
     pub reason: String,
+    /// In voice isolation, the echo canceller removing what the machine plays ("webrtc"); "none" otherwise.
+    pub echo_canceller: String,
+    /// Why voice isolation runs without echo cancellation ("" when it does not, or in another mode).
+    pub echo_cancellation_reason: String,
 }
 
 impl Drop for AudioDataOutput {
@@ -212,11 +216,24 @@ impl<'ctx> CaptureSession<'ctx> {
                 reason.len(),
             )
         })?;
+        let mut canceller = [0 as c_char; 64];
+        let mut echo_reason = [0 as c_char; 1024];
+        check(unsafe {
+            ffi::oc_capture_session_get_echo_cancellation(
+                self.raw(),
+                canceller.as_mut_ptr(),
+                canceller.len(),
+                echo_reason.as_mut_ptr(),
+                echo_reason.len(),
+            )
+        })?;
         Ok(MicrophoneModeState {
             preferred: MicrophoneMode::from_raw(preferred),
             active: MicrophoneMode::from_raw(active),
             engine: text(engine.as_ptr()).unwrap_or_default(),
             reason: text(reason.as_ptr()).unwrap_or_default(),
+            echo_canceller: text(canceller.as_ptr()).unwrap_or_default(),
+            echo_cancellation_reason: text(echo_reason.as_ptr()).unwrap_or_default(),
         })
     }
 }

@@ -80,6 +80,8 @@ fn a_microphone_alone_runs_through_the_mode_the_app_prefers() {
     // The test command installs RNNoise (OCELLUS_RNNOISE_LIB); without it the session says why.
     if std::env::var_os("OCELLUS_RNNOISE_LIB").is_some() {
         assert_eq!((mode.active, mode.engine.as_str(), mode.reason.as_str()), (MicrophoneMode::VoiceIsolation, "rnnoise", ""));
+        // Echo cancellation's plugin, found beside the library.
+        assert_eq!((mode.echo_canceller.as_str(), mode.echo_cancellation_reason.as_str()), ("webrtc", ""));
         assert_eq!(
             seen.recv_timeout(Duration::from_secs(5)).unwrap(),
             SessionEvent::MicrophoneModeChanged("voice_isolation".into())
