@@ -1,7 +1,8 @@
 #!/bin/bash
 # Microphone modes' cost, inside scripts/testbed.sh: instructions per second of delivered sound
 # (callgrind, every thread of the process) through a session of a microphone alone, standard
-# beside voice isolation (RNNoise), on a microphone of its own (pw-cat sending silence: RNNoise's
+# beside voice isolation (RNNoise, DeepFilterNet where installed; webrtc's echo canceller before
+# them, also measured without), on a microphone of its own (pw-cat sending silence: RNNoise's
 # cost does not depend on what it hears).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,6 +20,7 @@ export LD_LIBRARY_PATH="$BUILD/lib"
 
 measure() {   # MODE -> "instructions frames dropped"
 	local out="$WORK/cg.$1"
+	rm -f "$out".*    # a measurement is one run's files, not every run's of that mode
 	valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out.%p" \
 		"$WORK/voice_bench" pipewire-benchmic "$1" "$SECONDS_OF_SOUND" >"$WORK/$1.txt" 2>"$WORK/valgrind.log" || {
 		cat "$WORK/valgrind.log" >&2; return 1; }
@@ -36,6 +38,11 @@ engines=rnnoise
 for engine in $engines; do
 	read -r voice_ir voice_frames voice_dropped < <(OCELLUS_VOICE_ISOLATION_ENGINE=$engine measure voice_isolation)
 	voice=$(per_second "$voice_ir" "$voice_frames")
-	echo "  voice isolation, $engine: $voice  (ratio $(awk -v a="$voice" -v b="$raw" 'BEGIN { printf "%.1f", a / b }'); the engine's share"
+	[ "$engine" != rnnoise ] || voice_rnnoise=$voice
+	echo "  voice isolation, $engine: $voice  (ratio $(awk -v a="$voice" -v b="$raw" 'BEGIN { printf "%.1f", a / b }'); the engine and echo canceller's share"
 	echo "                   $(awk -v x="$((voice - raw))" 'BEGIN { printf "%.2f", x / 100 / 1e6 }') M per 10 ms frame; frames dropped under valgrind's slowdown: $voice_dropped)"
 done
+read -r bare_ir bare_frames _ < <(OCELLUS_ECHO_CANCELLER_LIB=/nonexistent measure voice_isolation)
+bare=$(per_second "$bare_ir" "$bare_frames")
+echo "  voice isolation, rnnoise without echo cancellation: $bare; the echo canceller's share"
+echo "                   $(awk -v x="$((voice_rnnoise - bare))" 'BEGIN { printf "%.2f", x / 100 / 1e6 }') M per 10 ms frame (nothing playing)"

@@ -308,6 +308,8 @@ size_t oc_context_copy_backend_problem(const oc_context *ctx, oc_backend backend
  * hotplug events. Other apps are authorized: the system's permissions decide per
  * device (OC_ERROR_PERMISSION_DENIED when a node or the daemon refuses).
  */
+
+/** Whether the app may use cameras. */
 typedef enum oc_camera_authorization {
     /** Not asked yet; in a sandbox, until the app asks (or the portal has its stored yes). */
     OC_CAMERA_AUTHORIZATION_NOT_DETERMINED = 0,
@@ -1547,7 +1549,7 @@ typedef enum oc_drop_reason {
     OC_DROP_OUT_OF_BUFFERS = 1,
     /** The source skipped it (a gap in sequence numbers not caused by this output). */
     OC_DROP_DISCONTINUITY = 2,
-    /** It could not be decoded (corrupt MJPEG). */
+    /** It could not be decoded (corrupt MJPEG), or a depth map was shorter than its size. */
     OC_DROP_CORRUPT = 3
 } oc_drop_reason;
 
@@ -1946,9 +1948,11 @@ typedef enum oc_microphone_mode {
      * from the microphone by webrtc-audio-processing's echo canceller (Ocellus's
      * plugin in LIBDIR/ocellus/, or OCELLUS_ECHO_CANCELLER_LIB), when it loads
      * (oc_capture_session_get_echo_cancellation()).
-     * Mono: every channel carries the processed mix of all. Adds 20 ms of latency, from the first time it is active on a stream
-     * until the stream closes (switching away keeps the delay, so that switching
-     * back and forth never leaves a gap).
+     * Mono: every channel carries the processed mix of all. Adds 20 ms of
+     * latency (28 ms with echo cancellation; DeepFilterNet 10 ms more), from
+     * the first time it is active on a stream until the stream closes
+     * (switching away keeps the delay, so that switching back and forth never
+     * leaves a gap).
      */
     OC_MICROPHONE_MODE_VOICE_ISOLATION = 2
 } oc_microphone_mode;

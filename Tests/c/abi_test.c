@@ -917,6 +917,13 @@ static int test_microphone_modes(void)
     int engine_installed = getenv("OCELLUS_RNNOISE_LIB") != NULL;
     if (engine_installed) CHECK(active == OC_MICROPHONE_MODE_VOICE_ISOLATION && strcmp(engine, "rnnoise") == 0 && !reason[0]);
     else CHECK(active == OC_MICROPHONE_MODE_STANDARD && strstr(reason, "RNNoise") != NULL);
+    /* Echo cancellation comes with voice isolation (the plugin beside the library), "none" without it. */
+    char canceller[32], echo_reason[512];
+    CHECK(oc_capture_session_get_echo_cancellation(session, canceller, sizeof canceller, echo_reason, sizeof echo_reason) == OC_OK);
+    if (engine_installed) CHECK(strcmp(canceller, "webrtc") == 0 && !echo_reason[0]);
+    else CHECK(strcmp(canceller, "none") == 0);
+    CHECK(oc_capture_session_get_echo_cancellation(session, NULL, 0, NULL, 0) == OC_OK);
+    CHECK(oc_capture_session_get_echo_cancellation(NULL, canceller, sizeof canceller, NULL, 0) == OC_ERROR_INVALID_HANDLE);
     CHECK(mode_changes(&events, 1) == 1);
     CHECK(engine_installed ? events.status == OC_OK && strcmp(events.message, "voice_isolation") == 0
                            : events.status == OC_ERROR_LIBRARY_UNAVAILABLE && strstr(events.message, "standard: ") == events.message);
@@ -934,6 +941,8 @@ static int test_microphone_modes(void)
     CHECK(log.frames >= 19200 && log.wrong_format == 0);
     CHECK(oc_audio_data_output_dropped_frames(audio) == 0 && oc_audio_data_output_dropped_frames(NULL) == 0);
     CHECK(mode_changes(&events, 2) == 2 && events.status == OC_OK && strcmp(events.message, "wide_spectrum") == 0);
+    CHECK(oc_capture_session_get_echo_cancellation(session, canceller, sizeof canceller, NULL, 0) == OC_OK);
+    CHECK(strcmp(canceller, "none") == 0);
 
     oc_audio_data_output_destroy(audio);
     oc_capture_session_destroy(session);

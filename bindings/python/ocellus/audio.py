@@ -19,7 +19,7 @@ class MicrophoneMode(enum.IntEnum):
     STANDARD = 0
     #: the untouched signal, bit-exact
     WIDE_SPECTRUM = 1
-    #: typing, clicks, fans and traffic suppressed, the voice kept (RNNoise; mono; 20 ms later), and the
+    #: typing, clicks, fans and traffic suppressed, the voice kept (RNNoise; mono; 28 ms later), and the
     #: echo of what the machine plays cancelled (webrtc-audio-processing)
     VOICE_ISOLATION = 2
 

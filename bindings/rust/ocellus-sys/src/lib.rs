@@ -31,7 +31,7 @@ pub const OC_ERROR_DISCONNECTED: oc_status = -9;
 pub const OC_ERROR_IO: oc_status = -10;
 /// An optional library Ocellus loads on first use is not installed: FFmpeg's libavcodec/libavformat/libavutil, for movie files, H.264 cameras and photos from cameras that leave out JPEG tables. The message names it. Added in 0.2.
 pub const OC_ERROR_LIBRARY_UNAVAILABLE: oc_status = -11;
-/// The app may not use the camera: the portal or the user refused, or the system's permissions keep it from the device.
+/// The app may not use the camera: the camera portal or the user refused (see oc_context_request_camera_access()), or the system's permissions keep it from a device node (EACCES: the user is not in the `video` group) or the PipeWire daemon. The message says which, and what to do.
 pub const OC_ERROR_PERMISSION_DENIED: oc_status = -12;
 /// Anything else; the message says what.
 pub const OC_ERROR_OTHER: oc_status = -99;
@@ -201,7 +201,7 @@ pub struct oc_frame {
 pub struct oc_depth_data_output {
     _private: [u8; 0],
 }
-/// Pairs a video data output's frames with a depth data output's maps captured at the same instant.
+/// Pairs a video data output's frames with a depth data output's maps captured at the same instant (capture times within half the shorter frame interval), delivered together to one callback. Works across rates: at 30 fps video and 15 fps depth, every depth map has its frame and every other frame has none. A frame without a partner is counted (oc_output_synchronizer_unmatched_frames()), never queued. While synchronized, the outputs' own callbacks are not called (pulling frames with oc_video_data_output_copy_next_frame() still works).
 #[repr(C)]
 pub struct oc_output_synchronizer {
     _private: [u8; 0],
@@ -211,7 +211,7 @@ pub struct oc_output_synchronizer {
 pub type oc_session_event = u32;
 /// The camera stream runs: frames are on their way.
 pub const OC_SESSION_EVENT_STARTED: oc_session_event = 0;
-/// The session stopped as asked (oc_capture_session_stop()).
+/// The session stopped as asked (oc_capture_session_stop_running()).
 pub const OC_SESSION_EVENT_STOPPED: oc_session_event = 1;
 /// The stream ended on its own (camera disconnected, daemon gone, driver error).
 pub const OC_SESSION_EVENT_RUNTIME_ERROR: oc_session_event = 2;
@@ -229,7 +229,7 @@ pub const OC_SESSION_EVENT_SWITCH_DEFERRED: oc_session_event = 7;
 pub const OC_SESSION_EVENT_SWITCH_FAILED: oc_session_event = 8;
 /// A recording's encoder could not keep up with the camera on this machine (`error` OC_ERROR_NO_RESOURCES): rather than drop frames at random it records every other frame until it catches up; `message` says what changed. The recording's summary counts the frames left out as dropped.
 pub const OC_SESSION_EVENT_RECORDING_DEGRADED: oc_session_event = 9;
-/// The active microphone mode or the engine doing it changed (oc_capture_session_get_microphone_mode()). `message` is the active mode's name (oc_microphone_mode_name()); when it is not the preferred one, `error` is OC_ERROR_LIBRARY_UNAVAILABLE and `message` goes on after ": " with why.
+/// The active microphone mode, the engine doing it or its echo cancellation changed (oc_capture_session_get_microphone_mode(), oc_capture_session_get_echo_cancellation()). `message` is the active mode's name (oc_microphone_mode_name()); when it is not the preferred one, `error` is OC_ERROR_LIBRARY_UNAVAILABLE and `message` goes on after ": " with why.
 pub const OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED: oc_session_event = 10;
 
 /// Microphone modes (AVFoundation's AVCaptureDevice.MicrophoneMode): what a session does to its microphone's sound before its audio data outputs and recordings get it. Since 0.3.
@@ -238,7 +238,7 @@ pub type oc_microphone_mode = u32;
 pub const OC_MICROPHONE_MODE_STANDARD: oc_microphone_mode = 0;
 /// The untouched signal, bit-exact.
 pub const OC_MICROPHONE_MODE_WIDE_SPECTRUM: oc_microphone_mode = 1;
-/// What is not speech — typing, clicks, fans, traffic — suppressed, the voice kept, by RNNoise (loaded on first use: OCELLUS_RNNOISE_LIB, else the system's librnnoise.so.0), or by DeepFilterNet where the environment says OCELLUS_VOICE_ISOLATION_ENGINE=deepfilternet (OCELLUS_DEEPFILTER_LIB; 30 ms). Mono: every channel carries the processed mix of all. Adds 20 ms of latency, from the first time it is active on a stream until the stream closes (switching away keeps the delay, so that switching back and forth never leaves a gap).
+/// What is not speech — typing, clicks, fans, traffic — suppressed, the voice kept, by RNNoise (loaded on first use: OCELLUS_RNNOISE_LIB, else the system's librnnoise.so.0), or by DeepFilterNet where the environment says OCELLUS_VOICE_ISOLATION_ENGINE=deepfilternet (OCELLUS_DEEPFILTER_LIB; 30 ms). Before it, what the machine plays (the default output's monitor) is removed from the microphone by webrtc-audio-processing's echo canceller (Ocellus's plugin in LIBDIR/ocellus/, or OCELLUS_ECHO_CANCELLER_LIB), when it loads (oc_capture_session_get_echo_cancellation()). Mono: every channel carries the processed mix of all. Adds 20 ms of latency (28 ms with echo cancellation; DeepFilterNet 10 ms more), from the first time it is active on a stream until the stream closes (switching away keeps the delay, so that switching back and forth never leaves a gap).
 pub const OC_MICROPHONE_MODE_VOICE_ISOLATION: oc_microphone_mode = 2;
 
 /// `OC_FOURCC(a, b, c, d)`.
@@ -269,9 +269,9 @@ pub const OC_PIXEL_FORMAT_RGB24: u32 = oc_fourcc(*b"RGB3");
 pub const OC_PIXEL_FORMAT_GRAY8: u32 = oc_fourcc(*b"GREY");
 /// 16-bit depth
 pub const OC_PIXEL_FORMAT_Z16: u32 = oc_fourcc(*b"Z16 ");
-/// 16-bit greyscale; depth on a depth function.
+/// 16-bit greyscale; depth on a depth function
 pub const OC_PIXEL_FORMAT_Y16: u32 = oc_fourcc(*b"Y16 ");
-/// 12-bit greyscale in 16-bit words (time-of-flight depth).
+/// 12-bit greyscale in 16-bit words (time-of-flight depth)
 pub const OC_PIXEL_FORMAT_Y12: u32 = oc_fourcc(*b"Y12 ");
 /// Ocellus's code for depth in metres as native-endian 32-bit floats (converted from the camera's words).
 pub const OC_PIXEL_FORMAT_DEPTH32F: u32 = oc_fourcc(*b"Z32F");
@@ -342,7 +342,7 @@ pub struct oc_recording_summary {
     pub rotation: i32,
     /// "mjpeg", "libx264" or "mpeg4".
     pub video_codec: *const c_char,
-    /// Seconds of sound (0 without a microphone); added in 0.2.
+    /// Seconds of sound (0 without a microphone). Added in 0.2: read it only from a 0.2 library.
     pub audio_duration: f64,
 }
 
@@ -381,15 +381,15 @@ pub type oc_synchronized_callback = Option<
 >;
 /// Whether the app may use cameras.
 pub type oc_camera_authorization = u32;
-/// Not asked yet (in a sandbox, until the app asks or the portal has its stored yes).
+/// Not asked yet; in a sandbox, until the app asks (or the portal has its stored yes).
 pub const OC_CAMERA_AUTHORIZATION_NOT_DETERMINED: oc_camera_authorization = 0;
 /// The app may use cameras.
 pub const OC_CAMERA_AUTHORIZATION_AUTHORIZED: oc_camera_authorization = 1;
-/// The user said no; the desktop remembers it.
+/// The user said no; the desktop remembers it, and asking again answers no without a dialog.
 pub const OC_CAMERA_AUTHORIZATION_DENIED: oc_camera_authorization = 2;
-/// Nobody can grant it here: no camera portal.
+/// Nobody can grant it here: the camera portal is not running, or has no Camera interface.
 pub const OC_CAMERA_AUTHORIZATION_RESTRICTED: oc_camera_authorization = 3;
-/// The answer to oc_context_request_camera_access().
+/// The answer to oc_context_request_camera_access(): the authorization now, and `status` OC_OK or why not (OC_ERROR_PERMISSION_DENIED: denied or dismissed; OC_ERROR_BACKEND_UNAVAILABLE: no portal; OC_ERROR_TIMEOUT) with `message` (valid during the call).
 pub type oc_camera_access_callback = Option<
     unsafe extern "C" fn(
         ctx: *mut oc_context,
@@ -479,7 +479,7 @@ pub struct oc_format_info {
     pub frame_rates: *const oc_fraction,
     /// frame_rates holds the maximum and minimum of a continuous range.
     pub frame_rates_are_range: bool,
-    /// The format's sizes are a range (a driver's stepwise or continuous frame sizes); `width` × `height` is the largest. Added in 0.2.
+    /// The format's sizes are a range (a driver's stepwise or continuous frame sizes): any width min_width + k × step_width up to width, and likewise for height, streams; width × height is the largest. False for one size. The fields below are filled when struct_size covers them (added in 0.2; a smaller struct from 0.1 is filled up to frame_rates_are_range).
     pub sizes_are_range: bool,
     /// Smallest width of a range of sizes.
     pub min_width: u32,
@@ -612,12 +612,12 @@ extern "C" {
     ) -> oc_status;
     /// A file descriptor that is readable while a frame waits to be taken with oc_video_data_output_copy_next_frame() (which clears it): add it to epoll, g_unix_fd_add() or asyncio's add_reader(). Starts pulling like the first oc_video_data_output_copy_next_frame().
     pub fn oc_video_data_output_get_pollable_fd(output: *mut oc_video_data_output, out_fd: *mut c_int) -> oc_status;
-    /// The one name Ocellus uses for a pixel format in every output: its V4L2 code without padding ("YUYV", "MJPG", "Z16"), but "I420" for YU12, with "-BE" for the big-endian flag and hex for unprintable codes. snprintf-style: writes at most `size` bytes (NUL-terminated) into `buffer` (owned by the caller; NULL when `size` is 0). \returns the name's length without the NUL.
+    /// The one name Ocellus uses for a pixel format in every output: its V4L2 code without padding ("YUYV", "MJPG", "Z16"), but "I420" for YU12, with "-BE" for the big-endian flag and hex for unprintable codes. snprintf-style: writes at most `size` bytes (NUL-terminated) into `buffer` (owned by the caller; NULL when `size` is 0).
     pub fn oc_pixel_format_name(fourcc: u32, buffer: *mut c_char, size: usize) -> usize;
 
     /// Read a camera's controls (zoom, focus, exposure, white balance, brightness, contrast, saturation, sharpness, gain, pan, tilt, power-line frequency, privacy, orientation and sensor rotation, and whatever else the driver has).
     pub fn oc_device_copy_controls(device: *mut oc_device, out: *mut *mut oc_control_list) -> oc_status;
-    /// Number of controls in a list (0 for an invalid list). \threadsafety Any thread.
+    /// Number of controls in a list (0 for an invalid list).
     pub fn oc_control_list_count(list: *const oc_control_list) -> usize;
     /// Describe control `index` of the list.
     pub fn oc_control_list_get(list: *const oc_control_list, index: usize, info: *mut oc_control_info) -> oc_status;
@@ -629,7 +629,7 @@ extern "C" {
         value: *mut i64,
         name: *mut *const c_char,
     ) -> oc_status;
-    /// Free a control list; NULL is ignored. \threadsafety Any thread.
+    /// Free a control list; NULL is ignored.
     pub fn oc_control_list_free(list: *mut oc_control_list);
     /// Set control `name` (as listed, e.g. "brightness") to `value`.
     pub fn oc_device_set_control(device: *mut oc_device, name: *const c_char, value: i64) -> oc_status;
@@ -723,13 +723,13 @@ extern "C" {
     pub fn oc_capture_session_set_input(session: *mut oc_capture_session, camera: *mut oc_device) -> oc_status;
     /// Add an output. The session keeps a reference; the caller still destroys its own.
     pub fn oc_capture_session_add_output(session: *mut oc_capture_session, output: *mut oc_video_data_output) -> oc_status;
-    /// Remove an output. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND.
+    /// Remove an output.
     pub fn oc_capture_session_remove_output(session: *mut oc_capture_session, output: *mut oc_video_data_output) -> oc_status;
-    /// Start the camera stream; returns once frames flow. Blocking.
+    /// Start the camera stream; returns once frames flow. Blocking. A session with a microphone (oc_capture_session_set_audio_input()) and no camera runs its sound alone (since 0.3).
     pub fn oc_capture_session_start_running(session: *mut oc_capture_session) -> oc_status;
     /// Stop the stream; returns after the last frame callback has returned. Blocking.
     pub fn oc_capture_session_stop_running(session: *mut oc_capture_session) -> oc_status;
-    /// Whether the stream runs (false after a runtime error). \threadsafety Any thread.
+    /// Whether the stream runs (false after a runtime error).
     pub fn oc_capture_session_is_running(session: *const oc_capture_session) -> bool;
     /// Register an event callback; unregister with oc_capture_session_remove_callback() (which waits for a call in flight).
     pub fn oc_capture_session_add_event_callback(
@@ -759,7 +759,7 @@ extern "C" {
     ) -> oc_status;
     /// Frames delivered to this output so far (0 for an invalid handle).
     pub fn oc_video_data_output_delivered_frames(output: *const oc_video_data_output) -> u64;
-    /// Frame properties; 0 for an invalid frame (which sets the last error). \threadsafety Any thread.
+    /// Frame properties; 0 for an invalid frame (which sets the last error).
     pub fn oc_frame_pixel_format(frame: *const oc_frame) -> u32;
     /// Frame properties; 0 for an invalid frame (which sets the last error).
     pub fn oc_frame_width(frame: *const oc_frame) -> u32;
@@ -769,7 +769,7 @@ extern "C" {
     pub fn oc_frame_sequence(frame: *const oc_frame) -> u64;
     /// CLOCK_MONOTONIC nanoseconds of the capture.
     pub fn oc_frame_timestamp_ns(frame: *const oc_frame) -> u64;
-    /// True for full-range samples (0–255, as decoded JPEG), false for limited range (16–235, as YUV cameras send).
+    /// True for full-range samples (0–255: every RGB and GRAY8 frame, YUV frames of an output set to OC_COLOR_RANGE_FULL), false for video range (luma 16–235, chroma 16–240: YUV frames by default, and YUV cameras' own frames). Compressed frames (MJPEG) report full range, as JPEG stores it. BT.601 in both.
     pub fn oc_frame_is_full_range(frame: *const oc_frame) -> bool;
     /// True for a compressed frame the camera sent damaged (a JPEG that does not decode): outputs that convert drop such frames (OC_DROP_CORRUPT), outputs that take the camera's format get them with this flag.
     pub fn oc_frame_plane_count(frame: *const oc_frame) -> u32;
@@ -790,7 +790,7 @@ extern "C" {
     pub fn oc_capture_session_remove_photo_output(session: *mut oc_capture_session, output: *mut oc_photo_output) -> oc_status;
     /// The clockwise angle that turns the camera's pixels upright (the rotation coordinator's capture angle); written as EXIF Orientation. Any thread.
     pub fn oc_photo_output_set_rotation_angle(output: *mut oc_photo_output, degrees: i32) -> oc_status;
-    /// Mirror photos about the vertical axis (after rotation). \returns OC_OK or OC_ERROR_INVALID_HANDLE.
+    /// Mirror photos about the vertical axis (after rotation).
     pub fn oc_photo_output_set_mirrored(output: *mut oc_photo_output, mirrored: bool) -> oc_status;
     /// Request a photo from the next good frame (corrupt camera JPEGs are skipped). Requests made back to back get successive frames and are all answered, in order. `settings` may be NULL for the defaults; it is copied.
     pub fn oc_photo_output_capture(
@@ -800,7 +800,7 @@ extern "C" {
         user_data: *mut c_void,
     ) -> oc_status;
 
-    /// Create a movie file output. \ownership Destroy with oc_movie_file_output_destroy().
+    /// Create a movie file output.
     pub fn oc_movie_file_output_create(out: *mut *mut oc_movie_file_output) -> oc_status;
     /// Destroy the output: a recording in progress is finished (its callback runs) before this returns. NULL is ignored.
     pub fn oc_movie_file_output_destroy(output: *mut oc_movie_file_output);
@@ -809,12 +809,12 @@ extern "C" {
         session: *mut oc_capture_session,
         output: *mut oc_movie_file_output,
     ) -> oc_status;
-    /// Removing the output finishes its recording. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND.
+    /// Removing the output finishes its recording.
     pub fn oc_capture_session_remove_movie_file_output(
         session: *mut oc_capture_session,
         output: *mut oc_movie_file_output,
     ) -> oc_status;
-    /// The capture angle (clockwise degrees to upright) for the next recording's display matrix. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.
+    /// The capture angle (clockwise degrees to upright) for the next recording's display matrix.
     pub fn oc_movie_file_output_set_rotation_angle(output: *mut oc_movie_file_output, degrees: i32) -> oc_status;
     /// Start recording to `path` (.mp4 or .mov; an existing file is replaced). The file is opened here, so an unwritable path fails at once.
     pub fn oc_movie_file_output_start_recording(
@@ -926,29 +926,29 @@ extern "C" {
 
     /// Automatic switching (behaviour §4, opt-in, off by default): the session's input follows the context's system preferred camera — a camera plugged in becomes the input, an unplugged input is replaced by the next preferred camera and the session starts again. It never switches while a movie file output of the session records (OC_SESSION_EVENT_SWITCH_DEFERRED); when the recording's file is finished it checks again and switches then. Each switch is reported as OC_SESSION_EVENT_INPUT_SWITCHED (or SWITCH_FAILED, keeping the input). Enabling it switches at once when the input is not the system preferred camera.
     pub fn oc_capture_session_set_automatically_switches_camera(session: *mut oc_capture_session, enabled: bool) -> oc_status;
-    /// Whether automatic switching is on (false for an invalid handle). \threadsafety Any thread.
+    /// Whether automatic switching is on (false for an invalid handle).
     pub fn oc_capture_session_automatically_switches_camera(session: *const oc_capture_session) -> bool;
-    /// Whether a movie file output of the session is recording (from its start until its file is finished). \threadsafety Any thread.
+    /// Whether a movie file output of the session is recording (from its start until its file is finished).
     pub fn oc_capture_session_is_recording(session: *const oc_capture_session) -> bool;
 
     /// Number of depth formats (0 for cameras that are not depth cameras, and for an invalid handle).
     pub fn oc_device_depth_format_count(device: *const oc_device) -> usize;
     /// Describe depth format `index`, as oc_device_get_format() describes formats.
     pub fn oc_device_get_depth_format(device: *const oc_device, index: usize, info: *mut oc_format_info) -> oc_status;
-    /// Whether depth format `depth_format_index` can stream while the camera runs format `format_index`.
+    /// Whether depth format `depth_format_index` can stream while the camera runs format `format_index` (every depth format, when depth has a function of its own; for a depth-only camera, the same format). False for indices out of range and invalid handles (both set the last error).
     pub fn oc_device_depth_format_runs_beside(device: *const oc_device, format_index: usize, depth_format_index: usize) -> bool;
-    /// Create a depth data output; destroy it with oc_depth_data_output_destroy().
+    /// Create a depth data output.
     pub fn oc_depth_data_output_create(out: *mut *mut oc_depth_data_output) -> oc_status;
-    /// Destroy a depth output (removing it from its session first). NULL is ignored.
+    /// Destroy a depth output (removing it from its session first). NULL is ignored; from inside its own callback (or its synchronizer's) it is refused, as for video outputs.
     pub fn oc_depth_data_output_destroy(output: *mut oc_depth_data_output);
-    /// Pin the depth format (0 for the camera's, a depth code, or OC_PIXEL_FORMAT_DEPTH32F) and size (0x0 for the session's pick).
+    /// Pin the depth format: `pixel_format` 0 for the camera's, a depth code the camera offers (OC_PIXEL_FORMAT_Z16, _Y16, _Y12), or OC_PIXEL_FORMAT_DEPTH32F for float metres converted from the camera's; `width`x`height` 0x0 for the size the session picks beside the picture (the picture's aspect ratio, the nearest size, the picture's rate where the camera has it). Depth is never scaled: a pinned size must be one the camera offers. Takes effect at the next commit or start.
     pub fn oc_depth_data_output_set_format(
         output: *mut oc_depth_data_output,
         pixel_format: u32,
         width: u32,
         height: u32,
     ) -> oc_status;
-    /// Set (or with NULL clear) the depth map callback.
+    /// Set (or with NULL clear) the callback; a replaced callback in flight finishes first, except from inside it.
     pub fn oc_depth_data_output_set_frame_callback(
         output: *mut oc_depth_data_output,
         callback: oc_depth_callback,
@@ -956,16 +956,16 @@ extern "C" {
     ) -> oc_status;
     /// Depth maps delivered so far (0 for an invalid handle).
     pub fn oc_depth_data_output_delivered_frames(output: *const oc_depth_data_output) -> u64;
-    /// Depth maps dropped for `reason`, with the rules of video outputs.
+    /// Depth maps dropped for `reason`, with the rules of video outputs (late, out of buffers, discontinuity; OC_DROP_CORRUPT for a map shorter than its size). 0 for an invalid handle or reason.
     pub fn oc_depth_data_output_dropped_frames(output: *const oc_depth_data_output, reason: oc_drop_reason) -> u64;
-    /// Add a depth output: the session then streams the input's depth beside its picture.
+    /// Add a depth output: the session then streams the input's depth beside its picture (or, on a depth-only camera, delivers the picture stream's depth).
     pub fn oc_capture_session_add_depth_output(session: *mut oc_capture_session, output: *mut oc_depth_data_output) -> oc_status;
     /// Remove a depth output.
     pub fn oc_capture_session_remove_depth_output(
         session: *mut oc_capture_session,
         output: *mut oc_depth_data_output,
     ) -> oc_status;
-    /// Whether the depth output could be added now.
+    /// Whether the depth output could be added now (false, with the last error, for invalid handles).
     pub fn oc_capture_session_can_add_depth_output(session: *mut oc_capture_session, output: *mut oc_depth_data_output) -> bool;
     /// The depth format the running session's depth outputs get (each output may be NULL).
     pub fn oc_capture_session_get_active_depth_format(
@@ -975,17 +975,17 @@ extern "C" {
         height: *mut u32,
         frame_rate: *mut oc_fraction,
     ) -> oc_status;
-    /// Metres per unit of a depth map's samples (0.001 unless the camera says otherwise; 1 for float metres; 0 for a picture).
+    /// Metres per unit of a depth map's samples: 0.001 (millimetres) unless the camera reports its depth unit (a `depth_units` control, in micrometres); 1 for OC_PIXEL_FORMAT_DEPTH32F; 0 for a picture or an invalid frame (which sets the last error).
     pub fn oc_frame_depth_unit(frame: *const oc_frame) -> f32;
-    /// Synchronize `video` and `depth`; destroy with oc_output_synchronizer_destroy().
+    /// Synchronize `video` and `depth` (outputs of one session, or of none yet). Their frame callbacks are cleared.
     pub fn oc_output_synchronizer_create(
         video: *mut oc_video_data_output,
         depth: *mut oc_depth_data_output,
         out: *mut *mut oc_output_synchronizer,
     ) -> oc_status;
-    /// Stop synchronizing and destroy: returns after a pair callback in flight. NULL is ignored.
+    /// Stop synchronizing and destroy: returns after a pair callback in flight. NULL is ignored; from inside its own callback it is refused (last error).
     pub fn oc_output_synchronizer_destroy(synchronizer: *mut oc_output_synchronizer);
-    /// Set (or with NULL clear) the pair callback.
+    /// Set (or with NULL clear) the pair callback; a replaced callback in flight finishes first, except from inside it.
     pub fn oc_output_synchronizer_set_callback(
         synchronizer: *mut oc_output_synchronizer,
         callback: oc_synchronized_callback,
@@ -996,13 +996,13 @@ extern "C" {
     /// Frames of `stream` that found no partner (0 for an invalid handle or stream).
     pub fn oc_output_synchronizer_unmatched_frames(synchronizer: *const oc_output_synchronizer, stream: oc_sync_stream) -> u64;
 
-    /// Whether the context may use cameras now.
+    /// Whether the context may use cameras now. NOT_DETERMINED for an invalid handle (which sets the last error).
     pub fn oc_context_camera_authorization(ctx: *const oc_context) -> oc_camera_authorization;
-    /// Whether the context reaches cameras through the camera portal.
+    /// Whether the context reaches cameras through the camera portal (false: directly).
     pub fn oc_context_uses_camera_portal(ctx: *const oc_context) -> bool;
-    /// "not_determined", "authorized", "denied" or "restricted".
+    /// "not_determined", "authorized", "denied" or "restricted"; NULL (and the last error) for an unknown value.
     pub fn oc_camera_authorization_name(authorization: oc_camera_authorization) -> *const c_char;
-    /// Ask for camera access; `callback` runs once on the context's event thread.
+    /// Ask for camera access: in a sandbox the desktop shows its dialog (unless the permission store has the app's answer); directly, the answer is AUTHORIZED at once. Returns at once; `callback` runs once, on the context's event thread (as hotplug callbacks do), when the answer comes — the cameras, if granted, are listed by then. A request outstanding when the context is destroyed is not answered.
     pub fn oc_context_request_camera_access(
         ctx: *mut oc_context,
         callback: oc_camera_access_callback,

@@ -2,10 +2,11 @@
 """docs-from-header.py [--check] HEADER LIB.rs — gives every item of the -sys crate the doc
 comment the C header has for it: the first paragraph of the `/** … */` block above a
 function, type, enum constant or struct field of the same name (struct fields matched
-within their struct), or the `/**< … */` after it on its line. Items already documented
-are left alone, so it can run again after the header grows (`make rust-sys-docs`).
-With --check it changes nothing and lists the items still undocumented (exit 1 if any):
-the header documents every declaration, so the list is what the header is missing."""
+within their struct), or the `/**< … */` after it on its line; a one-line doc that no longer
+says what the header says is replaced, so it can run again after the header changes
+(`make rust-sys-docs`). With --check it changes nothing and lists the items undocumented or
+documented differently from the header (exit 1 if any): the header documents every
+declaration, so the list is what the header is missing or what changed in it."""
 import re
 import sys
 
@@ -47,7 +48,7 @@ for match in re.finditer(r"^\s*(?:#define\s+)?(OC_\w+)\b[^\n]*?/\*\*<(.*?)\*/", 
     docs.setdefault(match.group(1), brief("/**" + match.group(2) + "*/"))
 for match in re.finditer(r"(/\*\*(?:(?!\*/).)*\*/)\s*([^;{}=]*?)\b(oc_\w+|OC_\w+)\s*(\(|=|;|,|\{)", header, re.S):
     comment, before, name = match.group(1), match.group(2), match.group(3)
-    if "\n" in before.strip() or "#" in before or "*/" in before:
+    if "\n" in before.strip() or "#" in before or "*/" in before or "/*" in before:
         continue
     docs.setdefault(name, brief(comment))
 for match in re.finditer(r"typedef\s+(?:struct|enum)\s+(oc_\w+)\s*\{(.*?)\}\s*\1\s*;", header, re.S):
@@ -59,8 +60,8 @@ for match in re.finditer(r"typedef\s+(?:struct|enum)\s+(oc_\w+)\s*\{(.*?)\}\s*\1
 for match in re.finditer(r"typedef\s+(?:struct|enum)\s+(oc_\w+)", header):
     before = header[:match.start()].rstrip()
     if before.endswith("*/"):
-        start = before.rfind("/**")
-        if start >= 0:
+        start = before.rfind("/*")   # the comment right above: a doc comment, or a section's (no doc)
+        if before.startswith("/**", start):
             docs.setdefault(match.group(1), brief(before[start:]))
 
 # A comment above several declarations with no blank line between them documents each
@@ -73,7 +74,7 @@ for match in re.finditer(r"(/\*\*(?:(?!\*/).)*\*/)\n((?:[^\s}/*][^\n]*\b(?:oc_\w
         if name and not line.lstrip().startswith(("/*", "*")):
             docs.setdefault(name.group(1), text)
 
-out, struct, attributes, missing = [], None, [], []
+out, struct, attributes, missing, stale = [], None, [], [], []
 for index, line in enumerate(lib):
     stripped = line.strip()
     # Attributes (#[repr(C)]) stay between the doc comment and the item.
@@ -93,8 +94,12 @@ for index, line in enumerate(lib):
         text = fields.get((struct, field.group(1).rstrip("_")))  # type_ is C's `type`
     if (item or field) and not documented and not text:
         missing.append(f"{lib_path}:{index + 1}: {stripped}")
+    indent = line[:len(line) - len(line.lstrip())]
+    single = documented and not (len(out) > 1 and out[-2].strip().startswith("///"))
+    if text and documented and single and out[-1].strip() != f"/// {text}":
+        stale.append(f"{lib_path}:{index + 1}: {stripped}")
+        out[-1] = f"{indent}/// {text}"
     if text and not documented:
-        indent = line[:len(line) - len(line.lstrip())]
         out.append(f"{indent}/// {text}")
     out.extend(attributes)
     attributes = []
@@ -102,6 +107,6 @@ for index, line in enumerate(lib):
     if stripped.startswith("}"):
         struct = None
 if check:
-    print("\n".join(missing) or "every item is documented")
-    sys.exit(1 if missing else 0)
+    print("\n".join(missing + [f"{item} (its doc is not the header's)" for item in stale]) or "every item is documented as the header says")
+    sys.exit(1 if missing or stale else 0)
 open(lib_path, "w").write("\n".join(out) + "\n")
