@@ -51,6 +51,8 @@ step "libocellus0 recommends the FFmpeg packages of the majors it was built for 
 	sh -c "dpkg-deb -f $DEBS/libocellus0_*.deb Recommends | grep -qF '$("$ROOT/scripts/ffmpeg-packages.sh")'"
 step "the ocellus package has its man pages, completions and virtual camera" \
 	inside sh -c 'test -s /usr/share/man/man1/ocellus-stream.1.gz && test -s /usr/share/bash-completion/completions/ocellus && ocellus virtual-camera --help | grep -q -- --formats'
+step "libocellus0's echo canceller plugin is installed beside the library and its dependencies resolve (libwebrtc-audio-processing1)" \
+	inside sh -c 'plugin=$(dpkg -L libocellus0 | grep /ocellus/libocellus-echo-webrtc.so) && ldd "$plugin" > /tmp/ldd && grep -q libwebrtc_audio_processing /tmp/ldd && ! grep -q "not found" /tmp/ldd'
 step "examples/first_frame.c builds with pkg-config --cflags --libs ocellus" \
 	inside sh -c 'cc -std=c99 -Wall -Werror -o /examples/first_frame /examples/first_frame.c $(pkg-config --cflags --libs ocellus)'
 
