@@ -113,7 +113,9 @@ static int start_listening(capture_run *c, const char *spec, oc_microphone_mode 
     }
     oc_status status = oc_capture_session_set_audio_input(c->session, microphone);
     oc_device_release(microphone);
-    if (status != OC_OK || oc_audio_data_output_set_callback(output, on_samples, wav) != OC_OK
+    /* The microphone's own rate and channels (voice isolation: 48 kHz). */
+    if (status != OC_OK || oc_capture_session_set_audio_format(c->session, 0, 0) != OC_OK
+        || oc_audio_data_output_set_callback(output, on_samples, wav) != OC_OK
         || oc_capture_session_add_audio_output(c->session, output) != OC_OK) {
         return capture_fail(c, oc_last_error_message());
     }

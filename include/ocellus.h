@@ -1915,6 +1915,20 @@ oc_status oc_capture_session_add_audio_output(oc_capture_session *session, oc_au
 /** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND. */
 oc_status oc_capture_session_remove_audio_output(oc_capture_session *session, oc_audio_data_output *output);
 /**
+ * The rate and channel count the session delivers sound in, to its audio data
+ * outputs and recordings; 0 for either: the microphone's own (what its system
+ * reports it sends). Default 48000 Hz, 2 channels. Applies when the microphone
+ * stream next opens (a start, an input change); the callback's `channels` and
+ * `sample_rate` say what each buffer is. Voice isolation runs at 48000 Hz: with
+ * the microphone's own rate a stream that wants it opens at 48000 Hz; with
+ * another rate set, voice isolation is unavailable (the mode's reason says so).
+ * Since 0.3.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (a rate
+ *          outside 8000–384000 Hz or more than 64 channels).
+ * \threadsafety Any thread.
+ */
+oc_status oc_capture_session_set_audio_format(oc_capture_session *session, uint32_t sample_rate, uint32_t channels);
+/**
  * Set (or with NULL clear) the callback; a replaced callback in flight finishes
  * first, except from inside the callback itself (it applies from the next call).
  * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread, including the callback.

@@ -195,6 +195,36 @@ int ocpw_parse_video_format(const struct spa_pod *param, struct ocpw_video_forma
     return 0;
 }
 
+/* An Int property's fixed value, or its default when it is a choice (range or enum). */
+static int default_int(const struct spa_pod *param, uint32_t key, uint32_t *out)
+{
+    const struct spa_pod_prop *prop = spa_pod_find_prop(param, NULL, key);
+    uint32_t n_values = 0, kind = SPA_CHOICE_None;
+    const struct spa_pod *pod;
+
+    if (prop == NULL)
+        return -ENOENT;
+    pod = spa_pod_get_values(&prop->value, &n_values, &kind);
+    if (pod->type != SPA_TYPE_Int || n_values == 0 || *(const int32_t *)SPA_POD_BODY_CONST(pod) <= 0)
+        return -EINVAL;
+    *out = (uint32_t)*(const int32_t *)SPA_POD_BODY_CONST(pod);
+    return 0;
+}
+
+int ocpw_parse_audio_format(const struct spa_pod *param, uint32_t *rate, uint32_t *channels)
+{
+    uint32_t media_type, media_subtype;
+
+    if (param == NULL || !spa_pod_is_object_type(param, SPA_TYPE_OBJECT_Format) || !values_are_sane(param))
+        return -EINVAL;
+    if (spa_format_parse(param, &media_type, &media_subtype) < 0 || media_type != SPA_MEDIA_TYPE_audio
+        || media_subtype != SPA_MEDIA_SUBTYPE_raw)
+        return -EINVAL;
+    if (default_int(param, SPA_FORMAT_AUDIO_rate, rate) < 0 || default_int(param, SPA_FORMAT_AUDIO_channels, channels) < 0)
+        return -EINVAL;
+    return 0;
+}
+
 const struct spa_pod *ocpw_build_video_enum_format(uint8_t *buffer, uint32_t size,
         uint32_t media_subtype, uint32_t video_format, uint32_t width, uint32_t height,
         const struct spa_fraction *rates, uint32_t n_rates)

@@ -83,6 +83,13 @@ final class AudioOutputBox: SessionMember {
     }
 }
 
+@c @implementation public func oc_capture_session_set_audio_format(_ session: OpaquePointer?, _ sampleRate: UInt32,
+                                                                  _ channels: UInt32) -> oc_status {
+    abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        try box.session.setAudioFormat(sampleRate: sampleRate == 0 ? nil : sampleRate, channels: channels == 0 ? nil : channels)
+    }
+}
+
 @c @implementation public func oc_audio_data_output_set_callback(_ output: OpaquePointer?, _ callback: oc_audio_callback?,
                                                                  _ userData: UnsafeMutableRawPointer?) -> oc_status {
     abiCall(AudioOutputBox.lookup(output)) { (box: AudioOutputBox) throws(OcellusError) in

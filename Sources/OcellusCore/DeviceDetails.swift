@@ -27,6 +27,9 @@ public struct DeviceDetails: Sendable, Equatable {
     public var objectPath: String?
     /// The name the system's default-device setting uses for this node (PipeWire `node.name`).
     public var defaultDeviceName: String?
+    /// A microphone's own rate and channel count (what it sends unless asked otherwise); nil
+    /// when the system does not say.
+    public var soundFormat: AudioFormat?
 
     public init() {}
 

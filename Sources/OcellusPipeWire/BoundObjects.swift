@@ -11,6 +11,8 @@ final class BoundNode {
     let media: DeviceFacts.Media
     private(set) var properties: [String: String]
     private(set) var formats: [VideoFormat] = []
+    /// A microphone's own rate and channels: the first raw audio EnumFormat's (default) values.
+    private(set) var soundFormat: AudioFormat?
     /// The node's controls as its PropInfo params describe them (a camera's), and the values its
     /// Props report (Debian 12's spa-v4l2 reports none) or that were set through it.
     private(set) var controls: [ocpw_prop_info] = []
@@ -50,7 +52,7 @@ final class BoundNode {
             properties.merge(dictionary(info.props)) { _, new in new }
         }
         infoReceived = true
-        if media == .video && !enumerated, let params = info.params {
+        if !enumerated, let params = info.params {
             let readable = (0..<Int(info.n_params)).contains { index in
                 params[index].id == SPA_PARAM_EnumFormat.rawValue && params[index].flags & UInt32(SPA_PARAM_INFO_READ) != 0
             }
@@ -103,6 +105,13 @@ final class BoundNode {
             return
         }
         guard paramID == SPA_PARAM_EnumFormat.rawValue else { return }
+        if media == .audio {
+            var rate: UInt32 = 0, channels: UInt32 = 0
+            if soundFormat == nil, ocpw_parse_audio_format(param, &rate, &channels) == 0 {
+                soundFormat = AudioFormat(sampleRate: rate, channels: channels)
+            }
+            return
+        }
         var parsed = ocpw_video_format()
         guard ocpw_parse_video_format(param, &parsed) == 0 else { return }
         for format in PipeWireFormats.videoFormats(parsed) where !formats.contains(format) {

@@ -46,6 +46,7 @@ enum PipeWireFacts {
         facts.location = all["api.libcamera.location"]
         facts.pluggedMicroseconds = all["device.plugged.usec"].flatMap { UInt64($0) }
         facts.formats = node.formats
+        facts.details.soundFormat = node.soundFormat
         facts.properties = all
         facts.details.defaultDeviceName = all["node.name"]
         facts.details.videoNodes = all["api.v4l2.path"].map { [$0] } ?? []

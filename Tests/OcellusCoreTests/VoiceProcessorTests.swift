@@ -351,6 +351,29 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         #expect(events.wait { $0 == ["voice_isolation halving", "wide_spectrum none"] })
     }
 
+    @Test func theSoundComesInTheFormatAskedForOrTheMicrophonesOwn() throws {
+        let monoAt16k = AudioFormat(sampleRate: 16_000, channels: 1)
+        let backend = ScriptedBackend(.pipewire)
+        let session = CaptureSession(opener: backend, audio: backend, voiceEngines: StandInEngines())
+        try session.addAudioInput(ScriptedCameras.pipewireMicrophone(serial: "F", sends: monoAt16k))
+        try session.addAudioOutput(AudioDataOutput())
+        func opened(_ run: () throws -> Void) throws -> AudioFormat {
+            try run()
+            try session.startRunning()
+            defer { try? session.stopRunning() }
+            return try #require(backend.openedAudio.last).format
+        }
+        #expect(try opened {} == AudioFormat(), "48 kHz stereo unless asked: what Ocellus always delivered")
+        #expect(try opened { try session.setAudioFormat(sampleRate: nil, channels: nil) } == monoAt16k, "the microphone's own")
+        try session.setPreferredMicrophoneMode(.voiceIsolation)
+        #expect(try opened {} == AudioFormat(sampleRate: 48_000, channels: 1), "voice isolation's rate, the microphone's channels")
+        #expect(session.microphoneMode.active == .voiceIsolation)
+        #expect(try opened { try session.setAudioFormat(sampleRate: 16_000, channels: 2) } == AudioFormat(sampleRate: 16_000, channels: 2))
+        #expect(session.microphoneMode.active == .standard && session.microphoneMode.reason.contains("16000 Hz"),
+                "a rate the engines cannot take: the standard mode, and why")
+        #expect(throws: OcellusError.self) { try session.setAudioFormat(sampleRate: 100, channels: nil) }
+    }
+
     @Test func theModeCannotChangeFromInsideAnAudioHandler() throws {
         let backend = ScriptedBackend(.pipewire)
         let output = AudioDataOutput()

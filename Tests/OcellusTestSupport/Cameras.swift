@@ -27,10 +27,13 @@ public enum ScriptedCameras {
     }
 
     /// That webcam's microphone, a PipeWire source.
-    public static func pipewireMicrophone(serial: String) -> Device {
-        Device(uniqueID: "usb-046d:082d-\(serial)-mic", name: "C920 Mic", type: .microphone, position: .unspecified,
-               backend: .pipewire, backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
-               pluggedMicroseconds: nil, properties: [:])
+    /// A webcam's microphone; `sends` its own format, as its system reports it (nil: unreported).
+    public static func pipewireMicrophone(serial: String, sends soundFormat: AudioFormat? = nil) -> Device {
+        var details = DeviceDetails()
+        details.soundFormat = soundFormat
+        return Device(uniqueID: "usb-046d:082d-\(serial)-mic", name: "C920 Mic", type: .microphone, position: .unspecified,
+                      backend: .pipewire, backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
+                      pluggedMicroseconds: nil, details: details, properties: [:])
     }
 
     /// A fresh directory for a hub's selection state.

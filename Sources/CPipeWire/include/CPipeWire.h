@@ -107,6 +107,9 @@ const struct spa_pod *ocpw_build_video_enum_format(uint8_t *buffer, uint32_t siz
         uint32_t media_subtype, uint32_t video_format, uint32_t width, uint32_t height,
         const struct spa_fraction *rates, uint32_t n_rates);
 /* An EnumFormat for interleaved 32-bit float PCM at `rate` with `channels` (the adapter converts to it). */
+/* The rate and channel count a raw audio EnumFormat offers first (its fixed value, or a
+ * choice's default): what the node sends when nothing asks otherwise. 0, or -EINVAL. */
+int ocpw_parse_audio_format(const struct spa_pod *param, uint32_t *rate, uint32_t *channels);
 const struct spa_pod *ocpw_build_audio_format(uint8_t *buffer, uint32_t size, uint32_t rate, uint32_t channels);
 /* Buffers param: count range, one block of `frame_size` bytes with `stride`, memfd or memptr. */
 const struct spa_pod *ocpw_build_buffers_param(uint8_t *buffer, uint32_t size,

@@ -205,6 +205,20 @@ public final class CaptureSession: @unchecked Sendable {
 
     public var microphoneMode: MicrophoneModeState { audio.microphoneMode }
 
+    /// The rate and channel count sound is delivered in (nil for either: the microphone's own,
+    /// as its system reports it). By default 48 kHz stereo, what Ocellus always delivered.
+    /// Applies when the microphone stream next opens (a start, an input change). Voice isolation
+    /// runs at 48 kHz: with the microphone's own rate, a stream wanting it opens at 48 kHz.
+    public func setAudioFormat(sampleRate: UInt32?, channels: UInt32?) throws(OcellusError) {
+        if let sampleRate, !(8_000...384_000).contains(sampleRate) {
+            throw OcellusError(.invalidArgument, "\(sampleRate) Hz is not a sample rate Ocellus delivers (8000 to 384000)")
+        }
+        if let channels, !(1...64).contains(channels) {
+            throw OcellusError(.invalidArgument, "\(channels) channels is not a channel count Ocellus delivers (1 to 64)")
+        }
+        audio.setRequestedFormat(sampleRate: sampleRate, channels: channels)
+    }
+
     public func addAudioOutput(_ output: AudioDataOutput) throws(OcellusError) {
         try change { if !$0.audioOutputs.contains(where: { $0 === output }) { $0.audioOutputs.append(output) } }
     }

@@ -30,6 +30,8 @@ final class SessionAudio: @unchecked Sendable {
     /// What the machine plays, heard for the processor's echo canceller.
     private var reference: (any AudioStream)?
     private var mode = MicrophoneModeState.standard
+    /// The format asked for; nil for either: the microphone's own.
+    private var requested: (sampleRate: UInt32?, channels: UInt32?) = (48_000, 2)
     /// Under `changes`: the input the running session wants heard (nil while stopped), kept while
     /// no stream is open for it (a route to no microphone), so that route changes reopen it.
     private var wanted: Device?
@@ -57,7 +59,10 @@ final class SessionAudio: @unchecked Sendable {
             var state = MicrophoneModeState(preferred: preferred, active: preferred, engine: "none", reason: "")
             var engine: (any VoiceEngine)?
             var echo: (any EchoCanceller)?
-            if preferred.processes {
+            let runningFormat = lock.withLock { stream?.format }
+            if preferred.processes, running == nil, let problem = Self.rateProblem(runningFormat) {
+                (state.active, state.reason) = (.standard, "\(preferred.name) is unavailable: \(problem)")
+            } else if preferred.processes {
                 // The engine running this stream, or the one kept for the next: never a second one.
                 switch Self.obtain(running.map { $0.engine } ?? spareEngine, { () throws(OcellusError) in
                     guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no voice engines") }
@@ -107,6 +112,22 @@ final class SessionAudio: @unchecked Sendable {
         do throws(OcellusError) { return .success(try make()) } catch { return .failure(error) }
     }
 
+    func setRequestedFormat(sampleRate: UInt32?, channels: UInt32?) { lock.withLock { requested = (sampleRate, channels) } }
+
+    /// The format to open `microphone`'s stream in: the one asked for, the microphone's own where
+    /// not, at 48 kHz when voice isolation is wanted and the rate was left to the microphone.
+    private func streamFormat(for microphone: Device, processing: Bool) -> AudioFormat {
+        let (wanted, own) = (lock.withLock { requested }, microphone.details.soundFormat ?? AudioFormat())
+        let rate = wanted.sampleRate ?? (processing ? VoiceFrame.sampleRate : own.sampleRate)
+        return AudioFormat(sampleRate: rate, channels: wanted.channels ?? own.channels)
+    }
+
+    /// Why voice isolation cannot run on a stream of `format` (nil: it can).
+    private static func rateProblem(_ format: AudioFormat?) -> String? {
+        guard let format, format.sampleRate != VoiceFrame.sampleRate else { return nil }
+        return "voice isolation runs at \(VoiceFrame.sampleRate) Hz and the session's sound is set to \(format.sampleRate) Hz"
+    }
+
     /// Whether microphones can be opened at all.
     var canOpen: Bool { opener != nil }
 
@@ -144,9 +165,15 @@ final class SessionAudio: @unchecked Sendable {
         guard let microphone = wanted, let opener else { return }
         guard let heard else { throw OcellusError(.notFound, "no microphone is connected") }
         let followsRoute = microphone.route != nil
-        let format = AudioFormat()
         // A new engine per stream: its state is the sound it heard.
-        let wantedMode = lock.withLock { mode }
+        var wantedMode = lock.withLock { mode }
+        let format = streamFormat(for: heard, processing: wantedMode.active.processes)
+        if wantedMode.active.processes, let problem = Self.rateProblem(format) {
+            (wantedMode.active, wantedMode.engine, wantedMode.reason) = (.standard, "none", "\(wantedMode.preferred.name) is unavailable: \(problem)")
+            (wantedMode.echoCancellation, wantedMode.echoCancellationReason) = ("none", "")
+            lock.withLock { mode = wantedMode }
+            events.post(.microphoneModeChanged(wantedMode))
+        }
         if wantedMode.active.processes, let engine = spareEngine ?? (try? engines?.makeVoiceIsolationEngine()) {
             let echo = wantedMode.echoCancellation == "none" ? nil : spareEcho ?? (try? engines?.makeEchoCanceller())
             if start(engine: engine, echo: echo, format: format, hearing: heard) { events.post(.microphoneModeChanged(lock.withLock { mode })) }

@@ -210,6 +210,7 @@ def declare(lib, errcheck_status):
         "oc_audio_data_output_dropped_frames": ([vp], ctypes.c_uint64),
         "oc_capture_session_set_preferred_microphone_mode": ([vp, ctypes.c_int], c_status),
         "oc_capture_session_get_echo_cancellation": ([vp, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t], c_status),
+        "oc_capture_session_set_audio_format": ([vp, ctypes.c_uint32, ctypes.c_uint32], c_status),
         "oc_capture_session_get_microphone_mode": ([vp, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int),
                                                     ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t], c_status),
         "oc_microphone_mode_name": ([ctypes.c_int], ctypes.c_char_p),

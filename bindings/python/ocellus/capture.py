@@ -561,6 +561,12 @@ class CaptureSession(_Closable):
         """What was preferred, what really runs, the engine doing it and why they differ."""
         return _microphone_mode(self._handle)
 
+    def set_audio_format(self, sample_rate: Optional[int] = None, channels: Optional[int] = None) -> None:
+        """The rate and channel count sound is delivered in; None for either: the microphone's own.
+        By default 48000 Hz, 2 channels. Applies when the microphone stream next opens. Voice
+        isolation runs at 48000 Hz (with the microphone's own rate, a stream wanting it opens so)."""
+        _lib.oc_capture_session_set_audio_format(self._handle, sample_rate or 0, channels or 0)
+
     def add_audio_output(self, output: AudioDataOutput) -> None:
         _lib.oc_capture_session_add_audio_output(self._handle, output._handle)
         self._outputs.append(output)

@@ -384,3 +384,52 @@ def test_voice_isolation_cancels_the_echo_of_what_the_machine_plays(tmp_path):
     assert enhancement >= 20, f"echo return loss enhancement {enhancement:.1f} dB"
     assert alone < 6, f"voice isolation alone removed {alone:.1f} dB of the echo: the test would not see the canceller"
     assert abs(voice["voice-isolation"] - voice["standard"]) <= 3, "the near end's voice kept its level"
+
+
+def test_the_microphones_own_rate_and_channels(tmp_path):
+    """A mono 16 kHz microphone: `listen` writes it as it is (checked by ffprobe and against the played
+    sound), voice isolation at 48 kHz; a session asked for the microphone's own format delivers it."""
+    spoken = speech(["Front_Center", "Front_Left", "Rear_Left"])
+    source = tmp_path / "mono16k.wav"
+    subprocess.run(["sox", "-t", "f32", "-r", str(RATE), "-c", "1", "-", "-r", "16000", "-c", "1", "-b", "16", str(source)],
+                   input=spoken.tobytes(), check=True)
+    microphone = VirtualMicrophone("mono16k", source)
+    try:
+        runs = {mode: subprocess.run([CLI, "listen", "pipewire-mono16k", "--mode", mode, "--seconds", "1.5",
+                                      "-o", str(tmp_path / f"{mode}.wav"), "--json"], capture_output=True, text=True, timeout=30)
+                for mode in ("standard", "voice-isolation")}
+        heard = []
+        with ocellus.Context("org.ocellus.test.python.ownformat") as ctx:
+            session = ocellus.CaptureSession(ctx)
+            session.set_audio_input(next(d for d in ctx.devices() if d.unique_id == "pipewire-mono16k"))
+            output = ocellus.AudioDataOutput()
+            output.set_callback(lambda samples, timestamp_ns: heard.append(samples.shape))
+            session.add_audio_output(output)
+            with pytest.raises(ocellus.InvalidArgument):
+                session.set_audio_format(sample_rate=100)
+            session.set_audio_format()
+            session.start_running()
+            time.sleep(0.3)
+            session.stop_running()
+            output.set_callback(None)
+    finally:
+        microphone.stop()
+    summaries = {mode: json.loads(run.stdout.strip().splitlines()[-1]) for mode, run in runs.items()}
+    assert (summaries["standard"]["sample_rate"], summaries["standard"]["channels"]) == (16000, 1)
+    assert (summaries["voice-isolation"]["sample_rate"], summaries["voice-isolation"]["channels"]) == (RATE, 1)
+    assert summaries["voice-isolation"]["mode"]["active"] == "voice_isolation" or not HAS_ENGINE
+    info = json.loads(subprocess.run(["ffprobe", "-v", "error", "-show_streams", "-of", "json", str(tmp_path / "standard.wav")],
+                                     capture_output=True, text=True, check=True).stdout)["streams"][0]
+    assert (int(info["sample_rate"]), info["channels"]) == (16000, 1)
+    # The file holds the played speech at 16 kHz, not another rate's samples: it matches the source.
+    recorded = read_wav(tmp_path / "standard.wav")
+    original = np.frombuffer(subprocess.run(["sox", str(source), "-t", "f32", "-"], capture_output=True, check=True).stdout,
+                             dtype=np.float32)
+    start = align(original, recorded)   # where the recording begins in the played file (< 0: before it)
+    piece = recorded[max(0, -start):].astype(np.float64)
+    part = original[max(0, start):][:len(piece)].astype(np.float64)
+    piece = piece[:len(part)]
+    assert len(part) > 8000, f"the recording overlaps the played sound: {len(part)} samples"
+    correlation = float(np.dot(piece, part) / np.sqrt(np.dot(piece, piece) * np.dot(part, part)))
+    assert correlation > 0.9, f"the recording is the microphone's sound: correlation {correlation:.2f}"
+    assert heard and all(shape[1] == 1 for shape in heard), f"one channel: {heard[:3]}"

@@ -915,6 +915,8 @@ extern "C" {
         reason: *mut c_char,
         reason_size: usize,
     ) -> oc_status;
+    /// The rate and channel count the session delivers sound in, to its audio data outputs and recordings; 0 for either: the microphone's own (what its system reports it sends). Default 48000 Hz, 2 channels. Applies when the microphone stream next opens (a start, an input change); the callback's `channels` and `sample_rate` say what each buffer is. Voice isolation runs at 48000 Hz: with the microphone's own rate a stream that wants it opens at 48000 Hz; with another rate set, voice isolation is unavailable (the mode's reason says so). Since 0.3.
+    pub fn oc_capture_session_set_audio_format(session: *mut oc_capture_session, sample_rate: u32, channels: u32) -> oc_status;
     /// Whether voice isolation also cancels the echo of what the machine plays, and with what. Voice isolation runs without it when the canceller cannot be loaded or nothing that plays can be heard (the stream hears what the default output plays, following the default; silence while nothing plays).
     pub fn oc_capture_session_get_echo_cancellation(
         session: *const oc_capture_session,

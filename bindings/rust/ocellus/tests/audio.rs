@@ -75,6 +75,9 @@ fn a_microphone_alone_runs_through_the_mode_the_app_prefers() {
         .unwrap();
     let mode = session.microphone_mode().unwrap();
     assert_eq!((mode.preferred, mode.active, mode.engine.as_str()), (MicrophoneMode::Standard, MicrophoneMode::Standard, "none"));
+    // The microphone's own rate and channels; a rate Ocellus does not deliver is refused.
+    session.set_audio_format(None, None).unwrap();
+    assert!(session.set_audio_format(Some(100), Some(2)).is_err());
     session.set_preferred_microphone_mode(MicrophoneMode::VoiceIsolation).unwrap();
     let mode = session.microphone_mode().unwrap();
     // The test command installs RNNoise (OCELLUS_RNNOISE_LIB); without it the session says why.
