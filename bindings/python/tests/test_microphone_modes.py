@@ -9,6 +9,7 @@ import glob
 import json
 import os
 import subprocess
+import sys
 import threading
 import time
 import wave
@@ -119,6 +120,21 @@ def write_wav(path, samples, channels=1):
         out.writeframes(np.repeat((np.clip(samples, -1, 1) * 32767).astype("<i2"), channels).tobytes())
 
 
+def intelligibility(signal, offset, clean):
+    """STOI (pystoi, fetched by scripts/fetch-voice-engines.sh) of `signal` from `offset` against the clean
+    speech: 0 to 1, how much of it a listener would understand."""
+    path = os.environ.get("OCELLUS_PYSTOI_PATH")
+    if not path:
+        if REQUIRED:
+            raise AssertionError("OCELLUS_PYSTOI_PATH: pystoi is required (scripts/fetch-voice-engines.sh)")
+        return None
+    if path not in sys.path:
+        sys.path.append(path)
+    from pystoi import stoi
+    start, end = max(0, -offset), min(len(clean), len(signal) - offset)
+    return float(stoi(clean[start:end], signal[offset + start:offset + end], RATE))
+
+
 def typing_and_voice(raw, isolated, clean, mix, speech, pauses):
     """(typing left in the pauses, change of the voice's level) of `isolated` against `raw`, in dB,
     window by window, each capture aligned to the mix on its own."""
@@ -158,11 +174,14 @@ def test_voice_isolation_removes_typing_and_keeps_the_voice_on_the_real_daemon(t
         CLI, "listen", "pipewire-voicemix", "--mode", mode, "--seconds", seconds, "-o", str(tmp_path / f"{mode}.wav"), "--json"],
         engine)
     assert all(summary["dropped"] == 0 for summary in summaries.values())
-    noise_left, speech_level = typing_and_voice(read_wav(tmp_path / "standard.wav"), read_wav(tmp_path / "voice-isolation.wav"),
-                                                clean, mix, speech, pauses)
-    print(f"daemon, {engine}: typing in pauses {noise_left:.1f} dB, speech level {speech_level:+.1f} dB")
+    raw, isolated = read_wav(tmp_path / "standard.wav"), read_wav(tmp_path / "voice-isolation.wav")
+    noise_left, speech_level = typing_and_voice(raw, isolated, clean, mix, speech, pauses)
+    understood = intelligibility(raw, align(raw, mix), clean), intelligibility(isolated, align(isolated, clean), clean)
+    print(f"daemon, {engine}: typing in pauses {noise_left:.1f} dB, speech level {speech_level:+.1f} dB, STOI {understood}")
     assert noise_left <= -20, f"typing left in the pauses: {noise_left:.1f} dB"
     assert abs(speech_level) <= 3, f"speech level changed by {speech_level:.1f} dB"
+    if understood[0] is not None:
+        assert understood[1] >= understood[0] + 0.05, f"intelligibility (STOI) raw → isolated: {understood}"
 
 
 @pytest.mark.skipif(not HAS_ENGINE, reason="no RNNoise installed (the test command installs it)")
