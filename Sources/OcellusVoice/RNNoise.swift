@@ -25,27 +25,19 @@ final class RNNoise: VoiceEngine {
         }
 
         static func load() throws(OcellusError) -> Library {
-            var failures: [String] = []
-            for name in candidates {
-                guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
-                    failures.append(dlerror().map { String(cString: $0) } ?? name)
-                    continue
-                }
-                func symbol<T>(_ name: String, as type: T.Type) -> T? { dlsym(handle, name).map { unsafeBitCast($0, to: type) } }
-                guard let create = symbol("rnnoise_create", as: Create.self), let destroy = symbol("rnnoise_destroy", as: Destroy.self),
-                      let process = symbol("rnnoise_process_frame", as: Process.self),
-                      let frameSize = symbol("rnnoise_get_frame_size", as: FrameSize.self) else {
-                    failures.append("\(name) is not RNNoise (rnnoise_create or rnnoise_process_frame missing)")
-                    dlclose(handle)
-                    continue
+            let (library, failures) = LoadedLibrary.first(of: candidates) { (loaded) throws(LoadedLibrary.Refusal) in
+                guard let create = loaded.symbol("rnnoise_create", as: Create.self),
+                      let destroy = loaded.symbol("rnnoise_destroy", as: Destroy.self),
+                      let process = loaded.symbol("rnnoise_process_frame", as: Process.self),
+                      let frameSize = loaded.symbol("rnnoise_get_frame_size", as: FrameSize.self) else {
+                    throw LoadedLibrary.Refusal("\(loaded.path) is not RNNoise (rnnoise_create or rnnoise_process_frame missing)")
                 }
                 guard Int(frameSize()) == VoiceFrame.length else {
-                    failures.append("\(name) takes frames of \(frameSize()) samples, not \(VoiceFrame.length)")
-                    dlclose(handle)
-                    continue
+                    throw LoadedLibrary.Refusal("\(loaded.path) takes frames of \(frameSize()) samples, not \(VoiceFrame.length)")
                 }
                 return Library(create: create, destroy: destroy, process: process)
             }
+            if let library { return library }
             throw OcellusError(.libraryUnavailable, "voice isolation needs RNNoise (install librnnoise.so.0, or set OCELLUS_RNNOISE_LIB "
                 + "to its path): \(failures.joined(separator: "; "))")
         }

@@ -42,24 +42,17 @@ final class WebRTCEchoCanceller: EchoCanceller {
         }
 
         static func load() throws(OcellusError) -> Library {
-            var failures: [String] = []
-            for path in candidates {
-                guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-                    failures.append(dlerror().map { String(cString: $0) } ?? path)
-                    continue
-                }
-                func symbol<T>(_ name: String, as type: T.Type) -> T? { dlsym(handle, name).map { unsafeBitCast($0, to: type) } }
-                guard let version = symbol("ocellus_echo_interface_version", as: Version.self), version() == interfaceVersion,
-                      let latency = symbol("ocellus_echo_latency", as: Latency.self),
-                      let new = symbol("ocellus_echo_new", as: New.self), let free = symbol("ocellus_echo_free", as: Free.self),
-                      let play = symbol("ocellus_echo_play", as: Play.self),
-                      let capture = symbol("ocellus_echo_capture", as: Capture.self) else {
-                    failures.append("\(path) is not Ocellus's echo canceller plugin of interface \(interfaceVersion)")
-                    dlclose(handle)
-                    continue
+            let (library, failures) = LoadedLibrary.first(of: candidates) { (loaded) throws(LoadedLibrary.Refusal) in
+                guard let version = loaded.symbol("ocellus_echo_interface_version", as: Version.self), version() == interfaceVersion,
+                      let latency = loaded.symbol("ocellus_echo_latency", as: Latency.self),
+                      let new = loaded.symbol("ocellus_echo_new", as: New.self), let free = loaded.symbol("ocellus_echo_free", as: Free.self),
+                      let play = loaded.symbol("ocellus_echo_play", as: Play.self),
+                      let capture = loaded.symbol("ocellus_echo_capture", as: Capture.self) else {
+                    throw LoadedLibrary.Refusal("\(loaded.path) is not Ocellus's echo canceller plugin of interface \(interfaceVersion)")
                 }
                 return Library(latency: Int(latency()), new: new, free: free, play: play, capture: capture)
             }
+            if let library { return library }
             throw OcellusError(.libraryUnavailable, "echo cancellation needs \(fileName) and webrtc-audio-processing "
                 + "(install libwebrtc-audio-processing1, or set OCELLUS_ECHO_CANCELLER_LIB to the plugin): \(failures.joined(separator: "; "))")
         }

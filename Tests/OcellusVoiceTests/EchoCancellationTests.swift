@@ -99,17 +99,7 @@ final class PassThroughEngine: VoiceEngine {
         // The canceller's declared latency is what the processor takes out: the near end alone
         // (6 s to 7 s) matches best at lag 0 — within a quarter millisecond, as the high-pass
         // filter delays the lowest frequencies of speech a little.
-        let start = 6 * Self.rate, length = Self.rate
-        func correlation(_ lag: Int) -> Double {
-            output.withUnsafeBufferPointer { out in
-                call.near.withUnsafeBufferPointer { near in
-                    var sum: Float = 0
-                    for i in start..<(start + length) { sum += out[i] * near[i + lag] }
-                    return Double(sum)
-                }
-            }
-        }
-        let best = (-600...600).max { correlation($0) < correlation($1) }!
+        let best = VoiceIsolationTests.bestLag(of: output, against: call.near, from: 6 * Self.rate, length: Self.rate, within: -600...600)
         #expect(abs(best) <= 12, "output lags the microphone by \(best) samples after the processor's alignment")
     }
 

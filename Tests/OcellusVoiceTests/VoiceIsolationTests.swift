@@ -11,19 +11,22 @@ import Foundation
 @Suite(.serialized) struct VoiceIsolationTests {
     static let rate = 48_000
 
-    /// Mono 48 kHz samples of an audio file, through sox.
-    static func decode(_ path: String) throws -> [Float] {
+    /// Mono 48 kHz float samples sox writes for `input` (a file, or `-n` and an effect).
+    static func sox(_ input: [String], effects: [String] = []) throws -> [Float] {
         let sox = Process()
         sox.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        sox.arguments = ["sox", path, "-t", "f32", "-e", "floating-point", "-r", "\(rate)", "-c", "1", "-"]
+        sox.arguments = ["sox"] + input + ["-t", "f32", "-e", "floating-point", "-r", "\(rate)", "-c", "1", "-"] + effects
         let pipe = Pipe()
         sox.standardOutput = pipe
         try sox.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         sox.waitUntilExit()
-        try #require(sox.terminationStatus == 0, "sox could not decode \(path)")
+        try #require(sox.terminationStatus == 0, "sox could not make \(input + effects)")
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
+
+    /// Mono 48 kHz samples of an audio file, through sox.
+    static func decode(_ path: String) throws -> [Float] { try sox([path]) }
 
     struct Mix {
         var clean: [Float]
@@ -44,17 +47,7 @@ import Foundation
 
     /// Pink noise from sox (`synth pinknoise`), `length` samples.
     static func pinkNoise(length: Int) throws -> [Float] {
-        let sox = Process()
-        sox.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        sox.arguments = ["sox", "-n", "-t", "f32", "-e", "floating-point", "-r", "\(rate)", "-c", "1", "-", "synth",
-                         String(format: "%.3f", Double(length) / Double(rate)), "pinknoise"]
-        let pipe = Pipe()
-        sox.standardOutput = pipe
-        try sox.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        sox.waitUntilExit()
-        try #require(sox.terminationStatus == 0, "sox could not make pink noise")
-        let noise = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let noise = try sox(["-n"], effects: ["synth", String(format: "%.3f", Double(length) / Double(rate)), "pinknoise"])
         return Array((noise + [Float](repeating: 0, count: max(0, length - noise.count))).prefix(length))
     }
 
@@ -110,6 +103,22 @@ import Foundation
         let targetPower = target.reduce(0.0) { $0 + $1 * $1 }
         let distortion = zip(estimate, target).reduce(0.0) { $0 + (Double($1.0) - $1.1) * (Double($1.0) - $1.1) }
         return decibels(targetPower / distortion)
+    }
+
+    /// The lag of `reference` at which it best matches `output` over `length` samples from `start`
+    /// (raw pointers: a debug build is slow otherwise).
+    static func bestLag(of output: [Float], against reference: [Float], from start: Int, length: Int,
+                        within lags: ClosedRange<Int>) -> Int {
+        func correlation(_ lag: Int) -> Float {
+            output.withUnsafeBufferPointer { out in
+                reference.withUnsafeBufferPointer { ref in
+                    var sum: Float = 0
+                    for i in start..<(start + length) { sum += out[i] * ref[i + lag] }
+                    return sum
+                }
+            }
+        }
+        return lags.max { correlation($0) < correlation($1) }!
     }
 
     static var engineRequired: Bool { ProcessInfo.processInfo.environment["OCELLUS_REQUIRE_VOICE_ENGINES"] == "1" }
@@ -178,18 +187,8 @@ import Foundation
         let mix = try Self.mix(snr: 20)
         let output = Self.process(mix.mixed, engine: engine)
         // The engine's declared latency is what the processor takes out: the best match is at lag 0.
-        // Over the first utterance (0.7 s to 1.7 s), raw pointers: a debug build is slow otherwise.
-        let start = Self.rate * 7 / 10, length = Self.rate
-        func correlation(_ lag: Int) -> Double {
-            output.withUnsafeBufferPointer { out in
-                mix.clean.withUnsafeBufferPointer { clean in
-                    var sum: Float = 0
-                    for i in start..<(start + length) { sum += out[i] * clean[i + lag] }
-                    return Double(sum)
-                }
-            }
-        }
-        let best = (-1_200...1_200).max { correlation($0) < correlation($1) }!
+        // Over the first utterance (0.7 s to 1.7 s).
+        let best = Self.bestLag(of: output, against: mix.clean, from: Self.rate * 7 / 10, length: Self.rate, within: -1_200...1_200)
         #expect(abs(best) <= 2, "output lags the microphone by \(best) samples after the processor's alignment")
     }
 
