@@ -113,7 +113,7 @@ public final class MovieFileOutput: @unchecked Sendable {
             let video = MovieWriter.Video(pixelFormat: videoOutput.pixelFormat ?? format.pixelFormat,
                                           width: videoOutput.width ?? format.width, height: videoOutput.height ?? format.height,
                                           frameRate: format.maxFrameRate ?? FrameRate(30), rotation: rotation)
-            writer = try MovieWriter(path: path, video: video, audio: session.audioInput != nil ? AudioFormat() : nil)
+            writer = try MovieWriter(path: path, video: video, audio: session.audioFormat)
         } catch {
             lock.withLock { starting = false }
             throw error
@@ -190,7 +190,19 @@ public final class MovieFileOutput: @unchecked Sendable {
     /// On the audio stream's thread: the samples join the recording's audio queue (bounded: two seconds).
     private func enqueue(_ buffer: AudioBuffer) {
         lock.withLock {
-            guard let recording, !recording.soundClosed, recording.writer.audio == buffer.format else { return }
+            guard let recording, !recording.soundClosed, let recorded = recording.writer.audio else { return }
+            guard recorded == buffer.format else {
+                // The input moved to a microphone of another format: the track keeps its own, and
+                // carries silence (the writer pads it) until sound of its format comes again.
+                if !recording.otherFormatReported {
+                    recording.otherFormatReported = true
+                    recording.session?.events.post(.audioInterrupted(OcellusError(.invalidArgument,
+                        "the microphone now sends \(buffer.format.channels) channels at \(buffer.format.sampleRate) Hz; the recording's "
+                        + "sound track has \(recorded.channels) at \(recorded.sampleRate) Hz and carries silence meanwhile")))
+                }
+                recording.droppedAudioFrames += buffer.frameCount
+                return
+            }
             let format = buffer.format
             // Sound that paused (the microphone route moved) resumes in step with the picture:
             // the gap becomes silence. Jitter under 40 ms is left alone.
@@ -326,6 +338,8 @@ private final class Recording: @unchecked Sendable {
             && monotonicNanoseconds() < soundDeadline
     }
     var droppedAudioFrames = 0
+    /// Sound of another format than the track's came (and was said so once).
+    var otherFormatReported = false
     let completion: MovieFileOutput.Completion
     /// The session recorded, told when the recording ends.
     weak var session: CaptureSession?

@@ -205,6 +205,10 @@ public final class CaptureSession: @unchecked Sendable {
 
     public var microphoneMode: MicrophoneModeState { audio.microphoneMode }
 
+    /// The format the session's sound comes in (the running stream's, or the one it will open in);
+    /// nil without a microphone input.
+    public var audioFormat: AudioFormat? { audio.deliveredFormat(for: audioInput) }
+
     /// The rate and channel count sound is delivered in (nil for either: the microphone's own,
     /// as its system reports it). By default 48 kHz stereo, what Ocellus always delivered.
     /// Applies when the microphone stream next opens (a start, an input change). Voice isolation

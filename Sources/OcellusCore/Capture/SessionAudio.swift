@@ -114,6 +114,13 @@ final class SessionAudio: @unchecked Sendable {
 
     func setRequestedFormat(sampleRate: UInt32?, channels: UInt32?) { lock.withLock { requested = (sampleRate, channels) } }
 
+    /// The format sound is delivered in: the open stream's, else what a stream for `input` would open in.
+    func deliveredFormat(for input: Device?) -> AudioFormat? {
+        if let open = lock.withLock({ stream?.format }) { return open }
+        guard let input else { return nil }
+        return streamFormat(for: input.route?.current ?? input, processing: lock.withLock { mode.active.processes })
+    }
+
     /// The format to open `microphone`'s stream in: the one asked for, the microphone's own where
     /// not, at 48 kHz when voice isolation is wanted and the rate was left to the microphone.
     private func streamFormat(for microphone: Device, processing: Bool) -> AudioFormat {

@@ -452,3 +452,36 @@ def test_the_microphones_own_rate_and_channels(tmp_path):
     correlation = float(np.dot(piece, part) / np.sqrt(np.dot(piece, piece) * np.dot(part, part)))
     assert correlation > 0.9, f"the recording is the microphone's sound: correlation {correlation:.2f}"
     assert heard and all(shape[1] == 1 for shape in heard), f"one channel: {heard[:3]}"
+
+
+def test_a_recording_keeps_the_microphones_own_format(tmp_path):
+    """A session set to the microphone's own format records its sound so (16 kHz mono AAC, ffprobe), and
+    the sound is there (FFmpeg decodes it: not the silence of buffers the writer did not take)."""
+    source = tmp_path / "mono16k.wav"
+    subprocess.run(["sox", "-t", "f32", "-r", str(RATE), "-c", "1", "-", "-r", "16000", "-c", "1", "-b", "16", str(source)],
+                   input=speech(["Front_Center", "Front_Left", "Rear_Left"]).tobytes(), check=True)
+    microphone = VirtualMicrophone("mono16krec", source)
+    path = tmp_path / "own.mp4"
+    try:
+        with ocellus.Context("org.ocellus.test.python.ownformatmovie") as ctx:
+            session = ocellus.CaptureSession(ctx)
+            session.set_input(next(d for d in ctx.devices() if d.unique_id == "usb-1d6b:0110-VCAM-0000"))
+            session.set_audio_input(next(d for d in ctx.devices() if d.unique_id == "pipewire-mono16krec"))
+            session.set_audio_format()
+            movie = ocellus.MovieFileOutput()
+            session.add_movie_file_output(movie)
+            session.start_running()
+            done = movie.start_recording(str(path))
+            time.sleep(2)
+            movie.stop_recording()
+            done.result(timeout=30)
+            session.stop_running()
+    finally:
+        microphone.stop()
+    streams = json.loads(subprocess.run(["ffprobe", "-v", "error", "-show_streams", "-of", "json", str(path)],
+                                        capture_output=True, text=True, check=True).stdout)["streams"]
+    sound = next(stream for stream in streams if stream["codec_type"] == "audio")
+    assert (sound["codec_name"], int(sound["sample_rate"]), sound["channels"]) == ("aac", 16000, 1)
+    decoded = np.frombuffer(subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-vn", "-f", "f32le", "-"],
+                                           capture_output=True, check=True).stdout, dtype=np.float32)
+    assert np.sqrt(np.mean(decoded.astype(np.float64) ** 2)) > 0.01, "the track carries the microphone's sound"
