@@ -310,7 +310,9 @@ class Room:
         for name, media_class in self.NODES.items():
             subprocess.run(["pw-cli", "create-node", "adapter",
                             f"{{ factory.name=support.null-audio-sink node.name={name} node.description={name} "
-                            f"media.class={media_class} object.linger=true audio.position=[FL FR] }}"],
+                            f"media.class={media_class} object.linger=true audio.position=[FL FR] "
+                            # Never suspended: WirePlumber 0.4.13 segfaults suspending a node destroyed meanwhile.
+                            f"session.suspend-timeout-seconds=0 }}"],
                            check=True, stdout=subprocess.DEVNULL)
         self.wait_for(list(self.NODES))
         self.spawn(["pw-loopback", "-n", "room", "-d", "0.04", "--capture-props", "{ stream.capture.sink=true }",
