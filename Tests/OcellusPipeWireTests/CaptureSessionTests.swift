@@ -275,10 +275,13 @@ struct CaptureSessionTests {
         try session.startRunning()
         try session.stopRunning()
         let baseline = descriptors()
-        for _ in 0..<20 {
+        for _ in 0..<40 {
             try session.startRunning()
             try session.stopRunning()
         }
-        #expect(descriptors() == baseline)
+        // The count is the process's, and other suites run meanwhile (sox pipes, their own
+        // streams): a few come and go. A leak grows with the rounds: one per round is 40.
+        let grown = descriptors() - baseline
+        #expect(grown < 10, "\(grown) more descriptors after 40 starts and stops")
     }
 }
