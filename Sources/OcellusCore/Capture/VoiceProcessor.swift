@@ -170,10 +170,14 @@ final class VoiceProcessor: @unchecked Sendable {
             lock.wait(untilMonotonicNanoseconds: deadline)
         }
         // One frame of playback per microphone frame: the canceller estimates the echo's delay
-        // from the two, and hears them best at one steady pace. Playback more than 100 ms ahead
-        // (it started first, or the microphone lost input) is given at once, down to one cycle's worth.
+        // from the two, and hears them best at one steady pace. Playback more than 100 ms ahead of
+        // the microphone's sound waiting here (it started first, or the microphone lost input) is
+        // given at once, down to one cycle's worth. Ahead of the waiting sound, not in all: a worker
+        // the machine held back has both queued, and that is no reason to jump.
         let available = playedCount / VoiceFrame.length
-        let taken = (available > Self.playbackAhead.most ? available - Self.playbackAhead.resynced : min(1, available)) * VoiceFrame.length
+        let ahead = (playedCount - ringCount) / VoiceFrame.length
+        let taken = (ahead > Self.playbackAhead.most ? min(available, ahead - Self.playbackAhead.resynced) : min(1, available))
+            * VoiceFrame.length
         for i in 0..<taken { playedFrames[i] = played[(playedStart + i) % played.count] }
         playedStart = (playedStart + taken) % played.count
         playedCount -= taken

@@ -204,9 +204,7 @@ impl<'ctx> CaptureSession<'ctx> {
     /// By default 48000 Hz, 2 channels. Applies when the microphone stream next opens. Voice
     /// isolation runs at 48000 Hz (with the microphone's own rate, a stream wanting it opens so).
     pub fn set_audio_format(&self, sample_rate: Option<u32>, channels: Option<u32>) -> Result<()> {
-        check(unsafe {
-            ffi::oc_capture_session_set_audio_format(self.raw(), sample_rate.unwrap_or(0), channels.unwrap_or(0))
-        })
+        check(unsafe { ffi::oc_capture_session_set_audio_format(self.raw(), sample_rate.unwrap_or(0), channels.unwrap_or(0)) })
     }
 
     /// The preferred and active microphone modes, the engine and why they differ.
