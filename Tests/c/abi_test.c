@@ -928,12 +928,6 @@ static int test_microphone_modes(void)
     CHECK(engine_installed ? events.status == OC_OK && strcmp(events.message, "voice_isolation") == 0
                            : events.status == OC_ERROR_LIBRARY_UNAVAILABLE && strstr(events.message, "standard: ") == events.message);
 
-    /* The sound's format: the microphone's own (0), a set one, and what is refused. */
-    CHECK(oc_capture_session_set_audio_format(session, 0, 0) == OC_OK);
-    CHECK(oc_capture_session_set_audio_format(session, 100, 2) == OC_ERROR_INVALID_ARGUMENT && strstr(oc_last_error_message(), "100 Hz"));
-    CHECK(oc_capture_session_set_audio_format(session, 48000, 65) == OC_ERROR_INVALID_ARGUMENT);
-    CHECK(oc_capture_session_set_audio_format(NULL, 48000, 2) == OC_ERROR_INVALID_HANDLE);
-    CHECK(oc_capture_session_set_audio_format(session, 48000, 2) == OC_OK);
     CHECK(oc_audio_data_output_create(&audio) == OC_OK);
     CHECK(oc_audio_data_output_set_callback(audio, on_audio, &log) == OC_OK);
     CHECK(oc_capture_session_set_audio_input(session, mic) == OC_OK);
