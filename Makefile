@@ -35,7 +35,10 @@ $(foreach engine,$(shell scripts/fetch-voice-engines.sh --cached 2>/dev/null),\
 VIRTUAL_CAMERA := $(BUILD)/libexec/ocellus/ocellus-virtual-camera
 # Echo cancellation's plugin (C++ around webrtc-audio-processing), loaded on first use from
 # LIBDIR/ocellus/ beside the library; the Swift suite, whose code is not in the library, is told.
+# Built where webrtc-audio-processing is (ECHO_CANCELLATION=yes requires it, =no leaves it out):
+# without it voice isolation runs and says that echo cancellation is missing, and why.
 ECHO_PLUGIN := $(BUILD)/lib/ocellus/libocellus-echo-webrtc.so
+ECHO_CANCELLATION ?= $(if $(shell pkg-config --exists webrtc-audio-processing && echo found),yes,no)
 CXX ?= c++
 CXXFLAGS ?= -O2 -g
 WEBRTC_CFLAGS = $(shell pkg-config --cflags webrtc-audio-processing | sed 's/-I/-isystem /g')
@@ -68,10 +71,16 @@ build:
 		$(if $(CLI_RPATH),-Wl$(comma)-rpath$(comma)'$(CLI_RPATH)')
 	$(if $(STRIP),$(STRIP) $(CLI))
 	$(if $(STRIP),$(STRIP) -o $(VIRTUAL_CAMERA) $(RELEASE)/ocellus-virtual-camera,cp $(RELEASE)/ocellus-virtual-camera $(VIRTUAL_CAMERA))
+ifeq ($(ECHO_CANCELLATION),yes)
 	mkdir -p $(dir $(ECHO_PLUGIN))
+	pkg-config --print-errors --exists webrtc-audio-processing
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -std=c++11 -fPIC -shared -Wall -Wextra -Werror $(WEBRTC_CFLAGS) plugins/echo-webrtc/echo_webrtc.cpp \
 		-o $(ECHO_PLUGIN) $(LDFLAGS) -Wl,-z,relro,-z,now,--no-undefined,--as-needed $(WEBRTC_LIBS)
 	$(if $(STRIP),$(STRIP) --strip-unneeded $(ECHO_PLUGIN))
+else
+	rm -f $(ECHO_PLUGIN)
+	@echo "ocellus: building without echo cancellation (no webrtc-audio-processing: install libwebrtc-audio-processing-dev)"
+endif
 	cp include/ocellus.h $(BUILD)/include/
 	sed -e 's|@LIBDIR@|$(abspath $(BUILD))/lib|' -e 's|@INCLUDEDIR@|$(abspath $(BUILD))/include|' -e 's|@PREFIX@|$(abspath $(BUILD))|' \
 		-e 's|@VERSION@|$(VERSION)|' pkgconfig/ocellus.pc.in > $(BUILD)/lib/pkgconfig/ocellus.pc
@@ -87,7 +96,7 @@ install: build man
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0644 $(LIB) $(DESTDIR)$(LIBDIR)/libocellus.so.0
 	ln -sf libocellus.so.0 $(DESTDIR)$(LIBDIR)/libocellus.so
-	install -D -m 0644 $(ECHO_PLUGIN) $(DESTDIR)$(LIBDIR)/ocellus/libocellus-echo-webrtc.so
+	$(if $(filter yes,$(ECHO_CANCELLATION)),install -D -m 0644 $(ECHO_PLUGIN) $(DESTDIR)$(LIBDIR)/ocellus/libocellus-echo-webrtc.so)
 	install -m 0644 include/ocellus.h $(DESTDIR)$(INCLUDEDIR)/ocellus.h
 	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/ocellus
 	install -D -m 0755 $(VIRTUAL_CAMERA) $(DESTDIR)$(LIBEXECDIR)/ocellus/ocellus-virtual-camera

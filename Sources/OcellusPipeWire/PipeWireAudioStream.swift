@@ -7,8 +7,9 @@ import Glibc
 
 /// PCM from a PipeWire source (a microphone), as interleaved 32-bit floats at the
 /// rate and channel count asked for: the stream's adapter converts whatever the
-/// microphone sends. Timestamps are CLOCK_MONOTONIC, from the buffer's header when
-/// the source sets one, else the time the buffer arrived less its length.
+/// microphone sends. Timestamps are CLOCK_MONOTONIC: when the buffer's graph cycle began
+/// less its length (the same for every stream of a cycle however late a thread runs, so
+/// the playback reference and the microphone line up), else when it arrived less its length.
 public final class PipeWireAudioStream: AudioStream, @unchecked Sendable {
     public let format: AudioFormat
     private var capture: PipeWireCapture?
@@ -39,7 +40,7 @@ public final class PipeWireAudioStream: AudioStream, @unchecked Sendable {
             device: device,
             description: "\(format.channels)-channel float PCM at \(format.sampleRate) Hz",
             buildFormat: { buffer, size in ocpw_build_audio_format(buffer, size, format.sampleRate, format.channels) },
-            process: { buffer in PipeWireAudioStream.deliver(buffer, format: format, to: handler) },
+            process: { buffer, cycle in PipeWireAudioStream.deliver(buffer, cycle: cycle, format: format, to: handler) },
             failed: { handler(.failed($0)) })
         media.readyWhenConnected = target == nil
         capture = try PipeWireCapture(remote: remote, objectSerial: target, timeoutMilliseconds: timeoutMilliseconds, media: media,
@@ -50,7 +51,7 @@ public final class PipeWireAudioStream: AudioStream, @unchecked Sendable {
 
     public func stop() { capture?.stop() }
 
-    private static func deliver(_ buffer: UnsafeMutablePointer<spa_buffer>, format: AudioFormat,
+    private static func deliver(_ buffer: UnsafeMutablePointer<spa_buffer>, cycle: UInt64?, format: AudioFormat,
                                 to handler: (AudioStreamEvent) -> Void) {
         guard let data = buffer.pointee.datas, let base = data.pointee.data, let chunk = data.pointee.chunk else { return }
         let offset = Int(chunk.pointee.offset), size = Int(chunk.pointee.size)
@@ -59,8 +60,7 @@ public final class PipeWireAudioStream: AudioStream, @unchecked Sendable {
         let samples = UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: Float.self), count: count)
         let frames = UInt64(count) / UInt64(max(1, format.channels))
         let length = frames * 1_000_000_000 / UInt64(max(1, format.sampleRate))
-        let header = ocpw_buffer_find_header(buffer)
-        let timestamp = header.flatMap { $0.pointee.pts > 0 ? UInt64($0.pointee.pts) : nil } ?? monotonicNanoseconds() &- length
+        let timestamp = (cycle ?? monotonicNanoseconds()) &- length
         handler(.samples(AudioBuffer(format: format, samples: samples, timestampNanoseconds: timestamp)))
     }
 }

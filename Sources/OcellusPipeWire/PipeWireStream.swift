@@ -17,8 +17,9 @@ struct PipeWireCaptureMedia {
     var buildFormat: (UnsafeMutablePointer<UInt8>, UInt32) -> UnsafePointer<spa_pod>?
     /// The format was agreed; the stream may be given more params.
     var formatAgreed: (OpaquePointer) -> Void = { _ in }
-    /// A dequeued buffer (queued back after the call).
-    var process: (UnsafeMutablePointer<spa_buffer>) -> Void
+    /// A dequeued buffer (queued back after the call), and when its graph cycle began (the
+    /// driver's CLOCK_MONOTONIC wakeup, nil if the stream has no time yet).
+    var process: (UnsafeMutablePointer<spa_buffer>, UInt64?) -> Void
     /// The stream ended on its own after it had streamed.
     var failed: (OcellusError) -> Void
     /// Whether being connected is enough (buffers come once the session manager links it, if
@@ -168,7 +169,10 @@ final class PipeWireCapture: @unchecked Sendable {
         guard let stream, !finished, let pwBuffer = pw_stream_dequeue_buffer(stream) else { return }
         defer { pw_stream_queue_buffer(stream, pwBuffer) }
         guard let buffer = pwBuffer.pointee.buffer else { return }
-        media.process(buffer)
+        // The cycle's time, not this thread's: a thread scheduled late reads the same time.
+        var time = pw_time()
+        let cycle = pw_stream_get_time_n(stream, &time, MemoryLayout<pw_time>.size) == 0 && time.now > 0 ? UInt64(time.now) : nil
+        media.process(buffer, cycle)
     }
 }
 
@@ -216,7 +220,7 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
                     return pw_stream_update_params(stream, &params, 1)
                 }
             },
-            process: { [unowned(unsafe) self] buffer in self.deliver(buffer) },
+            process: { [unowned(unsafe) self] buffer, _ in self.deliver(buffer) },
             failed: { [unowned(unsafe) self] error in self.handler(.failed(error)) })
         capture = try PipeWireCapture(remote: remote, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds, media: media,
                                       application: application, deviceName: deviceName)

@@ -216,6 +216,13 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         return (near, signal(frames: frames, channels: 1, seed: 11).map { $0 * 0.6 })
     }
 
+    /// `samples` as one buffer stamped `frame` frames into the stream (at 48 kHz, from one second).
+    func buffer<R>(_ samples: [Float], at frame: Int, format: AudioFormat, _ body: (AudioBuffer) -> R) -> R {
+        samples.withUnsafeBufferPointer {
+            body(AudioBuffer(format: format, samples: $0, timestampNanoseconds: UInt64(1_000_000_000 + Int64(frame) * 1_000_000_000 / 48_000)))
+        }
+    }
+
     @Test func eachMicrophoneFrameReachesTheCancellerAfterThePlaybackItEchoes() throws {
         let format = AudioFormat(sampleRate: 48_000, channels: 1)
         let (near, far) = echoFixture(frames: 24 * 1024)
@@ -227,21 +234,61 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
                                        format: format, processing: true, deliver: { sound.append($0) }, onDrop: { _ in })
         // The reference runs (an empty buffer: it delivered before, nothing of this sound yet). Then each
         // graph cycle: the microphone's sound (near end and echo) comes first, its playback later.
-        [Float]().withUnsafeBufferPointer { processor.pushPlayed(AudioBuffer(format: format, samples: $0, timestampNanoseconds: 0)) }
+        buffer([], at: 0, format: format) { processor.pushPlayed($0) }
         for cycle in 0..<24 {
             let part = (cycle * 1024)..<((cycle + 1) * 1024)
-            let heard = zip(near[part], far[part]).map { $0 + $1 }
-            heard.withUnsafeBufferPointer { processor.push(AudioBuffer(format: format, samples: $0, timestampNanoseconds: 0)) }
+            buffer(zip(near[part], far[part]).map { $0 + $1 }, at: part.lowerBound, format: format) { processor.push($0) }
             if cycle % 4 == 0 { usleep(5_000) }   // the worker is waiting by then
-            Array(far[part]).withUnsafeBufferPointer {
-                processor.pushPlayed(AudioBuffer(format: format, samples: $0, timestampNanoseconds: 0))
-            }
+            buffer(Array(far[part]), at: part.lowerBound, format: format) { processor.pushPlayed($0) }
         }
         processor.finish()
-        #expect(canceller.capturedWithoutPlayback <= 1, "only the last, padded frame may come without playback")
+        #expect(canceller.capturedWithoutPlayback == 0, "every frame had its playback, if only silence")
         let cancelled = Array(sound.samples.prefix(23 * 1024))
         let expected = near.prefix(23 * 1024).map { $0 * 0.5 }
         #expect(zip(cancelled, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "the echo removed, the near end kept")
+    }
+
+    @Test func playbackIsPairedByTimeWhateverComesEarlyLateOrNotAtAll() throws {
+        let format = AudioFormat(sampleRate: 48_000, channels: 1)
+        let (near, far) = echoFixture(frames: 24 * 1024)
+        let sound = CollectedSound(channels: 1)
+        let processor = VoiceProcessor(engine: HalvingEngine(latency: 0), echo: SubtractingCanceller(), playbackWait: 50_000_000,
+                                       format: format, processing: true, deliver: { sound.append($0) }, onDrop: { _ in })
+        // Playback that began a third of a second before the microphone (sound it never heard).
+        buffer([Float](repeating: 0.9, count: 16_000), at: -16_000, format: format) { processor.pushPlayed($0) }
+        for cycle in 0..<24 {
+            let part = (cycle * 1024)..<((cycle + 1) * 1024)
+            let heard = zip(near[part], far[part]).map { $0 + $1 }
+            switch cycle {
+            case 8:
+                // The reference's thread ran late: the worker gave up on it after 50 ms and went on.
+                buffer(heard, at: part.lowerBound, format: format) { processor.push($0) }
+                let deadline = monotonicNanoseconds() + 10_000_000_000
+                while sound.samples.count < 19 * 480 && monotonicNanoseconds() < deadline { usleep(1_000) }
+                buffer(Array(far[part]), at: part.lowerBound, format: format) { processor.pushPlayed($0) }
+            case 16:
+                // Nothing was played for this cycle (a gap in the reference's timestamps).
+                buffer(heard, at: part.lowerBound, format: format) { processor.push($0) }
+            default:
+                // Playback first, then its echo, in buffers of other sizes than the microphone's.
+                for half in [part.prefix(300), part.dropFirst(300)] {
+                    buffer(Array(far[half]), at: half.lowerBound, format: format) { processor.pushPlayed($0) }
+                }
+                buffer(heard, at: part.lowerBound, format: format) { processor.push($0) }
+            }
+        }
+        processor.finish()
+        let output = sound.samples
+        try #require(output.count == 24 * 1024)
+        // Voice frames of 480 sound: those that took in the late cycle's samples had no playback for
+        // them (the echo stays); from the next frame on, the pairing is exact again.
+        let unpaired = [(8 * 1024)..<(19 * 480), (16 * 1024)..<(17 * 1024)]
+        for i in 0..<(23 * 1024) where !unpaired.contains(where: { $0.contains(i) }) {
+            try #require(abs(output[i] - near[i] * 0.5) < 1e-6, "sample \(i): the echo removed, in time")
+        }
+        for range in unpaired {
+            #expect(range.allSatisfy { abs(output[$0] - (near[$0] + far[$0]) * 0.5) < 1e-6 }, "\(range): no playback, the echo stays")
+        }
     }
 
     @Test func aReferenceThatStoppedIsNotWaitedFor() throws {
@@ -250,9 +297,9 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         let processor = VoiceProcessor(engine: HalvingEngine(latency: 0), echo: SubtractingCanceller(), playbackWait: 10_000_000_000,
                                        format: format, processing: true, deliver: { sound.append($0) }, onDrop: { _ in })
         let silence = [Float](repeating: 0, count: 1024)
-        silence.withUnsafeBufferPointer { processor.pushPlayed(AudioBuffer(format: format, samples: $0, timestampNanoseconds: 0)) }
+        buffer(silence, at: 0, format: format) { processor.pushPlayed($0) }
         usleep(200_000)    // nothing played since: the output went quiet or away
-        silence.withUnsafeBufferPointer { processor.push(AudioBuffer(format: format, samples: $0, timestampNanoseconds: 0)) }
+        buffer(silence, at: 9600, format: format) { processor.push($0) }
         // Waiting for playback would take ten seconds; processing takes microseconds.
         let deadline = monotonicNanoseconds() + 3_000_000_000
         while processor.queuedFrames >= VoiceFrame.length && monotonicNanoseconds() < deadline { usleep(1_000) }

@@ -66,8 +66,9 @@ final class PassThroughEngine: VoiceEngine {
         var at = 0
         while at < call.heard.count {
             let part = at..<min(at + 1024, call.heard.count)
-            call.far[part].withUnsafeBufferPointer { processor.pushPlayed(AudioBuffer(format: format, samples: $0, timestampNanoseconds: 0)) }
-            call.heard[part].withUnsafeBufferPointer { processor.push(AudioBuffer(format: format, samples: $0, timestampNanoseconds: 0)) }
+            let time = 1_000_000_000 + UInt64(at) * 1_000_000_000 / UInt64(rate)   // both of the same cycle
+            call.far[part].withUnsafeBufferPointer { processor.pushPlayed(AudioBuffer(format: format, samples: $0, timestampNanoseconds: time)) }
+            call.heard[part].withUnsafeBufferPointer { processor.push(AudioBuffer(format: format, samples: $0, timestampNanoseconds: time)) }
             at = part.upperBound
             // Cycle by cycle, as a running graph delivers them (not a second of playback at once).
             while processor.queuedFrames >= VoiceFrame.length { usleep(200) }

@@ -14,10 +14,11 @@ import Glibc
 /// memory is allocated up front; a worker that falls a second behind drops input, counted.
 ///
 /// With an echo canceller, what the machine plays (`pushPlayed`) is given to it before each
-/// microphone frame, then the microphone frame goes through it ahead of the engine. Both streams
-/// run on PipeWire's graph, a cycle's playback reaching us about when its microphone sound does:
-/// the worker waits a little for the playback of the microphone's latest cycle (so that the
-/// reference never comes after its echo), but not for a reference that stopped.
+/// microphone frame, then the microphone frame goes through it ahead of the engine. The two are
+/// paired by their timestamps: each microphone frame gets the playback of the same span of time
+/// (silence where there was none), so the echo's delay the canceller learns stays put however
+/// late either stream's thread runs. The worker waits a little for playback that has not come yet,
+/// not for a reference that stopped; playback that comes after its time is dropped, never shifted.
 final class VoiceProcessor: @unchecked Sendable {
     let engine: any VoiceEngine
     let echo: (any EchoCanceller)?
@@ -42,13 +43,16 @@ final class VoiceProcessor: @unchecked Sendable {
     /// comes after it, wherever the worker is.
     private var processing: (before: Bool, after: Bool, switchIndex: Int)
     private var thread: pthread_t?
-    // Under `lock`: what was played, mono, not yet given to the echo canceller; when the last
-    // playback and the last microphone sound arrived (monotonic ns; 0: never).
+    // Under `lock`: what was played, mono, not yet given to the echo canceller, up to sample
+    // `playedEnd` of the timeline (`Timeline`); when the last playback and the last microphone
+    // sound arrived (monotonic ns; 0: never).
     private let played: UnsafeMutableBufferPointer<Float>
     private var playedStart = 0
     private var playedCount = 0
+    private var playedEnd: Int64 = 0
     private var playedArrival: UInt64 = 0
     private var heardArrival: UInt64 = 0
+    private let timeline: Timeline
 
     // The worker's own, preallocated per-frame buffers.
     private let frame: UnsafeMutableBufferPointer<Float>       // interleaved input frame
@@ -87,11 +91,12 @@ final class VoiceProcessor: @unchecked Sendable {
         cancelled = .allocate(capacity: length)
         let second = Int(format.sampleRate)
         played = .allocate(capacity: echo == nil ? 1 : second)
-        playedFrames = .allocate(capacity: echo == nil ? 1 : second)
+        playedFrames = .allocate(capacity: length)
         delay = .allocate(capacity: max(1, latency) * channels)
         delay.initialize(repeating: 0)
         output = .allocate(capacity: length * channels)
         anchors = Anchors(capacity: 256)
+        timeline = Timeline(rate: format.sampleRate)
         thread = startThread { [unowned(unsafe) self] in self.run() }
     }
 
@@ -125,7 +130,9 @@ final class VoiceProcessor: @unchecked Sendable {
                 written += run
                 ringCount += run
             }
-            anchors.append(index: received, timestamp: buffer.timestampNanoseconds)
+            if timeline.jumps(from: anchors.timestamp(at: received, rate: format.sampleRate), to: buffer.timestampNanoseconds) {
+                anchors.append(index: received, timestamp: buffer.timestampNanoseconds)
+            }
             received += frames
             heardArrival = monotonicNanoseconds()
             lock.broadcast()
@@ -135,53 +142,65 @@ final class VoiceProcessor: @unchecked Sendable {
     }
 
     /// On the playback reference's thread: what the machine played, for the echo canceller. A
-    /// reference a second ahead of the microphone forgets its oldest sound.
+    /// reference a second ahead of the microphone forgets its oldest sound; a gap in its
+    /// timestamps is silence (nothing played), a step back starts it afresh.
     func pushPlayed(_ buffer: AudioBuffer) {
         guard echo != nil else { return }
         let channels = Int(max(1, buffer.format.channels))
         let scale = 1 / Float(channels)
         lock.withLock {
             let capacity = played.count
+            let position = timeline.position(of: buffer.timestampNanoseconds)
+            func append(_ sample: Float) {
+                if playedCount == capacity { playedStart = (playedStart + 1) % capacity; playedCount -= 1 }
+                played[(playedStart + playedCount) % capacity] = sample
+                playedCount += 1
+                playedEnd += 1
+            }
+            if playedArrival == 0 || abs(position - playedEnd) > Timeline.tolerance {
+                if playedArrival != 0 && position > playedEnd && position - playedEnd < Int64(capacity) {
+                    while playedEnd < position { append(0) }
+                } else {
+                    (playedStart, playedCount, playedEnd) = (0, 0, position)
+                }
+            }
             for i in 0..<buffer.frameCount {
                 var sum: Float = 0
                 for c in 0..<channels { sum += buffer.samples[i * channels + c] }
-                if playedCount == capacity { playedStart = (playedStart + 1) % capacity; playedCount -= 1 }
-                played[(playedStart + playedCount) % capacity] = sum * scale
-                playedCount += 1
+                append(sum * scale)
             }
             playedArrival = monotonicNanoseconds()
             lock.broadcast()
         }
     }
 
-    /// Frames of playback the canceller may be given late (beyond: it gets them at once), and
-    /// how many are kept then (a graph cycle of 1024 samples).
-    private static let playbackAhead = (most: 10, resynced: 3)
     /// After how long without playback the reference counts as stopped (nothing plays, or no output).
     private static let playbackStopped: UInt64 = 100_000_000
 
-    /// Under `lock`: waits until the playback reference caught up with the microphone (or stopped),
-    /// then takes whole frames of it for the canceller; returns how many.
-    private func takePlayed() -> Int {
-        guard echo != nil else { return 0 }
+    /// Under `lock`: waits until the playback reference covers the microphone frame that starts at
+    /// `heardAt` (or stopped, or the wait ran out), then puts that span of it into `playedFrames`,
+    /// silence where none was played, and forgets what came before.
+    private func takePlayed(heardAt: UInt64?) {
+        let length = VoiceFrame.length
+        guard let heardAt else {
+            playedFrames.update(repeating: 0)
+            return
+        }
+        let start = timeline.position(of: heardAt), end = start + Int64(length)
         let deadline = heardArrival + playbackWait
-        while !finishing && playedArrival != 0 && playedArrival < heardArrival && playedArrival + Self.playbackStopped > heardArrival
+        while !finishing && playedArrival != 0 && playedEnd < end && playedArrival + Self.playbackStopped > heardArrival
                 && monotonicNanoseconds() < deadline {
             lock.wait(untilMonotonicNanoseconds: deadline)
         }
-        // One frame of playback per microphone frame: the canceller estimates the echo's delay
-        // from the two, and hears them best at one steady pace. Playback more than 100 ms ahead of
-        // the microphone's sound waiting here (it started first, or the microphone lost input) is
-        // given at once, down to one cycle's worth. Ahead of the waiting sound, not in all: a worker
-        // the machine held back has both queued, and that is no reason to jump.
-        let available = playedCount / VoiceFrame.length
-        let ahead = (playedCount - ringCount) / VoiceFrame.length
-        let taken = (ahead > Self.playbackAhead.most ? min(available, ahead - Self.playbackAhead.resynced) : min(1, available))
-            * VoiceFrame.length
-        for i in 0..<taken { playedFrames[i] = played[(playedStart + i) % played.count] }
-        playedStart = (playedStart + taken) % played.count
-        playedCount -= taken
-        return taken
+        let first = playedEnd - Int64(playedCount)
+        for i in 0..<length {
+            let position = start + Int64(i)
+            playedFrames[i] = position >= first && position < playedEnd
+                ? played[(playedStart + Int(position - first)) % played.count] : 0
+        }
+        let done = Int(min(max(0, end - first), Int64(playedCount)))
+        playedStart = (playedStart + done) % played.count
+        playedCount -= done
     }
 
     /// Processes and delivers what was pushed, flushes the delay line and joins the worker.
@@ -201,9 +220,8 @@ final class VoiceProcessor: @unchecked Sendable {
         var consumed = 0       // input frames the worker took
         var produced = 0       // output positions processed, the skipped warm-up included
         while true {
-            let (taken, timestamp, finished, total, wanted, playedTaken): (Int, UInt64?, Bool, Int, Bool, Int) = lock.withLock {
+            let (taken, timestamp, finished, total, wanted): (Int, UInt64?, Bool, Int, Bool) = lock.withLock {
                 while ringCount < length && !finishing { lock.wait() }
-                let playedTaken = takePlayed()
                 let taken = min(length, ringCount)
                 let capacity = ring.count / channels
                 var copied = 0
@@ -215,12 +233,12 @@ final class VoiceProcessor: @unchecked Sendable {
                     copied += run
                 }
                 let timestamp = taken > 0 ? anchors.timestamp(of: consumed, rate: format.sampleRate) : nil
+                if echo != nil { takePlayed(heardAt: timestamp) }
                 let wanted = consumed >= processing.switchIndex ? processing.after : processing.before
-                return (taken, timestamp, finishing, received, wanted, playedTaken)
+                return (taken, timestamp, finishing, received, wanted)
             }
-            if let echo {
-                for start in stride(from: 0, to: playedTaken, by: length) { echo.play(playedFrames.baseAddress! + start) }
-            }
+            // One frame of playback per microphone frame, the canceller's steady pace.
+            echo?.play(playedFrames.baseAddress!)
             // Finishing: a last partial frame padded with silence, then silence until the
             // delay line gave out the last input sample.
             if taken < length {
@@ -317,6 +335,13 @@ private struct Anchors {
         count += 1
     }
 
+    /// The capture time of input frame `index` by the latest anchor (nil before any), dropping none.
+    func timestamp(at index: Int, rate: UInt32) -> UInt64? {
+        guard count > 0 else { return nil }
+        let last = (start + count - 1) % indices.count
+        return timestamps[last] &+ UInt64(max(0, index - indices[last])) * 1_000_000_000 / UInt64(rate)
+    }
+
     /// The capture time of input frame `index`, dropping anchors before the push holding it.
     mutating func timestamp(of index: Int, rate: UInt32) -> UInt64? {
         while count > 1 && indices[(start + 1) % indices.count] <= index {
@@ -326,5 +351,27 @@ private struct Anchors {
         guard count > 0 else { return nil }
         let offset = max(0, index - indices[start])
         return timestamps[start] &+ UInt64(offset) * 1_000_000_000 / UInt64(rate)
+    }
+}
+
+/// Sample positions on CLOCK_MONOTONIC at the stream's rate, where playback and microphone sound
+/// are paired. A stream's buffers follow one another on it; timestamps that stray from that by
+/// more than `tolerance` (a gap, a jump) move it, less (a thread's jitter) do not.
+private struct Timeline {
+    let rate: UInt32
+    /// Ten milliseconds of samples at 48 kHz: one voice frame.
+    static let tolerance = Int64(VoiceFrame.length)
+
+    /// The sample nearest `nanoseconds` (times are whole nanoseconds, samples are not: a time
+    /// computed from a sample count rounds back to it), without overflow for centuries of uptime.
+    func position(of nanoseconds: UInt64) -> Int64 {
+        let second: UInt64 = 1_000_000_000
+        return Int64(nanoseconds / second * UInt64(rate) + (nanoseconds % second * UInt64(rate) + second / 2) / second)
+    }
+
+    /// Whether a push stamped `actual` strays from where the stream's sound so far puts it.
+    func jumps(from expected: UInt64?, to actual: UInt64) -> Bool {
+        guard let expected else { return true }
+        return abs(position(of: actual) - position(of: expected)) > Self.tolerance
     }
 }
