@@ -142,14 +142,15 @@ test-portal: build
 # The crates' docs are part of the contract: every public item documented (ocellus-sys's
 # from the header, which must document every declaration), rustdoc without a warning; rustfmt
 # clean (bindings/rust/rustfmt.toml), both crates packageable, the tests run in parallel. Packaging
-# unpacks ocellus-sys into CARGO_HOME's registry under its version, and an unpacked crate is
-# never refreshed: a private CARGO_HOME each run, or ocellus is checked against a stale ocellus-sys.
+# unpacks ocellus-sys into CARGO_HOME's registry under its version, and an unpacked (or built)
+# registry crate is never refreshed: a private CARGO_HOME and target directory each run, or
+# ocellus is checked against a stale ocellus-sys.
 test-rust: build
 	python3 $(RUST_SYS)/tools/docs-from-header.py --check include/ocellus.h $(RUST_SYS)/src/lib.rs
 	DOCS_RS=1 RUSTDOCFLAGS="-D warnings" cargo doc --offline --no-deps --manifest-path bindings/rust/Cargo.toml
 	cargo fmt --all --check --manifest-path=bindings/rust/Cargo.toml
-	rm -rf $(BUILD)/cargo-package-home
-	CARGO_HOME=$(abspath $(BUILD))/cargo-package-home OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) \
+	rm -rf $(BUILD)/cargo-package-home $(BUILD)/cargo-package-target
+	CARGO_HOME=$(abspath $(BUILD))/cargo-package-home CARGO_TARGET_DIR=$(abspath $(BUILD))/cargo-package-target OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) \
 		cargo package --manifest-path bindings/rust/Cargo.toml --workspace --offline --allow-dirty --quiet
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) \
 		$(TESTBED) run -- cargo test --offline --manifest-path bindings/rust/Cargo.toml

@@ -48,6 +48,7 @@ static void on_recording(oc_movie_file_output *output, oc_status status, const c
     json_key(&w, "frames"); json_int(&w, (int64_t)summary->frames);
     json_key(&w, "dropped"); json_int(&w, (int64_t)summary->dropped_frames);
     if (result->session) {
+        json_key(&w, "dropped_audio_frames"); json_int(&w, (int64_t)summary->dropped_audio_frames);
         json_key(&w, "mode"); microphone_mode_json(&w, result->session);
         json_key(&w, "echo_cancellation"); echo_cancellation_json(&w, result->session);
     }
@@ -57,6 +58,8 @@ static void on_recording(oc_movie_file_output *output, oc_status status, const c
                 summary->video_codec, summary->width, summary->height, number_text(summary->duration, duration),
                 summary->frames, summary->dropped_frames);
     if (summary->audio_duration > 0) text_printf(&result->summary_text, ", AAC %s s", number_text(summary->audio_duration, audio));
+    if (summary->dropped_audio_frames > 0)
+        text_printf(&result->summary_text, " (%" PRIu64 " sound frames left out)", summary->dropped_audio_frames);
     if (result->session) {
         text_append(&result->summary_text, " in ");
         microphone_mode_text(result->session, &result->summary_text);

@@ -712,9 +712,9 @@ typedef struct oc_control_info {
     uint32_t element_size;
     /** Elements of the value read (a dynamic array's current length). */
     uint32_t element_count;
-    /** An array's dimensions, outermost first (0 for a single value). */
+    /** How many of `dimensions` an array has (0 for a single value). */
     uint32_t dimension_count;
-    uint32_t dimensions[4];
+    uint32_t dimensions[4]; /**< An array's dimensions, outermost first. */
 } oc_control_info;
 
 /** A snapshot of a device's controls with their values at the time it was taken. */
@@ -2163,6 +2163,10 @@ typedef struct oc_recording_summary {
     const char *video_codec;
     /** Seconds of sound (0 without a microphone). Added in 0.2: read it only from a 0.2 library. */
     double audio_duration;
+    /** Sound frames (samples per channel) left out: the writer fell two seconds behind, or the
+     *  microphone changed to another format than the track's (silence stands for them). Added
+     *  in 0.3: read it only from a 0.3 library. */
+    uint64_t dropped_audio_frames;
 } oc_recording_summary;
 
 /**

@@ -57,7 +57,8 @@ final class MovieBox: SessionMember {
                     var view = oc_recording_summary(path: cPath, bytes: summary.bytes, width: summary.width, height: summary.height,
                                                     duration: summary.duration, frames: UInt64(summary.frames),
                                                     dropped_frames: UInt64(summary.droppedFrames), rotation: Int32(summary.rotation),
-                                                    video_codec: codec, audio_duration: summary.audioDuration)
+                                                    video_codec: codec, audio_duration: summary.audioDuration,
+                                                    dropped_audio_frames: UInt64(summary.droppedAudioFrames))
                     (result.error?.message ?? "").withCString { message in
                         callback(handle, result.error?.code.rawValue ?? oc_status(OC_OK), message, &view,
                                  UnsafeMutableRawPointer(bitPattern: userDataBits))

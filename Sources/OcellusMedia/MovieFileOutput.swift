@@ -21,6 +21,9 @@ public struct RecordingSummary: Sendable {
     public let videoCodec: String
     /// Seconds of AAC sound from the session's microphone (0: no audio track).
     public let audioDuration: Double
+    /// Sound frames left out: the writer fell two seconds behind, or the microphone's format
+    /// changed from the track's (the track carries silence for them).
+    public let droppedAudioFrames: Int
 }
 
 public struct RecordingResult: Sendable {
@@ -120,7 +123,9 @@ public final class MovieFileOutput: @unchecked Sendable {
         }
         let started = Recording(writer: writer, bufferCount: Self.bufferCount, session: session, completion: completion)
         let microphone = session.audioInput?.uniqueID ?? "the microphone"
-        writer.onMicrophoneSilent = { [weak session] in
+        writer.onMicrophoneSilent = { [weak session, unowned(unsafe) self, unowned(unsafe) started] in
+            // Sound of another format is sound: that was said when it came.
+            guard !self.lock.withLock({ started.hearsOtherFormat }) else { return }
             session?.events.post(.audioInterrupted(OcellusError(.timeout,
                 "\(microphone) sent no sound for half a second; the recording carries silence until it does")))
         }
@@ -201,8 +206,10 @@ public final class MovieFileOutput: @unchecked Sendable {
                         + "sound track has \(recorded.channels) at \(recorded.sampleRate) Hz and carries silence meanwhile")))
                 }
                 recording.droppedAudioFrames += buffer.frameCount
+                recording.hearsOtherFormat = true
                 return
             }
+            recording.hearsOtherFormat = false
             let format = buffer.format
             // Sound that paused (the microphone route moved) resumes in step with the picture:
             // the gap becomes silence. Jitter under 40 ms is left alone.
@@ -271,14 +278,15 @@ public final class MovieFileOutput: @unchecked Sendable {
         let writer = recording.writer
         var info = stat()
         let bytes = stat(writer.path, &info) == 0 ? Int64(info.st_size) : 0
-        let (error, dropped) = lock.withLock { () -> (OcellusError?, Int) in
+        let (error, dropped, droppedSound) = lock.withLock { () -> (OcellusError?, Int, Int) in
             if self.recording === recording { self.recording = nil }
-            return (recording.error, recording.dropped)
+            return (recording.error, recording.dropped, recording.droppedAudioFrames)
         }
         let summary = RecordingSummary(path: writer.path, bytes: bytes, width: writer.video.width, height: writer.video.height,
                                        duration: writer.duration, frames: writer.framesWritten, droppedFrames: dropped,
                                        rotation: writer.video.rotation, videoCodec: writer.videoCodecName,
-                                       audioDuration: writer.audio.map { Double(writer.audioSamplesWritten) / Double($0.sampleRate) } ?? 0)
+                                       audioDuration: writer.audio.map { Double(writer.audioSamplesWritten) / Double($0.sampleRate) } ?? 0,
+                                       droppedAudioFrames: droppedSound)
         recording.session?.recordingEnded()
         recording.completion(RecordingResult(summary: summary, error: error))
         recording.markFinished()
@@ -338,8 +346,9 @@ private final class Recording: @unchecked Sendable {
             && monotonicNanoseconds() < soundDeadline
     }
     var droppedAudioFrames = 0
-    /// Sound of another format than the track's came (and was said so once).
+    /// Sound of another format than the track's came (and was said so once); the latest did.
     var otherFormatReported = false
+    var hearsOtherFormat = false
     let completion: MovieFileOutput.Completion
     /// The session recorded, told when the recording ends.
     weak var session: CaptureSession?

@@ -53,7 +53,7 @@ final class WebRTCEchoCanceller: EchoCanceller {
                 return Library(latency: Int(latency()), new: new, free: free, play: play, capture: capture)
             }
             if let library { return library }
-            throw OcellusError(.libraryUnavailable, "echo cancellation needs \(fileName) and webrtc-audio-processing "
+            throw OcellusError(.libraryUnavailable, "\(fileName) and webrtc-audio-processing are needed "
                 + "(install libwebrtc-audio-processing1, or set OCELLUS_ECHO_CANCELLER_LIB to the plugin): \(failures.joined(separator: "; "))")
         }
     }

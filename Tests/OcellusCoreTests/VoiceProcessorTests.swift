@@ -416,9 +416,21 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         #expect(try opened {} == AudioFormat(sampleRate: 48_000, channels: 1), "voice isolation's rate, the microphone's channels")
         #expect(session.microphoneMode.active == .voiceIsolation)
         #expect(try opened { try session.setAudioFormat(sampleRate: 16_000, channels: 2) } == AudioFormat(sampleRate: 16_000, channels: 2))
-        #expect(session.microphoneMode.active == .standard && session.microphoneMode.reason.contains("16000 Hz"),
+        #expect(session.microphoneMode.active == .standard && session.microphoneMode.reason.contains("set to 16000 Hz"),
                 "a rate the engines cannot take: the standard mode, and why")
         #expect(throws: OcellusError.self) { try session.setAudioFormat(sampleRate: 100, channels: nil) }
+
+        // Voice isolation chosen while a stream runs at the microphone's own rate: from the next start.
+        try session.setPreferredMicrophoneMode(.standard)
+        try session.setAudioFormat(sampleRate: nil, channels: nil)
+        try session.startRunning()
+        try session.setPreferredMicrophoneMode(.voiceIsolation)
+        let reason = session.microphoneMode.reason
+        #expect(session.microphoneMode.active == .standard && reason.contains("the microphone's own 16000 Hz")
+                && reason.contains("next start") && !reason.contains("set to"), "\(reason)")
+        try session.stopRunning()
+        #expect(try opened {} == AudioFormat(sampleRate: 48_000, channels: 1))
+        #expect(session.microphoneMode.active == .voiceIsolation, "the next start runs it")
     }
 
     @Test func theModeCannotChangeFromInsideAnAudioHandler() throws {

@@ -54,56 +54,61 @@ final class SessionAudio: @unchecked Sendable {
     /// Prefers `preferred`, running or not: the engine it needs is loaded now (on first use), and
     /// the active mode says what really runs. A running stream switches at its next 10 ms frame.
     func setPreferredMode(_ preferred: MicrophoneMode) {
-        changes.withLock {
-            let (running, heard) = lock.withLock { (processor, source) }
-            var state = MicrophoneModeState(preferred: preferred, active: preferred, engine: "none", reason: "")
-            var engine: (any VoiceEngine)?
-            var echo: (any EchoCanceller)?
-            let runningFormat = lock.withLock { stream?.format }
-            if preferred.processes, running == nil, let problem = Self.rateProblem(runningFormat) {
-                (state.active, state.reason) = (.standard, "\(preferred.name) is unavailable: \(problem)")
-            } else if preferred.processes {
-                // The engine running this stream, or the one kept for the next: never a second one.
-                switch Self.obtain(running.map { $0.engine } ?? spareEngine, { () throws(OcellusError) in
-                    guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no voice engines") }
-                    return try engines.makeVoiceIsolationEngine()
-                }) {
-                case .success(let made): (engine, state.engine) = (made, made.name)
-                case .failure(let error): (state.active, state.reason) = (.standard, "\(preferred.name) is unavailable: \(error.message)")
-                }
+        changes.withLock { resolve(preferred) }
+    }
+
+    /// Under `changes`: what `preferred` makes active, with its engine and canceller (started on
+    /// the running stream, else kept for the next); posts the change.
+    private func resolve(_ preferred: MicrophoneMode) {
+        let (running, heard) = lock.withLock { (processor, source) }
+        var state = MicrophoneModeState(preferred: preferred, active: preferred, engine: "none", reason: "")
+        var engine: (any VoiceEngine)?
+        var echo: (any EchoCanceller)?
+        let runningFormat = lock.withLock { stream?.format }
+        if preferred.processes, running == nil, let problem = rateProblem(runningFormat) {
+            (state.active, state.reason) = (.standard, "\(preferred.name) is unavailable: \(problem)")
+        } else if preferred.processes {
+            // The engine running this stream, or the one kept for the next: never a second one.
+            switch Self.obtain(running.map { $0.engine } ?? spareEngine, { () throws(OcellusError) in
+                guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no voice engines") }
+                return try engines.makeVoiceIsolationEngine()
+            }) {
+            case .success(let made): (engine, state.engine) = (made, made.name)
+            case .failure(let error): (state.active, state.reason) = (.standard, "\(preferred.name) is unavailable: \(error.message)")
             }
-            if state.active.processes {
-                // A running stream keeps the canceller it started with (none: until the next stream).
-                let made: Result<any EchoCanceller, OcellusError> = if let running {
-                    running.echo.map { .success($0) } ?? .failure(OcellusError(.libraryUnavailable, lock.withLock { mode.echoCancellationReason }))
-                } else {
-                    Self.obtain(spareEcho, { () throws(OcellusError) in
-                        guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no echo canceller") }
-                        return try engines.makeEchoCanceller()
-                    })
-                }
-                switch made {
-                case .success(let canceller): (echo, state.echoCancellation) = (canceller, canceller.name)
-                case .failure(let error):
-                    state.echoCancellationReason = error.message.hasPrefix("echo cancellation") || error.message.hasPrefix("no playback")
-                        ? error.message : "echo cancellation is unavailable: \(error.message)"
-                }
-            }
-            let (previous, format) = lock.withLock { () -> (MicrophoneModeState, AudioFormat?) in
-                defer { mode = state }
-                return (mode, stream?.format)
-            }
-            if let running {
-                running.setProcessing(state.active.processes)
-            } else if state.active.processes, let format, let engine, let heard {
-                start(engine: engine, echo: echo, format: format, hearing: heard)
-                (spareEngine, spareEcho) = (nil, nil)
-            } else {
-                (spareEngine, spareEcho) = (engine, echo)
-            }
-            let now = lock.withLock { mode }
-            if previous != now { events.post(.microphoneModeChanged(now)) }
         }
+        if state.active.processes {
+            if let running {
+                // A running stream keeps the canceller it started with (none: until the next stream).
+                if let kept = running.echo {
+                    (echo, state.echoCancellation) = (kept, kept.name)
+                } else {
+                    state.echoCancellationReason = lock.withLock { mode.echoCancellationReason }
+                }
+            } else {
+                switch Self.obtain(spareEcho, { () throws(OcellusError) in
+                    guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no echo canceller") }
+                    return try engines.makeEchoCanceller()
+                }) {
+                case .success(let canceller): (echo, state.echoCancellation) = (canceller, canceller.name)
+                case .failure(let error): state.echoCancellationReason = "echo cancellation is unavailable: \(error.message)"
+                }
+            }
+        }
+        let (previous, format) = lock.withLock { () -> (MicrophoneModeState, AudioFormat?) in
+            defer { mode = state }
+            return (mode, stream?.format)
+        }
+        if let running {
+            running.setProcessing(state.active.processes)
+        } else if state.active.processes, let format, let engine, let heard {
+            start(engine: engine, echo: echo, format: format, hearing: heard)
+            (spareEngine, spareEcho) = (nil, nil)
+        } else {
+            (spareEngine, spareEcho) = (engine, echo)
+        }
+        let now = lock.withLock { mode }
+        if previous != now { events.post(.microphoneModeChanged(now)) }
     }
 
     /// `existing`, else a new one from `make`.
@@ -129,10 +134,14 @@ final class SessionAudio: @unchecked Sendable {
         return AudioFormat(sampleRate: rate, channels: wanted.channels ?? own.channels)
     }
 
-    /// Why voice isolation cannot run on a stream of `format` (nil: it can).
-    private static func rateProblem(_ format: AudioFormat?) -> String? {
+    /// Why voice isolation cannot run on a stream of `format` (nil: it can): a rate the session
+    /// was set to, or the microphone's own that a stream opened in another mode runs at.
+    private func rateProblem(_ format: AudioFormat?) -> String? {
         guard let format, format.sampleRate != VoiceFrame.sampleRate else { return nil }
-        return "voice isolation runs at \(VoiceFrame.sampleRate) Hz and the session's sound is set to \(format.sampleRate) Hz"
+        let why = lock.withLock { requested.sampleRate } == nil
+            ? "this stream runs at the microphone's own \(format.sampleRate) Hz (it opened in another mode; from the next start it runs at \(VoiceFrame.sampleRate) Hz)"
+            : "the session's sound is set to \(format.sampleRate) Hz"
+        return "voice isolation runs at \(VoiceFrame.sampleRate) Hz and \(why)"
     }
 
     /// Whether microphones can be opened at all.
@@ -172,10 +181,13 @@ final class SessionAudio: @unchecked Sendable {
         guard let microphone = wanted, let opener else { return }
         guard let heard else { throw OcellusError(.notFound, "no microphone is connected") }
         let followsRoute = microphone.route != nil
+        // A mode the last stream could not run (its rate) is tried again on this one.
+        let last = lock.withLock { mode }
+        if last.preferred.processes && !last.active.processes { resolve(last.preferred) }
         // A new engine per stream: its state is the sound it heard.
         var wantedMode = lock.withLock { mode }
         let format = streamFormat(for: heard, processing: wantedMode.active.processes)
-        if wantedMode.active.processes, let problem = Self.rateProblem(format) {
+        if wantedMode.active.processes, let problem = rateProblem(format) {
             (wantedMode.active, wantedMode.engine, wantedMode.reason) = (.standard, "none", "\(wantedMode.preferred.name) is unavailable: \(problem)")
             (wantedMode.echoCancellation, wantedMode.echoCancellationReason) = ("none", "")
             lock.withLock { mode = wantedMode }

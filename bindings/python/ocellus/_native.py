@@ -96,6 +96,7 @@ class RecordingSummary(ctypes.Structure):
         ("rotation", ctypes.c_int32),
         ("video_codec", ctypes.c_char_p),
         ("audio_duration", ctypes.c_double),
+        ("dropped_audio_frames", ctypes.c_uint64),
     ]
 
 

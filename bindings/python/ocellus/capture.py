@@ -439,6 +439,8 @@ class Recording:
     error: Optional[Exception]
     #: Seconds of sound (0 without a microphone).
     audio_duration: float = 0.0
+    #: Sound frames left out (the writer fell two seconds behind, or the microphone changed format).
+    dropped_audio_frames: int = 0
 
 
 class MovieFileOutput(_Closable):
@@ -486,7 +488,7 @@ def _recording_completion(requests):
         error = _error(status, message) if status != 0 else None
         future.set_result(Recording(_text(value.path), value.bytes, value.width, value.height, value.duration, value.frames,
                                     value.dropped_frames, value.rotation, _text(value.video_codec), error,
-                                    value.audio_duration))
+                                    value.audio_duration, value.dropped_audio_frames))
 
     return done
 

@@ -112,6 +112,11 @@ class VirtualMicrophone:
         self.process.wait()
 
 
+def probe_streams(path):
+    return json.loads(subprocess.run(["ffprobe", "-v", "error", "-show_streams", "-of", "json", str(path)],
+                                     capture_output=True, text=True, check=True).stdout)["streams"]
+
+
 def write_wav(path, samples, channels=1):
     with wave.open(str(path), "wb") as out:
         out.setnchannels(channels)
@@ -476,14 +481,57 @@ def test_a_recording_keeps_the_microphones_own_format(tmp_path):
             done = movie.start_recording(str(path))
             time.sleep(2)
             movie.stop_recording()
-            done.result(timeout=30)
+            recorded = done.result(timeout=30)
             session.stop_running()
     finally:
         microphone.stop()
-    streams = json.loads(subprocess.run(["ffprobe", "-v", "error", "-show_streams", "-of", "json", str(path)],
-                                        capture_output=True, text=True, check=True).stdout)["streams"]
-    sound = next(stream for stream in streams if stream["codec_type"] == "audio")
+    sound = next(stream for stream in probe_streams(path) if stream["codec_type"] == "audio")
     assert (sound["codec_name"], int(sound["sample_rate"]), sound["channels"]) == ("aac", 16000, 1)
     decoded = np.frombuffer(subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-vn", "-f", "f32le", "-"],
                                            capture_output=True, check=True).stdout, dtype=np.float32)
     assert np.sqrt(np.mean(decoded.astype(np.float64) ** 2)) > 0.01, "the track carries the microphone's sound"
+    assert recorded.dropped_audio_frames == 0
+
+
+def test_a_recording_whose_microphone_changes_format_says_so(tmp_path, microphones):
+    """The `microphone` device's route moves mid-recording to a microphone of another format (the session
+    takes microphones' own): the track keeps its format (ffprobe) and carries silence meanwhile, the session
+    says why once, and the summary counts the sound frames left out."""
+    source = tmp_path / "mono16k.wav"
+    subprocess.run(["sox", "-t", "f32", "-r", str(RATE), "-c", "1", "-", "-r", "16000", "-c", "1", "-b", "16", str(source)],
+                   input=np.tile(speech(["Front_Center"]), 4).tobytes(), check=True)
+    path = tmp_path / "moved.mp4"
+    events, lock = [], threading.Lock()
+    microphones.add("vmicstereo")   # 48 kHz stereo, and the route: the most recently plugged
+    microphone = None
+    try:
+        with ocellus.Context("org.ocellus.test.python.movedformat") as ctx:
+            session = ocellus.CaptureSession(ctx)
+            def on_event(event, message):
+                with lock:
+                    events.append((event, message))
+            session.add_event_callback(on_event)
+            session.set_input(next(d for d in ctx.devices() if d.unique_id == "usb-1d6b:0110-VCAM-0000"))
+            session.set_audio_input(ctx.default_microphone)
+            session.set_audio_format()
+            movie = ocellus.MovieFileOutput()
+            session.add_movie_file_output(movie)
+            session.start_running()
+            done = movie.start_recording(str(path))
+            time.sleep(1)
+            microphone = VirtualMicrophone("mono16kroute", source)   # plugged: the route moves to it
+            microphones.set_default("mono16kroute")
+            time.sleep(1.5)
+            movie.stop_recording()
+            recorded = done.result(timeout=30)
+            session.stop_running()
+    finally:
+        if microphone:
+            microphone.stop()
+    with lock:
+        interrupted = [message for event, message in events if event == SessionEvent.AUDIO_INTERRUPTED]
+    assert len(interrupted) == 1 and "16000 Hz" in interrupted[0] and "silence" in interrupted[0], events
+    assert recorded.error is None and recorded.dropped_audio_frames >= 16000 // 2, recorded
+    sound = next(stream for stream in probe_streams(path) if stream["codec_type"] == "audio")
+    assert (int(sound["sample_rate"]), sound["channels"]) == (48000, 2), "the track keeps its format"
+    assert abs(float(sound["duration"]) - recorded.duration) < 0.1, "silence stands for the sound left out"

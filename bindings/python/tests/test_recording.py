@@ -259,6 +259,7 @@ def test_audio_track_from_the_microphone(tmp_path, microphones):
     video, audio = probe(path)
     assert (video["codec_type"], audio["codec_type"], audio["codec_name"]) == ("video", "audio", "aac")
     assert abs(float(audio["duration"]) - float(video["duration"])) < 0.1 and summary["duration"] > 1.8
+    assert summary["dropped_audio_frames"] == 0
     pcm = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:a", "-f", "s16le", "-ac", "1", "-"],
                          capture_output=True, check=True).stdout
     samples = np.frombuffer(pcm, np.int16).astype(np.int32)

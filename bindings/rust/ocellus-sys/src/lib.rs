@@ -179,6 +179,16 @@ pub struct oc_control_info {
     pub value: i64,
     /// Items of a menu or integer-menu control (see oc_control_list_get_menu_item()).
     pub menu_count: u32,
+    /// Whether the value is a payload rather than `value`: strings, arrays (any type with dimensions) and compound types. Read it with oc_control_list_get_payload() or oc_control_list_get_string(); set it with oc_device_set_control_payload() or oc_device_set_control_string().
+    pub has_payload: bool,
+    /// Bytes of one element (a string's: its maximum length plus the NUL).
+    pub element_size: u32,
+    /// Elements of the value read (a dynamic array's current length).
+    pub element_count: u32,
+    /// How many of `dimensions` an array has (0 for a single value).
+    pub dimension_count: u32,
+    /// An array's dimensions, outermost first.
+    pub dimensions: [u32; 4],
 }
 
 /// A capture session: an input camera, outputs, and one camera stream feeding them.
@@ -344,6 +354,8 @@ pub struct oc_recording_summary {
     pub video_codec: *const c_char,
     /// Seconds of sound (0 without a microphone). Added in 0.2: read it only from a 0.2 library.
     pub audio_duration: f64,
+    /// Sound frames (samples per channel) left out: the writer fell two seconds behind, or the microphone changed to another format than the track's (silence stands for them). Added in 0.3: read it only from a 0.3 library.
+    pub dropped_audio_frames: u64,
 }
 
 /// Called once per request: `status` OC_OK with `photo`, or an error (`photo` NULL) and a message, e.g. OC_ERROR_IO when the file could not be written or OC_ERROR_WRONG_STATE when the session stopped first. Runs on the output's thread.

@@ -26,6 +26,8 @@ pub struct Recording {
     pub video_codec: String,
     /// Seconds of sound (0 without a microphone).
     pub audio_duration: f64,
+    /// Sound frames left out (the writer fell two seconds behind, or the microphone changed format).
+    pub dropped_audio_frames: u64,
     /// Why the recording ended early; `None` when it stopped as asked.
     pub error: Option<Error>,
 }
@@ -115,6 +117,7 @@ unsafe extern "C" fn recording_trampoline(
         rotation: s.rotation,
         video_codec: text(s.video_codec).unwrap_or_default(),
         audio_duration: s.audio_duration,
+        dropped_audio_frames: s.dropped_audio_frames,
         error: if status < 0 { Some(error(status, text(message).unwrap_or_default())) } else { None },
     };
     contain_panic("a recording closure", || done(recording));
