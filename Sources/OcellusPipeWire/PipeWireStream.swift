@@ -23,7 +23,7 @@ struct PipeWireCaptureMedia {
     /// The stream ended on its own after it had streamed.
     var failed: (OcellusError) -> Void
     /// Whether being connected is enough (buffers come once the session manager links it, if
-    /// ever) rather than streaming within the timeout.
+    /// ever; a daemon slow to answer is no reason to fail) rather than streaming within the timeout.
     var readyWhenConnected = false
 }
 
@@ -45,8 +45,6 @@ final class PipeWireCapture: @unchecked Sendable {
     private var failure: OcellusError?
     private var finished = false
     private var everStreamed = false
-    /// A stream without a target that the session manager could not link yet.
-    private var unlinked = false
 
     /// Connects and waits until buffers flow (or fails within `timeoutMilliseconds`).
     init(remote: PipeWireRemote, objectSerial: String?, timeoutMilliseconds: UInt32, media: PipeWireCaptureMedia,
@@ -123,7 +121,8 @@ final class PipeWireCapture: @unchecked Sendable {
         }
         guard result >= 0 else { return OcellusError(.other, "cannot connect the capture stream: \(errnoText(-result))") }
 
-        let ready = { [self] in state == PW_STREAM_STATE_STREAMING || (media.readyWhenConnected && (state == PW_STREAM_STATE_PAUSED || unlinked)) }
+        guard !media.readyWhenConnected else { return nil }
+        let ready = { [self] in state == PW_STREAM_STATE_STREAMING }
         guard connection.wait(milliseconds: timeoutMilliseconds, until: { ready() || failure != nil }) else {
             return OcellusError(.timeout, "the \(media.device) did not start streaming \(media.description) within \(timeoutMilliseconds) ms (format negotiation stalled, or the \(media.device) is gone)")
         }
@@ -148,8 +147,7 @@ final class PipeWireCapture: @unchecked Sendable {
         case PW_STREAM_STATE_ERROR where media.readyWhenConnected && !everStreamed:
             // The session manager found nothing to link it to (WirePlumber: "no node available");
             // the node stays, and is linked when there is something.
-            unlinked = true
-            connection?.signal()
+            break
         case PW_STREAM_STATE_ERROR:
             fail(OcellusError(.other, "the capture stream failed: \(error ?? "unknown error")"))
         case PW_STREAM_STATE_UNCONNECTED:
