@@ -19,7 +19,7 @@ from .errors import (OcellusError, InvalidArgument, InvalidHandle, BackendUnavai
                      NoResources, Busy, Disconnected, IOFailure, LibraryUnavailable, PermissionDenied)
 from ._callbacks import Registration
 from .devices import Device, Format, DeviceType, Position, Backend, MediaType, Control, ControlType, pixel_format_code
-from .context import Context, CameraAuthorization, HotplugEvent, PreferredCamera
+from .context import Context, CameraAuthorization, HotplugEvent, PreferredCamera, program_app_id
 from .discovery import DiscoverySession
 from .audio import AudioDataOutput, MicrophoneMode, MicrophoneModeState
 from .capture import (Camera, CaptureSession, Frame, MovieFileOutput, Photo, PhotoOutput, Preset,
@@ -31,7 +31,7 @@ from .rotation import RotationCoordinator
 __version__ = "0.3.0"
 
 __all__ = [
-    "Context", "CameraAuthorization", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
+    "Context", "program_app_id", "CameraAuthorization", "Device", "Format", "DeviceType", "Position", "Backend", "HotplugEvent", "Registration",
     "PreferredCamera", "MediaType", "DiscoverySession", "Control", "ControlType",
     "OcellusError", "InvalidArgument", "InvalidHandle", "BackendUnavailable", "NotFound", "WrongState",
     "Timeout", "NoResources", "Busy", "Disconnected", "IOFailure", "LibraryUnavailable", "PermissionDenied", "version", "pixel_format_code", "__version__",

@@ -688,10 +688,11 @@ class Camera(_Closable):
 
 
 def open_camera(pixel_format: Optional[str] = "BGR24", width: Optional[int] = None, height: Optional[int] = None,
-                camera=None, app_id: str = "org.ocellus.app", context=None) -> Camera:
+                camera=None, app_id: Optional[str] = None, context=None) -> Camera:
     """A streaming camera in one call: the system preferred camera (or `camera`: a Device, or
     anything `Context.device()` takes — a unique ID, an index, a node, part of a name), its frames as `pixel_format` (OpenCV's BGR24 by default) at `width`x`height`
-    (default: the camera's). Close it (or use `with`) to stop.
+    (default: the camera's), for the app `app_id` (default: the program's, see `Context`).
+    Close it (or use `with`) to stop.
 
         import ocellus
         with ocellus.open_camera() as camera:

@@ -3,6 +3,9 @@
 
 import ctypes
 import enum
+import pathlib
+import re
+import sys
 import weakref
 import concurrent.futures
 from typing import TYPE_CHECKING, Callable, List, Optional
@@ -44,15 +47,30 @@ class CameraAuthorization(enum.IntEnum):
         return _text(_lib.oc_camera_authorization_name(int(self)))
 
 
+def program_app_id() -> str:
+    """The app ID a program gets when it names none: its script's name ("scanner" for
+    scanner.py, a package's name for `python -m package`), else the interpreter's — as PipeWire
+    names clients by program, so that two programs never share selection state by accident."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None) or (sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c", "-m") else "")
+    name = pathlib.PurePath(path).stem if path else ""
+    if name == "__main__":
+        name = pathlib.PurePath(path).parent.name
+    if not name:
+        name = pathlib.PurePath(sys.executable or "python").name
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".")[:255] or "python"
+
+
 class Context:
     """A connection to the system's cameras for one application.
 
-    `app_id`: 1–255 characters from [A-Za-z0-9._-], not starting with '.'.
+    `app_id`: 1–255 characters from [A-Za-z0-9._-], not starting with '.'; by default the
+    program's (`program_app_id()`): give one to keep the app's state across renames.
     `pipewire_remote`: socket name or path (default: $PIPEWIRE_REMOTE, else PipeWire's default).
     Use as a context manager, or call `close()`.
     """
 
-    def __init__(self, app_id: str, pipewire_remote: Optional[str] = None,
+    def __init__(self, app_id: Optional[str] = None, pipewire_remote: Optional[str] = None,
                  state_directory: Optional[str] = None, timeout_ms: int = 0):
         options = _native.ContextOptions()
         _lib.oc_context_options_init(ctypes.byref(options))
@@ -60,7 +78,8 @@ class Context:
         options.state_directory = state_directory.encode() if state_directory else None
         options.timeout_ms = timeout_ms
         handle = ctypes.c_void_p()
-        _lib.oc_context_create(app_id.encode(), ctypes.byref(options), ctypes.byref(handle))
+        _lib.oc_context_create((app_id if app_id is not None else program_app_id()).encode(), ctypes.byref(options),
+                               ctypes.byref(handle))
         self._handle = handle.value
         self._registrations = set()
         self._access_requests = {}

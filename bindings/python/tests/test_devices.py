@@ -55,6 +55,25 @@ def test_invalid_app_ids_raise_with_the_library_message(app_id):
     assert caught.value.status == -1
 
 
+@pytest.mark.parametrize("how, expected", [
+    (["my scanner.py"], "my_scanner"),             # a script: its name, made a valid ID
+    (["-m", "camtool"], "camtool"),                # a package run with -m: the package's name
+    (["-c", "{code}"], os.path.basename(sys.executable)),   # no program file: the interpreter's
+])
+def test_an_app_without_an_id_takes_the_programs(tmp_path, how, expected):
+    """Two programs that name no app ID get different ones (PipeWire's rule for clients), so they
+    never share a preferred camera or access by accident."""
+    code = "import ocellus; c = ocellus.Context(); print(c.app_id); c.close()"
+    (tmp_path / "my scanner.py").write_text(code)
+    (tmp_path / "camtool").mkdir()
+    (tmp_path / "camtool" / "__main__.py").write_text(code)
+    command = [sys.executable, *[part.format(code=code) for part in how]]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=30,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == expected
+
+
 def test_unreachable_remote_raises_quickly():
     start = time.monotonic()
     with pytest.raises(ocellus.BackendUnavailable, match="/nonexistent/pw-0"):
