@@ -86,10 +86,10 @@ endif
 		-e 's|@VERSION@|$(VERSION)|' pkgconfig/ocellus.pc.in > $(BUILD)/lib/pkgconfig/ocellus.pc
 
 # Man pages and bash/zsh completions for `ocellus` and each of its commands, from the CLI's
-# own help (scripts/man-pages.sh, scripts/completions.sh), so they cannot drift from it.
+# own help (scripts/man-pages.sh, scripts/completions.py), so they cannot drift from it.
 man: build
 	LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) scripts/man-pages.sh $(CLI) $(BUILD)/man/man1 $(VERSION)
-	LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) scripts/completions.sh $(CLI) $(BUILD)/completions
+	LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) scripts/completions.py $(CLI) include/ocellus.h $(BUILD)/completions
 
 # A shared library is 0644 (not executable); nothing is stripped here (see STRIP).
 install: build man

@@ -72,6 +72,28 @@ if [ "$(stat -c %a "$staged_lib" 2>/dev/null)" = 644 ] && [ -x "$STAGE/usr/bin/o
 		"$STAGE/usr/share/bash-completion/completions/ocellus"; then
 	ok "make install DESTDIR= LIBDIR= (multiarch), library 0644, man pages and completions from the CLI's help"
 else not_ok "make install DESTDIR= LIBDIR="; ls -lR "$STAGE" | head -30; fi
+# Completion of values, through the installed script and the built CLI (the test bed's cameras).
+completes() {   # EXPECTED WORD... : the completion of the last word includes every EXPECTED word
+	local expected=$1
+	shift
+	(cd "$PREFIX" && bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ocellus; echo " ${COMPREPLY[*]} "' _ \
+		"$STAGE/usr/share/bash-completion/completions/ocellus" "$@") | {
+		read -r offered
+		for word in $expected; do [[ " $offered " == *" $word "* ]] || { echo "  offered: $offered" >&2; return 1; }; done
+	}
+}
+touch "$PREFIX/clip.mp4"
+cli="$PREFIX/bin/ocellus"
+if completes "--format" "$cli" stream --fo && completes "NV12" "$cli" stream --format N \
+	&& completes "normal left-up bottom-up right-up" "$cli" snap --host-orientation "" \
+	&& completes "0 90 180 270 follow" "$cli" rotation --interface-orientation "" \
+	&& completes "clip.mp4" "$cli" record -o cl && completes "clip.mp4" "$cli" record --audio -o cl \
+	&& completes "usb-1d6b:0110-VCAM-0000 usb-1d6b:0111-VCAM-0001" "$cli" stream "" \
+	&& completes "0 90 180 270" "$cli" mount-rotation usb-1d6b:0110-VCAM-0000 "" \
+	&& completes "standard wide-spectrum voice-isolation" "$cli" listen -o x.wav --mode "" \
+	&& completes "stream snap record listen" "$cli" --app-id org.example.x ""; then
+	ok "bash completion: flags, choices (from every command's usage), formats, files, cameras from list --json"
+else not_ok "bash completion of values"; fi
 make -s -C "$ROOT" uninstall DESTDIR="$STAGE" PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu >/dev/null 2>&1
 if [ -z "$(find "$STAGE" -type f -o -type l)" ]; then ok "make uninstall removes every installed file"
 else not_ok "make uninstall left:"; find "$STAGE" -type f -o -type l; fi

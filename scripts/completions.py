@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Shell completions from the CLI's own help text (as the man pages are), values included:
+the commands `ocellus --help` lists; for each, the flags and positional arguments its usage
+(`ocellus COMMAND --help`) shows, and what each value is — one of the choices the usage spells
+out (`normal|left-up|…`, also where another command's usage spells them and this one says `H`),
+a pixel format (the header's names), a camera or microphone (unique IDs from `ocellus list
+--json` when completing), a file or a directory, or something to type.
+
+    scripts/completions.py OCELLUS_BINARY HEADER OUTPUT_DIR  → OUTPUT_DIR/bash/ocellus, OUTPUT_DIR/zsh/_ocellus
+"""
+
+import pathlib
+import re
+import subprocess
+import sys
+
+GLOBAL_USAGE = "[--app-id ID] [--pipewire-remote PATH] [--state-dir DIR] [--version]"
+DEVICE_WORDS = {"CAMERA", "MICROPHONE", "MIC_UNIQUE_ID"}
+
+
+def help_text(binary, *command):
+    return subprocess.run([binary, *command, "--help"], capture_output=True, text=True, check=True).stdout
+
+
+def commands(binary):
+    listed = re.findall(r"^  ([a-z][a-z-]*)(?: .*)?$", help_text(binary), re.M)
+    return sorted(set(listed))
+
+
+def usage(binary, command):
+    """The usage of `command` without the program and global options: its first line after the
+    command's name (up to a description on the same line), and the lines that continue it
+    (indented less than descriptions)."""
+    lines = help_text(binary, command).splitlines()
+    first = lines[0].split(f" {command}", 1)[1] if f" {command}" in lines[0] else ""
+    parts = [re.split(r" {2,}\S", first, maxsplit=1)[0]]
+    for line in lines[1:]:
+        if not line.strip() or len(line) - len(line.lstrip()) >= 20:
+            break
+        parts.append(line)
+    return " ".join(parts)
+
+
+def parse(text):
+    """Flags with the value each takes (None: none), and positional arguments, in order."""
+    flags, positionals = {}, []
+    tokens = re.findall(r"[^\s\[\]]+", text)
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token in ("|", "...", "[options]") or token.startswith("|"):
+            index += 1
+            continue
+        if token.startswith("-"):
+            for flag in token.split("|"):
+                flags.setdefault(flag.split("=")[0], None)
+            following = tokens[index + 1] if index + 1 < len(tokens) else ""
+            if "|" not in token and following and not following.startswith(("-", "|")) and following != "...":
+                flags[token] = following
+                index += 1
+        else:
+            positionals.append(token)
+        index += 1
+    return flags, positionals
+
+
+def kind(value, flag, choices, formats):
+    """How to complete `value` (a usage word): choices:WORDS, devices, files, dirs, or none."""
+    if value is None:
+        return None
+    if flag == "--format":
+        return "choices:" + " ".join(formats)
+    if value in DEVICE_WORDS:
+        return "devices"
+    if value.startswith("FILE") or value == "PATH":
+        return "files"
+    if value == "DIR":
+        return "dirs"
+    if "|" in value:
+        return "choices:" + " ".join(value.split("|"))
+    if flag in choices:
+        return choices[flag]
+    return "none"
+
+
+def main():
+    binary, header, out = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+    formats = [name for name in re.findall(r"^#define OC_PIXEL_FORMAT_(\w+) ", header.read_text(), re.M)]
+    names = commands(binary)
+    parsed = {"": parse(GLOBAL_USAGE)}
+    parsed.update({name: parse(usage(binary, name)) for name in names})
+    # A flag's spelled-out choices hold wherever the flag appears (snap's `--host-orientation H`).
+    choices = {flag: "choices:" + " ".join(value.split("|"))
+               for flags, _ in parsed.values() for flag, value in flags.items() if value and "|" in value}
+
+    flag_cases, value_cases, positional_cases = [], [], []
+    for name, (flags, positionals) in parsed.items():
+        flag_cases.append(f'        "{name}") echo "{" ".join(sorted(flags) + ["--help"])}" ;;')
+        for flag, value in sorted(flags.items()):
+            what = kind(value, flag, choices, formats)
+            if what:
+                value_cases.append(f'        "{name} {flag}") echo "{what}" ;;')
+        for position, word in enumerate(positionals):
+            what = kind(word, None, choices, formats)
+            if what != "none":
+                positional_cases.append(f'        "{name} {position}") echo "{what}" ;;')
+
+    bash = f"""# bash completion for ocellus (generated from its --help by scripts/completions.py)
+_ocellus_flags() {{
+    case "$1" in
+{chr(10).join(flag_cases)}
+    esac
+}}
+# What a flag's value is: choices:WORDS, devices, files, dirs or none (nothing for a flag without one).
+_ocellus_value() {{
+    case "$1 $2" in
+{chr(10).join(value_cases)}
+    esac
+}}
+_ocellus_positional() {{
+    case "$1 $2" in
+{chr(10).join(positional_cases)}
+    esac
+}}
+_ocellus_offer() {{   # KIND CURRENT [GLOBAL OPTIONS...]
+    local kind=$1 current=$2
+    shift 2
+    case "$kind" in
+        choices:*) COMPREPLY=($(compgen -W "${{kind#choices:}}" -- "$current")) ;;
+        files) COMPREPLY=($(compgen -f -- "$current")) ;;
+        dirs) COMPREPLY=($(compgen -d -- "$current")) ;;
+        devices) COMPREPLY=($(compgen -W "$("${{COMP_WORDS[0]}}" "$@" list --json 2>/dev/null |
+                                            grep -o '"unique_id": *"[^"]*"' | sed 's/.*"\\([^"]*\\)"$/\\1/')" -- "$current")) ;;
+    esac
+}}
+_ocellus() {{
+    local current=${{COMP_WORDS[COMP_CWORD]}} command="" word what="" index positional=0
+    local -a globals=()
+    COMPREPLY=()
+    for ((index = 1; index < COMP_CWORD; index++)); do
+        word=${{COMP_WORDS[index]}}
+        if [[ -z $command ]] && [[ " {" ".join(names)} " == *" $word "* ]]; then command=$word; continue; fi
+        if [[ $word == -* ]]; then
+            what=$(_ocellus_value "$command" "$word")
+            if [[ -n $what ]]; then
+                if ((index + 1 == COMP_CWORD)); then _ocellus_offer "$what" "$current" "${{globals[@]}}"; return; fi
+                # An optional value (`--audio [MICROPHONE]`) may be left out before the next flag.
+                [[ ${{COMP_WORDS[index + 1]}} == -* ]] && continue
+                [[ -z $command ]] && globals+=("$word" "${{COMP_WORDS[index + 1]}}")
+                ((index++))
+            fi
+        elif [[ -n $command ]]; then
+            ((positional++))
+        fi
+    done
+    if [[ $current == -* ]]; then COMPREPLY=($(compgen -W "$(_ocellus_flags "$command")" -- "$current")); return; fi
+    if [[ -z $command ]]; then COMPREPLY=($(compgen -W "{" ".join(names)}" -- "$current")); return; fi
+    what=$(_ocellus_positional "$command" "$positional")
+    [[ -n $what ]] && _ocellus_offer "$what" "$current" "${{globals[@]}}"
+}}
+complete -F _ocellus ocellus
+"""
+    (out / "bash").mkdir(parents=True, exist_ok=True)
+    (out / "zsh").mkdir(parents=True, exist_ok=True)
+    (out / "bash" / "ocellus").write_text(bash)
+    (out / "zsh" / "_ocellus").write_text(
+        "#compdef ocellus\n# zsh completion for ocellus: the bash one (generated from its --help), through bashcompinit.\n"
+        "autoload -U +X bashcompinit && bashcompinit\n" + bash.split("\n", 1)[1])
+
+
+if __name__ == "__main__":
+    main()
