@@ -58,12 +58,16 @@ BENCH_RUNS ?= 30
 
 all: build
 
+# Hardening as dpkg-buildflags' for C (bind now, read-only relocations, fortified C shims),
+# and no RUNPATH: the library and the virtual camera load nothing from beside themselves.
+SWIFT_HARDENING := --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro -Xcc -D_FORTIFY_SOURCE=2 -Xcc -O2
+
 # The Swift runtime is linked statically into the library and the virtual camera
 # (Package.swift), so they run without the toolchain; the CLI links libocellus.so.0
 # alone. Stripping drops debug info and local symbols.
 build:
-	$(SWIFT) build -c release --product ocellus
-	$(SWIFT) build -c release --product ocellus-virtual-camera
+	$(SWIFT) build -c release --product ocellus $(SWIFT_HARDENING)
+	$(SWIFT) build -c release --product ocellus-virtual-camera $(SWIFT_HARDENING)
 	mkdir -p $(BUILD)/lib $(BUILD)/bin $(BUILD)/libexec/ocellus $(BUILD)/include $(BUILD)/lib/pkgconfig
 	$(if $(STRIP),$(STRIP) --strip-unneeded -o $(LIB) $(RELEASE)/libocellus.so,cp $(RELEASE)/libocellus.so $(LIB))
 	ln -sf libocellus.so.0 $(BUILD)/lib/libocellus.so

@@ -47,7 +47,9 @@ int command_virtual_camera(const global_options *options, arguments *a)
     for (int index = 0; index < a->count; index++) argv[count++] = a->items[index];
     argv[count] = NULL;
     execv(helper, argv);
-    int status = fail(1, "cannot run %s: %s", helper, strerror(errno));
+    int status = errno == ENOENT
+        ? fail(1, "%s is not installed: the virtual camera is part of the test bed (Debian: the ocellus-testbed package)", helper)
+        : fail(1, "cannot run %s: %s", helper, strerror(errno));
     free(argv);
     return status;
 }

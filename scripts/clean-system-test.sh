@@ -46,11 +46,24 @@ step() {   # NAME COMMAND...
 	else echo "not ok - $name"; tail -15 "$WORK/step.log" | sed 's/^/    /'; failed=$((failed + 1)); fi
 }
 step "apt installs libocellus0, libocellus-dev, ocellus, python3-ocellus and their dependencies on minimal Debian 12" \
-	inside sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends /debs/*.deb gcc libc6-dev pkg-config'
+	inside sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		$(ls /debs/*.deb | grep -v /ocellus-testbed) gcc libc6-dev pkg-config'
 step "libocellus0 recommends the FFmpeg packages of the majors it was built for ($("$ROOT/scripts/ffmpeg-packages.sh"))" \
 	sh -c "dpkg-deb -f $DEBS/libocellus0_*.deb Recommends | grep -qF '$("$ROOT/scripts/ffmpeg-packages.sh")'"
-step "the ocellus package has its man pages, completions and virtual camera" \
-	inside sh -c 'test -s /usr/share/man/man1/ocellus-stream.1.gz && test -s /usr/share/bash-completion/completions/ocellus && ocellus virtual-camera --help | grep -q -- --formats'
+step "libocellus0 and the virtual camera bind now and carry no RUNPATH; libocellus0 suggests libv4l-0 (loaded when asked)" \
+	sh -c "for deb in $DEBS/libocellus0_*.deb $DEBS/ocellus-testbed_*.deb; do dpkg-deb -x \$deb $WORK/unpacked; done
+		for elf in $WORK/unpacked/usr/lib/*/libocellus.so.0 $WORK/unpacked/usr/libexec/ocellus/ocellus-virtual-camera; do
+			readelf -d \$elf > $WORK/dynamic && grep -q BIND_NOW $WORK/dynamic && ! grep -qE 'RUNPATH|RPATH' $WORK/dynamic || exit 1
+		done
+		dpkg-deb -f $DEBS/libocellus0_*.deb Suggests | grep -qw libv4l-0"
+step "the ocellus package is the small CLI ($(dpkg-deb -f "$DEBS"/ocellus_*.deb Installed-Size) KiB installed) with its man pages and completions" \
+	inside sh -c 'test -s /usr/share/man/man1/ocellus-stream.1.gz && test -s /usr/share/bash-completion/completions/ocellus \
+		&& [ "$(dpkg-query -W -f "\${Installed-Size}" ocellus)" -lt 1024 ]'
+step "without ocellus-testbed, ocellus virtual-camera names the package it needs" \
+	inside sh -c '! ocellus virtual-camera --name try > /tmp/out 2>&1 && grep -q ocellus-testbed /tmp/out'
+step "ocellus-testbed installs the virtual camera that ocellus virtual-camera runs" \
+	inside sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends /debs/ocellus-testbed_*.deb \
+		&& ocellus virtual-camera --help | grep -q -- --formats'
 step "libocellus0's echo canceller plugin is installed beside the library and its dependencies resolve (libwebrtc-audio-processing1)" \
 	inside sh -c 'plugin=$(dpkg -L libocellus0 | grep /ocellus/libocellus-echo-webrtc.so) && ldd "$plugin" > /tmp/ldd && grep -q libwebrtc_audio_processing /tmp/ldd && ! grep -q "not found" /tmp/ldd'
 step "examples/first_frame.c builds with pkg-config --cflags --libs ocellus" \
