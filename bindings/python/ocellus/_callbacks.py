@@ -4,21 +4,27 @@
 import ctypes
 import sys
 import types
+from typing import Any, Callable, Optional, Protocol, Set, TypeVar
 
 from . import _native
 
 
+class _CallbackOwner(Protocol):
+    """What callbacks are registered with: it keeps the registrations and removes one by ID."""
+    _registrations: Set["Registration"]
+
+    def _remove_callback(self, callback_id: int) -> None: ...
 
 
-def _unraisable_hook_args_type():
+def _unraisable_hook_args_type() -> Optional[type]:
     """CPython's UnraisableHookArgs, which its default hook insists on (it is not exported):
     taken from one unraisable exception reported to a hook of our own."""
-    seen = []
+    seen: list[type] = []
     previous = sys.unraisablehook
     sys.unraisablehook = lambda args: seen.append(type(args))
 
     class _Raises:
-        def __del__(self):
+        def __del__(self) -> None:
             raise RuntimeError
 
     try:
@@ -31,7 +37,7 @@ def _unraisable_hook_args_type():
 _UnraisableHookArgs = _unraisable_hook_args_type()
 
 
-def _report_callback_exception(callback):
+def _report_callback_exception(callback: object) -> None:
     """Reports the exception being handled to sys.unraisablehook (whatever it is: CPython's
     default prints the traceback): it cannot propagate into C."""
     exc_type, exc, tb = sys.exc_info()
@@ -41,26 +47,31 @@ def _report_callback_exception(callback):
                                              err_msg=fields[3], object=callback))
 
 
+_ClosableT = TypeVar("_ClosableT", bound="_Closable")
+
+
 class _Closable:
     """`close()` runs the object's finalizer once; usable as a context manager."""
+
+    _finalizer: Callable[[], Any]
 
     def close(self) -> None:
         self._finalizer()
 
-    def __enter__(self):
+    def __enter__(self: _ClosableT) -> _ClosableT:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-def c_callback(c_type, callback, convert):
+def c_callback(c_type: Any, callback: Callable[..., Any], convert: Callable[..., Any]) -> Any:
     """The C function pointer the library calls for `callback`: `callback(*convert(*arguments))`
     with the C arguments but the trailing user data (`convert` returning None skips the call:
     an event this binding does not know yet). An exception is reported, never propagated into
     C. The caller keeps the result alive while the library may call it."""
 
-    def trampoline(*arguments):
+    def trampoline(*arguments: Any) -> None:
         try:
             converted = convert(*arguments[:-1])
             if converted is not None:
@@ -71,7 +82,8 @@ def c_callback(c_type, callback, convert):
     return c_type(trampoline)
 
 
-def register(owner, handle, add, c_type, callback, convert, *leading) -> "Registration":
+def register(owner: _CallbackOwner, handle: Optional[int], add: Callable[..., Any], c_type: Any, callback: Callable[..., Any],
+             convert: Callable[..., Any], *leading: Any) -> "Registration":
     """Registers `callback` with the C function `add` (`add(handle, *leading, function, user_data,
     &id)`) and keeps the registration in `owner`, which removes it (`owner._remove_callback`)."""
     function = c_callback(c_type, callback, convert)
@@ -82,7 +94,7 @@ def register(owner, handle, add, c_type, callback, convert, *leading) -> "Regist
     return registration
 
 
-def unregister(owner, registration) -> None:
+def unregister(owner: _CallbackOwner, registration: "Registration | int") -> None:
     """Removes `owner`'s callback named by a `Registration` or the ID it converts to (an unknown
     ID: the library's NotFound)."""
     callback_id = int(registration)
@@ -98,13 +110,14 @@ class Registration:
     `remove()` (or leaving a `with` block) unregisters it and returns only after a call in
     flight has finished. `int(registration)` is the library's callback ID."""
 
-    def __init__(self, owner, callback_id: int, function):
+    def __init__(self, owner: _CallbackOwner, callback_id: int, function: Any):
         self._owner = owner
         self.callback_id = callback_id
         self._function = function  # keeps the C function pointer alive
         self._registered = True
 
     def remove(self) -> None:
+        """Unregisters the callback; a call in flight finishes first. Idempotent."""
         if self._registered:
             self._registered = False
             self._owner._remove_callback(self.callback_id)
@@ -115,8 +128,8 @@ class Registration:
 
     __int__ = __index__
 
-    def __enter__(self):
+    def __enter__(self) -> "Registration":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.remove()

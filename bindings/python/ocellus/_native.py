@@ -5,6 +5,7 @@ checks a status code by hand."""
 import ctypes
 import ctypes.util
 import os
+from typing import Any, Callable, Iterator, List
 
 c_status = ctypes.c_int32
 c_callback_id = ctypes.c_uint64
@@ -100,26 +101,26 @@ class RecordingSummary(ctypes.Structure):
     ]
 
 
-AUDIO_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(ctypes.c_float), ctypes.c_size_t, ctypes.c_uint32,
+AUDIO_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(ctypes.c_float), ctypes.c_size_t, ctypes.c_uint32,
                                   ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p)
-RECORDING_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_char_p, ctypes.POINTER(RecordingSummary),
+RECORDING_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_char_p, ctypes.POINTER(RecordingSummary),
                                       ctypes.c_void_p)
-PHOTO_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(Photo), ctypes.c_char_p, ctypes.c_void_p)
-ROTATION_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
-FRAME_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
-SESSION_EVENT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
-CAMERA_ACCESS_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
-HOTPLUG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
-PREFERRED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
-DISCONNECTED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
-MICROPHONE_ROUTE_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
-SYNCHRONIZED_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
-DISCOVERY_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+PHOTO_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(Photo), ctypes.c_char_p, ctypes.c_void_p)
+ROTATION_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
+FRAME_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+SESSION_EVENT_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
+CAMERA_ACCESS_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
+HOTPLUG_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+PREFERRED_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+DISCONNECTED_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+MICROPHONE_ROUTE_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+SYNCHRONIZED_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+DISCOVERY_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 
 _SONAME = "libocellus.so.0"
 
 
-def _candidates():
+def _candidates() -> Iterator[str]:
     env = os.environ.get("OCELLUS_LIBRARY")
     if env:
         yield env
@@ -130,9 +131,9 @@ def _candidates():
         yield found
 
 
-def load_library():
+def load_library() -> ctypes.CDLL:
     """Loads libocellus: $OCELLUS_LIBRARY, then a copy beside this package, then the SONAME."""
-    tried = []
+    tried: List[str] = []
     for candidate in _candidates():
         if os.sep in candidate and not os.path.exists(candidate):
             tried.append(f"{candidate} (no such file)")
@@ -145,7 +146,7 @@ def load_library():
                       "libocellus.so.0); tried: " + "; ".join(tried))
 
 
-def declare(lib, errcheck_status):
+def declare(lib: ctypes.CDLL, errcheck_status: Callable[..., int]) -> ctypes.CDLL:
     """Sets argtypes/restype for every C function; status-returning ones raise on failure."""
     vp, cp, sz = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t
     table = {

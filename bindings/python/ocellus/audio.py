@@ -4,10 +4,15 @@ import ctypes
 import enum
 import weakref
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 
 from . import _native
 from ._callbacks import _Closable, c_callback
-from ._library import _lib, _text
+from ._library import _lib, _string
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["AudioDataOutput", "MicrophoneMode", "MicrophoneModeState"]
 
@@ -39,36 +44,38 @@ class MicrophoneModeState:
     echo_cancellation_reason: str = ""
 
 
-def _microphone_mode(session_handle) -> MicrophoneModeState:
+def _microphone_mode(session_handle: Optional[int]) -> MicrophoneModeState:
     preferred, active = ctypes.c_int(), ctypes.c_int()
     engine, reason = ctypes.create_string_buffer(64), ctypes.create_string_buffer(1024)
     canceller, echo_reason = ctypes.create_string_buffer(64), ctypes.create_string_buffer(1024)
     _lib.oc_capture_session_get_microphone_mode(session_handle, ctypes.byref(preferred), ctypes.byref(active),
                                                 engine, len(engine), reason, len(reason))
     _lib.oc_capture_session_get_echo_cancellation(session_handle, canceller, len(canceller), echo_reason, len(echo_reason))
-    return MicrophoneModeState(MicrophoneMode(preferred.value), MicrophoneMode(active.value), _text(engine.value) or "",
-                               _text(reason.value) or "", _text(canceller.value) or "", _text(echo_reason.value) or "")
+    return MicrophoneModeState(MicrophoneMode(preferred.value), MicrophoneMode(active.value), _string(engine.value),
+                               _string(reason.value), _string(canceller.value), _string(echo_reason.value))
 
 
 class AudioDataOutput(_Closable):
     """PCM from the session's microphone: `callback(samples, timestamp_ns)` with a float32
     NumPy array shaped (frames, channels) viewing the library's buffer (valid during the call)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         handle = ctypes.c_void_p()
         _lib.oc_audio_data_output_create(ctypes.byref(handle))
         self._handle = handle.value
         self._finalizer = weakref.finalize(self, _lib.oc_audio_data_output_destroy, self._handle)
-        self._trampoline = None
+        self._trampoline: Any = None
 
-    def set_callback(self, callback) -> None:
+    def set_callback(self, callback: Optional[Callable[["NDArray[np.float32]", int], None]]) -> None:
+        """Calls `callback(samples, timestamp_ns)` for every buffer (None: no more calls)."""
         if callback is None:
             _lib.oc_audio_data_output_set_callback(self._handle, _native.AUDIO_CALLBACK(), None)
             self._trampoline = None
             return
         import numpy as np
 
-        def convert(_output, samples, frames, channels, _rate, timestamp_ns):
+        def convert(_output: int, samples: Any, frames: int, channels: int, _rate: int,
+                    timestamp_ns: int) -> Tuple["NDArray[np.float32]", int]:
             return np.ctypeslib.as_array(samples, shape=(frames * channels,)).reshape(frames, channels), timestamp_ns
 
         new = c_callback(_native.AUDIO_CALLBACK, callback, convert)
@@ -78,9 +85,9 @@ class AudioDataOutput(_Closable):
     @property
     def delivered_frames(self) -> int:
         """PCM frames delivered so far."""
-        return _lib.oc_audio_data_output_delivered_frames(self._handle)
+        return int(_lib.oc_audio_data_output_delivered_frames(self._handle))
 
     @property
     def dropped_frames(self) -> int:
         """PCM frames that never reached the output: a microphone mode's engine fell a second behind."""
-        return _lib.oc_audio_data_output_dropped_frames(self._handle)
+        return int(_lib.oc_audio_data_output_dropped_frames(self._handle))

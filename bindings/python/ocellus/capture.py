@@ -13,14 +13,22 @@ import weakref
 from concurrent.futures import Future
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, List, Optional
+from typing import (TYPE_CHECKING, Any, AsyncIterator, Callable, Dict, Iterator, List, Optional, Set, Tuple,
+                    Union)
 
 from . import _native
 from ._callbacks import Registration, _Closable, c_callback, register, unregister
-from ._library import _lib, _text
+from ._library import _lib, _string, _text
 from .audio import AudioDataOutput, MicrophoneMode, MicrophoneModeState, _microphone_mode
 from .devices import Device, _fourcc, pixel_format_code
-from .errors import NotFound as NotFoundError, Timeout, WrongState
+from .errors import NotFound as NotFoundError, OcellusError, Timeout, WrongState
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from .context import Context
+    from .depth import DepthDataOutput
 
 __all__ = ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
 
@@ -40,10 +48,12 @@ class Preset(enum.IntEnum):
 
 
 def device_supports_preset(device: Device, preset: Preset) -> bool:
+    """Whether `device` has a format for `preset`."""
     return bool(_lib.oc_device_supports_preset(device._handle, int(preset)))
 
 
 class SessionEvent(enum.IntEnum):
+    """What a session reports through `add_event_callback`: started, stopped, errors, interruptions, switches."""
     STARTED = 0
     STOPPED = 1
     RUNTIME_ERROR = 2
@@ -72,46 +82,50 @@ class Frame:
 
     @property
     def width(self) -> int:
-        return _lib.oc_frame_width(self._handle)
+        """Width in pixels."""
+        return int(_lib.oc_frame_width(self._handle))
 
     @property
     def height(self) -> int:
-        return _lib.oc_frame_height(self._handle)
+        """Height in pixels."""
+        return int(_lib.oc_frame_height(self._handle))
 
     @property
     def pixel_format(self) -> str:
+        """The pixel format's name ("NV12", "YUYV", "MJPG", …)."""
         return _fourcc(_lib.oc_frame_pixel_format(self._handle))
 
     @property
     def sequence(self) -> int:
-        return _lib.oc_frame_sequence(self._handle)
+        """The frame's number in its stream (gaps are frames dropped before Ocellus saw them)."""
+        return int(_lib.oc_frame_sequence(self._handle))
 
     @property
     def timestamp_ns(self) -> int:
         """CLOCK_MONOTONIC nanoseconds of the capture."""
-        return _lib.oc_frame_timestamp_ns(self._handle)
+        return int(_lib.oc_frame_timestamp_ns(self._handle))
 
     @property
     def full_range(self) -> bool:
         """True for full-range samples (0-255, decoded JPEG), False for limited (16-235)."""
-        return _lib.oc_frame_is_full_range(self._handle)
+        return bool(_lib.oc_frame_is_full_range(self._handle))
 
     @property
-    def planes(self):
+    def planes(self) -> List["NDArray[np.uint8]"]:
         """One uint8 array per plane, shaped (rows, stride): no copy."""
         import numpy as np
 
         count = _lib.oc_frame_plane_count(self._handle)
         if count == 0:
             raise WrongState(_text(_lib.oc_last_error_message()) or "the frame is no longer valid")
-        result = []
+        result: List["NDArray[np.uint8]"] = []
         for index in range(count):
             size, stride = ctypes.c_size_t(), ctypes.c_uint32()
             data = _lib.oc_frame_plane_data(self._handle, index, ctypes.byref(size), ctypes.byref(stride))
             if not data:
-                raise WrongState(_text(_lib.oc_last_error_message()))
+                raise WrongState(_string(_lib.oc_last_error_message()))
             # The array's memory keeps this frame (and so a retained frame's copy) alive.
-            memory = (ctypes.c_uint8 * size.value).from_address(ctypes.addressof(data.contents))
+            memory: Any = (ctypes.c_uint8 * size.value).from_address(ctypes.addressof(data.contents))
             memory._frame = self
             flat = np.frombuffer(memory, dtype=np.uint8)
             rows = size.value // stride.value if stride.value else 1
@@ -122,10 +136,10 @@ class Frame:
     def depth_unit(self) -> float:
         """Metres per unit of a depth map's samples (0.001: millimetres, unless the camera says
         otherwise; 1.0 for float metres); 0.0 for a picture."""
-        return _lib.oc_frame_depth_unit(self._handle)
+        return float(_lib.oc_frame_depth_unit(self._handle))
 
     @property
-    def depth(self):
+    def depth(self) -> "NDArray[Any]":
         """A depth map as a read-only NumPy array shaped (height, width), without a copy:
         uint16 in `depth_unit` metres (Z16, Y16, Y12; 0 where the camera measured nothing),
         or float32 metres ("Z32F"). Valid during the callback, like `planes`."""
@@ -135,7 +149,7 @@ class Frame:
         if name not in ("Z16", "Y16", "Y12", "Z32F"):
             raise ValueError(f"a {name} frame is not a depth map")
         plane = self.planes[0]
-        dtype = np.float32 if name == "Z32F" else np.dtype("<u2")
+        dtype: "np.dtype[Any]" = np.dtype(np.float32) if name == "Z32F" else np.dtype("<u2")
         width, height, stride = self.width, self.height, plane.shape[1]
         array = np.lib.stride_tricks.as_strided(plane.reshape(-1).view(dtype), shape=(height, width),
                                                 strides=(stride, 4 if name == "Z32F" else 2))
@@ -147,7 +161,7 @@ class Frame:
     _PACKED = {"YUYV": 2, "UYVY": 2, "AR24": 4, "AB24": 4, "XR24": 4, "BGR3": 3, "RGB3": 3}
 
     @property
-    def image(self):
+    def image(self) -> "NDArray[Any]":
         """The frame as one read-only NumPy array shaped as OpenCV expects: (h, w, 2) for
         YUYV/UYVY, (h, w, 4) for BGRA/RGBA, (h, w, 3) for BGR24/RGB24, (h, w) for GRAY8, and
         (h * 3 / 2, w) for NV12 and I420 (ready for cv2.cvtColor's COLOR_YUV2BGR_NV12/_I420).
@@ -170,7 +184,7 @@ class Frame:
                 part.ctypes.data == luma.ctypes.data + luma.size + sum(p.size for p in chroma[:i])
                 for i, part in enumerate(chroma))
             if contiguous:
-                memory = (ctypes.c_uint8 * (width * height * 3 // 2)).from_address(luma.ctypes.data)
+                memory: Any = (ctypes.c_uint8 * (width * height * 3 // 2)).from_address(luma.ctypes.data)
                 memory._frame = self
                 array = np.frombuffer(memory, dtype=np.uint8).reshape(height * 3 // 2, width)
             else:   # padded rows: each plane's visible part, packed as OpenCV expects
@@ -186,11 +200,12 @@ class Frame:
         """A copy of this frame that stays valid after the callback."""
         handle = _lib.oc_frame_retain(self._handle)
         if not handle:
-            raise ValueError(_text(_lib.oc_last_error_message()))
+            raise ValueError(_string(_lib.oc_last_error_message()))
         return RetainedFrame(handle)
 
 
-def _install_frame_callback(setter, handle, callback):
+def _install_frame_callback(setter: Callable[..., Any], handle: Optional[int],
+                            callback: Optional[Callable[["Frame"], None]]) -> Any:
     """Sets a C frame callback that hands `callback` each frame as a `Frame` (None clears it);
     returns the trampoline, which the output keeps alive while it is set."""
     if callback is None:
@@ -228,6 +243,7 @@ class VideoDataOutput(_Closable):
             _lib.oc_video_data_output_set_max_frame_rate(self._handle, _native.Fraction(rate.numerator, rate.denominator))
 
     def is_rotation_angle_supported(self, degrees: int) -> bool:
+        """Whether the output can turn its frames by `degrees` (multiples of 90)."""
         return bool(_lib.oc_video_data_output_is_rotation_angle_supported(self._handle, degrees))
 
     def set_rotation_angle(self, degrees: int) -> None:
@@ -243,7 +259,7 @@ class VideoDataOutput(_Closable):
         """Whether YUV frames (NV12, I420, YUYV, UYVY) come in full range (0–255) rather than video
         range (luma 16–235, what OpenCV's `COLOR_YUV2BGR_*` codes expect; the default). RGB is always
         full range and GRAY8 full-range luma. Takes effect at the next commit or start."""
-        return _lib.oc_video_data_output_get_color_range(self._handle) == 1
+        return bool(_lib.oc_video_data_output_get_color_range(self._handle) == 1)
 
     @full_range.setter
     def full_range(self, full: bool) -> None:
@@ -273,7 +289,7 @@ class VideoDataOutput(_Closable):
             left = 1.0 if deadline is None else max(0.0, min(1.0, deadline - time.monotonic()))
             try:
                 _lib.oc_video_data_output_copy_next_frame(self._handle, int(left * 1000), ctypes.byref(handle))
-                return RetainedFrame(handle.value)
+                return RetainedFrame(handle.value or 0)
             except Timeout:
                 if deadline is not None and time.monotonic() >= deadline:
                     # The C call saw only its last slice; say how long the caller waited.
@@ -282,7 +298,7 @@ class VideoDataOutput(_Closable):
                 self._raise_stop_error()
                 raise
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator["RetainedFrame"]:
         """Every frame as it comes (the newest when the loop body is slow), until the session is
         stopped; a session that stops on its own raises its error (Disconnected, Timeout)."""
         while True:
@@ -297,7 +313,7 @@ class VideoDataOutput(_Closable):
         _lib.oc_video_data_output_get_pollable_fd(self._handle, ctypes.byref(fd))
         return fd.value
 
-    async def _frames(self):
+    async def _frames(self) -> AsyncIterator["RetainedFrame"]:
         import asyncio
 
         loop = asyncio.get_running_loop()
@@ -316,19 +332,20 @@ class VideoDataOutput(_Closable):
         finally:
             loop.remove_reader(self.fileno())
 
-    def __aiter__(self):
+    def __aiter__(self) -> AsyncIterator["RetainedFrame"]:
         """`async for frame in output`: frames on an asyncio loop, without a thread of its own."""
         return self._frames()
 
     @property
     def delivered_frames(self) -> int:
-        return _lib.oc_video_data_output_delivered_frames(self._handle)
+        """Frames handed to the callback or to `read()` so far."""
+        return int(_lib.oc_video_data_output_delivered_frames(self._handle))
 
     @property
-    def dropped_frames(self) -> dict:
+    def dropped_frames(self) -> Dict[str, int]:
         """Frames dropped so far, by reason: "late", "out_of_buffers", "discontinuity", "corrupt"."""
         reasons = ("late", "out_of_buffers", "discontinuity", "corrupt")
-        return {name: _lib.oc_video_data_output_dropped_frames(self._handle, index) for index, name in enumerate(reasons)}
+        return {name: int(_lib.oc_video_data_output_dropped_frames(self._handle, index)) for index, name in enumerate(reasons)}
 
 
 class _Requests:
@@ -336,12 +353,13 @@ class _Requests:
     The C callback closes over this object only (never the output), and the output's finalizer
     keeps the callback alive until destroy has answered every request."""
 
-    def __init__(self):
-        self._futures, self._lock, self._next = {}, threading.Lock(), 0
+    def __init__(self) -> None:
+        self._futures: Dict[int, "Future[Any]"] = {}
+        self._lock, self._next = threading.Lock(), 0
 
-    def call(self, function, *arguments) -> Future:
+    def call(self, function: Callable[..., Any], *arguments: Any) -> "Future[Any]":
         """`function(*arguments, token)`; the returned future is dropped if the call raises."""
-        future = Future()
+        future: "Future[Any]" = Future()
         with self._lock:
             self._next += 1
             token = self._next
@@ -353,14 +371,14 @@ class _Requests:
             raise
         return future
 
-    def take(self, token) -> Optional[Future]:
+    def take(self, token: int) -> "Optional[Future[Any]]":
         with self._lock:
             return self._futures.pop(token, None)
 
 
-def _error(status, message):
-    from .errors import _ERRORS, OcellusError
-    return _ERRORS.get(status, OcellusError)(_text(message), status)
+def _error(status: int, message: Optional[bytes]) -> OcellusError:
+    from .errors import _ERRORS
+    return _ERRORS.get(status, OcellusError)(_string(message), status)
 
 
 @dataclass(frozen=True)
@@ -395,21 +413,22 @@ class PhotoOutput(_Closable):
         _lib.oc_photo_output_set_rotation_angle(self._handle, degrees)
 
     def set_mirrored(self, mirrored: bool) -> None:
+        """Whether photos are mirrored (as a front camera's preview), written as EXIF Orientation."""
         _lib.oc_photo_output_set_mirrored(self._handle, mirrored)
 
-    def capture(self, path: Optional[str] = None, apply_rotation_to_pixels: bool = False, quality: int = 0) -> Future:
+    def capture(self, path: Optional[str] = None, apply_rotation_to_pixels: bool = False, quality: int = 0) -> "Future[Photo]":
         """Requests a photo from the next frame; with `path`, the JPEG is also written there."""
         settings = _native.PhotoSettings(ctypes.sizeof(_native.PhotoSettings), apply_rotation_to_pixels, quality,
                                          path.encode() if path else None)
         return self._requests.call(_lib.oc_photo_output_capture, self._handle, ctypes.byref(settings), self._trampoline)
 
 
-def _destroy_photo_output(handle, _trampoline):
+def _destroy_photo_output(handle: Optional[int], _trampoline: Any) -> None:
     _lib.oc_photo_output_destroy(handle)
 
 
-def _photo_completion(requests):
-    def done(_output, status, photo, message, token):
+def _photo_completion(requests: _Requests) -> Callable[..., None]:
+    def done(_output: int, status: int, photo: Any, message: Optional[bytes], token: int) -> None:
         future = requests.take(token)
         if future is None:
             return
@@ -460,34 +479,39 @@ class MovieFileOutput(_Closable):
         """The capture angle (clockwise to upright) for the next recording's display matrix."""
         _lib.oc_movie_file_output_set_rotation_angle(self._handle, degrees)
 
-    def start_recording(self, path: str) -> Future:
+    def start_recording(self, path: str) -> "Future[Recording]":
+        """Records into `path` (.mp4 or .mov) until `stop_recording()`: the Future resolves with
+        the `Recording` once the file is finished (its `error` says why it ended early)."""
         return self._requests.call(_lib.oc_movie_file_output_start_recording, self._handle, path.encode(), self._trampoline)
 
     def stop_recording(self) -> None:
+        """Finishes the recording; its Future resolves once the file is complete."""
         _lib.oc_movie_file_output_stop_recording(self._handle)
 
     @property
     def is_recording(self) -> bool:
+        """Whether a recording is in progress (until its file is finished)."""
         return bool(_lib.oc_movie_file_output_is_recording(self._handle))
 
     @property
     def recorded_duration(self) -> float:
-        return _lib.oc_movie_file_output_recorded_duration(self._handle)
+        """Seconds of video recorded so far in the current recording."""
+        return float(_lib.oc_movie_file_output_recorded_duration(self._handle))
 
 
-def _destroy_movie_file_output(handle, _trampoline):
+def _destroy_movie_file_output(handle: Optional[int], _trampoline: Any) -> None:
     _lib.oc_movie_file_output_destroy(handle)
 
 
-def _recording_completion(requests):
-    def done(_output, status, message, summary, token):
+def _recording_completion(requests: _Requests) -> Callable[..., None]:
+    def done(_output: int, status: int, message: Optional[bytes], summary: Any, token: int) -> None:
         future = requests.take(token)
         if future is None:
             return
         value = summary.contents
         error = _error(status, message) if status != 0 else None
-        future.set_result(Recording(_text(value.path), value.bytes, value.width, value.height, value.duration, value.frames,
-                                    value.dropped_frames, value.rotation, _text(value.video_codec), error,
+        future.set_result(Recording(_string(value.path), value.bytes, value.width, value.height, value.duration, value.frames,
+                                    value.dropped_frames, value.rotation, _string(value.video_codec), error,
                                     value.audio_duration, value.dropped_audio_frames))
 
     return done
@@ -497,43 +521,49 @@ class CaptureSession(_Closable):
     """A camera, outputs and one stream feeding them. Use `running()` as a context manager
     or `start_running()`/`stop_running()` (not from a frame callback)."""
 
-    def __init__(self, context):
+    def __init__(self, context: "Context"):
         handle = ctypes.c_void_p()
         _lib.oc_capture_session_create(context._handle_checked(), ctypes.byref(handle))
         self._context = context
         self._handle = handle.value
-        self._outputs = []
-        self._registrations = set()
+        self._outputs: List[Any] = []
+        self._registrations: Set[Registration] = set()
         self._finalizer = weakref.finalize(self, _lib.oc_capture_session_destroy, self._handle)
 
     def set_input(self, camera: Device) -> None:
+        """The camera the session streams (a `Device` from the context); applies at the next commit or start."""
         _lib.oc_capture_session_set_input(self._handle, camera._handle)
 
     def set_preset(self, preset: "Preset") -> None:
+        """What the stream aims for when no output pins a size (`Preset`)."""
         _lib.oc_capture_session_set_preset(self._handle, int(preset))
 
     def add_output(self, output: VideoDataOutput) -> None:
+        """Adds a video data output (frames to a callback or `read()`)."""
         _lib.oc_capture_session_add_output(self._handle, output._handle)
         self._outputs.append(output)
 
     def remove_output(self, output: VideoDataOutput) -> None:
+        """Removes a video data output; it gets no more frames."""
         _lib.oc_capture_session_remove_output(self._handle, output._handle)
         self._outputs.remove(output)
 
-    def add_depth_output(self, output) -> None:
+    def add_depth_output(self, output: "DepthDataOutput") -> None:
         """A `DepthDataOutput`: the input (a depth camera) then streams depth beside its picture."""
         _lib.oc_capture_session_add_depth_output(self._handle, output._handle)
         self._outputs.append(output)
 
-    def remove_depth_output(self, output) -> None:
+    def remove_depth_output(self, output: "DepthDataOutput") -> None:
+        """Removes a depth data output; the camera stops streaming depth when none is left."""
         _lib.oc_capture_session_remove_depth_output(self._handle, output._handle)
         self._outputs.remove(output)
 
-    def can_add_depth_output(self, output) -> bool:
+    def can_add_depth_output(self, output: "DepthDataOutput") -> bool:
+        """Whether the input can stream depth beside its picture for this output."""
         return bool(_lib.oc_capture_session_can_add_depth_output(self._handle, output._handle))
 
     @property
-    def active_depth_format(self):
+    def active_depth_format(self) -> Tuple[str, int, int, Optional[Fraction]]:
         """(pixel_format, width, height, frame_rate) the running session's depth outputs get."""
         code, width, height, rate = ctypes.c_uint32(), ctypes.c_uint32(), ctypes.c_uint32(), _native.Fraction()
         _lib.oc_capture_session_get_active_depth_format(self._handle, ctypes.byref(code), ctypes.byref(width),
@@ -570,46 +600,59 @@ class CaptureSession(_Closable):
         _lib.oc_capture_session_set_audio_format(self._handle, sample_rate or 0, channels or 0)
 
     def add_audio_output(self, output: AudioDataOutput) -> None:
+        """Adds an audio data output, fed by the session's microphone (`set_audio_input`)."""
         _lib.oc_capture_session_add_audio_output(self._handle, output._handle)
         self._outputs.append(output)
 
     def remove_audio_output(self, output: AudioDataOutput) -> None:
+        """Removes an audio data output."""
         _lib.oc_capture_session_remove_audio_output(self._handle, output._handle)
         self._outputs.remove(output)
 
     def add_photo_output(self, output: PhotoOutput) -> None:
+        """Adds a photo output; photos come from the running stream."""
         _lib.oc_capture_session_add_photo_output(self._handle, output._handle)
         self._outputs.append(output)
 
     def remove_photo_output(self, output: PhotoOutput) -> None:
+        """Removes a photo output."""
         _lib.oc_capture_session_remove_photo_output(self._handle, output._handle)
         self._outputs.remove(output)
 
     def add_movie_file_output(self, output: MovieFileOutput) -> None:
+        """Adds a movie file output; it records the camera (and the microphone, when the session has one)."""
         _lib.oc_capture_session_add_movie_file_output(self._handle, output._handle)
         self._outputs.append(output)
 
     def remove_movie_file_output(self, output: MovieFileOutput) -> None:
+        """Removes a movie file output; a recording in progress is finished first."""
         _lib.oc_capture_session_remove_movie_file_output(self._handle, output._handle)
         self._outputs.remove(output)
 
     def can_add_output(self, output: VideoDataOutput) -> bool:
+        """Whether the output could be added now (its pinned format is one the input offers)."""
         return bool(_lib.oc_capture_session_can_add_output(self._handle, output._handle))
 
     def begin_configuration(self) -> None:
+        """Starts a batch of changes that apply together at `commit_configuration()`."""
         _lib.oc_capture_session_begin_configuration(self._handle)
 
     def commit_configuration(self) -> None:
+        """Applies the batched changes together; raises InvalidArgument when the outputs cannot be served."""
         _lib.oc_capture_session_commit_configuration(self._handle)
 
     def start_running(self) -> None:
+        """Starts the stream; raises Busy when another client holds the camera (the session then retries),
+        Disconnected, WrongState without an input. Not from a frame callback."""
         _lib.oc_capture_session_start_running(self._handle)
 
     def stop_running(self) -> None:
+        """Stops the stream, returning after the last frame callback has returned. Not from a frame callback."""
         _lib.oc_capture_session_stop_running(self._handle)
 
     @property
     def is_running(self) -> bool:
+        """Whether the stream runs (False after it stopped on its own, e.g. the camera was unplugged)."""
         return bool(_lib.oc_capture_session_is_running(self._handle))
 
     @property
@@ -627,25 +670,16 @@ class CaptureSession(_Closable):
         """Whether a movie file output of the session records (until its file is finished)."""
         return bool(_lib.oc_capture_session_is_recording(self._handle))
 
-    def running(self):
+    def running(self) -> "_Running":
         """`with session.running():` starts the stream and stops it on exit."""
-        session = self
-
-        class _Running:
-            def __enter__(self):
-                session.start_running()
-                return session
-
-            def __exit__(self, *exc):
-                session.stop_running()
-
-        return _Running()
+        return _Running(self)
 
     def add_event_callback(self, callback: Callable[[SessionEvent, Optional[str]], None]) -> Registration:
         """Calls `callback(event, message)` for every `SessionEvent` (message: the error, or for
         INPUT_SWITCHED / SWITCH_DEFERRED the camera's unique ID; None when empty)."""
 
-        def convert(_session, event, _status, message):
+        def convert(_session: int, event: int, _status: int,
+                    message: Optional[bytes]) -> Optional[Tuple[SessionEvent, Optional[str]]]:
             if event not in SessionEvent._value2member_map_:
                 return None   # a newer library's event this binding does not know yet
             return SessionEvent(event), _text(message) or None
@@ -653,7 +687,7 @@ class CaptureSession(_Closable):
         return register(self, self._handle, _lib.oc_capture_session_add_event_callback,
                         _native.SESSION_EVENT_CALLBACK, callback, convert)
 
-    def remove_event_callback(self, registration) -> None:
+    def remove_event_callback(self, registration: Union[Registration, int]) -> None:
         """Unregisters a callback (its `Registration`, or the ID it converts to)."""
         unregister(self, registration)
 
@@ -661,10 +695,24 @@ class CaptureSession(_Closable):
         _lib.oc_capture_session_remove_callback(self._handle, callback_id)
 
 
+class _Running:
+    """What `CaptureSession.running()` returns: starts the session on entry, stops it on exit."""
+
+    def __init__(self, session: CaptureSession):
+        self._session = session
+
+    def __enter__(self) -> CaptureSession:
+        self._session.start_running()
+        return self._session
+
+    def __exit__(self, *exc: object) -> None:
+        self._session.stop_running()
+
+
 class Camera(_Closable):
     """A camera streaming into one output, ready to `read()`: what `open_camera` returns."""
 
-    def __init__(self, context, device: Device, output: VideoDataOutput, owns_context: bool):
+    def __init__(self, context: "Context", device: Device, output: VideoDataOutput, owns_context: bool):
         self.context, self.device, self.output = context, device, output
         self._owns_context = owns_context
         self.session = context.capture_session()
@@ -672,15 +720,17 @@ class Camera(_Closable):
         self.session.add_output(output)
         self.session.start_running()
 
-    def read(self, timeout: Optional[float] = 10.0):
+    def read(self, timeout: Optional[float] = 10.0) -> "NDArray[Any]":
         """The newest picture as a read-only NumPy image (`Frame.image`), waiting up to `timeout` s."""
         return self.output.read(timeout).image
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator["NDArray[Any]"]:
+        """Every picture as it comes (the newest when the loop body is slow), until the camera closes."""
         for frame in self.output:
             yield frame.image
 
     def close(self) -> None:
+        """Stops the stream and releases the session, the output and a context `open_camera` made."""
         self.session.close()
         self.output.close()
         if self._owns_context:
@@ -688,7 +738,8 @@ class Camera(_Closable):
 
 
 def open_camera(pixel_format: Optional[str] = "BGR24", width: Optional[int] = None, height: Optional[int] = None,
-                camera=None, app_id: Optional[str] = None, context=None) -> Camera:
+                camera: Union[Device, str, None] = None, app_id: Optional[str] = None,
+                context: Optional["Context"] = None) -> Camera:
     """A streaming camera in one call: the system preferred camera (or `camera`: a Device, or
     anything `Context.device()` takes — a unique ID, an index, a node, part of a name), its frames as `pixel_format` (OpenCV's BGR24 by default) at `width`x`height`
     (default: the camera's), for the app `app_id` (default: the program's, see `Context`).

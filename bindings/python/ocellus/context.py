@@ -8,13 +8,13 @@ import re
 import sys
 import weakref
 import concurrent.futures
-from typing import TYPE_CHECKING, Callable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Set
 
 from . import _native
-from ._library import _lib, _text
+from ._library import _lib, _string
 from ._callbacks import Registration, _report_callback_exception, register
-from .devices import Backend, Device, MediaType, Position
-from .errors import InvalidHandle, error_for
+from .devices import Backend, Device, DeviceType, MediaType, Position
+from .errors import InvalidHandle, NotFound, error_for
 
 if TYPE_CHECKING:
     from .capture import CaptureSession
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 
 class HotplugEvent(enum.IntEnum):
+    """Whether a hotplug callback's device was plugged in or went away."""
     ADDED = 0
     REMOVED = 1
 
@@ -44,7 +45,7 @@ class CameraAuthorization(enum.IntEnum):
     @property
     def label(self) -> str:
         """The name in JSON and the CLI: "not_determined", "authorized", "denied", "restricted"."""
-        return _text(_lib.oc_camera_authorization_name(int(self)))
+        return _string(_lib.oc_camera_authorization_name(int(self)))
 
 
 def program_app_id() -> str:
@@ -59,6 +60,13 @@ def program_app_id() -> str:
     if not name:
         name = pathlib.PurePath(sys.executable or "python").name
     return re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".")[:255] or "python"
+
+
+def _found(device: Optional[Device], spec: str) -> Device:
+    """A device the library found (it raises NotFound itself; this only says so to the type checker)."""
+    if device is None:
+        raise NotFound(f"no device matches {spec!r}")
+    return device
 
 
 class Context:
@@ -80,19 +88,20 @@ class Context:
         handle = ctypes.c_void_p()
         _lib.oc_context_create((app_id if app_id is not None else program_app_id()).encode(), ctypes.byref(options),
                                ctypes.byref(handle))
-        self._handle = handle.value
-        self._registrations = set()
-        self._access_requests = {}
+        self._handle: int = handle.value or 0
+        self._registrations: Set[Registration] = set()
+        self._access_requests: Dict[int, Any] = {}
         self._finalizer = weakref.finalize(self, _lib.oc_context_destroy, self._handle)
 
     @property
     def app_id(self) -> str:
-        return _text(_lib.oc_context_app_id(self._handle_checked()))
+        """The app ID state and access are kept under (given, or the program's)."""
+        return _string(_lib.oc_context_app_id(self._handle_checked()))
 
     @property
     def state_directory(self) -> str:
         """Where this app's state lives (option, $OCELLUS_STATE_DIR, $XDG_STATE_HOME/ocellus, ~/.local/state/ocellus)."""
-        return _text(_lib.oc_context_state_directory(self._handle_checked()))
+        return _string(_lib.oc_context_state_directory(self._handle_checked()))
 
     def _handle_checked(self) -> int:
         if not self._finalizer.alive:
@@ -108,7 +117,8 @@ class Context:
         finally:
             _lib.oc_device_list_free(listing)
 
-    def _register(self, add, c_type, callback, convert, *leading) -> Registration:
+    def _register(self, add: Callable[..., Any], c_type: Any, callback: Callable[..., Any], convert: Callable[..., Any],
+                  *leading: Any) -> Registration:
         """Registers `callback` through the C function `add`; `convert` maps C arguments to Python ones."""
         return register(self, self._handle_checked(), add, c_type, callback, convert, *leading)
 
@@ -162,7 +172,7 @@ class Context:
         """The camera's own microphone (same USB device) when connected, else None."""
         return self._copy_device(_lib.oc_context_copy_associated_microphone, camera._handle)
 
-    def _copy_device(self, function, *arguments) -> Optional[Device]:
+    def _copy_device(self, function: Callable[..., Any], *arguments: Any) -> Optional[Device]:
         handle = ctypes.c_void_p()
         function(self._handle_checked(), *arguments, ctypes.byref(handle))
         if not handle.value:
@@ -175,11 +185,11 @@ class Context:
         """The device a person means by `spec`: its unique ID, its index in `devices()` ("0"),
         a V4L2 node ("/dev/video2") or a part of its name only one device has ("logitech").
         Raises NotFound, or InvalidArgument for a name part several devices share."""
-        return self._copy_device(_lib.oc_context_copy_device_matching, spec.encode())
+        return _found(self._copy_device(_lib.oc_context_copy_device_matching, spec.encode()), spec)
 
     def device_by_unique_id(self, unique_id: str) -> Device:
         """The connected device with exactly this unique ID; raises NotFound."""
-        return self._copy_device(_lib.oc_context_copy_device_by_unique_id, unique_id.encode())
+        return _found(self._copy_device(_lib.oc_context_copy_device_by_unique_id, unique_id.encode()), unique_id)
 
     @property
     def user_preferred_camera(self) -> Optional[Device]:
@@ -196,7 +206,7 @@ class Context:
         """The user preferred camera, unless an external camera was plugged in since the last choice."""
         return self._copy_device(_lib.oc_context_copy_system_preferred_camera)
 
-    def _copy_text(self, function, *arguments) -> Optional[str]:
+    def _copy_text(self, function: Callable[..., Any], *arguments: Any) -> Optional[str]:
         size = function(self._handle_checked(), *arguments, None, 0)
         if size == 0:
             return None
@@ -219,20 +229,20 @@ class Context:
         """True when cameras come through the camera portal (a sandboxed app)."""
         return bool(_lib.oc_context_uses_camera_portal(self._handle_checked()))
 
-    def request_camera_access(self) -> "concurrent.futures.Future":
+    def request_camera_access(self) -> "concurrent.futures.Future[CameraAuthorization]":
         """Asks for camera access (the desktop's dialog, in a sandbox): a Future that resolves
         to the `CameraAuthorization`, or raises `PermissionDenied` when refused (and the
         other errors when the portal could not ask). `await ctx.camera_access()` in asyncio."""
         from concurrent.futures import Future
 
-        future: Future = Future()
+        future: "Future[CameraAuthorization]" = Future()
 
-        def answered(_ctx, authorization, status, message, _user_data):
+        def answered(_ctx: int, authorization: int, status: int, message: Optional[bytes], _user_data: int) -> None:
             try:
                 if status == 0:
                     future.set_result(CameraAuthorization(authorization))
                 else:
-                    future.set_exception(error_for(status, _text(message)))
+                    future.set_exception(error_for(status, _string(message)))
             except BaseException:  # noqa: B036 - nothing may unwind into C
                 _report_callback_exception(answered)
             finally:
@@ -263,7 +273,7 @@ class Context:
         from .capture import CaptureSession
         return CaptureSession(self)
 
-    def discovery_session(self, device_types=(), media_type: MediaType = MediaType.ANY,
+    def discovery_session(self, device_types: Iterable["DeviceType"] = (), media_type: MediaType = MediaType.ANY,
                           position: Position = Position.UNSPECIFIED) -> "DiscoverySession":
         """A live view of the devices of the given types (all when empty), media and position."""
         from .discovery import DiscoverySession
@@ -280,5 +290,5 @@ class Context:
     def __enter__(self) -> "Context":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

@@ -8,7 +8,7 @@ depth map of the same instant to one callback as a tuple.
 
 import ctypes
 import weakref
-from typing import Callable, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 from . import _native
 from ._callbacks import _Closable, c_callback
@@ -41,12 +41,13 @@ class DepthDataOutput(_Closable):
 
     @property
     def delivered_frames(self) -> int:
-        return _lib.oc_depth_data_output_delivered_frames(self._handle)
+        """Depth maps handed to the callback so far."""
+        return int(_lib.oc_depth_data_output_delivered_frames(self._handle))
 
     @property
-    def dropped_frames(self) -> dict:
+    def dropped_frames(self) -> Dict[str, int]:
         """Maps dropped so far, by reason: "late", "out_of_buffers", "discontinuity", "corrupt"."""
-        return {name: _lib.oc_depth_data_output_dropped_frames(self._handle, index) for index, name in enumerate(_DROP_REASONS)}
+        return {name: int(_lib.oc_depth_data_output_dropped_frames(self._handle, index)) for index, name in enumerate(_DROP_REASONS)}
 
 
 class OutputSynchronizer(_Closable):
@@ -63,6 +64,7 @@ class OutputSynchronizer(_Closable):
         self._finalizer = weakref.finalize(self, _lib.oc_output_synchronizer_destroy, self._handle)
 
     def set_callback(self, callback: Optional[Callable[[Tuple[Frame, Frame]], None]]) -> None:
+        """Calls `callback((frame, depth_map))` for each pair; None clears it."""
         if callback is None:
             _lib.oc_output_synchronizer_set_callback(self._handle, _native.SYNCHRONIZED_CALLBACK(), None)
             self._trampoline = None
@@ -75,10 +77,11 @@ class OutputSynchronizer(_Closable):
 
     @property
     def delivered_pairs(self) -> int:
-        return _lib.oc_output_synchronizer_delivered_pairs(self._handle)
+        """Pairs handed to the callback so far."""
+        return int(_lib.oc_output_synchronizer_delivered_pairs(self._handle))
 
     @property
-    def unmatched_frames(self) -> dict:
+    def unmatched_frames(self) -> Dict[str, int]:
         """Frames that found no partner: {"video": n, "depth": n}."""
-        return {name: _lib.oc_output_synchronizer_unmatched_frames(self._handle, index)
+        return {name: int(_lib.oc_output_synchronizer_unmatched_frames(self._handle, index))
                 for index, name in enumerate(("video", "depth"))}

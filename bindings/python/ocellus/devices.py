@@ -5,13 +5,14 @@ import enum
 import weakref
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple, Union
 
 from . import _native
-from ._library import _lib, _text
+from ._library import _lib, _string, _text
 from .errors import InvalidHandle
 
 class DeviceType(enum.IntEnum):
+    """What a device is (AVFoundation's device types); `label` is its name in JSON and the CLI."""
     BUILT_IN_CAMERA = 0
     EXTERNAL_CAMERA = 1
     VIRTUAL_CAMERA = 2
@@ -25,17 +26,20 @@ class DeviceType(enum.IntEnum):
 
 
 class Position(enum.IntEnum):
+    """Which side of the machine a built-in camera faces (UNSPECIFIED for external cameras)."""
     UNSPECIFIED = 0
     FRONT = 1
     BACK = 2
 
 
 class Backend(enum.IntEnum):
+    """Where a device was found: PipeWire, or raw V4L2 when no PipeWire daemon runs."""
     PIPEWIRE = 0
     V4L2 = 1
 
 
 class MediaType(enum.IntEnum):
+    """What a device captures, for filtering discovery sessions (ANY: both)."""
     ANY = 0
     VIDEO = 1
     AUDIO = 2
@@ -57,6 +61,7 @@ class Format:
 
 
 class ControlType(enum.IntEnum):
+    """A control's kind, as V4L2 types it (integer, boolean, menu, string, array payloads, …)."""
     INTEGER = 1
     BOOLEAN = 2
     MENU = 3
@@ -87,10 +92,10 @@ class Control:
     step: int
     default: int
     value: Optional[int]
-    flags: frozenset
-    menu: dict
+    flags: FrozenSet[str]
+    menu: Dict[int, str]
     payload: Optional[bytes] = None
-    dimensions: tuple = ()
+    dimensions: Tuple[int, ...] = ()
 
     @property
     def string(self) -> Optional[str]:
@@ -128,9 +133,9 @@ class Device:
     def __init__(self, handle: int):
         self._handle = _lib.oc_device_retain(handle)
         if not self._handle:
-            raise InvalidHandle(_text(_lib.oc_last_error_message()))
+            raise InvalidHandle(_string(_lib.oc_last_error_message()))
         self._finalizer = weakref.finalize(self, _lib.oc_device_release, self._handle)
-        self.unique_id: str = _text(_lib.oc_device_unique_id(self._handle))
+        self.unique_id: str = _string(_lib.oc_device_unique_id(self._handle))
         self.type = DeviceType(_lib.oc_device_get_type(self._handle))
         self.position = Position(_lib.oc_device_get_position(self._handle))
         self.backend = Backend(_lib.oc_device_get_backend(self._handle))
@@ -149,7 +154,7 @@ class Device:
         return [depth for j, depth in enumerate(self.depth_formats)
                 if _lib.oc_device_depth_format_runs_beside(self._handle, index, j)]
 
-    def _format(self, index: int, describe=None) -> Format:
+    def _format(self, index: int, describe: Optional[Callable[..., Any]] = None) -> Format:
         info = _native.FormatInfo(struct_size=ctypes.sizeof(_native.FormatInfo))
         (describe or _lib.oc_device_get_format)(self._handle, index, ctypes.byref(info))
         rates = [Fraction(info.frame_rates[i].numerator, info.frame_rates[i].denominator)
@@ -162,7 +167,7 @@ class Device:
     @property
     def name(self) -> str:
         """The human name; the `microphone` device's is its current input's."""
-        return _text(_lib.oc_device_name(self._handle))
+        return _string(_lib.oc_device_name(self._handle))
 
     @property
     def connected(self) -> bool:
@@ -187,11 +192,11 @@ class Device:
             for index in range(_lib.oc_control_list_count(listing)):
                 info = _native.ControlInfo(struct_size=ctypes.sizeof(_native.ControlInfo))
                 _lib.oc_control_list_get(listing, index, ctypes.byref(info))
-                menu = {}
+                menu: Dict[int, str] = {}
                 for item in range(info.menu_count):
                     value, name = ctypes.c_int64(), ctypes.c_char_p()
                     _lib.oc_control_list_get_menu_item(listing, index, item, ctypes.byref(value), ctypes.byref(name))
-                    menu[value.value] = _text(name.value)
+                    menu[value.value] = _string(name.value)
                 flags = frozenset(name for bit, name in _CONTROL_FLAGS.items() if info.flags & bit)
                 payload = None
                 if info.has_payload:
@@ -200,14 +205,14 @@ class Device:
                         buffer = ctypes.create_string_buffer(size)
                         _lib.oc_control_list_get_payload(listing, index, buffer, size)
                         payload = buffer.raw
-                result.append(Control(info.id, _text(info.name), ControlType(info.type), info.minimum, info.maximum,
+                result.append(Control(info.id, _string(info.name), ControlType(info.type), info.minimum, info.maximum,
                                       info.step, info.default_value, info.value if info.has_value else None, flags, menu,
                                       payload, tuple(info.dimensions[:info.dimension_count])))
             return result
         finally:
             _lib.oc_control_list_free(listing)
 
-    def set_control(self, name: str, value) -> None:
+    def set_control(self, name: str, value: Union[int, str, bytes, bytearray]) -> None:
         """Sets a control by name: an int, a str for string controls, or bytes laid out as
         `Control.payload` for arrays and compound values. Raises InvalidArgument (out of range, not
         a menu item, a wrong size), WrongState (read-only), Busy (locked by another client) or
@@ -226,7 +231,7 @@ class Device:
 
     def same_instance(self, other: "Device") -> bool:
         """Whether both objects stand for the same plug-in of the device."""
-        return self._handle == other._handle
+        return bool(self._handle == other._handle)
 
     def __repr__(self) -> str:
         state = "" if self.connected else ", disconnected"
@@ -240,8 +245,8 @@ class _ConfigurationLock:
     def unlock(self) -> None:
         _lib.oc_device_unlock_for_configuration(self._device._handle)
 
-    def __enter__(self):
+    def __enter__(self) -> "_ConfigurationLock":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.unlock()

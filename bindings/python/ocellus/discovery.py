@@ -2,18 +2,18 @@
 
 import ctypes
 import weakref
-from typing import Callable, List, Optional
+from typing import Any, Callable, Iterable, List, Optional
 
 from . import _native
 from ._library import _lib
 from ._callbacks import _Closable, c_callback
 from .context import Context, HotplugEvent
-from .devices import Device, MediaType, Position
+from .devices import Device, DeviceType, MediaType, Position
 
 class DiscoverySession(_Closable):
     """A live, filtered view of a context's devices (see `Context.discovery_session`)."""
 
-    def __init__(self, context: Context, device_types, media_type: MediaType, position: Position):
+    def __init__(self, context: Context, device_types: Iterable[DeviceType], media_type: MediaType, position: Position):
         mask = 0
         for device_type in device_types:
             mask |= 1 << int(device_type)
@@ -22,10 +22,11 @@ class DiscoverySession(_Closable):
                                          ctypes.byref(handle))
         self._context = context  # keeps the context alive while the session is
         self._handle = handle.value
-        self._trampoline = None
+        self._trampoline: Any = None
         self._finalizer = weakref.finalize(self, _lib.oc_discovery_session_destroy, self._handle)
 
     def devices(self) -> List[Device]:
+        """The matching devices connected now, in the default selection order."""
         listing = ctypes.c_void_p()
         _lib.oc_discovery_session_copy_devices(self._handle, ctypes.byref(listing))
         try:

@@ -17,30 +17,37 @@ class OcellusError(Exception):
 
 
 class InvalidArgument(OcellusError, ValueError):
+    """An argument the library refused (out of range, malformed, NULL where a value is needed)."""
     status = -1
 
 
 class InvalidHandle(OcellusError):
+    """The object was closed (or its device went away for good)."""
     status = -2
 
 
 class BackendUnavailable(OcellusError, ConnectionError):
+    """PipeWire (or the portal, the sensor proxy) could not be reached."""
     status = -3
 
 
 class NotFound(OcellusError, LookupError):
+    """No device, control or callback with that name or ID."""
     status = -4
 
 
 class WrongState(OcellusError):
+    """The call does not fit the object's state (not running, already recording, inside a callback, …)."""
     status = -5
 
 
 class Timeout(OcellusError, TimeoutError):
+    """Nothing came in time (a frame, a camera that stalled, a daemon that did not answer)."""
     status = -6
 
 
 class NoResources(OcellusError):
+    """Memory, buffers or bandwidth ran out."""
     status = -7
 
 
@@ -50,6 +57,7 @@ class Busy(OcellusError):
 
 
 class Disconnected(OcellusError):
+    """The device was unplugged (or its stream closed under it)."""
     status = -9
 
 
