@@ -90,9 +90,10 @@ endif
 		-e 's|@VERSION@|$(VERSION)|' pkgconfig/ocellus.pc.in > $(BUILD)/lib/pkgconfig/ocellus.pc
 
 # Man pages and bash/zsh completions for `ocellus` and each of its commands, from the CLI's
-# own help (scripts/man-pages.sh, scripts/completions.py), so they cannot drift from it.
+# own usage text (scripts/man-pages.py with cli/manual.txt, scripts/completions.py), so they
+# cannot drift from it.
 man: build
-	LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) scripts/man-pages.sh $(CLI) $(BUILD)/man/man1 $(VERSION)
+	LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) scripts/man-pages.py $(CLI) cli/manual.txt $(BUILD)/man/man1 $(VERSION)
 	LD_LIBRARY_PATH=$(abspath $(BUILD)/lib) scripts/completions.py $(CLI) include/ocellus.h $(BUILD)/completions
 
 # A shared library is 0644 (not executable); nothing is stripped here (see STRIP).

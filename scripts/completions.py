@@ -11,57 +11,11 @@ a pixel format (the header's names), a camera or microphone (unique IDs from `oc
 
 import pathlib
 import re
-import subprocess
 import sys
 
-GLOBAL_USAGE = "[--app-id ID] [--pipewire-remote PATH] [--state-dir DIR] [--version]"
+from cli_usage import GLOBAL_USAGE, commands, parse, usage
+
 DEVICE_WORDS = {"CAMERA", "MICROPHONE", "MIC_UNIQUE_ID"}
-
-
-def help_text(binary, *command):
-    return subprocess.run([binary, *command, "--help"], capture_output=True, text=True, check=True).stdout
-
-
-def commands(binary):
-    listed = re.findall(r"^  ([a-z][a-z-]*)(?: .*)?$", help_text(binary), re.M)
-    return sorted(set(listed))
-
-
-def usage(binary, command):
-    """The usage of `command` without the program and global options: its first line after the
-    command's name (up to a description on the same line), and the lines that continue it
-    (indented less than descriptions)."""
-    lines = help_text(binary, command).splitlines()
-    first = lines[0].split(f" {command}", 1)[1] if f" {command}" in lines[0] else ""
-    parts = [re.split(r" {2,}\S", first, maxsplit=1)[0]]
-    for line in lines[1:]:
-        if not line.strip() or len(line) - len(line.lstrip()) >= 20:
-            break
-        parts.append(line)
-    return " ".join(parts)
-
-
-def parse(text):
-    """Flags with the value each takes (None: none), and positional arguments, in order."""
-    flags, positionals = {}, []
-    tokens = re.findall(r"[^\s\[\]]+", text)
-    index = 0
-    while index < len(tokens):
-        token = tokens[index]
-        if token in ("|", "...", "[options]") or token.startswith("|"):
-            index += 1
-            continue
-        if token.startswith("-"):
-            for flag in token.split("|"):
-                flags.setdefault(flag.split("=")[0], None)
-            following = tokens[index + 1] if index + 1 < len(tokens) else ""
-            if "|" not in token and following and not following.startswith(("-", "|")) and following != "...":
-                flags[token] = following
-                index += 1
-        else:
-            positionals.append(token)
-        index += 1
-    return flags, positionals
 
 
 def kind(value, flag, choices, formats):
@@ -95,7 +49,7 @@ def main():
 
     flag_cases, value_cases, positional_cases = [], [], []
     for name, (flags, positionals) in parsed.items():
-        flag_cases.append(f'        "{name}") echo "{" ".join(sorted(flags) + ["--help"])}" ;;')
+        flag_cases.append(f'        "{name}") echo "{" ".join(sorted(set(flags) | {"--help"}))}" ;;')
         for flag, value in sorted(flags.items()):
             what = kind(value, flag, choices, formats)
             if what:

@@ -12,7 +12,7 @@ PACKAGES=(
 	libavformat-dev libavcodec-dev libavutil-dev                           # movie files (FFmpeg)
 	ffmpeg                                                                 # ffprobe/ffmpeg check recordings (tests)
 	libimage-exiftool-perl                                                 # exiftool -validate checks photos (tests)
-	help2man                                                               # man pages from the CLI's help
+	man-db                                                                 # man --warnings and lexgrog check the man pages
 	libsystemd-dev                                                         # sd-bus: iio-sensor-proxy
 	dbus-daemon python3-dbus python3-gi                                    # stand-in sensor proxy (tests)
 	xdg-desktop-portal bubblewrap libglib2.0-bin                           # the camera portal bed (tests)

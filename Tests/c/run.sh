@@ -72,6 +72,25 @@ if [ "$(stat -c %a "$staged_lib" 2>/dev/null)" = 644 ] && [ -x "$STAGE/usr/bin/o
 		"$STAGE/usr/share/bash-completion/completions/ocellus"; then
 	ok "make install DESTDIR= LIBDIR= (multiarch), library 0644, man pages and completions from the CLI's help"
 else not_ok "make install DESTDIR= LIBDIR="; ls -lR "$STAGE" | head -30; fi
+# The man pages as man reads them: no warning from groff, a NAME lexgrog (mandb, apropos) parses,
+# and the sections every page has.
+man_problems=""
+pages=0
+for page in "$STAGE"/usr/share/man/man1/*.1; do
+	pages=$((pages + 1))
+	warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$page" 2>&1 >/dev/null)
+	[ -z "$warnings" ] || man_problems+="$(basename "$page"): $warnings"$'\n'
+	lexgrog "$page" >/dev/null 2>&1 || man_problems+="$(basename "$page"): lexgrog cannot read its NAME"$'\n'
+	for section in NAME SYNOPSIS "EXIT STATUS" "SEE ALSO"; do
+		grep -q "^\.SH $section\$" "$page" || man_problems+="$(basename "$page"): no $section"$'\n'
+	done
+done
+commands=$("$PREFIX/bin/ocellus" --help | grep -cE '^  [a-z][a-z-]*( |$)')
+if [ -z "$man_problems" ] && [ "$pages" -eq $((commands + 1)) ] && grep -q '^\.SH OPTIONS$' "$STAGE/usr/share/man/man1/ocellus-stream.1" \
+	&& grep -q '^\.SH JSON OUTPUT$' "$STAGE/usr/share/man/man1/ocellus-record.1"; then
+	ok "man pages: ocellus(1) and one per command ($pages), without a groff warning, NAME read by lexgrog"
+else not_ok "man pages ($pages for $commands commands):"; printf '%s' "$man_problems" | head; fi
+
 # Completion of values, through the installed script and the built CLI (the test bed's cameras).
 completes() {   # EXPECTED WORD... : the completion of the last word includes every EXPECTED word
 	local expected=$1
