@@ -91,6 +91,12 @@ if [ -z "$man_problems" ] && [ "$pages" -eq $((commands + 1)) ] && grep -q '^\.S
 	ok "man pages: ocellus(1) and one per command ($pages), without a groff warning, NAME read by lexgrog"
 else not_ok "man pages ($pages for $commands commands):"; printf '%s' "$man_problems" | head; fi
 
+# Every C and Python code block of the README and docs/ (Rust's: the crate's doctests).
+if MYPYPATH="$ROOT/bindings/python" "${PYTHON:-/usr/bin/python3}" "$ROOT/scripts/doc-snippets.py" "$ROOT" "$PREFIX/include" \
+	> "$PREFIX/snippets.log" 2>&1; then
+	ok "code blocks of the README and docs/: C with -Wall -Wextra -Werror -pedantic, Python with mypy --strict ($(tail -1 "$PREFIX/snippets.log"))"
+else not_ok "code blocks of the README and docs/:"; head -40 "$PREFIX/snippets.log"; fi
+
 # Completion of values, through the installed script and the built CLI (the test bed's cameras).
 completes() {   # EXPECTED WORD... : the completion of the last word includes every EXPECTED word
 	local expected=$1

@@ -13,6 +13,12 @@
 //! stderr, and later callbacks still run.
 #![warn(missing_docs)]
 
+/// The Rust guide's example (docs/rust.md), compiled by `cargo test` as a doctest so that it
+/// cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../../../docs/rust.md")]
+pub struct RustGuide;
+
 pub use ocellus_sys as ffi;
 
 mod error;
