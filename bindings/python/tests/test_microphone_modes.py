@@ -461,6 +461,21 @@ def test_the_microphones_own_rate_and_channels(tmp_path):
     assert heard and all(shape[1] == 1 for shape in heard), f"one channel: {heard[:3]}"
 
 
+def recording_in_own_format(ctx, microphone, on_event=None):
+    """A running session of the test bed's first camera and `microphone`, its sound in the
+    microphone's own format, with a movie file output (not recording yet)."""
+    session = ocellus.CaptureSession(ctx)
+    if on_event:
+        session.add_event_callback(on_event)
+    session.set_input(next(d for d in ctx.devices() if d.unique_id == "usb-1d6b:0110-VCAM-0000"))
+    session.set_audio_input(microphone)
+    session.set_audio_format()
+    movie = ocellus.MovieFileOutput()
+    session.add_movie_file_output(movie)
+    session.start_running()
+    return session, movie
+
+
 def test_a_recording_keeps_the_microphones_own_format(tmp_path):
     """A session set to the microphone's own format records its sound so (16 kHz mono AAC, ffprobe), and
     the sound is there (FFmpeg decodes it: not the silence of buffers the writer did not take)."""
@@ -471,13 +486,7 @@ def test_a_recording_keeps_the_microphones_own_format(tmp_path):
     path = tmp_path / "own.mp4"
     try:
         with ocellus.Context("org.ocellus.test.python.ownformatmovie") as ctx:
-            session = ocellus.CaptureSession(ctx)
-            session.set_input(next(d for d in ctx.devices() if d.unique_id == "usb-1d6b:0110-VCAM-0000"))
-            session.set_audio_input(next(d for d in ctx.devices() if d.unique_id == "pipewire-mono16krec"))
-            session.set_audio_format()
-            movie = ocellus.MovieFileOutput()
-            session.add_movie_file_output(movie)
-            session.start_running()
+            session, movie = recording_in_own_format(ctx, next(d for d in ctx.devices() if d.unique_id == "pipewire-mono16krec"))
             done = movie.start_recording(str(path))
             time.sleep(2)
             movie.stop_recording()
@@ -506,17 +515,10 @@ def test_a_recording_whose_microphone_changes_format_says_so(tmp_path, microphon
     microphone = None
     try:
         with ocellus.Context("org.ocellus.test.python.movedformat") as ctx:
-            session = ocellus.CaptureSession(ctx)
             def on_event(event, message):
                 with lock:
                     events.append((event, message))
-            session.add_event_callback(on_event)
-            session.set_input(next(d for d in ctx.devices() if d.unique_id == "usb-1d6b:0110-VCAM-0000"))
-            session.set_audio_input(ctx.default_microphone)
-            session.set_audio_format()
-            movie = ocellus.MovieFileOutput()
-            session.add_movie_file_output(movie)
-            session.start_running()
+            session, movie = recording_in_own_format(ctx, ctx.default_microphone, on_event)
             done = movie.start_recording(str(path))
             time.sleep(1)
             microphone = VirtualMicrophone("mono16kroute", source)   # plugged: the route moves to it
