@@ -43,6 +43,7 @@ public final class PipeWireAudioStream: AudioStream, @unchecked Sendable {
             process: { buffer, cycle in PipeWireAudioStream.deliver(buffer, cycle: cycle, format: format, to: handler) },
             failed: { handler(.failed($0)) })
         media.readyWhenConnected = target == nil
+        media.wantsCycleTime = true
         capture = try PipeWireCapture(remote: remote, objectSerial: target, timeoutMilliseconds: timeoutMilliseconds, media: media,
                                       application: application, deviceName: deviceName)
     }

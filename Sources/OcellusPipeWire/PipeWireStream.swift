@@ -18,8 +18,10 @@ struct PipeWireCaptureMedia {
     /// The format was agreed; the stream may be given more params.
     var formatAgreed: (OpaquePointer) -> Void = { _ in }
     /// A dequeued buffer (queued back after the call), and when its graph cycle began (the
-    /// driver's CLOCK_MONOTONIC wakeup, nil if the stream has no time yet).
+    /// driver's CLOCK_MONOTONIC wakeup; nil if the stream has no time yet, or unless `wantsCycleTime`).
     var process: (UnsafeMutablePointer<spa_buffer>, UInt64?) -> Void
+    /// Whether `process` is given the cycle's time (sound is paired by it; frames carry their own).
+    var wantsCycleTime = false
     /// The stream ended on its own after it had streamed.
     var failed: (OcellusError) -> Void
     /// Whether being connected is enough (buffers come once the session manager links it, if
@@ -169,7 +171,8 @@ final class PipeWireCapture: @unchecked Sendable {
         guard let buffer = pwBuffer.pointee.buffer else { return }
         // The cycle's time, not this thread's: a thread scheduled late reads the same time.
         var time = pw_time()
-        let cycle = pw_stream_get_time_n(stream, &time, MemoryLayout<pw_time>.size) == 0 && time.now > 0 ? UInt64(time.now) : nil
+        let cycle = media.wantsCycleTime && pw_stream_get_time_n(stream, &time, MemoryLayout<pw_time>.size) == 0 && time.now > 0
+            ? UInt64(time.now) : nil
         media.process(buffer, cycle)
     }
 }
