@@ -38,11 +38,15 @@ VIRTUAL_CAMERA := $(BUILD)/libexec/ocellus/ocellus-virtual-camera
 # Built where webrtc-audio-processing is (ECHO_CANCELLATION=yes requires it, =no leaves it out):
 # without it voice isolation runs and says that echo cancellation is missing, and why.
 ECHO_PLUGIN := $(BUILD)/lib/ocellus/libocellus-echo-webrtc.so
-ECHO_CANCELLATION ?= $(if $(shell pkg-config --exists webrtc-audio-processing && echo found),yes,no)
+# webrtc-audio-processing 1.x (Debian 13) is preferred to 0.3 (Debian 12) where both are.
+WEBRTC_PACKAGE := $(firstword $(foreach package,webrtc-audio-processing-1 webrtc-audio-processing,\
+  $(if $(shell pkg-config --exists $(package) && echo found),$(package))))
+WEBRTC_MAJOR := $(if $(filter webrtc-audio-processing-1,$(WEBRTC_PACKAGE)),1,0)
+ECHO_CANCELLATION ?= $(if $(WEBRTC_PACKAGE),yes,no)
 CXX ?= c++
 CXXFLAGS ?= -O2 -g
-WEBRTC_CFLAGS = $(shell pkg-config --cflags webrtc-audio-processing | sed 's/-I/-isystem /g')
-WEBRTC_LIBS = $(shell pkg-config --libs webrtc-audio-processing)
+WEBRTC_CFLAGS = $(shell pkg-config --cflags $(WEBRTC_PACKAGE) | sed 's/-I/-isystem /g') -DOCELLUS_WEBRTC_APM_MAJOR=$(WEBRTC_MAJOR)
+WEBRTC_LIBS = $(shell pkg-config --libs $(WEBRTC_PACKAGE))
 CC ?= cc
 # The CLI is C, built like any program that uses the library (dpkg-buildflags' CFLAGS/LDFLAGS apply).
 CFLAGS ?= -O2 -g
@@ -58,9 +62,10 @@ BENCH_RUNS ?= 30
 
 all: build
 
-# Hardening as dpkg-buildflags' for C (bind now, read-only relocations, fortified C shims),
-# and no RUNPATH: the library and the virtual camera load nothing from beside themselves.
-SWIFT_HARDENING := --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro -Xcc -D_FORTIFY_SOURCE=2 -Xcc -O2
+# Hardening as dpkg-buildflags' for C (bind now, read-only relocations; the C shims are fortified
+# in Package.swift), and no RUNPATH: the library and the virtual camera load nothing from beside
+# themselves.
+SWIFT_HARDENING := --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro
 
 # The Swift runtime is linked statically into the library and the virtual camera
 # (Package.swift), so they run without the toolchain; the CLI links libocellus.so.0
@@ -77,8 +82,8 @@ build:
 	$(if $(STRIP),$(STRIP) -o $(VIRTUAL_CAMERA) $(RELEASE)/ocellus-virtual-camera,cp $(RELEASE)/ocellus-virtual-camera $(VIRTUAL_CAMERA))
 ifeq ($(ECHO_CANCELLATION),yes)
 	mkdir -p $(dir $(ECHO_PLUGIN))
-	pkg-config --print-errors --exists webrtc-audio-processing
-	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -std=c++11 -fPIC -shared -Wall -Wextra -Werror $(WEBRTC_CFLAGS) plugins/echo-webrtc/echo_webrtc.cpp \
+	$(if $(WEBRTC_PACKAGE),,pkg-config --print-errors --exists webrtc-audio-processing-1 webrtc-audio-processing)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -std=c++17 -fPIC -shared -Wall -Wextra -Werror $(WEBRTC_CFLAGS) plugins/echo-webrtc/echo_webrtc.cpp \
 		-o $(ECHO_PLUGIN) $(LDFLAGS) -Wl,-z,relro,-z,now,--no-undefined,--as-needed $(WEBRTC_LIBS)
 	$(if $(STRIP),$(STRIP) --strip-unneeded $(ECHO_PLUGIN))
 else

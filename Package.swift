@@ -15,6 +15,14 @@ let framePathSettings: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
+/// The C shims in release builds: fortified as dpkg-buildflags' C is. Given to the C targets
+/// only: `-Xcc -D_FORTIFY_SOURCE` would reach Swift's Glibc import as well, where glibc 2.40's
+/// fortify wrappers for clang make `read` and `poll` ambiguous (Debian 13, Fedora 41).
+let hardenedC: [CSetting] = [
+    .define("_FORTIFY_SOURCE", to: "2", .when(configuration: .release)),
+    .unsafeFlags(["-O2"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "Ocellus",
     products: [
@@ -33,7 +41,7 @@ let package = Package(
                        providers: [.apt(["libpipewire-0.3-dev"])]),
         .systemLibrary(name: "CLibYUV", path: "Sources/CLibYUV", providers: [.apt(["libyuv-dev"])]),
         // FFmpeg, loaded on first use (Sources/CLibAV/loader.c): only its headers at build time.
-        .target(name: "CLibAV"),
+        .target(name: "CLibAV", cSettings: hardenedC),
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
@@ -46,12 +54,12 @@ let package = Package(
         .target(name: "OcellusUSB", dependencies: ["OcellusCore", "CLibUSB"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Thin C shim for what Swift cannot import from PipeWire (macros, SPA pod parsing/building).
-        .target(name: "CPipeWire", dependencies: ["CLibPipeWire"]),
+        .target(name: "CPipeWire", dependencies: ["CLibPipeWire"], cSettings: hardenedC),
         .target(name: "OcellusPipeWire", dependencies: ["OcellusCore", "OcellusUSB", "CPipeWire", "CLibPipeWire"],
                 swiftSettings: framePathSettings),
 
         // Raw V4L2 backend: discovery, formats, kernel hotplug. CV4L2 shims the ioctl macros.
-        .target(name: "CV4L2"),
+        .target(name: "CV4L2", cSettings: hardenedC),
         .target(name: "OcellusV4L2", dependencies: ["OcellusCore", "OcellusUSB", "CV4L2"],
                 swiftSettings: framePathSettings),
 
@@ -61,12 +69,12 @@ let package = Package(
 
         // Microphone modes' engines (RNNoise for voice isolation, Ocellus's webrtc-audio-processing
         // plugin for echo cancellation), loaded on first use; CLoadedObject finds the plugin's directory.
-        .target(name: "CLoadedObject"),
+        .target(name: "CLoadedObject", cSettings: hardenedC),
         .target(name: "OcellusVoice", dependencies: ["OcellusCore", "CLoadedObject"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The host's orientation from iio-sensor-proxy over D-Bus (sd-bus from libsystemd).
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .target(name: "CSDBus", dependencies: ["CSystemd"]),
+        .target(name: "CSDBus", dependencies: ["CSystemd"], cSettings: hardenedC),
         .target(name: "OcellusSensors", dependencies: ["OcellusCore", "CSDBus"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "OcellusPortal", dependencies: ["OcellusCore", "CSDBus"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
@@ -79,7 +87,7 @@ let package = Package(
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The frame a C ABI callback is delivering on this thread (Swift has no thread-locals).
-        .target(name: "CThreadFrame"),
+        .target(name: "CThreadFrame", cSettings: hardenedC),
 
         // The C ABI: the only member of libocellus.so.
         .target(name: "OcellusCABI", dependencies: ["COcellus", "CThreadFrame", "OcellusCore", "OcellusMedia", "OcellusSystem", "OcellusSensors"],

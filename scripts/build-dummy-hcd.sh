@@ -11,7 +11,7 @@ OUT="$(realpath -m "${1:?usage: build-dummy-hcd.sh OUT.ko}")"
 PATCH="$ROOT/testbed/usb-gadget/dummy_hcd-iso.patch"
 [ -s "$OUT" ] && [ "$OUT" -nt "$PATCH" ] && exit 0
 
-KVER=$(ls /boot/vmlinuz-* | sort -V | tail -1 | sed 's#.*/vmlinuz-##')   # 6.1.0-57-amd64
+KVER=$("$ROOT/scripts/kernel-version.sh")                               # 6.1.0-57-amd64, as scripts/vivid-vm.sh boots
 VERSION=$(dpkg-query -W -f='${Version}' "linux-image-$KVER")            # 6.1.192-3
 ABI=${KVER%-*}                                                           # 6.1.0-57
 SERIES=$(echo "$KVER" | cut -d. -f1-2)                                   # 6.1

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Sets up and runs every suite (Swift, C ABI, Python, Rust — each inside its own
-# private PipeWire test bed — and the V4L2 suite in the vivid VM), then prints one
-# closing line: "N passed, N failed".
+# private PipeWire test bed — and the V4L2 suite in the vivid VM) on this machine's
+# Debian 12 stack, then again on Debian 13's (scripts/trixie-root.sh: PipeWire 1.4,
+# WirePlumber 0.5, FFmpeg 7.1, kernel 6.12 in the guest), then prints one closing
+# line: "N passed, N failed". Each suite's time is printed after it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh || exit 1
@@ -15,16 +17,19 @@ LOGS=$(mktemp -d /tmp/ocellus-test-logs.XXXXXX)
 trap 'rm -rf "$LOGS"' EXIT
 passed=0 failed=0 broken=()
 
-suite() {   # NAME MAKE_TARGET COUNT_FUNCTION
-	local name="$1" target="$2" counter="$3" p f
+suite() {   # NAME COUNT_FUNCTION COMMAND...
+	local name="$1" counter="$2" p f began=$SECONDS
+	shift 2
 	echo "=== $name ==="
-	timeout 900 make -s "$target" 2>&1 | tee "$LOGS/$name.log" | grep -v 'prohibited flag'
+	timeout 900 "$@" 2>&1 | tee "$LOGS/$name.log" | grep -v 'prohibited flag'
 	local status=${PIPESTATUS[0]}
+	echo "=== $name: $((SECONDS - began)) s ==="
 	read -r p f < <("$counter" "$LOGS/$name.log")
 	# A suite that failed without a failed test (crash, hang, build error) counts as one failure.
 	if [ "$status" != 0 ] && [ "${f:-0}" = 0 ]; then f=1; fi
 	passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
 	[ "$status" = 0 ] || broken+=("$name")
+	[ "$status" = 0 ]
 }
 
 count_plain() {   # the last "N passed, N failed" line (make's own error line may follow it)
@@ -35,18 +40,34 @@ count_pytest() {
 }
 count_cargo() { awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$1"; }
 
-suite swift test-swift count_plain
-suite c test-c count_plain
-suite badinput test-badinput count_plain
-suite python test-python count_pytest
-suite portal test-portal count_pytest
-suite rust test-rust count_cargo
-suite examples test-examples count_plain
-suite fuzz test-fuzz count_plain
-suite v4l2-vivid test-vivid count_plain
-suite usb-gadget test-gadget count_plain
-suite debian test-debian count_plain
-suite ffmpeg test-ffmpeg count_plain
+suite swift count_plain make -s test-swift
+suite c count_plain make -s test-c
+suite badinput count_plain make -s test-badinput
+suite python count_pytest make -s test-python
+suite portal count_pytest make -s test-portal
+suite rust count_cargo make -s test-rust
+suite examples count_plain make -s test-examples
+suite fuzz count_plain make -s test-fuzz
+suite v4l2-vivid count_plain make -s test-vivid
+suite usb-gadget count_plain make -s test-gadget
+suite debian count_plain make -s test-debian
+suite ffmpeg count_plain make -s test-ffmpeg
+
+# Debian 13: the root (built once, then cached), the project built there from its own copy of
+# this checkout, and the suites that need no guest; then the guest on Debian 13's kernel.
+if scripts/trixie-root.sh >/dev/null; then
+	if suite trixie-build count_plain scripts/trixie-root.sh run sh -c 'make -s build && echo "1 passed, 0 failed"'; then
+		suite trixie-swift count_plain scripts/trixie-root.sh run make -s test-swift
+		suite trixie-c count_plain scripts/trixie-root.sh run make -s test-c
+		suite trixie-badinput count_plain scripts/trixie-root.sh run make -s test-badinput
+		suite trixie-python count_pytest scripts/trixie-root.sh run make -s test-python
+		suite trixie-rust count_cargo scripts/trixie-root.sh run make -s test-rust
+		suite trixie-examples count_plain scripts/trixie-root.sh run make -s test-examples
+		suite trixie-v4l2-vivid count_plain scripts/trixie-root.sh run make -s test-vivid
+	fi
+else
+	echo "not ok - the Debian 13 root could not be built"; failed=$((failed + 1)); broken+=(trixie)
+fi
 
 [ ${#broken[@]} = 0 ] || echo "failing suites: ${broken[*]}"
 echo "$passed passed, $failed failed"

@@ -32,7 +32,7 @@ set -u
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$HERE")"
 CONF="$ROOT/testbed/ocellus-testbed.conf"
-WP_XDG="$ROOT/testbed/xdg-config"
+WP_CONFIGS="$ROOT/testbed/wireplumber"   # per series: headless, hardware, portal (an overlay)
 OCELLUS_CLI="${OCELLUS_CLI:-$ROOT/build/bin/ocellus}"
 
 log() { echo "testbed: $*" >&2; }
@@ -128,15 +128,26 @@ add_mic() {   # NAME [VOLUME]
 	[ -z "$volume" ] || pw-cli set-param "$(node_id "$name")" Props "{ volume: $volume }" >/dev/null
 }
 
+# WirePlumber's configuration for the series installed (0.4: Lua fragments; 0.5: SPA-JSON
+# fragments, which 0.4's files would be rejected as), into $DIR/xdg-config.
+wireplumber_config() {   # FLAVOUR PORTAL(0|1)
+	local series
+	series=$(wireplumber --version 2>/dev/null | sed -n 's/^Linked with libwireplumber \([0-9]*\.[0-9]*\).*/\1/p')
+	[ -d "$WP_CONFIGS/$series" ] || { log "WirePlumber ${series:-(not found)} is not supported: the test bed has configurations for $(ls "$WP_CONFIGS" | tr '\n' ' ')"; return 1; }
+	mkdir -p "$DIR/xdg-config"
+	cp -r "$WP_CONFIGS/$series/$1/." "$DIR/xdg-config/"
+	[ "$2" = 0 ] || cp -r "$WP_CONFIGS/$series/portal/." "$DIR/xdg-config/"
+}
+
 do_start() {
-	local cams=2 mics=1 portal=0
+	local cams=2 mics=1 portal=0 flavour=headless
 	DIR=""
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--cameras) cams="$2"; shift ;;
 		--mics) mics="$2"; shift ;;
 		--dir) DIR="$2"; shift ;;
-		--hardware) WP_XDG="$ROOT/testbed/xdg-config-hardware" ;;
+		--hardware) flavour=hardware ;;
 		--portal) portal=1 ;;
 		--) shift; break ;;
 		*) log "unknown option $1"; return 2 ;;
@@ -158,16 +169,13 @@ do_start() {
 		# The same daemon and session manager, with the portal's access control on.
 		conf="$DIR/pipewire-portal.conf"
 		sed 's|^\(    { name = libpipewire-module-access.*\)$|\1\n    { name = libpipewire-module-portal }|' "$CONF" >"$conf"
-		cp -r "$WP_XDG" "$DIR/xdg-config"
-		WP_XDG="$DIR/xdg-config"
-		echo 'default_access.properties["enable-flatpak-portal"] = true   -- testbed.sh --portal' \
-			>"$WP_XDG/wireplumber/main.lua.d/52-portal.lua"
 	fi
+	wireplumber_config "$flavour" "$portal" || return 1
 	spawn pipewire pipewire -c "$conf"
 	wait_for 5 test -S "$DIR/pipewire-0" || { log "pipewire did not start"; cat "$DIR/pipewire.log" >&2; return 1; }
 	wait_for 5 pw-cli info 0 >/dev/null || return 1
 	# WirePlumber reads only our fragments (via XDG_CONFIG_HOME), keeps its state private.
-	spawn wireplumber env XDG_CONFIG_HOME="$WP_XDG" XDG_STATE_HOME="$DIR/state" wireplumber
+	spawn wireplumber env XDG_CONFIG_HOME="$DIR/xdg-config" XDG_STATE_HOME="$DIR/state" wireplumber
 	wait_for 10 has_default_metadata || { log "wireplumber did not start"; cat "$DIR/wireplumber.log" >&2; return 1; }
 
 	local i

@@ -3,32 +3,42 @@
 # Debian's kernel with the `vivid` virtual video driver available, chrooted into
 # this machine's / (shared read-only over 9p, so the project's build and the
 # host's tools are there). Prints the job's output; exits with its status
-# (124: timeout, 125: the guest never reported one).
+# (124: timeout, 125: the guest never reported one). Run inside the Debian 13 root
+# (scripts/trixie-root.sh run), that root is the guest's / and its kernel 6.12 boots.
 #
-# The kernel (linux-image-amd64) is booted as an uncompressed ELF (PVH) to skip
-# the bzImage decompression under TCG; it and the initramfs (busybox, the 9p
-# and virtio modules) are built once into build/vm/.
+# The kernel booted is the one linux-image-amd64 depends on (scripts/kernel-version.sh),
+# whichever others are installed, never simply the newest. It is booted as an uncompressed ELF
+# (PVH) to skip the bzImage decompression under TCG (xz, gzip or zstd inside); it and
+# the initramfs (busybox, the 9p and virtio modules, decompressed) are built once into
+# build/vm/.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 JOB="${1:?usage: vivid-vm.sh JOB.sh}"
 CACHE="$ROOT/build/vm"
 mkdir -p "$CACHE"
 
-BZIMAGE=$(ls /boot/vmlinuz-* | sort -V | tail -1)
-KVER=${BZIMAGE#/boot/vmlinuz-}
+KVER=$("$ROOT/scripts/kernel-version.sh")
+MODULES="/lib/modules/$KVER"
 KERNEL="$CACHE/vmlinux-$KVER"
 if [ ! -s "$KERNEL" ]; then
-	/usr/bin/python3 - "$BZIMAGE" "$KERNEL" <<'PY'
-import lzma, sys, zlib
+	/usr/bin/python3 - "/boot/vmlinuz-$KVER" "$KERNEL.tmp" <<'PY'
+import lzma, subprocess, sys, zlib
 data = open(sys.argv[1], "rb").read()
-start = data.find(b"\xfd7zXZ\x00")
-if start >= 0:
-    kernel = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(data[start:])
+def first(magic):
+    at = data.find(magic)
+    return data[at:] if at >= 0 else None
+if (payload := first(b"\xfd7zXZ\x00")) is not None:
+    kernel = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(payload)
+elif (payload := first(b"\x28\xb5\x2f\xfd")) is not None:
+    # zstd (Debian 13's kernels); the bzImage's trailer after the frame is not zstd, so the
+    # tool's complaint about it is expected: the ELF check below judges the result.
+    kernel = subprocess.run(["zstd", "-dcq"], input=payload, capture_output=True).stdout
 else:
-    kernel = zlib.decompressobj(31).decompress(data[data.find(b"\x1f\x8b\x08"):])
-assert kernel[:4] == b"\x7fELF", "no ELF kernel inside the bzImage"
+    kernel = zlib.decompressobj(31).decompress(first(b"\x1f\x8b\x08"))
+assert kernel[:4] == b"\x7fELF", "no ELF kernel inside " + sys.argv[1]
 open(sys.argv[2], "wb").write(kernel)
 PY
+	mv "$KERNEL.tmp" "$KERNEL"
 fi
 
 INITRD="$CACHE/base-$KVER.cpio"
@@ -40,14 +50,20 @@ if [ ! -s "$INITRD" ] || [ "$ROOT/testbed/vm/init" -nt "$INITRD" ]; then
 	for applet in sh mount modprobe insmod chroot cp mkdir stty sync poweroff cat echo sleep; do
 		ln -sf busybox "$STAGE/bin/$applet"
 	done
-	# The modules 9p needs, with their dependencies, as modprobe resolves them.
+	# The modules 9p needs, with their dependencies, as modprobe resolves them; decompressed
+	# (Debian 13 ships .ko.xz), since busybox's modprobe may not read compressed ones.
 	for module in virtio_pci 9pnet_virtio 9p; do
 		modprobe -S "$KVER" --show-depends "$module" | awk '$1 == "insmod" { print $2 }'
 	done | sort -u | while read -r path; do
-		mkdir -p "$STAGE$(dirname "$path")"
-		cp "$path" "$STAGE$path"
+		staged="$STAGE$path"
+		mkdir -p "$(dirname "$staged")"
+		case "$path" in
+		*.xz) xz -dc "$path" >"${staged%.xz}" ;;
+		*.zst) zstd -dcq "$path" >"${staged%.zst}" ;;
+		*) cp "$path" "$staged" ;;
+		esac
 	done
-	cp /lib/modules/"$KVER"/modules.{order,builtin,builtin.modinfo} "$STAGE/lib/modules/$KVER/" 2>/dev/null || true
+	cp "$MODULES"/modules.{order,builtin,builtin.modinfo} "$STAGE/lib/modules/$KVER/" 2>/dev/null || true
 	depmod -b "$STAGE" "$KVER"
 	cp "$ROOT/testbed/vm/init" "$STAGE/init"
 	chmod 755 "$STAGE/init"
