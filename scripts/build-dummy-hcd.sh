@@ -15,10 +15,13 @@ KVER=$("$ROOT/scripts/kernel-version.sh")                               # 6.1.0-
 VERSION=$(dpkg-query -W -f='${Version}' "linux-image-$KVER")            # 6.1.192-3
 ABI=${KVER%-*}                                                           # 6.1.0-57
 SERIES=$(echo "$KVER" | cut -d. -f1-2)                                   # 6.1
+# kbuild is linux-kbuild-6.1 on Debian 12, linux-kbuild-6.12.57+deb13 on Debian 13.
+KBUILD=linux-kbuild-$ABI
+apt-cache show "$KBUILD=$VERSION" >/dev/null 2>&1 || KBUILD=linux-kbuild-$SERIES
 CACHE=${OCELLUS_CACHE:-/var/cache/ocellus}/kernel-$KVER
 mkdir -p "$CACHE"
 cd "$CACHE"
-for package in "linux-source-$SERIES" "linux-headers-$KVER" "linux-headers-$ABI-common" "linux-kbuild-$SERIES"; do
+for package in "linux-source-$SERIES" "linux-headers-$KVER" "linux-headers-$ABI-common" "$KBUILD"; do
 	ls "${package}_${VERSION}"_*.deb >/dev/null 2>&1 || apt-get download -q "$package=$VERSION" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true
 	ls "${package}_${VERSION}"_*.deb >/dev/null
 done
@@ -26,7 +29,7 @@ done
 HEADERS="$CACHE/root/usr/src/linux-headers-$KVER"
 if [ ! -f "$HEADERS/Module.symvers" ]; then
 	rm -rf "$CACHE/root"
-	for package in "linux-headers-$KVER" "linux-headers-$ABI-common" "linux-kbuild-$SERIES"; do
+	for package in "linux-headers-$KVER" "linux-headers-$ABI-common" "$KBUILD"; do
 		dpkg-deb -x "${package}_${VERSION}"_*.deb "$CACHE/root"
 	done
 	# The arch headers include the common ones by absolute path: point it at our copy.

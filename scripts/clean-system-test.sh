@@ -1,5 +1,6 @@
 #!/bin/bash
-# The Debian packages on a clean system: debootstraps a minimal Debian 12 tree, installs the
+# The Debian packages on a clean system: debootstraps a minimal tree of the Debian release this
+# machine runs (12 on the host, 13 in scripts/trixie-root.sh's root, where they were built), installs the
 # .debs from DEBDIR there with apt (so their dependencies must be complete), then inside it
 # builds examples/first_frame.c with `pkg-config --cflags --libs ocellus`, runs
 # examples/first_frame.py and `ocellus list --json` against a test bed started on the host.
@@ -7,10 +8,12 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 DEBS="$(cd "$1" && pwd)"
+RELEASE=$(. /etc/os-release && echo "$VERSION_CODENAME")                   # bookworm, trixie
+RELEASE_NAME=$(. /etc/os-release && echo "Debian $VERSION_ID")
 MIRROR=${OCELLUS_DEBIAN_MIRROR:-$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
-# The minimal tree is kept between runs (it only changes with Debian 12 itself).
-CACHE=${OCELLUS_DEBOOTSTRAP_CACHE:-/var/cache/ocellus/bookworm-minbase.tar}
+# The minimal tree is kept between runs (it only changes with that release itself).
+CACHE=${OCELLUS_DEBOOTSTRAP_CACHE:-/var/cache/ocellus/$RELEASE-minbase.tar}
 WORK=$(mktemp -d /tmp/ocellus-clean-system.XXXXXX)
 TREE="$WORK/root"
 mounts=()
@@ -23,7 +26,7 @@ bind() { mkdir -p "$TREE$2"; mount --bind "$1" "$TREE$2"; mounts+=("$TREE$2"); }
 
 if [ ! -s "$CACHE" ]; then
 	mkdir -p "$(dirname "$CACHE")"
-	debootstrap --variant=minbase bookworm "$TREE" "$MIRROR" > "$WORK/debootstrap.log" 2>&1 \
+	debootstrap --variant=minbase "$RELEASE" "$TREE" "$MIRROR" > "$WORK/debootstrap.log" 2>&1 \
 		|| { tail -20 "$WORK/debootstrap.log"; echo "0 passed, 1 failed"; exit 1; }
 	tar -C "$TREE" -cf "$CACHE.partial" . && mv "$CACHE.partial" "$CACHE"
 else
@@ -45,7 +48,7 @@ step() {   # NAME COMMAND...
 	if "$@" > "$WORK/step.log" 2>&1; then echo "ok - $name"; passed=$((passed + 1))
 	else echo "not ok - $name"; tail -15 "$WORK/step.log" | sed 's/^/    /'; failed=$((failed + 1)); fi
 }
-step "apt installs libocellus0, libocellus-dev, ocellus, python3-ocellus and their dependencies on minimal Debian 12" \
+step "apt installs libocellus0, libocellus-dev, ocellus, python3-ocellus and their dependencies on minimal $RELEASE_NAME" \
 	inside sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 		$(ls /debs/*.deb | grep -v /ocellus-testbed) gcc libc6-dev pkg-config'
 step "libocellus0 recommends the FFmpeg packages of the majors it was built for ($("$ROOT/scripts/ffmpeg-packages.sh"))" \

@@ -9,9 +9,10 @@
 #                             of this checkout (/src/ocellus: tracked and untracked files and .git,
 #                             synced before each run; its build directories stay there, so a second
 #                             run builds incrementally and the host's build/ is never touched), with
-#                             the host's Swift toolchain at /opt/swift and the host's cache (voice
-#                             engines) at $OCELLUS_CACHE, both read-only; /proc, /sys, /dev, and a
-#                             fresh /tmp and /run.
+#                             the host's Swift toolchain at /opt/swift and the voice engines the host
+#                             cached (scripts/fetch-voice-engines.sh) at /var/cache/ocellus-host, both
+#                             read-only; /proc, /sys, /dev, and a fresh /tmp and /run. The root's own
+#                             /var/cache/ocellus is its cache (kernel sources, clean systems).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 CACHE="${OCELLUS_CACHE:-/var/cache/ocellus}"
@@ -80,11 +81,12 @@ run)
 	find "$TREE$COPY" -mindepth 1 \( -path "$TREE$COPY/.build" -o -path "$TREE$COPY/build" -o -path "$TREE$COPY/bindings/rust/target" \) \
 		-prune -o ! -type d -print0 | xargs -0 rm -f
 	(cd "$ROOT" && { git ls-files -co --exclude-standard -z; find .git -type f -print0; } | tar --null --ignore-failed-read -T - -cf -) | tar -C "$TREE$COPY" -xf -
+	engines=$(OCELLUS_CACHE="$CACHE" "$ROOT/scripts/fetch-voice-engines.sh" --cached | sed "s|=$CACHE/|=/var/cache/ocellus-host/|" | xargs)
 	exec unshare -m --propagation private bash -c "$(declare -f mount_system); TREE='$TREE'; mount_system
 		mkdir -p \"\$TREE/opt/swift\" \"\$TREE/var/cache/ocellus-host\"
 		mount --bind -o ro /opt/swift \"\$TREE/opt/swift\"
 		mount --bind -o ro '$CACHE' \"\$TREE/var/cache/ocellus-host\"
 		exec chroot \"\$TREE\" /usr/bin/env -i PATH=/opt/swift/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-			OCELLUS_CACHE=/var/cache/ocellus-host OCELLUS_REQUIRE_VOICE_ENGINES='${OCELLUS_REQUIRE_VOICE_ENGINES:-}' bash -c 'cd $COPY && exec \"\$@\"' trixie \"\$@\"" trixie "$@" ;;
+			$engines OCELLUS_REQUIRE_VOICE_ENGINES='${OCELLUS_REQUIRE_VOICE_ENGINES:-}' bash -c 'cd $COPY && exec \"\$@\"' trixie \"\$@\"" trixie "$@" ;;
 *) echo "usage: trixie-root.sh [run CMD...]" >&2; exit 2 ;;
 esac

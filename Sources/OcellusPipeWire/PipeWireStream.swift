@@ -32,7 +32,10 @@ struct PipeWireCaptureMedia {
 /// A `pw_stream` (input) on its own thread loop, aimed at one node's `object.serial`
 /// with `node.dont-reconnect` (so it never drifts to another device when this one
 /// goes), offering exactly one format so negotiation cannot pick another. A
-/// negotiation that does not finish in time is an error, not a hang. Shared by
+/// negotiation that does not finish in time is an error, not a hang. The target
+/// leaving the registry ends the stream as a disconnection, whatever the session
+/// manager then does with the stream (WirePlumber 0.4 unlinks it for good; 0.5
+/// leaves it connected, waiting for nothing). Shared by
 /// camera and microphone streams, and by the playback reference, which has no target
 /// (the session manager links it where its properties say, and moves it).
 final class PipeWireCapture: @unchecked Sendable {
@@ -41,8 +44,13 @@ final class PipeWireCapture: @unchecked Sendable {
     private let identity: [String: String]
     private var connection: PipeWireConnection?
     private var stream: OpaquePointer?
-    private let coreHook = Pinned(spa_hook()), streamHook = Pinned(spa_hook())
+    private let coreHook = Pinned(spa_hook()), streamHook = Pinned(spa_hook()), registryHook = Hook()
     private let coreEvents = Pinned(pw_core_events()), streamEvents = Pinned(pw_stream_events())
+    private let registryEvents = Pinned(pw_registry_events())
+    /// Watches the target's global (only for a stream with a target).
+    private var registry: OpaquePointer?
+    private var targetSerial: String?
+    private var targetGlobalID: UInt32?
     private var state = PW_STREAM_STATE_UNCONNECTED
     private var failure: OcellusError?
     private var finished = false
@@ -79,6 +87,9 @@ final class PipeWireCapture: @unchecked Sendable {
                 pw_stream_destroy(stream)
             }
             stream = nil
+            registryHook.remove()
+            if let registry { pw_proxy_destroy(registry) }
+            registry = nil
             if connection.core != nil { spa_hook_remove(coreHook.pointer) }
         })
         self.connection = nil
@@ -96,6 +107,7 @@ final class PipeWireCapture: @unchecked Sendable {
                 .fail(OcellusError(.backendUnavailable, "the PipeWire daemon went away while capturing"))
         }
         ocpw_core_add_listener(core, coreHook.pointer, coreEvents.pointer, me)
+        if let objectSerial { watchTarget(objectSerial, core: core) }
 
         let target = objectSerial.map { ["target.object": $0, "node.dont-reconnect": "true"] } ?? [:]
         let properties = makeProperties(media.properties.merging(identity) { _, own in own }.merging(target) { _, fixed in fixed })
@@ -129,6 +141,27 @@ final class PipeWireCapture: @unchecked Sendable {
             return OcellusError(.timeout, "the \(media.device) did not start streaming \(media.description) within \(timeoutMilliseconds) ms (format negotiation stalled, or the \(media.device) is gone)")
         }
         return failure
+    }
+
+    /// Learns the target's global ID from the registry (by its serial), so that its removal is seen.
+    private func watchTarget(_ serial: String, core: OpaquePointer) {
+        targetSerial = serial
+        registry = pw_core_get_registry(core, UInt32(PW_VERSION_REGISTRY), 0)
+        guard registry != nil else { return }
+        registryEvents.pointer.pointee.version = UInt32(PW_VERSION_REGISTRY_EVENTS)
+        registryEvents.pointer.pointee.global = { data, id, _, type, _, props in
+            guard let type, String(cString: type) == PipeWireTypes.node,
+                  let serial = spa_dict_lookup(props, "object.serial") else { return }
+            let capture = Unmanaged<PipeWireCapture>.fromOpaque(data!).takeUnretainedValue()
+            if String(cString: serial) == capture.targetSerial { capture.targetGlobalID = id }
+        }
+        registryEvents.pointer.pointee.global_remove = { data, id in
+            let capture = Unmanaged<PipeWireCapture>.fromOpaque(data!).takeUnretainedValue()
+            guard id == capture.targetGlobalID else { return }
+            capture.fail(OcellusError(.disconnected, "the \(capture.media.device) was disconnected"))
+        }
+        ocpw_registry_add_listener(registry, registryHook.pointer, registryEvents.pointer,
+                                   Unmanaged.passUnretained(self).toOpaque())
     }
 
     // MARK: Stream events (loop thread)

@@ -469,7 +469,10 @@ def test_h264_output_that_falls_behind_catches_up_at_the_next_idr(context, camer
         assert done.wait(20)
     session.close()
     assert all(abs(expected - found) <= 3 for expected, found in bars), bars
-    assert output.dropped_frames["late"] > 0
+    # PipeWire 0.3 queues what the slow callback holds up (frames arrive late); 1.4 has the camera
+    # skip them (a gap while this output held the stream: out of buffers). Either way frames drop.
+    dropped = output.dropped_frames
+    assert dropped["late"] + dropped["out_of_buffers"] > 0, dict(dropped)
 
 
 def test_a_camera_that_stalls_is_an_interruption_that_ends_when_frames_return(context, cameras):

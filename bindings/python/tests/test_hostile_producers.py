@@ -84,29 +84,32 @@ def test_the_terminal_gets_no_control_sequences(hostile_cameras):
 
 
 @pytest.fixture
-def ranged_source():
-    """PipeWire's own videotestsrc node: sizes 1x1 to 2^31-1 squared and rates 0 to 2^31-1, as ranges."""
+def ranged_source(private_daemon):
+    """PipeWire's own videotestsrc node: sizes 1x1 to 2^31-1 squared and rates 0 to 2^31-1, as ranges.
+    On a daemon of its own, killed afterwards: destroying a videotestsrc node aborts PipeWire 1.4.2
+    (an assertion in its loop), which would take every later test's daemon with it."""
+    environment = dict(os.environ, PIPEWIRE_REMOTE=private_daemon.remote)
     subprocess.run(["pw-cli", "create-node", "adapter", "{ factory.name=videotestsrc node.name=pwranged "
                     # WirePlumber 0.4 crashes when a node it armed a suspend timer for goes within 5 s.
-                    "media.class=Video/Source object.linger=true session.suspend-timeout-seconds=0 }"], check=True, capture_output=True, timeout=10)
-    yield "pipewire-pwranged"
-    nodes = subprocess.run(["pw-cli", "ls", "Node"], capture_output=True, text=True, timeout=10).stdout
-    for block in nodes.split("\tid ")[1:]:
-        if 'node.name = "pwranged"' in block:
-            subprocess.run(["pw-cli", "destroy", block.split(",")[0]], capture_output=True, timeout=10)
+                    "media.class=Video/Source object.linger=true session.suspend-timeout-seconds=0 }"],
+                   check=True, capture_output=True, timeout=10, env=environment)
+    yield "pipewire-pwranged", environment
+    private_daemon.kill_daemon()
 
 
 def test_a_source_with_size_and_rate_ranges_lists_its_range_and_streams(ranged_source):
     # It was listed as RGB3 1x1 and 2147483647x2147483647 at 2147483647 fps and failed to stream.
     import json
-    listed = json.loads(subprocess.run([CLI, "list", "--json"], capture_output=True, text=True, timeout=30, check=True).stdout)
+    ranged_source, environment = ranged_source
+    listed = json.loads(subprocess.run([CLI, "list", "--json"], capture_output=True, text=True, timeout=30, check=True,
+                                       env=environment).stdout)
     device = next(d for d in listed if d["unique_id"] == ranged_source)
     sizes = {(f["width"], f["height"]) for f in device["formats"]}
     assert sizes and all(w <= 1920 and h <= 1080 for w, h in sizes), device["formats"]
     # Sizes within the range, exactly (the source renders in software: small ones keep a loaded machine in time).
     for size in ((640, 480), (320, 240)):
         out = subprocess.run([CLI, "stream", ranged_source, "--frames", "10", "--json", "--size", "%dx%d" % size],
-                             capture_output=True, text=True, timeout=60)
+                             capture_output=True, text=True, timeout=60, env=environment)
         assert out.returncode == 0, out.stderr
         summary = json.loads(out.stdout)
         assert summary["frames"] == 10 and (summary["width"], summary["height"]) == size
