@@ -93,8 +93,10 @@ lacks_node() { ! has_node "$1"; }
 # A microphone that is a process of its own (pw-cat feeding silence as an Audio/Source
 # stream), so that `signal DIR NAME STOP` makes it deliver nothing without going away.
 add_process_mic() {   # NAME
-	local name="$1"
-	spawn "$name" sh -c "exec pw-cat -p --target 0 -P '{ media.class=Audio/Source node.name=$name node.description=$name session.suspend-timeout-seconds=0 }' --format f32 --rate 48000 --channels 2 - < /dev/zero"
+	local name="$1" raw=""
+	# PipeWire 1.x's pw-cat reads stdin as a sound file unless told it is raw (0.3.65's has no flag).
+	pw-cat --help 2>&1 | grep -q -- --raw && raw=--raw
+	spawn "$name" sh -c "exec pw-cat -p $raw --target 0 -P '{ media.class=Audio/Source node.name=$name node.description=$name session.suspend-timeout-seconds=0 }' --format f32 --rate 48000 --channels 2 - < /dev/zero"
 	wait_for 10 has_node "$name" || { log "microphone $name did not come up:"; cat "$DIR/$name.log" >&2; return 1; }
 }
 

@@ -9,7 +9,7 @@
 #                             of this checkout (/src/ocellus: tracked and untracked files and .git,
 #                             synced before each run; its build directories stay there, so a second
 #                             run builds incrementally and the host's build/ is never touched), with
-#                             the host's Swift toolchain at /opt/swift and the voice engines the host
+#                             the host's Swift toolchain at /opt/swift (and rustup's Rust at /opt/rust), the voice engines the host
 #                             cached (scripts/fetch-voice-engines.sh) at /var/cache/ocellus-host, both
 #                             read-only; /proc, /sys, /dev, and a fresh /tmp and /run. The root's own
 #                             /var/cache/ocellus is its cache (kernel sources, clean systems).
@@ -31,7 +31,7 @@ PACKAGES=(
 	xdg-desktop-portal bubblewrap libglib2.0-bin                                # the camera portal bed
 	python3 python3-pytest python3-numpy python3-opencv python3-pil python3-skimage mypy
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-pipewire
-	alsa-utils sox cargo rustfmt man-db
+	alsa-utils sox bucklespring-data python3-pip man-db cargo rustfmt
 	debhelper dh-python python3-all lintian debootstrap                         # the packages, on a clean Debian 13
 	linux-image-amd64 kmod qemu-system-x86 busybox-static cpio xz-utils zstd     # the guest, on kernel 6.12
 	udev v4l-utils usbutils                                                     # (as scripts/vivid-vm.sh boots it)
@@ -39,6 +39,7 @@ PACKAGES=(
 
 inside() { chroot "$TREE" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 mount_system() {
+	mount --bind "$TREE" "$TREE"   # the root a mount of its own, as bwrap needs its / to be
 	mount -t proc proc "$TREE/proc"
 	mount --rbind /sys "$TREE/sys"
 	mount --rbind /dev "$TREE/dev"
@@ -81,12 +82,17 @@ run)
 	find "$TREE$COPY" -mindepth 1 \( -path "$TREE$COPY/.build" -o -path "$TREE$COPY/build" -o -path "$TREE$COPY/bindings/rust/target" \) \
 		-prune -o ! -type d -print0 | xargs -0 rm -f
 	(cd "$ROOT" && { git ls-files -co --exclude-standard -z; find .git -type f -print0; } | tar --null --ignore-failed-read -T - -cf -) | tar -C "$TREE$COPY" -xf -
+	# The host's Rust toolchain where rustup put it (as Swift's, the toolchain is not the stack's);
+	# else trixie's own cargo.
+	rust=$(rustc --print sysroot 2>/dev/null || true)
+	case "$rust" in /usr|/usr/local|"") rust="" ;; esac
 	engines=$(OCELLUS_CACHE="$CACHE" "$ROOT/scripts/fetch-voice-engines.sh" --cached | sed "s|=$CACHE/|=/var/cache/ocellus-host/|" | xargs)
 	exec unshare -m --propagation private bash -c "$(declare -f mount_system); TREE='$TREE'; mount_system
 		mkdir -p \"\$TREE/opt/swift\" \"\$TREE/var/cache/ocellus-host\"
 		mount --bind -o ro /opt/swift \"\$TREE/opt/swift\"
+		[ -z '$rust' ] || { mkdir -p \"\$TREE/opt/rust\" && mount --bind -o ro '$rust' \"\$TREE/opt/rust\"; }
 		mount --bind -o ro '$CACHE' \"\$TREE/var/cache/ocellus-host\"
-		exec chroot \"\$TREE\" /usr/bin/env -i PATH=/opt/swift/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+		exec chroot \"\$TREE\" /usr/bin/env -i PATH=/opt/swift/usr/bin:/opt/rust/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
 			$engines OCELLUS_REQUIRE_VOICE_ENGINES='${OCELLUS_REQUIRE_VOICE_ENGINES:-}' bash -c 'cd $COPY && exec \"\$@\"' trixie \"\$@\"" trixie "$@" ;;
 *) echo "usage: trixie-root.sh [run CMD...]" >&2; exit 2 ;;
 esac

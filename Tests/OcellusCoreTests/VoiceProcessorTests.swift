@@ -194,6 +194,32 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         }
     }
 
+    /// Jitter only makes a buffer's time late: a first buffer stamped 6 ms late (a loaded machine)
+    /// must not shift every later time; buffers later by less than a frame keep the line.
+    @Test func aLateFirstBufferDoesNotShiftTheTimesAfterIt() {
+        let input = signal(frames: 20_000, channels: 2)
+        let sound = CollectedSound(channels: 2)
+        let processor = processor(HalvingEngine(), format: stereo, processing: true, into: sound)
+        let start: UInt64 = 5_000_000_000, size = 441
+        var frame = 0
+        while frame < 20_000 {
+            let count = min(size, 20_000 - frame)
+            let lateness: UInt64 = frame == 0 ? 6_000_000 : frame % (4 * size) == 0 ? 3_000_000 : 0
+            input[(frame * 2)..<((frame + count) * 2)].withUnsafeBufferPointer { view in
+                processor.push(AudioBuffer(format: stereo, samples: view,
+                                           timestampNanoseconds: start + UInt64(frame) * 1_000_000_000 / 48_000 + lateness))
+            }
+            frame += count
+        }
+        processor.finish()
+        let later = sound.timestamps.filter { $0.frame >= 2 * size }
+        #expect(!later.isEmpty)
+        for (frame, timestamp) in later {
+            let expected = start + UInt64(frame) * 1_000_000_000 / 48_000
+            #expect(abs(Int64(bitPattern: timestamp &- expected)) <= 1_000, "frame \(frame)")
+        }
+    }
+
     @Test func aStalledEngineDropsInputInsteadOfHoldingTheStream() throws {
         let gate = DispatchSemaphore(value: 0)
         let input = signal(frames: 3 * 48_000, channels: 2)

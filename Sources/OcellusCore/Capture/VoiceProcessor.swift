@@ -130,7 +130,7 @@ final class VoiceProcessor: @unchecked Sendable {
                 written += run
                 ringCount += run
             }
-            if timeline.jumps(from: anchors.timestamp(at: received, rate: format.sampleRate), to: buffer.timestampNanoseconds) {
+            if timeline.moves(from: anchors.timestamp(at: received, rate: format.sampleRate), to: buffer.timestampNanoseconds) {
                 anchors.append(index: received, timestamp: buffer.timestampNanoseconds)
             }
             received += frames
@@ -356,7 +356,9 @@ private struct Anchors {
 
 /// Sample positions on CLOCK_MONOTONIC at the stream's rate, where playback and microphone sound
 /// are paired. A stream's buffers follow one another on it; timestamps that stray from that by
-/// more than `tolerance` (a gap, a jump) move it, less (a thread's jitter) do not.
+/// more than `tolerance` (a gap, a jump) move it, later ones by less (a thread's jitter) do not.
+/// An earlier one moves it back: jitter only makes a time late, so the earliest is the truest
+/// (a first buffer stamped late under load would otherwise shift every later time by as much).
 private struct Timeline {
     let rate: UInt32
     /// Ten milliseconds of samples at 48 kHz: one voice frame.
@@ -369,9 +371,11 @@ private struct Timeline {
         return Int64(nanoseconds / second * UInt64(rate) + (nanoseconds % second * UInt64(rate) + second / 2) / second)
     }
 
-    /// Whether a push stamped `actual` strays from where the stream's sound so far puts it.
-    func jumps(from expected: UInt64?, to actual: UInt64) -> Bool {
+    /// Whether a push stamped `actual` moves the line the stream's sound so far puts it on
+    /// (at `expected`): it jumps, or it comes earlier.
+    func moves(from expected: UInt64?, to actual: UInt64) -> Bool {
         guard let expected else { return true }
-        return abs(position(of: actual) - position(of: expected)) > Self.tolerance
+        let drift = position(of: actual) - position(of: expected)
+        return drift < 0 || drift > Self.tolerance
     }
 }
