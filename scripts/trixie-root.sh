@@ -90,6 +90,8 @@ run)
 	exec unshare -m --propagation private bash -c "$(declare -f mount_system); TREE='$TREE'; mount_system
 		mkdir -p \"\$TREE/opt/swift\" \"\$TREE/var/cache/ocellus-host\"
 		mount --bind -o ro /opt/swift \"\$TREE/opt/swift\"
+		# What this machine trusts (a proxy's CA, say): the network the root reaches is the machine's.
+		mkdir -p \"\$TREE/etc/ssl/certs\" && mount --bind -o ro /etc/ssl/certs \"\$TREE/etc/ssl/certs\"
 		[ -z '$rust' ] || { mkdir -p \"\$TREE/opt/rust\" && mount --bind -o ro '$rust' \"\$TREE/opt/rust\"; }
 		mount --bind -o ro '$CACHE' \"\$TREE/var/cache/ocellus-host\"
 		exec chroot \"\$TREE\" /usr/bin/env -i PATH=/opt/swift/usr/bin:/opt/rust/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \

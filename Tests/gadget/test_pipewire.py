@@ -110,6 +110,36 @@ def test_every_identity_field_is_what_the_kernel_says(webcam):
         assert device.property("device.video-input") == "camera"
 
 
+NO_UDEV_DATABASE = r"""
+mount -t tmpfs none /run/udev || exit 1
+exec "$TESTBED" run --hardware --cameras 0 --mics 0 --dir "$OUT.bed" -- sh -c '
+    for i in $(seq 200); do "$OCELLUS_CLI" list --json > "$OUT.json"; grep -q "$SERIAL" "$OUT.json" && break; sleep 0.1; done
+    pw-dump > "$OUT.pw.json"'
+"""
+
+
+def test_identity_is_the_same_when_udev_has_no_entry_for_the_camera(webcam):
+    """PipeWire names a device from its sysfs path when udev has no entry for it (1.4: "Unknown
+    device") and leaves out the USB facts udev would have given: the camera is the same camera,
+    with the same ID, name and identity, because they come from sysfs (a second daemon, in a mount
+    namespace where /run/udev is empty)."""
+    with_udev = listing()[CAMERA]
+    out = TMP / "no-udev"
+    environment = dict(os.environ, TESTBED=str(ROOT / "scripts/testbed.sh"), OUT=str(out), SERIAL="PWCAM001")
+    for key in ("PIPEWIRE_REMOTE", "XDG_RUNTIME_DIR", "OCELLUS_TESTBED_DIR"):
+        environment.pop(key, None)
+    run = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", NO_UDEV_DATABASE],
+                         capture_output=True, text=True, timeout=120, env=environment)
+    assert run.returncode == 0, run.stderr
+    published = [o["info"]["props"] for o in json.loads(Path(f"{out}.pw.json").read_text())
+                 if (o.get("info") or {}).get("props", {}).get("media.class") == "Video/Device"]
+    assert published and all("device.serial" not in props for props in published), "udev's facts were there"
+    without_udev = {d["unique_id"]: d for d in json.loads(Path(f"{out}.json").read_text())}
+    assert CAMERA in without_udev, list(without_udev)
+    keys = ("name", "type", "vendor_id", "product_id", "serial")
+    assert {k: without_udev[CAMERA][k] for k in keys} == {k: with_udev[k] for k in keys}
+
+
 def test_the_webcams_microphone_is_its_associated_microphone(webcam):
     microphone = listing()[f"{CAMERA}-audio"]
     assert microphone["type"] == "microphone" and microphone["backend"] == "pipewire"
