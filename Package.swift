@@ -107,9 +107,10 @@ let package = Package(
 
         // The `ocellus` command itself is C, in cli/: a client of the public header and
         // libocellus.so.0 alone (a Swift client would carry a second copy of the Swift runtime).
+        // lld, as the library: Debian 13's gold leaves out the RELRO segment `-z relro` asks for.
         .executableTarget(name: "OcellusVirtualCameraTool", dependencies: ["OcellusVirtualCamera"],
                           swiftSettings: [.swiftLanguageMode(.v5)],
-                          linkerSettings: staticSwiftRuntime),
+                          linkerSettings: staticSwiftRuntime + [.unsafeFlags(["-use-ld=lld"])]),
 
         // Discovery and hotplug latency against a baseline client, on the real daemon (`make bench`).
         .executableTarget(name: "OcellusBench", dependencies: ["OcellusCore", "OcellusPipeWire", "CPipeWire", "CLibPipeWire"],

@@ -53,10 +53,11 @@ step "apt installs libocellus0, libocellus-dev, ocellus, python3-ocellus and the
 		$(ls /debs/*.deb | grep -v /ocellus-testbed) gcc libc6-dev pkg-config'
 step "libocellus0 recommends the FFmpeg packages of the majors it was built for ($("$ROOT/scripts/ffmpeg-packages.sh"))" \
 	sh -c "dpkg-deb -f $DEBS/libocellus0_*.deb Recommends | grep -qF '$("$ROOT/scripts/ffmpeg-packages.sh")'"
-step "libocellus0 and the virtual camera bind now and carry no RUNPATH; libocellus0 suggests libv4l-0 (loaded when asked)" \
+step "libocellus0 and the virtual camera bind now, have read-only relocations and carry no RUNPATH; libocellus0 suggests libv4l-0 (loaded when asked)" \
 	sh -c "for deb in $DEBS/libocellus0_*.deb $DEBS/ocellus-testbed_*.deb; do dpkg-deb -x \$deb $WORK/unpacked; done
 		for elf in $WORK/unpacked/usr/lib/*/libocellus.so.0 $WORK/unpacked/usr/libexec/ocellus/ocellus-virtual-camera; do
 			readelf -d \$elf > $WORK/dynamic && grep -q BIND_NOW $WORK/dynamic && ! grep -qE 'RUNPATH|RPATH' $WORK/dynamic || exit 1
+			readelf -lW \$elf | grep -q GNU_RELRO || exit 1
 		done
 		dpkg-deb -f $DEBS/libocellus0_*.deb Suggests | grep -qw libv4l-0"
 step "the ocellus package is the small CLI ($(dpkg-deb -f "$DEBS"/ocellus_*.deb Installed-Size) KiB installed) with its man pages and completions" \

@@ -157,7 +157,11 @@ class Gadget:
         if self.audio:
             self._start_tone()
         if wait:
-            self.wait_for_host_nodes()
+            try:
+                self.wait_for_host_nodes()
+            except AssertionError:
+                self.unplug()   # else the device controller stays bound, and every later plug fails (EBUSY)
+                raise
         return self
 
     def unplug(self, wait=True):
