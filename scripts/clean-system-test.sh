@@ -10,7 +10,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 DEBS="$(cd "$1" && pwd)"
 RELEASE=$(. /etc/os-release && echo "$VERSION_CODENAME")                   # bookworm, trixie
 RELEASE_NAME=$(. /etc/os-release && echo "Debian $VERSION_ID")
-MIRROR=${OCELLUS_DEBIAN_MIRROR:-$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)}
+MIRROR=${OCELLUS_DEBIAN_MIRROR:-$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1 || true)}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 # The minimal tree is kept between runs (it only changes with that release itself).
 CACHE=${OCELLUS_DEBOOTSTRAP_CACHE:-/var/cache/ocellus/$RELEASE-minbase.tar}
@@ -68,8 +68,8 @@ step "without ocellus-testbed, ocellus virtual-camera names the package it needs
 step "ocellus-testbed installs the virtual camera that ocellus virtual-camera runs" \
 	inside sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends /debs/ocellus-testbed_*.deb \
 		&& ocellus virtual-camera --help | grep -q -- --formats'
-step "libocellus0's echo canceller plugin is installed beside the library and its dependencies resolve (libwebrtc-audio-processing1)" \
-	inside sh -c 'plugin=$(dpkg -L libocellus0 | grep /ocellus/libocellus-echo-webrtc.so) && ldd "$plugin" > /tmp/ldd && grep -q libwebrtc_audio_processing /tmp/ldd && ! grep -q "not found" /tmp/ldd'
+step "libocellus0's echo canceller plugin is installed beside the library and its dependencies resolve (webrtc-audio-processing, 0.3 or 1.x)" \
+	inside sh -c 'plugin=$(dpkg -L libocellus0 | grep /ocellus/libocellus-echo-webrtc.so) && ldd "$plugin" > /tmp/ldd && grep -qE "libwebrtc[-_]audio[-_]processing" /tmp/ldd && ! grep -q "not found" /tmp/ldd'
 step "examples/first_frame.c builds with pkg-config --cflags --libs ocellus" \
 	inside sh -c 'cc -std=c99 -Wall -Werror -o /examples/first_frame /examples/first_frame.c $(pkg-config --cflags --libs ocellus)'
 
