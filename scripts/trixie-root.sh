@@ -37,7 +37,18 @@ PACKAGES=(
 	udev v4l-utils usbutils                                                     # (as scripts/vivid-vm.sh boots it)
 )
 
-inside() { chroot "$TREE" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+# The environment of everything run in the root (the host's toolchains first on PATH where bound).
+ROOT_ENV=(PATH=/opt/swift/usr/bin:/opt/rust/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive)
+inside() { chroot "$TREE" /usr/bin/env -i "${ROOT_ENV[@]}" "$@"; }
+bind_read_only() { mkdir -p "$TREE$2" && mount --bind -o ro "$1" "$TREE$2"; }   # HOST_PATH ROOT_PATH
+# What `run` adds: the host's Swift (and rustup's Rust, in RUST), the voice engines the host cached,
+# and what this machine trusts (a proxy's CA, say: the network the root reaches is the machine's).
+mount_host_tools() {
+	bind_read_only /opt/swift /opt/swift
+	[ -z "$RUST" ] || bind_read_only "$RUST" /opt/rust
+	bind_read_only "$CACHE" /var/cache/ocellus-host
+	bind_read_only /etc/ssl/certs /etc/ssl/certs
+}
 mount_system() {
 	mount --bind "$TREE" "$TREE"   # the root a mount of its own, as bwrap needs its / to be
 	mount -t proc proc "$TREE/proc"
@@ -63,7 +74,7 @@ build() {
 		touch "$TREE/.debootstrapped"
 	fi
 	echo "trixie-root: installing ${#PACKAGES[@]} packages in $TREE" >&2
-	if ! unshare -m --propagation private bash -c "$(declare -f mount_system inside); TREE='$TREE'; mount_system
+	if ! unshare -m --propagation private bash -c "$(declare -f mount_system inside; declare -p ROOT_ENV); TREE='$TREE'; mount_system
 		inside apt-get update -qq && inside apt-get install -y -qq --no-install-recommends ${PACKAGES[*]}" >"$log" 2>&1; then
 		tail -20 "$log" >&2
 		exit 1
@@ -84,17 +95,13 @@ run)
 	(cd "$ROOT" && { git ls-files -co --exclude-standard -z; find .git -type f -print0; } | tar --null --ignore-failed-read -T - -cf -) | tar -C "$TREE$COPY" -xf -
 	# The host's Rust toolchain where rustup put it (as Swift's, the toolchain is not the stack's);
 	# else trixie's own cargo.
-	rust=$(rustc --print sysroot 2>/dev/null || true)
-	case "$rust" in /usr|/usr/local|"") rust="" ;; esac
+	RUST=$(rustc --print sysroot 2>/dev/null || true)
+	case "$RUST" in /usr|/usr/local) RUST="" ;; esac
 	engines=$(OCELLUS_CACHE="$CACHE" "$ROOT/scripts/fetch-voice-engines.sh" --cached | sed "s|=$CACHE/|=/var/cache/ocellus-host/|" | xargs)
-	exec unshare -m --propagation private bash -c "$(declare -f mount_system); TREE='$TREE'; mount_system
-		mkdir -p \"\$TREE/opt/swift\" \"\$TREE/var/cache/ocellus-host\"
-		mount --bind -o ro /opt/swift \"\$TREE/opt/swift\"
-		# What this machine trusts (a proxy's CA, say): the network the root reaches is the machine's.
-		mkdir -p \"\$TREE/etc/ssl/certs\" && mount --bind -o ro /etc/ssl/certs \"\$TREE/etc/ssl/certs\"
-		[ -z '$rust' ] || { mkdir -p \"\$TREE/opt/rust\" && mount --bind -o ro '$rust' \"\$TREE/opt/rust\"; }
-		mount --bind -o ro '$CACHE' \"\$TREE/var/cache/ocellus-host\"
-		exec chroot \"\$TREE\" /usr/bin/env -i PATH=/opt/swift/usr/bin:/opt/rust/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-			$engines OCELLUS_REQUIRE_VOICE_ENGINES='${OCELLUS_REQUIRE_VOICE_ENGINES:-}' bash -c 'cd $COPY && exec \"\$@\"' trixie \"\$@\"" trixie "$@" ;;
+	export TREE CACHE RUST COPY
+	exec unshare -m --propagation private bash -c "$(declare -f mount_system bind_read_only mount_host_tools; declare -p ROOT_ENV)
+		mount_system && mount_host_tools || exit 1
+		exec chroot \"\$TREE\" /usr/bin/env -i \"\${ROOT_ENV[@]}\" $engines OCELLUS_REQUIRE_VOICE_ENGINES='${OCELLUS_REQUIRE_VOICE_ENGINES:-}' \
+			bash -c 'cd \"\$0\" && exec \"\$@\"' \"\$COPY\" \"\$@\"" trixie "$@" ;;
 *) echo "usage: trixie-root.sh [run CMD...]" >&2; exit 2 ;;
 esac
