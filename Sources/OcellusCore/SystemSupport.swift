@@ -74,6 +74,12 @@ public func startThread(_ body: @escaping () -> Void) -> pthread_t {
     return thread
 }
 
+/// Waits for `thread` to end; on that thread itself (its owner released from its own body)
+/// detaches it instead, since a thread cannot join itself: it ends when its body returns.
+public func joinUnlessCurrent(_ thread: pthread_t) {
+    if pthread_equal(thread, pthread_self()) != 0 { pthread_detach(thread) } else { pthread_join(thread, nil) }
+}
+
 /// An environment variable's text. Bytes that are not UTF-8 are an error naming the
 /// variable, never replaced: a repaired path would name another directory.
 public func environmentVariable(_ name: String) throws(OcellusError) -> String? {

@@ -224,8 +224,9 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
         if type == PipeWireTypes.node, let media = PipeWireFacts.media(ofClass: mediaClass) {
             guard let proxy = pw_registry_bind(registry, id, PipeWireTypes.node, UInt32(PW_VERSION_NODE), 0) else { return }
             nodes[id]?.destroy()
+            // Weak: a node's event may come while this backend's deinit waits for the loop lock.
             nodes[id] = BoundNode(globalID: id, media: media, proxy: proxy, properties: properties,
-                                  onChange: { [unowned self] in self.requestSync() })
+                                  onChange: { [weak self] in self?.requestSync() })
             requestSync()
         } else if type == PipeWireTypes.device, mediaClass.hasSuffix("/Device") {
             guard let proxy = pw_registry_bind(registry, id, PipeWireTypes.device, UInt32(PW_VERSION_DEVICE), 0) else { return }
@@ -235,7 +236,8 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
         } else if type == PipeWireTypes.metadata, properties["metadata.name"] == "default" {
             guard let proxy = pw_registry_bind(registry, id, PipeWireTypes.metadata, UInt32(PW_VERSION_METADATA), 0) else { return }
             defaults?.destroy()
-            defaults = DefaultMetadata(globalID: id, proxy: proxy) { [unowned self] source in
+            defaults = DefaultMetadata(globalID: id, proxy: proxy) { [weak self] source in
+                guard let self else { return }
                 delegate?.backend(self, didChangeDefaultMicrophone: source)
             }
             requestSync()

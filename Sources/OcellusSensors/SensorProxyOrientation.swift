@@ -9,6 +9,37 @@ import Glibc
 /// `PropertiesChanged`; "undefined" keeps the last value. When the proxy goes
 /// away, the last value stays and `isAvailable` turns false.
 public final class SensorProxyOrientation: @unchecked Sendable {
+    private let listener: Listener
+    private let lock = ConditionLock()
+    private var thread: pthread_t?
+
+    /// Connects to `busAddress` (e.g. a private bus in tests), else the system bus, and
+    /// claims the accelerometer. Throws when no sensor proxy answers.
+    public init(busAddress: String? = nil, onChange: @escaping (Int) -> Void = { _ in }) throws(OcellusError) {
+        listener = try Listener(busAddress: busAddress, onChange: onChange)
+        thread = startThread { [listener] in listener.run() }
+    }
+
+    deinit { stop() }
+
+    /// The last known H in clockwise degrees.
+    public var orientation: Int { listener.orientation }
+    /// False once the proxy has left the bus.
+    public var isAvailable: Bool { listener.isAvailable }
+
+    /// Ends the dispatching thread, which closes the connection; waits for it unless called
+    /// from `onChange` (on that thread).
+    public func stop() {
+        guard let running = lock.withLock({ () -> pthread_t? in defer { thread = nil }; return thread }) else { return }
+        listener.stop()
+        joinUnlessCurrent(running)
+    }
+}
+
+/// The connection and what it last heard, held by the thread that dispatches it: the handle
+/// may be released before that thread has run a line, and the bus's callbacks reach this
+/// object by a raw pointer.
+private final class Listener: @unchecked Sendable {
     static let service = "net.hadess.SensorProxy"
     static let path = "/net/hadess/SensorProxy"
     static let orientations = ["normal": 0, "left-up": 90, "bottom-up": 180, "right-up": 270]
@@ -19,12 +50,9 @@ public final class SensorProxyOrientation: @unchecked Sendable {
     private var current = 0
     private var available = true
     private var stopped = false
-    private var thread: pthread_t?
     private let onChange: (Int) -> Void
 
-    /// Connects to `busAddress` (e.g. a private bus in tests), else the system bus, and
-    /// claims the accelerometer. Throws when no sensor proxy answers.
-    public init(busAddress: String? = nil, onChange: @escaping (Int) -> Void = { _ in }) throws(OcellusError) {
+    init(busAddress: String?, onChange: @escaping (Int) -> Void) throws(OcellusError) {
         self.onChange = onChange
         var connection: OpaquePointer?
         var result = csdbus_connect(busAddress, 0, &connection)
@@ -45,7 +73,7 @@ public final class SensorProxyOrientation: @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         _ = sd_bus_match_signal(connection, &slots[0], Self.service, Self.path, "org.freedesktop.DBus.Properties",
                                 "PropertiesChanged", { _, data, _ in
-            Unmanaged<SensorProxyOrientation>.fromOpaque(data!).takeUnretainedValue().propertiesChanged()
+            Unmanaged<Listener>.fromOpaque(data!).takeUnretainedValue().propertiesChanged()
             return 0
         }, me)
         _ = sd_bus_match_signal(connection, &slots[1], "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
@@ -55,40 +83,26 @@ public final class SensorProxyOrientation: @unchecked Sendable {
             guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &name) >= 0,
                   sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &old) >= 0,
                   sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &new) >= 0,
-                  let name, String(cString: name) == SensorProxyOrientation.service else { return 0 }
+                  let name, String(cString: name) == Listener.service else { return 0 }
             let gone = new.map { String(cString: $0).isEmpty } ?? true
-            Unmanaged<SensorProxyOrientation>.fromOpaque(data!).takeUnretainedValue().ownerChanged(present: !gone)
+            Unmanaged<Listener>.fromOpaque(data!).takeUnretainedValue().ownerChanged(present: !gone)
             return 0
         }, me)
-        thread = startThread { [unowned self] in self.run() }
     }
 
-    deinit { stop() }
+    var orientation: Int { lock.withLock { current } }
+    var isAvailable: Bool { lock.withLock { available } }
 
-    /// The last known H in clockwise degrees.
-    public var orientation: Int { lock.withLock { current } }
-    /// False once the proxy has left the bus.
-    public var isAvailable: Bool { lock.withLock { available } }
+    func stop() { lock.withLock { stopped = true } }
 
-    public func stop() {
-        let running: pthread_t? = lock.withLock {
-            stopped = true
-            defer { thread = nil }
-            return thread
-        }
-        if let running { pthread_join(running, nil) }
-        for slot in slots { sd_bus_slot_unref(slot) }
-        slots = [nil, nil]
-        if let bus { sd_bus_flush_close_unref(bus) }
-        bus = nil
-    }
-
-    /// Dispatches bus messages on this object's thread until stopped.
-    private func run() {
+    /// Dispatches bus messages until stopped, then closes the connection.
+    func run() {
         while !lock.withLock({ stopped }) {
             if sd_bus_process(bus, nil) > 0 { continue }
             _ = sd_bus_wait(bus, 100_000)   // µs: wakes to notice stop()
         }
+        for slot in slots { sd_bus_slot_unref(slot) }
+        sd_bus_flush_close_unref(bus)
     }
 
     private func readOrientation() -> Int? {

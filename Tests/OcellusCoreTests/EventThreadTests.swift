@@ -64,4 +64,37 @@ import Glibc
         events.removeObserver(other)
         events.stop()
     }
+
+    /// The thread may not have run a line when its owner is released: the release must not
+    /// race the thread's first look at its state (it once crashed reading a freed owner).
+    @Test func releasedAsSoonAsItStartsFromManyThreads() {
+        let rounds = 2_000
+        let threads = (0..<4).map { _ in
+            startThread {
+                for round in 0..<rounds {
+                    let events = EventThread<Int>()
+                    _ = events.addObserver { _ in }
+                    if round % 2 == 0 { events.post(round) }
+                }
+            }
+        }
+        for thread in threads { pthread_join(thread, nil) }
+    }
+
+    /// An observer that drops the last reference to its event thread (its owner going away)
+    /// returns into a loop whose state must still be there.
+    @Test func anObserverReleasingTheLastReferenceReturnsSafely() {
+        final class Owner: @unchecked Sendable { var events: EventThread<Int>? = EventThread() }
+        let log = Log()
+        for round in 0..<200 {
+            let owner = Owner()
+            _ = owner.events!.addObserver { value in
+                owner.events = nil
+                log.append(value)
+            }
+            owner.events!.post(round)
+            _ = log.wait(count: round + 1)
+        }
+        #expect(log.values == Array(0..<200))
+    }
 }

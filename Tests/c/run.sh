@@ -127,6 +127,11 @@ if problems=$(python3 "$ROOT/scripts/check-mirrors.py"); then ok "each header se
 else not_ok "the mirrors are not cut like the header:"; echo "$problems" | head; fi
 if (cd "$ROOT" && "${SWIFT:-swift}" package dump-package 2>/dev/null | python3 scripts/layers.py --check docs/DESIGN.md); then ok "docs/DESIGN.md's layer diagram is Package.swift's"
 else not_ok "docs/DESIGN.md's layer diagram differs from Package.swift"; fi
+# A checked `unowned` capture traps when its closure runs on another thread while the owner's
+# deinit is under way (a thread not yet started, a loop callback waiting for the lock): weak, a
+# strong reference to state the thread owns, or unowned(unsafe) where deinit joins the thread.
+if unowned=$(grep -rnE '\[([^]]*, *)?unowned +[A-Za-z_]' "$ROOT/Sources" --include='*.swift'); then not_ok "checked unowned captures in Sources:"; echo "$unowned" | head
+else ok "no checked unowned capture in Sources"; fi
 if c++ -x c++ -std=c++11 -Wall -Wextra -Werror -pedantic $(pkg-config --cflags ocellus) -c -o /dev/null "$HERE/header_only.c"; then
 	ok "header compiles as C++11 with -Werror"
 else not_ok "header compiles as C++11"; fi
