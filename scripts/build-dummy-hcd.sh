@@ -9,7 +9,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="$(realpath -m "${1:?usage: build-dummy-hcd.sh OUT.ko}")"
 PATCH="$ROOT/testbed/usb-gadget/dummy_hcd-iso.patch"
-[ -s "$OUT" ] && [ "$OUT" -nt "$PATCH" ] && exit 0
+[ -s "$OUT" ] && [ "$OUT" -nt "$PATCH" ] && [ "$OUT" -nt "$0" ] && exit 0
 
 KVER=$("$ROOT/scripts/kernel-version.sh")                               # 6.1.0-57-amd64, as scripts/vivid-vm.sh boots
 VERSION=$(dpkg-query -W -f='${Version}' "linux-image-$KVER")            # 6.1.192-3
@@ -49,6 +49,13 @@ trap 'rm -rf "$BUILD"' EXIT
 mkdir -p "$BUILD/drivers/usb/gadget/udc"
 cp "$SOURCE" "$BUILD/drivers/usb/gadget/udc/"
 patch -s -d "$BUILD" -p1 < "$PATCH"
+# dummy_queue completes an IN request at once when it fits its one-request FIFO. An iso request
+# must wait for its interval (transfer_iso): 6.12's f_uvc queues a zero-length request again from
+# each completion, so completing at once loops in the kernel and the guest locks up. The line
+# differs around it between kernels, hence an edit, not a hunk.
+sed -i 's/^\(\s*if (ep->desc && \)\((ep->desc->bEndpointAddress & USB_DIR_IN) &&\)$/\1!usb_endpoint_xfer_isoc(ep->desc) \&\& \2/' \
+	"$BUILD/drivers/usb/gadget/udc/dummy_hcd.c"
+grep -q '!usb_endpoint_xfer_isoc(ep->desc) &&' "$BUILD/drivers/usb/gadget/udc/dummy_hcd.c"
 echo 'obj-m := dummy_hcd.o' > "$BUILD/drivers/usb/gadget/udc/Kbuild"
 # No BTF for an out-of-tree test module (6.12 would want pahole for it).
 make -s -C "$HEADERS" M="$BUILD/drivers/usb/gadget/udc" CONFIG_DEBUG_INFO_BTF_MODULES= modules 2>&1 | grep -v "Skipping BTF" || true

@@ -62,7 +62,7 @@ suite ffmpeg count_plain make -s test-ffmpeg
 
 # Debian 13: the root (built once, then cached), the project built there from its own copy of
 # this checkout, and every suite but the fuzzing smoke run and the FFmpeg headers check (neither
-# depends on the stack) and the USB gadget suite (not yet on 6.12); the guest boots Debian 13's kernel.
+# depends on the stack); the guest boots Debian 13's kernel.
 if [ "$trixie_status" = 0 ]; then
 	if suite trixie-build count_plain scripts/trixie-root.sh run sh -c 'make -s build && echo "1 passed, 0 failed"'; then
 		suite trixie-swift count_plain scripts/trixie-root.sh run make -s test-swift
@@ -73,6 +73,9 @@ if [ "$trixie_status" = 0 ]; then
 		suite trixie-examples count_plain scripts/trixie-root.sh run make -s test-examples
 		suite trixie-portal count_pytest scripts/trixie-root.sh run make -s test-portal
 		suite trixie-v4l2-vivid count_plain scripts/trixie-root.sh run make -s test-vivid
+		suite trixie-usb-gadget count_plain scripts/trixie-root.sh run make -s test-gadget
+		# The same gadgets listed on both stacks: the same devices, IDs and all.
+		suite gadget-identity count_plain scripts/compare-identities.py "$LOGS/usb-gadget.log" "$LOGS/trixie-usb-gadget.log"
 		suite trixie-debian count_plain scripts/trixie-root.sh run make -s test-debian
 	fi
 else

@@ -105,7 +105,9 @@ public struct V4L2Discovery {
             name: name, driver: cString(capability.driver), card: cString(capability.card),
             busInfo: cString(capability.bus_info), capabilities: caps, isCapture: capture,
             isMediaControllerCentric: caps & UInt32(V4L2_CAP_IO_MC) != 0,
-            functionName: directory.flatMap { system.attribute($0 + "/interface") },
+            functionName: directory.flatMap { system.attribute($0 + "/interface") }
+                ?? Self.uvcFunctionName(card: cString(capability.card), driver: cString(capability.driver),
+                                        product: directory.flatMap(system.usbIdentity(containing:))?.product),
             formats: capture ? formats(fd, bufferType: bufferType.rawValue) : [],
             hasColourControls: capture && Self.colourControls.contains { hasControl(fd, $0) },
             location: (capture ? control(fd, CV4L2_CID_CAMERA_ORIENTATION) : nil).flatMap { ["front", "back", "external"][safe: Int($0)] },
@@ -250,6 +252,15 @@ public struct V4L2Discovery {
             sibling.name != node.name && sibling.formats.contains { !infraredFormats.contains($0.pixelFormat) && !$0.pixelFormat.isDepth }
         }
         return named || hasColourSibling
+    }
+
+    /// The USB function's name where its interface has none: uvcvideo names a card
+    /// "Product: Function" from the interface association's string (kernels from 6.12 give only
+    /// the association a gadget function's name), cut to 31 bytes.
+    static func uvcFunctionName(card: String, driver: String, product: String?) -> String? {
+        guard driver == "uvcvideo", let product, card.hasPrefix(product + ": ") else { return nil }
+        let function = card.dropFirst(product.count + 2)
+        return function.isEmpty ? nil : String(function)
     }
 
     static func namesInfrared(_ text: String) -> Bool {

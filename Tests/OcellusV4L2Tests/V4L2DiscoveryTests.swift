@@ -58,6 +58,17 @@ import Testing
         #expect(camera.properties["api.v4l2.nodes"] == "/dev/video0" && camera.details.videoNodes == ["/dev/video0"])
     }
 
+    /// Where the interface has no string, the function's name is what uvcvideo put after the
+    /// product in the card (the association's string), however it was cut.
+    @Test func aFunctionNamedOnlyByItsAssociationIsReadFromUVCVideosCard() {
+        let name = V4L2Discovery.uvcFunctionName(card: "Gadget Webcam: Integrated IR Ca", driver: "uvcvideo", product: "Gadget Webcam")
+        #expect(name == "Integrated IR Ca" && V4L2Discovery.namesInfrared(name!))
+        #expect(V4L2Discovery.uvcFunctionName(card: "Gadget Webcam", driver: "uvcvideo", product: "Gadget Webcam") == nil)
+        #expect(V4L2Discovery.uvcFunctionName(card: "Other: Integrated IR", driver: "uvcvideo", product: "Gadget Webcam") == nil)
+        #expect(V4L2Discovery.uvcFunctionName(card: "Gadget Webcam: IR", driver: "vivid", product: "Gadget Webcam") == nil)
+        #expect(V4L2Discovery.uvcFunctionName(card: "Gadget Webcam: IR", driver: "uvcvideo", product: nil) == nil)
+    }
+
     @Test func hdmiCaptureDongleIsExternal() throws {
         let (cameras, _) = try discover("ms2109-hdmi-capture")
         let dongle = try #require(cameras.first)

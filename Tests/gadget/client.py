@@ -1,8 +1,10 @@
 """What the gadget tests share besides the gadgets: the CLI, and waiting for the system."""
 
+import json
 import os
 import subprocess
 import time
+from pathlib import Path
 
 CLI = os.environ["OCELLUS_CLI"]
 
@@ -24,3 +26,17 @@ def wait_for(probe, timeout=15, what="it", interval=0.05):
             return value
         time.sleep(interval)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+# What makes a listed device the same device on another stack (not its nodes or daemon serials).
+IDENTITY_FIELDS = ("unique_id", "name", "type", "position", "backend", "vendor_id", "product_id", "serial",
+                   "formats", "depth_formats")
+
+
+def record_identities(label, devices):
+    """Keeps what this stack listed for `devices` (dicts of `list --json`) under `label`. job.sh
+    prints them as `identity:` lines, and scripts/test.sh compares Debian 12's with Debian 13's:
+    the same gadget must come out as the same device on both."""
+    with open(Path(os.environ.get("TMPDIR", "/tmp")) / "identities.jsonl", "a") as log:
+        for device in devices:
+            log.write(json.dumps({"label": label, **{k: device.get(k) for k in IDENTITY_FIELDS}}, sort_keys=True) + "\n")

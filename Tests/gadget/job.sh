@@ -17,9 +17,12 @@ export OCELLUS_CLI=$ROOT/build/bin/ocellus OCELLUS_LIBRARY=$ROOT/build/lib/liboc
 export OCELLUS_UVC_GADGET=$ROOT/build/testbed/uvc-gadget
 cd "$ROOT" || exit 1
 TESTS="@TESTS@"
-/usr/bin/python3 -m pytest -q -p no:cacheprovider --color=no ${TESTS:-Tests/gadget} > "$TMPDIR/pytest.log" 2>&1
-status=$?
-cat "$TMPDIR/pytest.log"
+# Each test's name as it ends (-v), on the console as it happens: a hung guest shows where it hung.
+{ /usr/bin/python3 -m pytest -v -p no:cacheprovider --color=no ${TESTS:-Tests/gadget} 2>&1; echo $? > "$TMPDIR/pytest.status"; } |
+	tee "$TMPDIR/pytest.log"
+status=$(cat "$TMPDIR/pytest.status")
+# What this stack listed for the gadgets, for scripts/test.sh to compare across stacks.
+[ -f "$TMPDIR/identities.jsonl" ] && sed 's/^/identity: /' "$TMPDIR/identities.jsonl"
 passed=$(tail -1 "$TMPDIR/pytest.log" | grep -o '[0-9]* passed' | cut -d' ' -f1)
 failed=$(tail -1 "$TMPDIR/pytest.log" | grep -o '[0-9]* failed' | cut -d' ' -f1)
 errors=$(tail -1 "$TMPDIR/pytest.log" | grep -o '[0-9]* error' | cut -d' ' -f1)

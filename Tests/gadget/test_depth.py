@@ -22,7 +22,7 @@ import ocellus  # noqa: E402
 from ocellus.capture import CaptureSession, SessionEvent, VideoDataOutput  # noqa: E402
 from ocellus.depth import DepthDataOutput, OutputSynchronizer  # noqa: E402
 from gadgets import Format, Function, Gadget, depth_at, depth_stamp_of, stamp_of  # noqa: E402
-from client import cli, wait_for  # noqa: E402
+from client import cli, record_identities, wait_for  # noqa: E402
 
 TMP = Path(os.environ.get("TMPDIR", "/tmp"))
 CAMERA = "usb-1d6b:0104-DEPTH001"
@@ -64,6 +64,7 @@ def test_the_functions_of_a_depth_camera_are_one_depth_camera(camera):
     assert list(devices) == [CAMERA], "the infrared and depth functions are not cameras of their own"
     device = devices[CAMERA]
     assert device["type"] == "depth_camera"
+    record_identities("v4l2: a depth camera", [device])
     assert [(f["pixel_format"], f["width"], f["height"]) for f in device["formats"]] == [("YUYV", 320, 240)]
     assert [(f["pixel_format"], f["width"], f["height"], f["frame_rates"]) for f in device["depth_formats"]] == \
         [("Z16", 160, 120, [30])]

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python"))
 import ocellus  # noqa: E402
 from gadgets import TONE_HZ, Gadget, expected_yuyv, stamp_of  # noqa: E402
-from client import CLI, cli, wait_for  # noqa: E402
+from client import CLI, cli, record_identities, wait_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TMP = Path(os.environ.get("TMPDIR", "/tmp"))
@@ -95,6 +95,7 @@ def test_libcamera_and_the_v4l2_monitor_publishing_one_webcam_make_one_camera(we
 
 def test_every_identity_field_is_what_the_kernel_says(webcam):
     camera = listing()[CAMERA]
+    record_identities("pipewire: a webcam with a microphone", [camera, listing()[f"{CAMERA}-audio"]])
     sysfs = webcam.host_device_path()
     # Debian 12's spa-v4l2 publishes device.vendor.id as "0x1d6" (a too-short buffer): read sysfs, not it.
     assert camera["vendor_id"] == (sysfs / "idVendor").read_text().strip()
@@ -215,6 +216,7 @@ def test_a_webcam_with_a_placeholder_serial_and_its_microphone_are_named_by_port
         camera_id = "usb-1d6b:0104@2-1"
         wait_for(lambda: camera_id in listing() and f"{camera_id}-audio" in listing(),
                  timeout=30, what="the camera and its microphone by port")
+        record_identities("pipewire: a webcam with a placeholder serial", [listing()[camera_id], listing()[f"{camera_id}-audio"]])
         with ocellus.Context("org.ocellus.test.gadget") as ctx:
             paired = ctx.associated_microphone(ctx.device_by_unique_id(camera_id))
             assert paired is not None and paired.unique_id == f"{camera_id}-audio"

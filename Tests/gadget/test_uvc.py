@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "pytho
 import ocellus  # noqa: E402
 from ocellus.capture import CaptureSession, MovieFileOutput, SessionEvent, VideoDataOutput  # noqa: E402
 from gadgets import BAR_YUV, Format, Function, Gadget, expected_yuyv, stamp_of  # noqa: E402
-from client import CLI, cli, wait_for  # noqa: E402
+from client import CLI, cli, record_identities, wait_for  # noqa: E402
 
 TMP = Path(os.environ.get("TMPDIR", "/tmp"))
 YUYV_AND_MJPEG = [Function([Format("YUYV", [(640, 480), (320, 240)]), Format("MJPG", [(640, 480), (320, 240)])])]
@@ -42,6 +42,7 @@ def test_a_serial_names_the_camera_and_the_formats_are_exactly_the_gadgets():
         assert (camera["vendor_id"], camera["product_id"]) == ("1d6b", "0104")
         # uvcvideo's metadata node is not a second camera nor a node of this one.
         assert camera["v4l2_nodes"] == [capture_node] and len(cameras()) == 1
+        record_identities("v4l2: a webcam with a serial", [camera])
         listed = [(f["pixel_format"], f["width"], f["height"], f["frame_rates"]) for f in camera["formats"]]
         assert listed == [(fourcc, w, h, [30, 15, 10]) for fourcc in ("YUYV", "MJPG")
                           for w, h in ((640, 480), (320, 240))]
@@ -55,6 +56,7 @@ def test_a_serial_names_the_camera_and_the_formats_are_exactly_the_gadgets():
 def test_without_an_identifying_serial_the_port_names_the_camera(serial):
     with Gadget(f"port-{serial}", serial=serial).plug(1):
         assert list(cameras()) == ["usb-1d6b:0104@2-1"]
+        record_identities(f"v4l2: a webcam with serial {serial!r}", cameras().values())
 
 
 def test_two_identical_units_on_two_buses_get_two_port_ids():

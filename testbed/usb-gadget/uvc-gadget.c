@@ -486,10 +486,23 @@ static void answer_control(int request, int length, int size, const int values[5
 	respond(data, length < size ? length : size);
 }
 
+/* The interface of this function a request names. Newer kernels' f_uvc (6.12 here, not 6.1)
+ * rewrite wIndex to 0 for the control interface and 1 for streaming, whatever the configuration
+ * numbered them; older ones pass the numbers themselves. Only a first function has 0 and 1 of
+ * its own (gadgets.py puts UVC functions first), and those mean the same in both conventions. */
+static int named_interface(int number)
+{
+	if (number == control_interface || number == 0)
+		return control_interface;
+	if (number == streaming_interface || number == 1)
+		return streaming_interface;
+	return -1;
+}
+
 static void handle_setup(const struct usb_ctrlrequest *setup)
 {
 	int request = setup->bRequest, selector = setup->wValue >> 8;
-	int interface = setup->wIndex & 0xff, entity = setup->wIndex >> 8, length = setup->wLength;
+	int interface = named_interface(setup->wIndex & 0xff), entity = setup->wIndex >> 8, length = setup->wLength;
 	if ((setup->bRequestType & USB_TYPE_MASK) != USB_TYPE_CLASS) {
 		stall(0x07);
 		return;
