@@ -381,7 +381,7 @@ def test_automatic_switching_waits_for_the_recording(tmp_path, cameras):
             deadline = time.monotonic() + 5
             while not session.is_running and time.monotonic() < deadline:
                 time.sleep(0.01)
-            assert session.is_running
+            assert session.is_running, log.events
         session.automatically_switches_camera = False
         session.close()
         movie.close()
