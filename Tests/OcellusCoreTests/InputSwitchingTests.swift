@@ -98,6 +98,58 @@ import OcellusTestSupport
         #expect(bed.backend.opened.last?.device.serialNumber == "A")
     }
 
+    /// PipeWire's session manager can end the stream with its own error ("no node available")
+    /// before the node's removal arrives: the camera going is what counts, not the error's code.
+    @Test func aStreamEndingWithAnotherErrorAsItsCameraGoesStartsAgain() throws {
+        let bed = try Bed()
+        defer { bed.close() }
+        try bed.startFollowing(preferred: "B")
+        let stream = try #require(bed.backend.opened.last)
+        stream.fail(OcellusError(.other, "the capture stream failed: no node available"))
+        #expect(bed.log.wait { events in events.contains { if case .runtimeError = $0 { true } else { false } } })
+        bed.backend.remove("b")
+        #expect(bed.log.wait { Bed.switches(in: $0).last == "A" })
+        #expect(bed.log.wait { events in events.last.map { if case .started = $0 { true } else { false } } ?? false })
+        #expect(bed.session.isRunning && bed.backend.opened.last?.device.serialNumber == "A")
+    }
+
+    /// The hub dropping the camera first switches the running session; the old stream's end,
+    /// coming after, is not the session's.
+    @Test func theCameraGoingBeforeItsStreamEndsSwitchesTheRunningSession() throws {
+        let bed = try Bed()
+        defer { bed.close() }
+        try bed.startFollowing(preferred: "B")
+        let stream = try #require(bed.backend.opened.last)
+        bed.backend.remove("b")
+        #expect(bed.log.wait { Bed.switches(in: $0).last == "A" })
+        stream.fail(OcellusError(.disconnected, "the camera was disconnected"))
+        usleep(100_000)
+        #expect(bed.session.isRunning && bed.backend.opened.last?.device.serialNumber == "A")
+        #expect(!bed.log.events.contains { if case .runtimeError = $0 { true } else { false } })
+    }
+
+    /// Both at once, many times: whichever comes first, and the stream's end landing while the
+    /// switch is being made, the session ends up running on the next camera.
+    @Test func theStreamEndAndTheCameraGoingRacingEndWithTheSessionRunning() throws {
+        for round in 0..<60 {
+            let bed = try Bed()
+            defer { bed.close() }
+            try bed.startFollowing(preferred: "B")
+            let stream = try #require(bed.backend.opened.last)
+            let code: ErrorCode = round % 2 == 0 ? .disconnected : .other
+            let failing = Thread {
+                usleep(UInt32(round % 5) * 50)
+                stream.fail(OcellusError(code, "the stream ended"))
+            }
+            failing.start()
+            bed.backend.remove("b")
+            #expect(bed.log.wait { Bed.switches(in: $0).last == "A" })
+            let running = bed.log.wait { _ in bed.session.isRunning && bed.backend.opened.last?.device.serialNumber == "A" }
+            #expect(running, "round \(round): \(bed.log.events)")
+            if !running { break }
+        }
+    }
+
     @Test func aSessionStoppedAsAskedIsNotRestartedBySwitching() throws {
         let bed = try Bed()
         defer { bed.close() }

@@ -81,12 +81,18 @@ public final class ScriptedBackend: DeviceBackend, CameraStreamOpening, AudioStr
 
 /// A camera stream that delivers the frames a test feeds it, on the feeding thread (as a
 /// backend delivers on its stream thread), and records who stopped it.
+/// As a real backend's stream, it calls its handler on no thread once `stop` has returned (a
+/// real `stop` joins the stream's thread): a frame or failure fed after that is dropped, and
+/// `stop` waits for one being delivered.
 public final class ScriptedStream: CameraStream, @unchecked Sendable {
     public let device: Device
     public let format: VideoFormat
     private let handler: (CameraStreamEvent) -> Void
     private let lock = NSLock()
     private var stoppers: [pthread_t] = []
+    /// Held while the handler runs; `stop` takes it to end deliveries.
+    private let delivering = NSRecursiveLock()
+    private var stopped = false
 
     init(device: Device, format: VideoFormat, handler: @escaping (CameraStreamEvent) -> Void) {
         (self.device, self.format, self.handler) = (device, format, handler)
@@ -94,7 +100,11 @@ public final class ScriptedStream: CameraStream, @unchecked Sendable {
 
     /// Delivers `frame` (views valid during the call); `lender`, when the stream lends its buffer.
     public func feed(_ frame: CameraFrame, lender: (any CameraBufferLending)? = nil) {
-        withUnsafePointer(to: frame) { handler(.frame($0, lender: lender)) }
+        withUnsafePointer(to: frame) { frame in deliver(.frame(frame, lender: lender)) }
+    }
+
+    private func deliver(_ event: CameraStreamEvent) {
+        delivering.withLock { if !stopped { handler(event) } }
     }
 
     /// A frame of the stream's format and size filled with `byte`, numbered `sequence`, stamped now.
@@ -108,9 +118,12 @@ public final class ScriptedStream: CameraStream, @unchecked Sendable {
     }
 
     /// The stream ends on its own (the camera went, the daemon went, a driver error).
-    public func fail(_ error: OcellusError) { handler(.failed(error)) }
+    public func fail(_ error: OcellusError) { deliver(.failed(error)) }
 
-    public func stop() { lock.withLock { stoppers.append(pthread_self()) } }
+    public func stop() {
+        delivering.withLock { stopped = true }
+        lock.withLock { stoppers.append(pthread_self()) }
+    }
     /// The threads that called `stop`, in order.
     public var stops: [pthread_t] { lock.withLock { stoppers } }
 }

@@ -464,7 +464,7 @@ public final class CaptureSession: @unchecked Sendable {
         let stopped = lock.withLock { () -> (other: SessionStream?, isDepth: Bool)? in
             guard running, failed === picture || failed === depth else { return nil }
             running = false
-            switching.streamEnded(error)
+            switching.streamEnded()
             let isDepth = failed === depth
             defer { if isDepth { picture = nil } else { depth = nil } }
             return (isDepth ? picture : depth, isDepth)
