@@ -47,6 +47,22 @@ CXX ?= c++
 CXXFLAGS ?= -O2 -g
 WEBRTC_CFLAGS = $(shell pkg-config --cflags $(WEBRTC_PACKAGE) | sed 's/-I/-isystem /g') -DOCELLUS_WEBRTC_APM_MAJOR=$(WEBRTC_MAJOR)
 WEBRTC_LIBS = $(shell pkg-config --libs $(WEBRTC_PACKAGE))
+# Metadata outputs' plugins (C++ around OpenCV's objdetect for faces and zxing-cpp for codes), loaded
+# on first use from LIBDIR/ocellus/ like the echo plugin. FACES=yes / CODES=yes require their
+# library's headers, =no leaves the plugin out: creating such an output then says what is missing.
+FACES_PLUGIN := $(BUILD)/lib/ocellus/libocellus-faces-opencv.so
+CODES_PLUGIN := $(BUILD)/lib/ocellus/libocellus-codes-zxing.so
+# Debian ships opencv4.pc only with the whole of libopencv-dev; the modules' -dev packages suffice.
+OPENCV_CFLAGS := $(or $(shell pkg-config --cflags opencv4 2>/dev/null | sed 's/-I/-isystem /g'),-isystem /usr/include/opencv4)
+FACES ?= $(if $(wildcard /usr/include/opencv4/opencv2/objdetect.hpp),yes,$(if $(shell pkg-config --exists opencv4 && echo found),yes,no))
+CODES ?= $(if $(shell pkg-config --exists zxing && echo found),yes,no)
+# $(call build-plugin,OUTPUT,SOURCE,CFLAGS,LIBS): one C++ plugin, hardened as the library.
+define build-plugin
+	mkdir -p $(dir $(1))
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -std=c++17 -fPIC -shared -Wall -Wextra -Werror $(3) $(2) \
+		-o $(1) $(LDFLAGS) -Wl,-z,relro,-z,now,--no-undefined,--as-needed $(4)
+	$(if $(STRIP),$(STRIP) --strip-unneeded $(1))
+endef
 CC ?= cc
 # The CLI is C, built like any program that uses the library (dpkg-buildflags' CFLAGS/LDFLAGS apply).
 CFLAGS ?= -O2 -g
@@ -81,14 +97,23 @@ build:
 	$(if $(STRIP),$(STRIP) $(CLI))
 	$(if $(STRIP),$(STRIP) -o $(VIRTUAL_CAMERA) $(RELEASE)/ocellus-virtual-camera,cp $(RELEASE)/ocellus-virtual-camera $(VIRTUAL_CAMERA))
 ifeq ($(ECHO_CANCELLATION),yes)
-	mkdir -p $(dir $(ECHO_PLUGIN))
 	$(if $(WEBRTC_PACKAGE),,pkg-config --print-errors --exists webrtc-audio-processing-1 webrtc-audio-processing)
-	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -std=c++17 -fPIC -shared -Wall -Wextra -Werror $(WEBRTC_CFLAGS) plugins/echo-webrtc/echo_webrtc.cpp \
-		-o $(ECHO_PLUGIN) $(LDFLAGS) -Wl,-z,relro,-z,now,--no-undefined,--as-needed $(WEBRTC_LIBS)
-	$(if $(STRIP),$(STRIP) --strip-unneeded $(ECHO_PLUGIN))
+	$(call build-plugin,$(ECHO_PLUGIN),plugins/echo-webrtc/echo_webrtc.cpp,$(WEBRTC_CFLAGS),$(WEBRTC_LIBS))
 else
 	rm -f $(ECHO_PLUGIN)
 	@echo "ocellus: building without echo cancellation (no webrtc-audio-processing: install libwebrtc-audio-processing-dev)"
+endif
+ifeq ($(FACES),yes)
+	$(call build-plugin,$(FACES_PLUGIN),plugins/faces-opencv/faces_opencv.cpp,$(OPENCV_CFLAGS),-lopencv_objdetect -lopencv_imgproc -lopencv_core)
+else
+	rm -f $(FACES_PLUGIN)
+	@echo "ocellus: building without faces (no OpenCV objdetect: install libopencv-objdetect-dev)"
+endif
+ifeq ($(CODES),yes)
+	$(call build-plugin,$(CODES_PLUGIN),plugins/codes-zxing/codes_zxing.cpp,$(shell pkg-config --cflags zxing),$(shell pkg-config --libs zxing))
+else
+	rm -f $(CODES_PLUGIN)
+	@echo "ocellus: building without codes (no zxing-cpp: install libzxing-dev)"
 endif
 	cp include/ocellus.h $(BUILD)/include/
 	sed -e 's|@LIBDIR@|$(abspath $(BUILD))/lib|' -e 's|@INCLUDEDIR@|$(abspath $(BUILD))/include|' -e 's|@PREFIX@|$(abspath $(BUILD))|' \
@@ -107,6 +132,8 @@ install: build man
 	install -m 0644 $(LIB) $(DESTDIR)$(LIBDIR)/libocellus.so.0
 	ln -sf libocellus.so.0 $(DESTDIR)$(LIBDIR)/libocellus.so
 	$(if $(filter yes,$(ECHO_CANCELLATION)),install -D -m 0644 $(ECHO_PLUGIN) $(DESTDIR)$(LIBDIR)/ocellus/libocellus-echo-webrtc.so)
+	$(if $(filter yes,$(FACES)),install -D -m 0644 $(FACES_PLUGIN) $(DESTDIR)$(LIBDIR)/ocellus/libocellus-faces-opencv.so)
+	$(if $(filter yes,$(CODES)),install -D -m 0644 $(CODES_PLUGIN) $(DESTDIR)$(LIBDIR)/ocellus/libocellus-codes-zxing.so)
 	install -m 0644 include/ocellus.h $(DESTDIR)$(INCLUDEDIR)/ocellus.h
 	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/ocellus
 	install -D -m 0755 $(VIRTUAL_CAMERA) $(DESTDIR)$(LIBEXECDIR)/ocellus/ocellus-virtual-camera
@@ -121,7 +148,8 @@ uninstall:
 		$(DESTDIR)$(BINDIR)/ocellus $(DESTDIR)$(PKGCONFIGDIR)/ocellus.pc $(DESTDIR)$(MANDIR)/man1/ocellus.1 \
 		$(DESTDIR)$(MANDIR)/man1/ocellus-*.1 $(DESTDIR)$(DATADIR)/bash-completion/completions/ocellus \
 		$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_ocellus $(DESTDIR)$(LIBEXECDIR)/ocellus/ocellus-virtual-camera \
-		$(DESTDIR)$(LIBDIR)/ocellus/libocellus-echo-webrtc.so
+		$(DESTDIR)$(LIBDIR)/ocellus/libocellus-echo-webrtc.so $(DESTDIR)$(LIBDIR)/ocellus/libocellus-faces-opencv.so \
+		$(DESTDIR)$(LIBDIR)/ocellus/libocellus-codes-zxing.so
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/ocellus $(DESTDIR)$(LIBDIR)/ocellus
 
 # Each suite runs inside its own private test bed; the test bed's CLI is the stripped one.
@@ -129,7 +157,8 @@ test: test-swift test-c test-badinput test-python test-rust test-examples test-v
 
 test-swift: build
 	rm -f $(BUILD)/swift-tests*.xml
-	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_ECHO_CANCELLER_LIB=$(abspath $(ECHO_PLUGIN)) $(TESTBED) run -- $(SWIFT) test --xunit-output $(abspath $(BUILD))/swift-tests.xml; \
+	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_ECHO_CANCELLER_LIB=$(abspath $(ECHO_PLUGIN)) \
+		OCELLUS_FACES_LIB=$(abspath $(FACES_PLUGIN)) OCELLUS_CODES_LIB=$(abspath $(CODES_PLUGIN)) $(TESTBED) run -- $(SWIFT) test --xunit-output $(abspath $(BUILD))/swift-tests.xml; \
 	status=$$?; $(PYTHON) scripts/xunit-summary.py $(BUILD)/swift-tests.xml $(BUILD)/swift-tests-swift-testing.xml && exit $$status
 
 test-c: build

@@ -70,7 +70,13 @@ let package = Package(
         // Microphone modes' engines (RNNoise for voice isolation, Ocellus's webrtc-audio-processing
         // plugin for echo cancellation), loaded on first use; CLoadedObject finds the plugin's directory.
         .target(name: "CLoadedObject", cSettings: hardenedC),
-        .target(name: "OcellusVoice", dependencies: ["OcellusCore", "CLoadedObject"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "OcellusPlugins", dependencies: ["CLoadedObject"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "OcellusVoice", dependencies: ["OcellusCore", "OcellusPlugins"], swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        // Metadata outputs (faces, codes): Ocellus's OpenCV and zxing-cpp plugins, loaded on first use.
+        .systemLibrary(name: "CVisionPlugins", path: "Sources/CVisionPlugins"),
+        .target(name: "OcellusVision", dependencies: ["OcellusCore", "OcellusMedia", "OcellusPlugins", "CVisionPlugins"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The host's orientation from iio-sensor-proxy over D-Bus (sd-bus from libsystemd).
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -90,7 +96,7 @@ let package = Package(
         .target(name: "CThreadFrame", cSettings: hardenedC),
 
         // The C ABI: the only member of libocellus.so.
-        .target(name: "OcellusCABI", dependencies: ["COcellus", "CThreadFrame", "OcellusCore", "OcellusMedia", "OcellusSystem", "OcellusSensors"],
+        .target(name: "OcellusCABI", dependencies: ["COcellus", "CThreadFrame", "OcellusCore", "OcellusMedia", "OcellusSystem", "OcellusSensors", "OcellusVision"],
                 exclude: ["exports.map", "startup.order"],
                 swiftSettings: framePathSettings,
                 linkerSettings: staticSwiftRuntime + [
@@ -125,6 +131,8 @@ let package = Package(
         // The Swift tests' one stand-in backend and its scripted streams.
         .target(name: "OcellusTestSupport", dependencies: ["OcellusCore"], path: "Tests/OcellusTestSupport",
                 swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "OcellusVisionTests", dependencies: ["OcellusCore", "OcellusVision", "OcellusTestSupport"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "OcellusVoiceTests", dependencies: ["OcellusCore", "OcellusVoice", "OcellusTestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "OcellusCoreTests", dependencies: ["OcellusCore", "OcellusTestSupport"],

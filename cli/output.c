@@ -50,9 +50,11 @@ static void write_safely(FILE *stream, const char *text)
 void emit(const char *line)
 {
     FILE *stream = message_stream ? message_stream : stdout;
+    flockfile(stream);   /* whole lines from the stream's and outputs' threads alike */
     write_safely(stream, line);
     fputc('\n', stream);
     fflush(stream);
+    funlockfile(stream);
 }
 
 static void vreport(const char *prefix, const char *format, va_list list)

@@ -5,6 +5,7 @@
 #include "depth_counter.h"
 #include "json.h"
 #include "library.h"
+#include "metadata_lines.h"
 #include "output.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -222,6 +223,9 @@ int command_stream(const global_options *options, arguments *a)
     const char *seconds_text = args_value(a, "--seconds");
     double seconds = 0;
     if (seconds_text && !parse_seconds(seconds_text, &seconds)) return 2;
+    const char *metadata_names = args_value(a, "--metadata");
+    uint32_t metadata_types = 0;
+    if (metadata_names && !metadata_lines_parse(metadata_names, &metadata_types)) return 2;
     const char *output_path = args_value(a, "--output");
     if (!output_path) output_path = args_value(a, "-o");
     if (args_finish(a)) return 2;
@@ -250,15 +254,18 @@ int command_stream(const global_options *options, arguments *a)
         run.writer = &writer;
     }
     static depth_counter depth_maps;
+    static metadata_lines metadata;
     if (oc_video_data_output_create(&run.output) != OC_OK
         || oc_video_data_output_set_format(run.output, pixel_format, width, height) != OC_OK
         || oc_video_data_output_set_max_frame_rate(run.output, max_rate) != OC_OK
         || oc_video_data_output_set_frame_callback(run.output, on_frame, &run) != OC_OK
         || oc_capture_session_add_output(c.session, run.output) != OC_OK
         || (depth && depth_counter_attach(&depth_maps, c.session) != OC_OK)
+        || (metadata_types && metadata_lines_attach(&metadata, c.session, metadata_types, as_json) != OC_OK)
         || capture_start(&c)) {
         int status = c.ctx ? capture_fail(&c, oc_last_error_message()) : 1;   /* capture_start closed and said why */
         oc_video_data_output_destroy(run.output);
+        oc_metadata_output_destroy(metadata.output);
         return status;
     }
     uint32_t active_format = 0, active_width = 0, active_height = 0;
@@ -303,19 +310,21 @@ int command_stream(const global_options *options, arguments *a)
         json_key(&w, "p99"); json_number(&w, statistics_latency(s, 0.99));
         json_object_end(&w);
         if (depth) depth_counter_json(&depth_maps, &w);
+        if (metadata_types) metadata_lines_json(&metadata, &w);
         json_object_end(&w);
     } else {
         text_printf(&out, "%" PRIu64 " frames, %" PRIu64 " dropped, %s fps, latency median %s ms, p99 %s ms", statistics_count(s),
                     dropped, number_text(statistics_fps(s), fps), number_text(statistics_latency(s, 0.5), median),
                     number_text(statistics_latency(s, 0.99), p99));
     }
-    if (depth && !as_json && !frame_events) {
-        json w;   /* the text summary gets the depth member too: one way of telling it */
+    if ((depth || metadata_types) && !as_json && !frame_events) {
+        json w;   /* the text summary gets the depth and metadata members too: one way of telling them */
         strbuf member;
         text_init(&member);
         json_start(&w, &member);
         json_object_begin(&w);
-        depth_counter_json(&depth_maps, &w);
+        if (depth) depth_counter_json(&depth_maps, &w);
+        if (metadata_types) metadata_lines_json(&metadata, &w);
         json_object_end(&w);
         text_printf(&out, "; %s", member.data);
         text_free(&member);

@@ -2236,6 +2236,138 @@ bool oc_movie_file_output_is_recording(const oc_movie_file_output *output);
 double oc_movie_file_output_recorded_duration(const oc_movie_file_output *output);
 
 /* ------------------------------------------------------------------------ */
+/* Metadata output (behaviour §4)                                                  */
+/* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ MetadataABI.swift;
+ * cli/ stream.c; bindings/python/ocellus/ metadata.py;
+ * bindings/rust/ocellus/src/ metadata.rs.
+ */
+
+/**
+ * Faces and machine-readable codes seen in a session's frames (AVFoundation's
+ * AVCaptureMetadataOutput). The output takes the camera's frames as they come
+ * (it changes nothing the camera streams); at most its analysis rate of them a
+ * second become a small grey copy, turned and mirrored as the output is, which
+ * the output's own thread searches. A frame due while that thread is still
+ * busy is dropped and counted, never queued; other outputs never wait.
+ * Faces are found by OpenCV (objdetect), codes read by zxing-cpp, each through
+ * a plugin in LIBDIR/ocellus/ loaded when the first output needing it is made.
+ */
+typedef struct oc_metadata_output oc_metadata_output;
+
+/** What a metadata output looks for; OR them together. */
+typedef enum oc_metadata_object_type {
+    /** Human faces, each with a tracking ID. */
+    OC_METADATA_OBJECT_FACE = 1 << 0,
+    /** QR and the common 2D (Micro QR, Aztec, Data Matrix, PDF417) and 1D (EAN-8/13,
+        UPC-A/E, Code 39/93/128, ITF, Codabar) codes. */
+    OC_METADATA_OBJECT_CODE = 1 << 1
+} oc_metadata_object_type;
+
+/** One object seen in a frame, valid during the metadata callback. */
+typedef struct oc_metadata_object {
+    /** OC_METADATA_OBJECT_FACE or OC_METADATA_OBJECT_CODE. */
+    uint32_t type;
+    /** The box in 0...1 of the delivered picture (after the output's rotation and
+        mirroring, as a preview draws it); x, y its top-left corner. */
+    double x, y, width, height;
+    /** 0...1 (1 for codes, which decode or are not reported). */
+    float confidence;
+    /** Faces: an ID that stays while the face stays in view, never reused by this
+        output (from 1 up). 0 for codes. */
+    uint64_t face_id;
+    /** Codes: "qr", "micro_qr", "aztec", "data_matrix", "pdf417", "ean8", "ean13",
+        "upca", "upce", "code39", "code93", "code128", "itf" or "codabar". NULL for faces. */
+    const char *symbology;
+    /** Codes: the content as UTF-8 text (NUL-terminated). NULL for faces. */
+    const char *text;
+    /** Codes: the content as encoded (`byte_count` bytes; binary QR codes). NULL for faces. */
+    const uint8_t *bytes;
+    size_t byte_count; /**< Bytes at `bytes`. */
+} oc_metadata_object;
+
+/**
+ * Called for each analysed frame that held objects, and once with none (`count`
+ * 0) when all have gone. `timestamp_ns` is the frame's CLOCK_MONOTONIC capture
+ * time. Runs on the output's own thread; the objects are the library's, valid
+ * during the call.
+ */
+typedef void (*oc_metadata_callback)(oc_metadata_output *output, uint64_t timestamp_ns,
+                                     const oc_metadata_object *objects, size_t count, void *user_data);
+
+/**
+ * Create a metadata output looking for `object_types` (OC_METADATA_OBJECT_*
+ * ORed). `face_model` names the face detector's model: an OpenCV cascade (.xml)
+ * or a YuNet model (.onnx); NULL for the system's (OCELLUS_FACE_MODEL, else
+ * opencv-data's frontal-face Haar cascade).
+ * \returns OC_OK; OC_ERROR_INVALID_ARGUMENT (NULL out, no or unknown types, a
+ *          model that cannot be read); OC_ERROR_LIBRARY_UNAVAILABLE naming what
+ *          is missing (the plugin, OpenCV, zxing-cpp, a model).
+ * \ownership The caller destroys it with oc_metadata_output_destroy().
+ * \threadsafety Any thread.
+ */
+oc_status oc_metadata_output_create(uint32_t object_types, const char *face_model, oc_metadata_output **out);
+
+/**
+ * Destroy a metadata output, leaving its session first. Refused (nothing
+ * happens; the reason is the last error) from inside its own callback. NULL is ignored.
+ * \threadsafety Any thread but the output's own callback.
+ */
+void oc_metadata_output_destroy(oc_metadata_output *output);
+
+/**
+ * Add the metadata output to the session (like oc_capture_session_add_output()).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session).
+ */
+oc_status oc_capture_session_add_metadata_output(oc_capture_session *session, oc_metadata_output *output);
+/** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (not in this session). */
+oc_status oc_capture_session_remove_metadata_output(oc_capture_session *session, oc_metadata_output *output);
+
+/**
+ * Set (or with NULL clear) the callback. From another thread it waits for a call
+ * of the old callback in flight; from inside the callback it applies from the next.
+ * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread.
+ */
+oc_status oc_metadata_output_set_callback(oc_metadata_output *output, oc_metadata_callback callback, void *user_data);
+
+/**
+ * The clockwise angle the delivered picture is turned (the rotation
+ * coordinator's preview or capture angle): bounds are given in that picture.
+ * From the next analysed frame.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a right angle).
+ * \threadsafety Any thread.
+ */
+oc_status oc_metadata_output_set_rotation_angle(oc_metadata_output *output, int32_t degrees);
+
+/** Whether the delivered picture is mirrored (after rotation). \returns OC_OK or OC_ERROR_INVALID_HANDLE. */
+oc_status oc_metadata_output_set_mirrored(oc_metadata_output *output, bool mirrored);
+
+/**
+ * Analyse at most `per_second` frames a second (default 10).
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (outside 0.1...120).
+ * \threadsafety Any thread.
+ */
+oc_status oc_metadata_output_set_max_rate(oc_metadata_output *output, double per_second);
+
+/** A metadata output's counts. Zero-initialise, then set struct_size = sizeof(oc_metadata_statistics). */
+typedef struct oc_metadata_statistics {
+    uint32_t struct_size; /**< sizeof(oc_metadata_statistics) as the caller knows it. */
+    uint64_t deliveries; /**< Callbacks made (analyses that saw objects, or saw them go). */
+    uint64_t objects; /**< Objects in those deliveries. */
+    uint64_t analysed_frames; /**< Frames searched. */
+    uint64_t dropped_frames; /**< Frames due for analysis that came while the last was still searched. */
+    uint64_t corrupt_frames; /**< Frames that could not be decoded for analysis. */
+} oc_metadata_statistics;
+
+/**
+ * The output's counts so far.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL out, bad struct_size).
+ * \threadsafety Any thread.
+ */
+oc_status oc_metadata_output_get_statistics(const oc_metadata_output *output, oc_metadata_statistics *out);
+
+/* ------------------------------------------------------------------------ */
 /* Rotation coordinator (behaviour §3)                                             */
 /* ------------------------------------------------------------------------ */
 /*

@@ -23,6 +23,8 @@ PACKAGES=(
 	libv4l-0                                                               # optional libv4l2 switch
 	udev alsa-utils usbutils                                               # USB gadget cameras in the VM
 	libwebrtc-audio-processing-dev                                         # echo cancellation's plugin
+	libopencv-objdetect-dev libopencv-imgproc-dev opencv-data libzxing-dev # metadata outputs' plugins: faces (OpenCV), codes (zxing-cpp)
+	python3-qrcode                                                         # an independent QR encoder (tests)
 	sox bucklespring-data python3-pip                                      # voice isolation: mixes of alsa-utils' speech and recorded typing; RNNoise from PyPI
 	debhelper dh-python python3-all lintian debootstrap                    # Debian packages, checked on a clean system
 )

@@ -1,16 +1,18 @@
 import OcellusCore
 
-/// Where a photo or movie output stands in a capture session: its video data output
+/// Where a photo, movie or metadata output stands in a capture session: its video data output
 /// joins the session's outputs, and the session stopping (or failing) is reported.
-final class SessionMembership: @unchecked Sendable {
+public final class SessionMembership: @unchecked Sendable {
     private let lock = ConditionLock()
     private weak var joined: CaptureSession?
     private var observer: UInt64?
 
-    var session: CaptureSession? { lock.withLock { joined } }
+    public init() {}
+
+    public var session: CaptureSession? { lock.withLock { joined } }
 
     /// `onEnd` runs on the session's event thread when it stops (nil) or fails (the error).
-    func attach(_ output: VideoDataOutput, to session: CaptureSession, what: String,
+    public func attach(_ output: VideoDataOutput, to session: CaptureSession, what: String,
                 onEnd: @escaping @Sendable (OcellusError?) -> Void) throws(OcellusError) {
         guard lock.withLock({ joined == nil }) else { throw OcellusError(.wrongState, "the \(what) is already part of a session") }
         try session.addOutput(output)
@@ -26,7 +28,7 @@ final class SessionMembership: @unchecked Sendable {
 
     /// False when the output was in no session.
     @discardableResult
-    func detach(_ output: VideoDataOutput) throws(OcellusError) -> Bool {
+    public func detach(_ output: VideoDataOutput) throws(OcellusError) -> Bool {
         let (session, observer) = lock.withLock { (joined, self.observer) }
         guard let session else { return false }
         try session.removeOutput(output)
@@ -36,7 +38,7 @@ final class SessionMembership: @unchecked Sendable {
     }
 
     /// The session, if it is running with `output` among its committed outputs.
-    func runningSession(delivering output: VideoDataOutput) -> CaptureSession? {
+    public func runningSession(delivering output: VideoDataOutput) -> CaptureSession? {
         guard let session, session.isRunning, session.outputs.contains(where: { $0 === output }) else { return nil }
         return session
     }

@@ -1,4 +1,5 @@
 import OcellusCore
+import OcellusPlugins
 #if canImport(Glibc)
 import Glibc
 #endif

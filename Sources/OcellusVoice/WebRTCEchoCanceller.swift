@@ -1,5 +1,5 @@
-import CLoadedObject
 import OcellusCore
+import OcellusPlugins
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,19 +27,7 @@ final class WebRTCEchoCanceller: EchoCanceller {
         /// plugins/echo-webrtc/ocellus_echo.h's OCELLUS_ECHO_INTERFACE_VERSION.
         static let interfaceVersion: Int32 = 1
 
-        /// Where the plugin is looked for, in order.
-        static var candidates: [String] {
-            if let path = getenv("OCELLUS_ECHO_CANCELLER_LIB").map({ String(cString: $0) }), !path.isEmpty { return [path] }
-            return [installedBesideThisCode, fileName].compactMap { $0 }
-        }
-
-        /// LIBDIR/ocellus/ for a library installed in LIBDIR (build/lib/ocellus/ in the build tree).
-        private static var installedBesideThisCode: String? {
-            guard let loaded = ocellus_loaded_object_path() else { return nil }
-            let path = String(cString: loaded)
-            guard let slash = path.lastIndex(of: "/") else { return nil }
-            return path[..<slash] + "/ocellus/" + fileName
-        }
+        static var candidates: [String] { LoadedLibrary.pluginCandidates(fileName, environmentVariable: "OCELLUS_ECHO_CANCELLER_LIB") }
 
         static func load() throws(OcellusError) -> Library {
             let (library, failures) = LoadedLibrary.first(of: candidates) { (loaded) throws(LoadedLibrary.Refusal) in

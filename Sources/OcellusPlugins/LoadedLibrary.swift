@@ -1,0 +1,53 @@
+import CLoadedObject
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An engine's library opened with `dlopen` (on first use: nothing is linked), its entry points
+/// looked up by name.
+public struct LoadedLibrary {
+    /// Why an opened library is not the engine's (then it is closed again).
+    public struct Refusal: Error {
+        let reason: String
+        public init(_ reason: String) { self.reason = reason }
+    }
+
+    public let path: String
+    private let handle: UnsafeMutableRawPointer
+
+    public func symbol<T>(_ name: String, as type: T.Type) -> T? { dlsym(handle, name).map { unsafeBitCast($0, to: type) } }
+
+    /// Where one of Ocellus's own plugins (C++ libraries wrapped in C, built and installed with
+    /// the library) is looked for, in order: the path in `environmentVariable` alone when set,
+    /// else `ocellus/` beside the library holding this code (LIBDIR/ocellus/ once installed,
+    /// build/lib/ocellus/ in the build tree), else the loader's path.
+    public static func pluginCandidates(_ fileName: String, environmentVariable: String) -> [String] {
+        if let path = getenv(environmentVariable).map({ String(cString: $0) }), !path.isEmpty { return [path] }
+        var candidates = [fileName]
+        if let loaded = ocellus_loaded_object_path() {
+            let path = String(cString: loaded)
+            if let slash = path.lastIndex(of: "/") { candidates.insert(path[..<slash] + "/ocellus/" + fileName, at: 0) }
+        }
+        return candidates
+    }
+
+    /// The entry points of the first of `candidates` that opens and that `resolve` accepts; nil
+    /// and every candidate's failure (the loader's message, or the refusal), in order, when none.
+    public static func first<Entry>(of candidates: [String],
+                             resolve: (LoadedLibrary) throws(Refusal) -> Entry) -> (entry: Entry?, failures: [String]) {
+        var failures: [String] = []
+        for path in candidates {
+            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+                failures.append(dlerror().map { String(cString: $0) } ?? path)
+                continue
+            }
+            do throws(Refusal) {
+                return (try resolve(LoadedLibrary(path: path, handle: handle)), failures)
+            } catch {
+                failures.append(error.reason)
+                dlclose(handle)
+            }
+        }
+        return (nil, failures)
+    }
+}
