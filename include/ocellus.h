@@ -2269,9 +2269,12 @@ typedef enum oc_metadata_object_type {
 typedef struct oc_metadata_object {
     /** OC_METADATA_OBJECT_FACE or OC_METADATA_OBJECT_CODE. */
     uint32_t type;
-    /** The box in 0...1 of the delivered picture (after the output's rotation and
-        mirroring, as a preview draws it); x, y its top-left corner. */
-    double x, y, width, height;
+    /** The box's left edge in 0...1 of the delivered picture (after the output's
+        rotation and mirroring, as a preview draws it). */
+    double x;
+    double y; /**< The box's top edge, in 0...1 of the delivered picture. */
+    double width; /**< The box's width, in 0...1 of the delivered picture's width. */
+    double height; /**< The box's height, in 0...1 of the delivered picture's height. */
     /** 0...1 (1 for codes, which decode or are not reported). */
     float confidence;
     /** Faces: an ID that stays while the face stays in view, never reused by this

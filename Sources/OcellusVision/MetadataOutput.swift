@@ -50,6 +50,7 @@ public final class MetadataOutput: @unchecked Sendable {
         self.analysis = analysis
         worker = startThread { analysis.run() }
         videoOutput.frameViewHandler = { [unowned(unsafe) self] frame in self.take(frame) }
+        videoOutput.waitForHandedOffWork = { analysis.waitUntilIdle() }
     }
 
     deinit {
@@ -179,6 +180,8 @@ private final class Analysis: @unchecked Sendable {
     // Under `lock`: a submitted picture waiting or being searched, whether to stop, the counts.
     private var busy = false
     private var pending = false
+    /// The worker thread (pthread_t bits), set as it starts.
+    private let worker = Atomic<UInt>(0)
     private var stopping = false
     private var counts = MetadataOutput.Statistics()
     // The worker's own between submissions (written by `submit` only while idle).
@@ -224,7 +227,15 @@ private final class Analysis: @unchecked Sendable {
 
     func stop() { lock.withLock { stopping = true; lock.broadcast() } }
 
+    /// Returns when no picture waits or is being searched (at once on the worker itself: a
+    /// session stopped from the handler).
+    func waitUntilIdle() {
+        guard worker.load(ordering: .relaxed) != UInt(pthread_self()) else { return }
+        lock.withLock { while busy && !stopping { _ = lock.wait() } }
+    }
+
     func run() {
+        worker.store(UInt(pthread_self()), ordering: .relaxed)
         while true {
             let go = lock.withLock { () -> Bool in
                 while !pending && !stopping { _ = lock.wait() }
@@ -233,7 +244,10 @@ private final class Analysis: @unchecked Sendable {
             }
             guard go else { return }
             analyse()
-            lock.withLock { busy = false }
+            lock.withLock {
+                busy = false
+                lock.broadcast()
+            }
         }
     }
 

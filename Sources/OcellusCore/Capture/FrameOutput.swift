@@ -70,6 +70,15 @@ public class FrameOutput: @unchecked Sendable {
         handOff.handOver(ready, isolated: isolated, lender: lender, ownsBytes: ownsBytes)
     }
 
-    /// Returns once a frame handed to the output's own thread has been delivered. Not from that thread.
-    final func waitForDelivery() { handOff.waitForDelivery() }
+    /// Work the handler hands to a thread of its own (a metadata output's analysis), waited for
+    /// with the deliveries: once a session has stopped, nothing its frames started calls back.
+    /// Set before the output joins a session; it returns at once on that thread itself.
+    public var waitForHandedOffWork: (() -> Void)?
+
+    /// Returns once a frame handed to the output's own thread has been delivered, and the work
+    /// its handler handed on is done. Not from that thread.
+    final func waitForDelivery() {
+        handOff.waitForDelivery()
+        waitForHandedOffWork?()
+    }
 }

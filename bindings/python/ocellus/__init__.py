@@ -25,6 +25,7 @@ from .audio import AudioDataOutput, MicrophoneMode, MicrophoneModeState
 from .capture import (Camera, CaptureSession, Frame, MovieFileOutput, Photo, PhotoOutput, Preset,
                       Recording, RetainedFrame, SessionEvent, VideoDataOutput, device_supports_preset, open_camera)
 from .depth import DepthDataOutput, OutputSynchronizer
+from .metadata import MetadataObject, MetadataObjectType, MetadataOutput, MetadataStatistics
 from .rotation import RotationCoordinator
 
 #: The binding's version: the C header's it was written against (the library's own is `version()`).
@@ -41,3 +42,4 @@ __all__ += ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "Audio
 __all__ += ["MicrophoneMode", "MicrophoneModeState"]
 __all__ += ["RotationCoordinator"]
 __all__ += ["DepthDataOutput", "OutputSynchronizer"]
+__all__ += ["MetadataOutput", "MetadataObjectType", "MetadataObject", "MetadataStatistics"]

@@ -85,6 +85,33 @@ class PhotoSettings(ctypes.Structure):
     ]
 
 
+class MetadataObject(ctypes.Structure):
+    _fields_ = [
+        ("type", ctypes.c_uint32),
+        ("x", ctypes.c_double),
+        ("y", ctypes.c_double),
+        ("width", ctypes.c_double),
+        ("height", ctypes.c_double),
+        ("confidence", ctypes.c_float),
+        ("face_id", ctypes.c_uint64),
+        ("symbology", ctypes.c_char_p),
+        ("text", ctypes.c_char_p),
+        ("bytes", ctypes.POINTER(ctypes.c_uint8)),
+        ("byte_count", ctypes.c_size_t),
+    ]
+
+
+class MetadataStatistics(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("deliveries", ctypes.c_uint64),
+        ("objects", ctypes.c_uint64),
+        ("analysed_frames", ctypes.c_uint64),
+        ("dropped_frames", ctypes.c_uint64),
+        ("corrupt_frames", ctypes.c_uint64),
+    ]
+
+
 class RecordingSummary(ctypes.Structure):
     _fields_ = [
         ("path", ctypes.c_char_p),
@@ -106,6 +133,8 @@ AUDIO_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(cty
 RECORDING_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_char_p, ctypes.POINTER(RecordingSummary),
                                       ctypes.c_void_p)
 PHOTO_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(Photo), ctypes.c_char_p, ctypes.c_void_p)
+METADATA_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint64, ctypes.POINTER(MetadataObject), ctypes.c_size_t,
+                                     ctypes.c_void_p)
 ROTATION_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
 FRAME_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 SESSION_EVENT_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
@@ -225,6 +254,15 @@ def declare(lib: ctypes.CDLL, errcheck_status: Callable[..., int]) -> ctypes.CDL
         "oc_movie_file_output_stop_recording": ([vp], c_status),
         "oc_movie_file_output_is_recording": ([vp], ctypes.c_bool),
         "oc_movie_file_output_recorded_duration": ([vp], ctypes.c_double),
+        "oc_metadata_output_create": ([ctypes.c_uint32, ctypes.c_char_p, ctypes.POINTER(vp)], c_status),
+        "oc_metadata_output_destroy": ([vp], None),
+        "oc_capture_session_add_metadata_output": ([vp, vp], c_status),
+        "oc_capture_session_remove_metadata_output": ([vp, vp], c_status),
+        "oc_metadata_output_set_callback": ([vp, METADATA_CALLBACK, vp], c_status),
+        "oc_metadata_output_set_rotation_angle": ([vp, ctypes.c_int32], c_status),
+        "oc_metadata_output_set_mirrored": ([vp, ctypes.c_bool], c_status),
+        "oc_metadata_output_set_max_rate": ([vp, ctypes.c_double], c_status),
+        "oc_metadata_output_get_statistics": ([vp, ctypes.POINTER(MetadataStatistics)], c_status),
         "oc_photo_output_create": ([ctypes.POINTER(vp)], c_status),
         "oc_photo_output_destroy": ([vp], None),
         "oc_capture_session_add_photo_output": ([vp, vp], c_status),

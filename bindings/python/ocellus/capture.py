@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from .context import Context
     from .depth import DepthDataOutput
+    from .metadata import MetadataOutput
 
 __all__ = ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
 
@@ -617,6 +618,16 @@ class CaptureSession(_Closable):
     def remove_photo_output(self, output: PhotoOutput) -> None:
         """Removes a photo output."""
         _lib.oc_capture_session_remove_photo_output(self._handle, output._handle)
+        self._outputs.remove(output)
+
+    def add_metadata_output(self, output: "MetadataOutput") -> None:
+        """Adds a metadata output; it searches the running stream's frames for faces and codes."""
+        _lib.oc_capture_session_add_metadata_output(self._handle, output._handle)
+        self._outputs.append(output)
+
+    def remove_metadata_output(self, output: "MetadataOutput") -> None:
+        """Removes a metadata output."""
+        _lib.oc_capture_session_remove_metadata_output(self._handle, output._handle)
         self._outputs.remove(output)
 
     def add_movie_file_output(self, output: MovieFileOutput) -> None:

@@ -163,13 +163,13 @@ pub struct oc_control_info {
     pub name: *const c_char,
     /// Integer, boolean, menu, button, … (oc_control_type_name()).
     pub type_: oc_control_type,
-    /// Integer, boolean, menu, button, … (oc_control_type_name()).
-    pub minimum: i64,
     /// Smallest value.
-    pub maximum: i64,
+    pub minimum: i64,
     /// Largest value.
-    pub step: i64,
+    pub maximum: i64,
     /// Distance between settable values (1 for most).
+    pub step: i64,
+    /// The driver's default.
     pub default_value: i64,
     /// OR of OC_CONTROL_FLAG_* bits.
     pub flags: u32,
@@ -291,6 +291,17 @@ pub const OC_PIXEL_FORMAT_DEPTH32F: u32 = oc_fourcc(*b"Z32F");
 pub struct oc_photo_output {
     _private: [u8; 0],
 }
+/// Faces and machine-readable codes seen in a session's frames (AVFoundation's AVCaptureMetadataOutput). The output takes the camera's frames as they come (it changes nothing the camera streams); at most its analysis rate of them a second become a small grey copy, turned and mirrored as the output is, which the output's own thread searches. A frame due while that thread is still busy is dropped and counted, never queued; other outputs never wait. Faces are found by OpenCV (objdetect), codes read by zxing-cpp, each through a plugin in LIBDIR/ocellus/ loaded when the first output needing it is made.
+#[repr(C)]
+pub struct oc_metadata_output {
+    _private: [u8; 0],
+}
+/// What a metadata output looks for; OR them together.
+pub type oc_metadata_object_type = u32;
+/// Human faces, each with a tracking ID.
+pub const OC_METADATA_OBJECT_FACE: oc_metadata_object_type = 1;
+/// QR and the common 2D (Micro QR, Aztec, Data Matrix, PDF417) and 1D (EAN-8/13, UPC-A/E, Code 39/93/128, ITF, Codabar) codes.
+pub const OC_METADATA_OBJECT_CODE: oc_metadata_object_type = 2;
 /// Records the session's camera into an MP4 or MOV file through libavformat, fragmented (an empty moov, then a fragment per key frame, at most a second apart, each flushed to disk) so that a crash, SIGKILL, unplug or full disk leaves a file that plays up to the last fragment. MJPEG cameras are recorded as they send (no re-encoding); raw formats are encoded to H.264 (libx264). The rotation angle goes into the track's display matrix, not the pixels. Video data outputs keep receiving frames while recording.
 #[repr(C)]
 pub struct oc_movie_file_output {
@@ -304,9 +315,9 @@ pub struct oc_photo {
     pub data: *const u8,
     /// Bytes at `data`.
     pub size: usize,
-    /// Bytes at `data`.
-    pub width: u32,
     /// Pixels, as stored (before EXIF Orientation is applied).
+    pub width: u32,
+    /// Pixels, as stored.
     pub height: u32,
     /// The EXIF Orientation written (1–8; 1 when the rotation was applied to the pixels).
     pub orientation: u16,
@@ -331,16 +342,60 @@ pub struct oc_photo_settings {
     pub path: *const c_char,
 }
 
+/// One object seen in a frame, valid during the metadata callback.
+#[repr(C)]
+pub struct oc_metadata_object {
+    /// OC_METADATA_OBJECT_FACE or OC_METADATA_OBJECT_CODE.
+    pub type_: u32,
+    /// The box's left edge in 0...1 of the delivered picture (after the output's rotation and mirroring, as a preview draws it).
+    pub x: f64,
+    /// The box's top edge, in 0...1 of the delivered picture.
+    pub y: f64,
+    /// The box's width, in 0...1 of the delivered picture's width.
+    pub width: f64,
+    /// The box's height, in 0...1 of the delivered picture's height.
+    pub height: f64,
+    /// 0...1 (1 for codes, which decode or are not reported).
+    pub confidence: f32,
+    /// Faces: an ID that stays while the face stays in view, never reused by this output (from 1 up). 0 for codes.
+    pub face_id: u64,
+    /// Codes: "qr", "micro_qr", "aztec", "data_matrix", "pdf417", "ean8", "ean13", "upca", "upce", "code39", "code93", "code128", "itf" or "codabar". NULL for faces.
+    pub symbology: *const c_char,
+    /// Codes: the content as UTF-8 text (NUL-terminated). NULL for faces.
+    pub text: *const c_char,
+    /// Codes: the content as encoded (`byte_count` bytes; binary QR codes). NULL for faces.
+    pub bytes: *const u8,
+    /// Bytes at `bytes`.
+    pub byte_count: usize,
+}
+
+/// A metadata output's counts. Zero-initialise, then set struct_size = sizeof(oc_metadata_statistics).
+#[repr(C)]
+pub struct oc_metadata_statistics {
+    /// sizeof(oc_metadata_statistics) as the caller knows it.
+    pub struct_size: u32,
+    /// Callbacks made (analyses that saw objects, or saw them go).
+    pub deliveries: u64,
+    /// Objects in those deliveries.
+    pub objects: u64,
+    /// Frames searched.
+    pub analysed_frames: u64,
+    /// Frames due for analysis that came while the last was still searched.
+    pub dropped_frames: u64,
+    /// Frames that could not be decoded for analysis.
+    pub corrupt_frames: u64,
+}
+
 /// What a finished recording holds; valid during the recording callback.
 #[repr(C)]
 pub struct oc_recording_summary {
     /// The file written.
     pub path: *const c_char,
-    /// The file written.
-    pub bytes: i64,
     /// Its size in bytes.
-    pub width: u32,
+    pub bytes: i64,
     /// Video width in pixels, as stored.
+    pub width: u32,
+    /// Video height in pixels, as stored.
     pub height: u32,
     /// Seconds of video.
     pub duration: f64,
@@ -365,6 +420,16 @@ pub type oc_photo_callback = Option<
         status: oc_status,
         photo: *const oc_photo,
         message: *const c_char,
+        user_data: *mut c_void,
+    ),
+>;
+/// Called for each analysed frame that held objects, and once with none (`count` 0) when all have gone. `timestamp_ns` is the frame's CLOCK_MONOTONIC capture time. Runs on the output's own thread; the objects are the library's, valid during the call.
+pub type oc_metadata_callback = Option<
+    unsafe extern "C" fn(
+        output: *mut oc_metadata_output,
+        timestamp_ns: u64,
+        objects: *const oc_metadata_object,
+        count: usize,
         user_data: *mut c_void,
     ),
 >;
@@ -470,7 +535,7 @@ pub struct oc_discovery_session {
 pub struct oc_fraction {
     /// Frames (for a rate) or the top of the fraction.
     pub numerator: u32,
-    /// Frames (for a rate) or the top of the fraction.
+    /// Seconds; never 0 in a filled fraction.
     pub denominator: u32,
 }
 
@@ -811,6 +876,37 @@ extern "C" {
         callback: oc_photo_callback,
         user_data: *mut c_void,
     ) -> oc_status;
+
+    /// Create a metadata output looking for `object_types` (OC_METADATA_OBJECT_* ORed). `face_model` names the face detector's model: an OpenCV cascade (.xml) or a YuNet model (.onnx); NULL for the system's (OCELLUS_FACE_MODEL, else opencv-data's frontal-face Haar cascade).
+    pub fn oc_metadata_output_create(
+        object_types: u32,
+        face_model: *const c_char,
+        out: *mut *mut oc_metadata_output,
+    ) -> oc_status;
+    /// Destroy a metadata output, leaving its session first. Refused (nothing happens; the reason is the last error) from inside its own callback. NULL is ignored.
+    pub fn oc_metadata_output_destroy(output: *mut oc_metadata_output);
+    /// Add the metadata output to the session (like oc_capture_session_add_output()).
+    pub fn oc_capture_session_add_metadata_output(session: *mut oc_capture_session, output: *mut oc_metadata_output)
+        -> oc_status;
+    /// Returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (not in this session).
+    pub fn oc_capture_session_remove_metadata_output(
+        session: *mut oc_capture_session,
+        output: *mut oc_metadata_output,
+    ) -> oc_status;
+    /// Set (or with NULL clear) the callback. From another thread it waits for a call of the old callback in flight; from inside the callback it applies from the next.
+    pub fn oc_metadata_output_set_callback(
+        output: *mut oc_metadata_output,
+        callback: oc_metadata_callback,
+        user_data: *mut c_void,
+    ) -> oc_status;
+    /// The clockwise angle the delivered picture is turned (the rotation coordinator's preview or capture angle): bounds are given in that picture. From the next analysed frame.
+    pub fn oc_metadata_output_set_rotation_angle(output: *mut oc_metadata_output, degrees: i32) -> oc_status;
+    /// Whether the delivered picture is mirrored (after rotation).
+    pub fn oc_metadata_output_set_mirrored(output: *mut oc_metadata_output, mirrored: bool) -> oc_status;
+    /// Analyse at most `per_second` frames a second (default 10).
+    pub fn oc_metadata_output_set_max_rate(output: *mut oc_metadata_output, per_second: f64) -> oc_status;
+    /// The output's counts so far.
+    pub fn oc_metadata_output_get_statistics(output: *const oc_metadata_output, out: *mut oc_metadata_statistics) -> oc_status;
 
     /// Create a movie file output.
     pub fn oc_movie_file_output_create(out: *mut *mut oc_movie_file_output) -> oc_status;

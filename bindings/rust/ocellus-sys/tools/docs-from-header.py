@@ -53,7 +53,8 @@ for match in re.finditer(r"(/\*\*(?:(?!\*/).)*\*/)\s*([^;{}=]*?)\b(oc_\w+|OC_\w+
     docs.setdefault(name, brief(comment))
 for match in re.finditer(r"typedef\s+(?:struct|enum)\s+(oc_\w+)\s*\{(.*?)\}\s*\1\s*;", header, re.S):
     struct, body = match.group(1), match.group(2)
-    for field in re.finditer(r"(/\*\*(?:(?!\*/).)*\*/)\s*[^;/]*?\b(\w+)\s*(?:\[[^\]]*\])?\s*[;,=]", body, re.S):
+    # A `/**< … */` belongs to the field before it, never to the one after.
+    for field in re.finditer(r"(/\*\*(?!<)(?:(?!\*/).)*\*/)\s*[^;/]*?\b(\w+)\s*(?:\[[^\]]*\])?\s*[;,=]", body, re.S):
         fields[(struct, field.group(2))] = brief(field.group(1))
     for field in re.finditer(r"\b(\w+)\s*(?:\[[^\]]*\])?\s*;[ \t]*/\*\*<(.*?)\*/", body):
         fields.setdefault((struct, field.group(1)), brief("/**" + field.group(2) + "*/"))

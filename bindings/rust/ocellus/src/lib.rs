@@ -57,3 +57,5 @@ mod photo;
 pub use photo::{Photo, PhotoOutput, PhotoSettings};
 mod movie;
 pub use movie::{MovieFileOutput, Recording};
+mod metadata;
+pub use metadata::{MetadataObject, MetadataObjectKind, MetadataObjectTypes, MetadataOutput, MetadataStatistics};
