@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <ocellus.h>
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -225,6 +226,14 @@ static oc_movie_file_output *fx_oc_movie_file_output(void)
     return output;
 }
 
+/* Looking for codes (its plugin is lighter than the face detector's). */
+static oc_metadata_output *fx_oc_metadata_output(void)
+{
+    static oc_metadata_output *output;
+    if (!output && oc_metadata_output_create(OC_METADATA_OBJECT_CODE, NULL, &output) != OC_OK) skip("a metadata output");
+    return output;
+}
+
 static oc_rotation_coordinator *fx_oc_rotation_coordinator(void)
 {
     static oc_rotation_coordinator *coordinator;
@@ -378,6 +387,7 @@ static oc_output_synchronizer *stale_oc_output_synchronizer(void)
     return object;
 }
 STALE_CREATED(oc_photo_output, oc_photo_output_create(&object), oc_photo_output_destroy)
+STALE_CREATED(oc_metadata_output, oc_metadata_output_create(OC_METADATA_OBJECT_CODE, NULL, &object), oc_metadata_output_destroy)
 STALE_CREATED(oc_movie_file_output, oc_movie_file_output_create(&object), oc_movie_file_output_destroy)
 STALE_CREATED(oc_rotation_coordinator, oc_rotation_coordinator_create(fx_oc_context(), fx_oc_device(), -1, &object),
               oc_rotation_coordinator_destroy)
@@ -386,7 +396,7 @@ STALE_CREATED(oc_rotation_coordinator, oc_rotation_coordinator_create(fx_oc_cont
 
 enum inside_kind {
     INSIDE_FRAME, INSIDE_AUDIO, INSIDE_SESSION_EVENT, INSIDE_CONTEXT, INSIDE_DISCOVERY,
-    INSIDE_ROTATION, INSIDE_PHOTO, INSIDE_RECORDING
+    INSIDE_ROTATION, INSIDE_PHOTO, INSIDE_RECORDING, INSIDE_METADATA
 };
 
 static void (*inside_body)(void);
@@ -465,6 +475,25 @@ static void inside_recording_callback(oc_movie_file_output *output, oc_status st
     run_body_once();
 }
 
+static void inside_metadata_callback(oc_metadata_output *output, uint64_t timestamp_ns, const oc_metadata_object *objects,
+                                     size_t count, void *user_data)
+{
+    (void)output; (void)timestamp_ns; (void)objects; (void)count; (void)user_data;
+    run_body_once();
+}
+
+/* The camera showing a QR code that run.py plugged for this case: what makes a metadata callback run. */
+static oc_device *code_camera(void)
+{
+    const char *unique_id = getenv("OCELLUS_BADINPUT_CODE_CAMERA");
+    oc_device *camera = NULL;
+    for (int tries = 0; unique_id && tries < 50 && !camera; tries++) {
+        if (oc_context_copy_device_by_unique_id(fx_oc_context(), unique_id, &camera) != OC_OK) usleep(100000);
+    }
+    if (!camera) skip("a camera showing a QR code (OCELLUS_BADINPUT_CODE_CAMERA)");
+    return camera;
+}
+
 static void plug_camera(void)
 {
     char command[1024];
@@ -517,6 +546,13 @@ static int run_inside(enum inside_kind kind, const char *name)
         if (oc_capture_session_add_photo_output(fx_oc_capture_session(), fx_oc_photo_output()) != OC_OK) skip("a photo output");
         start_session();
         if (oc_photo_output_capture(fx_oc_photo_output(), NULL, inside_photo_callback, NULL) != OC_OK) skip("a photo");
+        break;
+    case INSIDE_METADATA:
+        if (oc_capture_session_set_input(fx_oc_capture_session(), code_camera()) != OC_OK) skip("the QR camera as input");
+        oc_metadata_output_set_callback(fx_oc_metadata_output(), inside_metadata_callback, NULL);
+        if (oc_capture_session_add_metadata_output(fx_oc_capture_session(), fx_oc_metadata_output()) != OC_OK)
+            skip("a metadata output");
+        start_session();
         break;
     case INSIDE_RECORDING:
         if (oc_capture_session_add_movie_file_output(fx_oc_capture_session(), fx_oc_movie_file_output()) != OC_OK)

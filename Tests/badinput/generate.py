@@ -25,7 +25,7 @@ import sys
 HANDLE_TYPES = ["oc_context", "oc_device", "oc_device_list", "oc_control_list", "oc_discovery_session",
                 "oc_capture_session", "oc_video_data_output", "oc_frame", "oc_audio_data_output",
                 "oc_photo_output", "oc_movie_file_output", "oc_rotation_coordinator", "oc_depth_data_output",
-                "oc_output_synchronizer"]
+                "oc_output_synchronizer", "oc_metadata_output"]
 # Every `typedef enum … NAME;` of the header (filled by parse): a new enum is covered without
 # being listed here.
 ENUM_TYPES = set()
@@ -33,7 +33,8 @@ ENUM_TYPES = set()
 SIZED_STRUCTS = {"oc_context_options": "oc_context_options_init(&{v})",
                  "oc_format_info": "{v}.struct_size = sizeof {v}",
                  "oc_control_info": "{v}.struct_size = sizeof {v}",
-                 "oc_photo_settings": "{v}.struct_size = sizeof {v}"}
+                 "oc_photo_settings": "{v}.struct_size = sizeof {v}",
+                 "oc_metadata_statistics": "{v}.struct_size = sizeof {v}"}
 
 # Where NULL means something (documented in the header), not an error.
 NULL_MEANS_SOMETHING = {
@@ -47,6 +48,8 @@ NULL_MEANS_SOMETHING = {
     ("oc_discovery_session_set_callback", "callback"),          # clears
     ("oc_depth_data_output_set_frame_callback", "callback"),    # clears
     ("oc_output_synchronizer_set_callback", "callback"),        # clears
+    ("oc_metadata_output_set_callback", "callback"),            # clears
+    ("oc_metadata_output_create", "face_model"),                # the system's model
 }
 # Functions that free: NULL is ignored; anything else invalid must leave a message.
 FREEING = re.compile(r"_(destroy|free|release)$")
@@ -62,6 +65,7 @@ INSIDE = {
     "rotation": ["oc_rotation_coordinator_", "oc_context_"],
     "photo": ["oc_photo_output_", "oc_capture_session_"],
     "recording": ["oc_movie_file_output_", "oc_capture_session_"],
+    "metadata": ["oc_metadata_output_", "oc_capture_session_"],
 }
 
 
@@ -211,7 +215,8 @@ def benign(function, kind, ctype, pname, index):
         return "", f"({ctype})0"
     if kind == "integer":
         value = {"degrees": "90", "fourcc": "0x56595559", "size": "64", "timeout_ms": "100", "value": "0",
-                 "mirrored": "0", "device_types": "0"}.get(pname, "0")
+                 "mirrored": "0", "device_types": "0", "object_types": "OC_METADATA_OBJECT_CODE",
+                 "per_second": "10"}.get(pname, "0")
         if pname == "id":
             value = "987654321"
         return "", f"({ctype}){value}"
@@ -261,7 +266,14 @@ def bad_values(function, kind, ctype, pname):
         if ctype in ("size_t",):
             values.append(("SIZE_MAX", "SIZE_MAX", pname in ("index", "item")))
         if ctype in ("uint32_t",):
-            values.append(("UINT32_MAX", "UINT32_MAX", pname in ("plane",)))
+            values.append(("UINT32_MAX", "UINT32_MAX", pname in ("plane", "object_types")))
+            if pname == "object_types":
+                values.append(("0", "0", True))
+        if ctype == "double":
+            # A rate must be a finite number in its range.
+            values.append(("NaN", "(double)NAN", pname == "per_second"))
+            values.append(("infinity", "(double)INFINITY", pname == "per_second"))
+            values.append(("-1", "-1.0", pname == "per_second"))
         if ctype in ("int32_t", "int", "oc_status"):
             # A question ("is X supported?") answers false without an error.
             out_of_range = pname in ("degrees", "mirrored") and "_is_" not in function

@@ -30,6 +30,14 @@ def run_case(binary, number, name):
             return run_process(binary, number, {**os.environ, "OCELLUS_BADINPUT_MICROPHONE": f"pipewire-{microphone}"})
         finally:
             subprocess.run([TESTBED, "remove-mic", bed, microphone], capture_output=True)
+    if bed and name.startswith("inside metadata callback"):
+        camera = f"badinputqr{number}"
+        subprocess.run([TESTBED, "add-camera", bed, camera, "--sizes", "640x480", "--fps", "30", "--formats", "MJPG",
+                        "--mjpeg-file", os.environ["OCELLUS_BADINPUT_QR"]], check=True, capture_output=True)
+        try:
+            return run_process(binary, number, {**os.environ, "OCELLUS_BADINPUT_CODE_CAMERA": f"pipewire-{camera}"})
+        finally:
+            subprocess.run([TESTBED, "remove-camera", bed, camera, "KILL"], capture_output=True)
     return run_process(binary, number, os.environ)
 
 

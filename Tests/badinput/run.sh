@@ -12,6 +12,9 @@ export BADINPUT_SCRATCH="$OUT/scratch"
 mkdir -p "$BADINPUT_SCRATCH"
 python3 "$HERE/generate.py" "$ROOT/include/ocellus.h" "$OUT/cases.c" "$OUT/cases.tsv"
 cc -std=c11 -O1 -Wall -Wno-unused-function -Wno-unused-parameter -I"$HERE" -I"$BUILD/include" \
-	-o "$OUT/badinput" "$OUT/cases.c" -L"$BUILD/lib" -locellus -pthread
+	-o "$OUT/badinput" "$OUT/cases.c" -L"$BUILD/lib" -locellus -pthread -lm
 export OCELLUS_TESTBED_SCRIPT="$ROOT/scripts/testbed.sh"
+# A QR code (drawn by the qrcode package) for the cameras run.py plugs to make metadata callbacks run.
+export OCELLUS_BADINPUT_QR="$OUT/qr.jpg"
+/usr/bin/python3 -c "import qrcode, sys; qrcode.make('badinput').convert('RGB').resize((640, 480)).save(sys.argv[1])" "$OCELLUS_BADINPUT_QR"
 LD_LIBRARY_PATH="$BUILD/lib" python3 "$HERE/run.py" "$OUT/badinput" "$OUT/cases.tsv" "${BADINPUT_FILTER:-}"
