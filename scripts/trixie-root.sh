@@ -27,6 +27,7 @@ PACKAGES=(
 	libturbojpeg0-dev libyuv-dev libexif-dev libusb-1.0-0-dev libpng-dev
 	libavformat-dev libavcodec-dev libavutil-dev ffmpeg                         # FFmpeg 7.1
 	libsystemd-dev libwebrtc-audio-processing-dev valgrind
+	libopencv-objdetect-dev libopencv-imgproc-dev opencv-data libzxing-dev python3-qrcode   # metadata outputs' plugins
 	dbus-daemon python3-dbus python3-gi libimage-exiftool-perl
 	xdg-desktop-portal bubblewrap libglib2.0-bin                                # the camera portal bed
 	python3 python3-pytest python3-numpy python3-opencv python3-pil python3-skimage mypy

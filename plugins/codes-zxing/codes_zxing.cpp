@@ -1,10 +1,16 @@
 // Ocellus's code reader plugin: zxing-cpp behind the C interface of ocellus_codes.h, loaded by
 // libocellus on first use (a program that never asks for codes loads no zxing-cpp). Nothing
-// escapes as a C++ exception.
+// escapes as a C++ exception. Builds against zxing-cpp 1.4 (Debian 12) and 2.x (Debian 13), whose
+// reader options were renamed.
 #define ZX_USE_UTF8 1
 #include "ocellus_codes.h"
 
 #include <ZXing/ReadBarcode.h>
+#if __has_include(<ZXing/Version.h>)
+#include <ZXing/Version.h>  // 2.x (ZXVersion.h is deprecated there)
+#else
+#include <ZXing/ZXVersion.h>
+#endif
 
 #include <algorithm>
 #include <cstring>
@@ -13,6 +19,11 @@
 namespace {
 
 using ZXing::BarcodeFormat;
+#if ZXING_VERSION_MAJOR >= 2
+using Options = ZXing::ReaderOptions;
+#else
+using Options = ZXing::DecodeHints;
+#endif
 
 constexpr std::pair<int, BarcodeFormat> symbologies[] = {
     {OCELLUS_CODE_QR, BarcodeFormat::QRCode},
@@ -55,9 +66,9 @@ int ocellus_codes_read(const uint8_t *grey, int width, int height, int stride, i
     if (!grey || width <= 0 || height <= 0 || stride < width || capacity < 0 || formatsOf(wanted).empty()) return -1;
     try {
         const ZXing::ImageView picture(grey, width, height, ZXing::ImageFormat::Lum, stride);
-        const auto hints = ZXing::DecodeHints().setFormats(formatsOf(wanted)).setTryHarder(true).setTryRotate(true);
+        const auto options = Options().setFormats(formatsOf(wanted)).setTryHarder(true).setTryRotate(true);
         int count = 0;
-        for (const auto &result : ZXing::ReadBarcodes(picture, hints)) {
+        for (const auto &result : ZXing::ReadBarcodes(picture, options)) {
             if (count == capacity) break;
             if (!result.isValid()) continue;
             ocellus_code &code = found[count++];
