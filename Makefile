@@ -270,6 +270,7 @@ bench: build
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 2 -- $(RELEASE)/ocellus-bench $(BENCH_RUNS)
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 0 --mics 0 -- bench/capture.sh
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 0 --mics 0 -- bench/voice.sh
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 0 --mics 0 -- bench/metadata.sh
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run --cameras 2 -- bench/footprint.sh
 
 clean:

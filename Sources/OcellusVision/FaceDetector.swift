@@ -7,8 +7,9 @@ import Glibc
 
 /// Faces found by OpenCV's objdetect, through Ocellus's plugin `libocellus-faces-opencv.so`
 /// (plugins/faces-opencv), loaded on first use so that the library never links OpenCV. The model
-/// is the one the app names, else the system's (`OCELLUS_FACE_MODEL`), else the frontal-face Haar
-/// cascade of Debian's opencv-data. One detector is used by one thread at a time.
+/// is the one the app names, else the system's (`OCELLUS_FACE_MODEL`), else the frontal-face LBP
+/// cascade of Debian's opencv-data (as accurate as its Haar cascade on photographs, and a third of
+/// the cost: bench/metadata.sh). One detector is used by one thread at a time.
 final class FaceDetector {
     struct Library: @unchecked Sendable {
         typealias Version = @convention(c) () -> Int32
@@ -42,8 +43,8 @@ final class FaceDetector {
     }
 
     /// Where the default model is looked for: opencv-data's cascade (Debian, Ubuntu; Fedora's opencv-data).
-    static let defaultModels = ["/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml",
-                                "/usr/share/opencv/haarcascades/haarcascade_frontalface_default.xml"]
+    static let defaultModels = ["/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml",
+                                "/usr/share/opencv/lbpcascades/lbpcascade_frontalface.xml"]
 
     /// The model used when the app names none.
     static func defaultModel() throws(OcellusError) -> String {

@@ -37,7 +37,7 @@ public final class MetadataOutput: @unchecked Sendable {
     private var rate = 10.0
 
     /// Loads the detectors `objectTypes` need: `faceModel` names a cascade (.xml) or YuNet model
-    /// (.onnx), nil for the system's (`OCELLUS_FACE_MODEL`, else opencv-data's Haar cascade).
+    /// (.onnx), nil for the system's (`OCELLUS_FACE_MODEL`, else opencv-data's LBP frontal-face cascade).
     /// Throws `.libraryUnavailable` naming what is missing (the plugin, OpenCV, zxing-cpp, a model).
     public init(objectTypes: MetadataObjectTypes, faceModel: String? = nil) throws(OcellusError) {
         guard !objectTypes.isEmpty, objectTypes.isSubset(of: .all) else {
@@ -94,9 +94,10 @@ public final class MetadataOutput: @unchecked Sendable {
         lock.withLock { rate = perSecond }
     }
 
-    /// The width of the grey copy searched: small for faces, larger when codes are read (their
-    /// modules must stay a few pixels wide).
-    public var analysisWidth: Int { objectTypes.contains(.codes) ? 640 : 320 }
+    /// The width of the grey copy searched: 480 for faces (a face a sixteenth of the picture wide
+    /// is 30 pixels, above the cascade's 24-pixel window), 640 when codes are read (their modules
+    /// must stay a few pixels wide).
+    public var analysisWidth: Int { objectTypes.contains(.codes) ? 640 : 480 }
 
     public struct Statistics: Equatable, Sendable {
         /// Analyses that produced a delivery, and the objects those held.
@@ -258,8 +259,9 @@ private final class Analysis: @unchecked Sendable {
             let pixels = grey.baseAddress!
             if let faces {
                 faceBounds.removeAll(keepingCapacity: true)
-                // Faces down to about a fifteenth of the picture's width.
-                let found = faces.detect(pixels, width: width, height: height, stride: width, minimumSize: max(16, width / 15)) ?? []
+                // Faces down to a sixteenth of the picture's width (30 pixels of 480): smaller ones
+                // cost most (the largest scales) and are rarer in front of a webcam.
+                let found = faces.detect(pixels, width: width, height: height, stride: width, minimumSize: max(24, width / 16)) ?? []
                 for face in found {
                     faceBounds.append(NormalizedRect(x: Double(face.x) / w, y: Double(face.y) / h,
                                                      width: Double(face.width) / w, height: Double(face.height) / h))
