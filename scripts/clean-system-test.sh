@@ -50,7 +50,7 @@ step() {   # NAME COMMAND...
 }
 step "apt installs libocellus0, libocellus-dev, ocellus, python3-ocellus and their dependencies on minimal $RELEASE_NAME" \
 	inside sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		$(ls /debs/*.deb | grep -v /ocellus-testbed) gcc libc6-dev pkg-config'
+		$(ls /debs/*.deb | grep -v -e /ocellus-testbed -e /libocellus0-metadata) gcc libc6-dev pkg-config'
 step "libocellus0 recommends the FFmpeg packages of the majors it was built for ($("$ROOT/scripts/ffmpeg-packages.sh"))" \
 	sh -c "dpkg-deb -f $DEBS/libocellus0_*.deb Recommends | grep -qF '$("$ROOT/scripts/ffmpeg-packages.sh")'"
 step "libocellus0 and the virtual camera bind now, have read-only relocations and carry no RUNPATH; libocellus0 suggests libv4l-0 (loaded when asked)" \
@@ -83,6 +83,12 @@ run_on_testbed() {
 	step "examples/first_frame.c runs" inside sh -c "PIPEWIRE_REMOTE=$remote /examples/first_frame | grep -q 'NV12 frame'"
 	step "examples/first_frame.py runs with the packaged binding (import ocellus from dist-packages)" \
 		inside sh -c "PIPEWIRE_REMOTE=$remote python3 /examples/first_frame.py | grep -q uint8"
+	step "without libocellus0-metadata (OpenCV, zxing-cpp not installed), stream --metadata names the package it needs" \
+		inside sh -c "! PIPEWIRE_REMOTE=$remote ocellus stream --metadata faces --frames 5 > /tmp/out 2>&1 && grep -q libocellus0-metadata /tmp/out"
+	step "libocellus0-metadata installs the face and code plugins, their dependencies resolve, and stream --metadata runs" \
+		inside sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends /debs/libocellus0-metadata_*.deb \
+			&& for plugin in \$(dpkg -L libocellus0-metadata | grep '/ocellus/libocellus-.*\\.so'); do ldd \$plugin | grep -q 'not found' && exit 1; done; \
+			PIPEWIRE_REMOTE=$remote ocellus stream --metadata faces,codes --frames 20 --json | tail -1 | grep -q '\"analysed_frames\"'"
 	umount -l "$TREE/run/testbed"
 	echo "$passed passed, $failed failed" > "$WORK/counts"
 }

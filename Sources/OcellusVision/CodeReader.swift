@@ -24,8 +24,8 @@ final class CodeReader {
                 return Library(read: read)
             }
             if let library { return library }
-            throw OcellusError(.libraryUnavailable, "codes need \(fileName) and zxing-cpp "
-                + "(install libzxing3, or set OCELLUS_CODES_LIB to the plugin): \(failures.joined(separator: "; "))")
+            throw OcellusError(.libraryUnavailable, "codes need Ocellus's plugin \(fileName) and zxing-cpp "
+                + "(Debian: install libocellus0-metadata; or set OCELLUS_CODES_LIB to the plugin): \(failures.joined(separator: "; "))")
         }
     }
 

@@ -37,8 +37,8 @@ final class FaceDetector {
                 return Library(new: new, free: free, detect: detect)
             }
             if let library { return library }
-            throw OcellusError(.libraryUnavailable, "faces need \(fileName) and OpenCV's objdetect "
-                + "(install libopencv-objdetect406, or set OCELLUS_FACES_LIB to the plugin): \(failures.joined(separator: "; "))")
+            throw OcellusError(.libraryUnavailable, "faces need Ocellus's plugin \(fileName) and OpenCV's objdetect "
+                + "(Debian: install libocellus0-metadata; or set OCELLUS_FACES_LIB to the plugin): \(failures.joined(separator: "; "))")
         }
     }
 
