@@ -70,7 +70,7 @@ let package = Package(
         // Microphone modes' engines (RNNoise for voice isolation, Ocellus's webrtc-audio-processing
         // plugin for echo cancellation), loaded on first use; CLoadedObject finds the plugin's directory.
         .target(name: "CLoadedObject", cSettings: hardenedC),
-        .target(name: "OcellusPlugins", dependencies: ["CLoadedObject"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "OcellusPlugins", dependencies: ["OcellusCore", "CLoadedObject"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "OcellusVoice", dependencies: ["OcellusCore", "OcellusPlugins"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Metadata outputs (faces, codes): Ocellus's OpenCV and zxing-cpp plugins, loaded on first use.

@@ -6,26 +6,19 @@ import OcellusPlugins
 /// (plugins/codes-zxing), loaded on first use so that the library never links zxing-cpp.
 final class CodeReader {
     struct Library: @unchecked Sendable {
-        typealias Version = @convention(c) () -> Int32
         typealias Read = @convention(c) (UnsafePointer<UInt8>?, Int32, Int32, Int32, Int32, UnsafeMutablePointer<ocellus_code>?, Int32) -> Int32
         let read: Read
 
-        static let fileName = "libocellus-codes-zxing.so"
         /// plugins/codes-zxing/ocellus_codes.h's OCELLUS_CODES_INTERFACE_VERSION.
         static let interfaceVersion: Int32 = 1
 
         static func load() throws(OcellusError) -> Library {
-            let candidates = LoadedLibrary.pluginCandidates(fileName, environmentVariable: "OCELLUS_CODES_LIB")
-            let (library, failures) = LoadedLibrary.first(of: candidates) { (loaded) throws(LoadedLibrary.Refusal) in
-                guard let version = loaded.symbol("ocellus_codes_interface_version", as: Version.self), version() == interfaceVersion,
-                      let read = loaded.symbol("ocellus_codes_read", as: Read.self) else {
-                    throw LoadedLibrary.Refusal("\(loaded.path) is not Ocellus's code reader plugin of interface \(interfaceVersion)")
-                }
-                return Library(read: read)
+            try LoadedLibrary.plugin("libocellus-codes-zxing.so", environmentVariable: "OCELLUS_CODES_LIB",
+                                     versionSymbol: "ocellus_codes_interface_version", version: interfaceVersion,
+                                     needs: "codes need Ocellus's plugin libocellus-codes-zxing.so and zxing-cpp "
+                                         + "(Debian: install libocellus0-metadata)") { loaded in
+                loaded.symbol("ocellus_codes_read", as: Read.self).map { Library(read: $0) }
             }
-            if let library { return library }
-            throw OcellusError(.libraryUnavailable, "codes need Ocellus's plugin \(fileName) and zxing-cpp "
-                + "(Debian: install libocellus0-metadata; or set OCELLUS_CODES_LIB to the plugin): \(failures.joined(separator: "; "))")
         }
     }
 

@@ -12,7 +12,6 @@ import Glibc
 /// the cost: bench/metadata.sh). One detector is used by one thread at a time.
 final class FaceDetector {
     struct Library: @unchecked Sendable {
-        typealias Version = @convention(c) () -> Int32
         typealias New = @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int) -> OpaquePointer?
         typealias Free = @convention(c) (OpaquePointer?) -> Void
         typealias Detect = @convention(c) (OpaquePointer?, UnsafePointer<UInt8>?, Int32, Int32, Int32, Int32,
@@ -21,24 +20,18 @@ final class FaceDetector {
         let free: Free
         let detect: Detect
 
-        static let fileName = "libocellus-faces-opencv.so"
         /// plugins/faces-opencv/ocellus_faces.h's OCELLUS_FACES_INTERFACE_VERSION.
         static let interfaceVersion: Int32 = 1
 
         static func load() throws(OcellusError) -> Library {
-            let candidates = LoadedLibrary.pluginCandidates(fileName, environmentVariable: "OCELLUS_FACES_LIB")
-            let (library, failures) = LoadedLibrary.first(of: candidates) { (loaded) throws(LoadedLibrary.Refusal) in
-                guard let version = loaded.symbol("ocellus_faces_interface_version", as: Version.self), version() == interfaceVersion,
-                      let new = loaded.symbol("ocellus_faces_new", as: New.self),
-                      let free = loaded.symbol("ocellus_faces_free", as: Free.self),
-                      let detect = loaded.symbol("ocellus_faces_detect", as: Detect.self) else {
-                    throw LoadedLibrary.Refusal("\(loaded.path) is not Ocellus's face detector plugin of interface \(interfaceVersion)")
-                }
+            try LoadedLibrary.plugin("libocellus-faces-opencv.so", environmentVariable: "OCELLUS_FACES_LIB",
+                                     versionSymbol: "ocellus_faces_interface_version", version: interfaceVersion,
+                                     needs: "faces need Ocellus's plugin libocellus-faces-opencv.so and OpenCV's objdetect "
+                                         + "(Debian: install libocellus0-metadata)") { loaded in
+                guard let new = loaded.symbol("ocellus_faces_new", as: New.self), let free = loaded.symbol("ocellus_faces_free", as: Free.self),
+                      let detect = loaded.symbol("ocellus_faces_detect", as: Detect.self) else { return nil }
                 return Library(new: new, free: free, detect: detect)
             }
-            if let library { return library }
-            throw OcellusError(.libraryUnavailable, "faces need Ocellus's plugin \(fileName) and OpenCV's objdetect "
-                + "(Debian: install libocellus0-metadata; or set OCELLUS_FACES_LIB to the plugin): \(failures.joined(separator: "; "))")
         }
     }
 

@@ -11,7 +11,6 @@ import Glibc
 /// holding this code (LIBDIR/ocellus/ once installed), else the loader's path.
 final class WebRTCEchoCanceller: EchoCanceller {
     struct Library: @unchecked Sendable {
-        typealias Version = @convention(c) () -> Int32
         typealias Latency = @convention(c) () -> Int32
         typealias New = @convention(c) () -> OpaquePointer?
         typealias Free = @convention(c) (OpaquePointer?) -> Void
@@ -23,26 +22,20 @@ final class WebRTCEchoCanceller: EchoCanceller {
         let play: Play
         let capture: Capture
 
-        static let fileName = "libocellus-echo-webrtc.so"
         /// plugins/echo-webrtc/ocellus_echo.h's OCELLUS_ECHO_INTERFACE_VERSION.
         static let interfaceVersion: Int32 = 1
 
-        static var candidates: [String] { LoadedLibrary.pluginCandidates(fileName, environmentVariable: "OCELLUS_ECHO_CANCELLER_LIB") }
-
         static func load() throws(OcellusError) -> Library {
-            let (library, failures) = LoadedLibrary.first(of: candidates) { (loaded) throws(LoadedLibrary.Refusal) in
-                guard let version = loaded.symbol("ocellus_echo_interface_version", as: Version.self), version() == interfaceVersion,
-                      let latency = loaded.symbol("ocellus_echo_latency", as: Latency.self),
+            try LoadedLibrary.plugin("libocellus-echo-webrtc.so", environmentVariable: "OCELLUS_ECHO_CANCELLER_LIB",
+                                     versionSymbol: "ocellus_echo_interface_version", version: interfaceVersion,
+                                     needs: "echo cancellation needs Ocellus's plugin libocellus-echo-webrtc.so and webrtc-audio-processing "
+                                         + "(install libwebrtc-audio-processing1)") { loaded in
+                guard let latency = loaded.symbol("ocellus_echo_latency", as: Latency.self),
                       let new = loaded.symbol("ocellus_echo_new", as: New.self), let free = loaded.symbol("ocellus_echo_free", as: Free.self),
                       let play = loaded.symbol("ocellus_echo_play", as: Play.self),
-                      let capture = loaded.symbol("ocellus_echo_capture", as: Capture.self) else {
-                    throw LoadedLibrary.Refusal("\(loaded.path) is not Ocellus's echo canceller plugin of interface \(interfaceVersion)")
-                }
+                      let capture = loaded.symbol("ocellus_echo_capture", as: Capture.self) else { return nil }
                 return Library(latency: Int(latency()), new: new, free: free, play: play, capture: capture)
             }
-            if let library { return library }
-            throw OcellusError(.libraryUnavailable, "\(fileName) and webrtc-audio-processing are needed "
-                + "(install libwebrtc-audio-processing1, or set OCELLUS_ECHO_CANCELLER_LIB to the plugin): \(failures.joined(separator: "; "))")
         }
     }
 
