@@ -228,3 +228,36 @@ def test_the_cli_prints_a_line_per_delivery_then_the_summary(tmp_path, cameras):
     assert summary["metadata"]["objects"] == len(deliveries)
     bad = subprocess.run([CLI, "stream", face_id, "--metadata", "hands"], capture_output=True, text=True, timeout=30)
     assert bad.returncode == 2 and "unknown metadata 'hands'" in bad.stderr
+
+
+def test_an_h264_camera_is_analysed_through_its_decoder(cameras):
+    """Frames between analyses still go through the H.264 decoder (later pictures refer to them):
+    every analysis decodes a whole picture, none is counted corrupt."""
+    import ocellus
+    cameras.add("metah264", "--formats", "H264")
+    with ocellus.Context("org.ocellus.test.metadata.h264") as context, ocellus.MetadataOutput(ocellus.MetadataObjectType.CODE) as output:
+        run_metadata(context, "pipewire-metah264", output, frames=60)
+        counts = output.statistics
+    assert counts.analysed_frames >= 10 and counts.corrupt_frames == 0, counts
+
+
+def test_corrupt_frames_are_counted_and_lose_nothing_else(tmp_path, cameras):
+    """A camera whose every JPEG is cut short: the analyses count them as corrupt, the session runs on
+    and the video output beside still gets its frames (flagged corrupt)."""
+    import ocellus
+    picture, _ = qr_picture("cut short")
+    path = tmp_path / "whole.jpg"
+    picture.save(path, quality=92)
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(path.read_bytes()[:len(path.read_bytes()) // 3])
+    cameras.add("metacut", "--formats", "MJPG", "--mjpeg-file", str(cut))
+    video = ocellus.VideoDataOutput()
+    frames = []
+    video.set_frame_callback(lambda frame: frames.append(frame.sequence))
+    with ocellus.Context("org.ocellus.test.metadata.corrupt") as context, ocellus.MetadataOutput(ocellus.MetadataObjectType.CODE) as output:
+        seen = run_metadata(context, "pipewire-metacut", output, frames=45, video=video)
+        counts = output.statistics
+    video.close()
+    assert seen == [] and counts.deliveries == 0, seen
+    assert counts.corrupt_frames >= 5 and counts.analysed_frames == 0, counts
+    assert len(frames) >= 30
