@@ -34,22 +34,24 @@ public struct LoadedLibrary {
 
     /// The entry points of the first of `candidates` that opens and that `resolve` accepts; nil
     /// and every candidate's failure (the loader's message, or the refusal), in order, when none.
-    /// The entry points of one of Ocellus's own plugins: the first candidate
-    /// (`pluginCandidates`) whose `versionSymbol` answers `version` and in which `resolve` finds
-    /// every entry point. Else `.libraryUnavailable`: `needs` (what the plugin is for and where
-    /// it comes from), then why each candidate failed.
-    public static func plugin<Entry>(_ fileName: String, environmentVariable: String, versionSymbol: String, version: Int32,
-                                     needs: String, resolve: (LoadedLibrary) -> Entry?) throws(OcellusError) -> Entry {
+    /// The entry points of one of Ocellus's own plugins (`what`: "echo canceller plugin"): the
+    /// first candidate (`pluginCandidates`) whose `versionSymbol` answers `version` and in which
+    /// `resolve` finds every entry point. Else `.libraryUnavailable`: `needs` (what the plugin is
+    /// for), how to `install` it, then why each candidate failed.
+    public static func plugin<Entry>(_ fileName: String, what: String, environmentVariable: String, versionSymbol: String,
+                                     version: Int32, needs: String, install: String,
+                                     resolve: (LoadedLibrary) -> Entry?) throws(OcellusError) -> Entry {
         typealias Version = @convention(c) () -> Int32
         let candidates = pluginCandidates(fileName, environmentVariable: environmentVariable)
         let (entry, failures) = first(of: candidates) { (loaded) throws(Refusal) in
             guard let answer = loaded.symbol(versionSymbol, as: Version.self), answer() == version, let entry = resolve(loaded) else {
-                throw Refusal("\(loaded.path) is not Ocellus's \(fileName) of interface \(version)")
+                throw Refusal("\(loaded.path) is not Ocellus's \(what) of interface \(version)")
             }
             return entry
         }
         if let entry { return entry }
-        throw OcellusError(.libraryUnavailable, "\(needs) (or set \(environmentVariable) to the plugin): \(failures.joined(separator: "; "))")
+        throw OcellusError(.libraryUnavailable,
+                           "\(needs) (\(install), or set \(environmentVariable) to the plugin): \(failures.joined(separator: "; "))")
     }
 
     public static func first<Entry>(of candidates: [String],

@@ -24,10 +24,10 @@ final class FaceDetector {
         static let interfaceVersion: Int32 = 1
 
         static func load() throws(OcellusError) -> Library {
-            try LoadedLibrary.plugin("libocellus-faces-opencv.so", environmentVariable: "OCELLUS_FACES_LIB",
+            try LoadedLibrary.plugin("libocellus-faces-opencv.so", what: "face detector plugin", environmentVariable: "OCELLUS_FACES_LIB",
                                      versionSymbol: "ocellus_faces_interface_version", version: interfaceVersion,
-                                     needs: "faces need Ocellus's plugin libocellus-faces-opencv.so and OpenCV's objdetect "
-                                         + "(Debian: install libocellus0-metadata)") { loaded in
+                                     needs: "faces need Ocellus's plugin libocellus-faces-opencv.so and OpenCV's objdetect",
+                                     install: "Debian: install libocellus0-metadata") { loaded in
                 guard let new = loaded.symbol("ocellus_faces_new", as: New.self), let free = loaded.symbol("ocellus_faces_free", as: Free.self),
                       let detect = loaded.symbol("ocellus_faces_detect", as: Detect.self) else { return nil }
                 return Library(new: new, free: free, detect: detect)

@@ -26,10 +26,10 @@ final class WebRTCEchoCanceller: EchoCanceller {
         static let interfaceVersion: Int32 = 1
 
         static func load() throws(OcellusError) -> Library {
-            try LoadedLibrary.plugin("libocellus-echo-webrtc.so", environmentVariable: "OCELLUS_ECHO_CANCELLER_LIB",
+            try LoadedLibrary.plugin("libocellus-echo-webrtc.so", what: "echo canceller plugin", environmentVariable: "OCELLUS_ECHO_CANCELLER_LIB",
                                      versionSymbol: "ocellus_echo_interface_version", version: interfaceVersion,
-                                     needs: "echo cancellation needs Ocellus's plugin libocellus-echo-webrtc.so and webrtc-audio-processing "
-                                         + "(install libwebrtc-audio-processing1)") { loaded in
+                                     needs: "echo cancellation needs Ocellus's plugin libocellus-echo-webrtc.so and webrtc-audio-processing",
+                                     install: "install libwebrtc-audio-processing1") { loaded in
                 guard let latency = loaded.symbol("ocellus_echo_latency", as: Latency.self),
                       let new = loaded.symbol("ocellus_echo_new", as: New.self), let free = loaded.symbol("ocellus_echo_free", as: Free.self),
                       let play = loaded.symbol("ocellus_echo_play", as: Play.self),
