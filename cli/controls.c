@@ -80,6 +80,17 @@ static void payload_json(json *w, const oc_control_list *list, size_t index, con
         json_key(w, "width"); json_int(w, area[0]);
         json_key(w, "height"); json_int(w, area[1]);
         json_object_end(w);
+    } else if (info->type == OC_CONTROL_TYPE_RECT && size >= 16) {
+        int32_t corner[2];
+        uint32_t extent[2];
+        memcpy(corner, payload, sizeof corner);
+        memcpy(extent, payload + sizeof corner, sizeof extent);
+        json_object_begin(w);
+        json_key(w, "left"); json_int(w, corner[0]);
+        json_key(w, "top"); json_int(w, corner[1]);
+        json_key(w, "width"); json_int(w, extent[0]);
+        json_key(w, "height"); json_int(w, extent[1]);
+        json_object_end(w);
     } else if (info->element_size == 1 || info->element_size == 2 || info->element_size == 4 || info->element_size == 8) {
         json_array_begin(w);
         for (size_t element = 0; element < size / info->element_size; element++) json_int(w, payload_element(info, payload, element));
@@ -149,6 +160,11 @@ static void control_line(const oc_control_list *list, size_t index, const oc_con
         oc_control_list_get_payload(list, index, area, sizeof area);
         text_printf(out, "value=%ux%u", area[0], area[1]);
     }
+    if (info->type == OC_CONTROL_TYPE_RECT && oc_control_list_get_payload(list, index, NULL, 0) >= 16) {
+        int32_t rect[4];
+        oc_control_list_get_payload(list, index, rect, sizeof rect);
+        text_printf(out, "value=%" PRId32 ",%" PRId32 ",%" PRIu32 "x%" PRIu32, rect[0], rect[1], (uint32_t)rect[2], (uint32_t)rect[3]);
+    }
     if (info->flags) {
         text_append(out, " flags=");
         flag_names(info->flags, NULL, out);
@@ -184,6 +200,18 @@ static bool parse_payload(const oc_control_info *info, const char *value, uint8_
         memcpy(*out, area, *size);
         return true;
     }
+    if (info->type == OC_CONTROL_TYPE_RECT) {
+        int32_t rect[4];
+        unsigned width = 0, height = 0;
+        int used = 0;
+        if (sscanf(value, "%" SCNd32 ",%" SCNd32 ",%ux%u%n", &rect[0], &rect[1], &width, &height, &used) != 4 || value[used]) return false;
+        rect[2] = (int32_t)width;
+        rect[3] = (int32_t)height;
+        *size = sizeof rect;
+        *out = malloc(*size);
+        memcpy(*out, rect, *size);
+        return true;
+    }
     size_t element_size = info->element_size;
     if (element_size != 1 && element_size != 2 && element_size != 4 && element_size != 8) return false;
     char *copy = strdup(value + (*value == '['));
@@ -216,6 +244,43 @@ static bool parse_payload(const oc_control_info *info, const char *value, uint8_
     return true;
 }
 
+/* The face-driven adjustments, listed beside the controls as booleans named like them (read only:
+ * they are this process's settings, which `stream --no-face-exposure`/`--no-face-focus` change). */
+static const struct {
+    const char *name;
+    oc_face_driven_adjustment adjustment;
+} face_driven[] = { { "face_driven_exposure", OC_FACE_DRIVEN_EXPOSURE }, { "face_driven_focus", OC_FACE_DRIVEN_FOCUS } };
+
+static void face_driven_entry(oc_device *device, size_t which, json *w, strbuf *out)
+{
+    oc_face_driven_state state = { .struct_size = sizeof state };
+    if (oc_device_get_face_driven(device, face_driven[which].adjustment, &state) != OC_OK) return;
+    const char *tier = oc_face_driven_tier_name(state.tier);
+    if (w) {
+        json_object_begin(w);
+        json_key(w, "name"); json_string(w, face_driven[which].name);
+        json_key(w, "id"); json_int(w, 0);   /* Ocellus's, not the driver's */
+        json_key(w, "type"); json_string(w, "bool");
+        json_key(w, "minimum"); json_int(w, 0);
+        json_key(w, "maximum"); json_int(w, 1);
+        json_key(w, "step"); json_int(w, 1);
+        json_key(w, "default"); json_int(w, 1);
+        json_key(w, "value"); json_int(w, state.enabled);
+        json_key(w, "flags"); json_array_begin(w); json_array_end(w);
+        json_key(w, "menu"); json_array_begin(w); json_array_end(w);
+        json_key(w, "enabled"); json_bool(w, state.enabled);
+        json_key(w, "automatically_adjusts"); json_bool(w, state.automatically_adjusts);
+        json_key(w, "tier"); json_string(w, tier);
+        json_key(w, "active"); json_bool(w, state.active);
+        json_object_end(w);
+    } else {
+        text_clear(out);
+        text_printf(out, "%s (bool): value=%d%s tier=%s%s", face_driven[which].name, state.enabled,
+                    state.automatically_adjusts ? " (automatic)" : "", tier, state.active ? " active" : "");
+        emit(out->data);
+    }
+}
+
 /* One `--set name=value`: a string, an array or area, or an integer, as the control's type says.
  * The command's status: 0, 2 for a value that does not parse, 1 for the library's refusal (said). */
 static int set_control(oc_device *device, const oc_control_list *list, const char *name, const char *value)
@@ -233,7 +298,8 @@ static int set_control(oc_device *device, const oc_control_list *list, const cha
         size_t size = 0;
         if (!parse_payload(&info, value, &bytes, &size)) {
             return usage_error("bad value '%s' for %s (expected %s)", value, name,
-                               info.type == OC_CONTROL_TYPE_AREA ? "WIDTHxHEIGHT" : "elements like [1,2,3]");
+                               info.type == OC_CONTROL_TYPE_AREA ? "WIDTHxHEIGHT"
+                               : info.type == OC_CONTROL_TYPE_RECT ? "LEFT,TOP,WIDTHxHEIGHT" : "elements like [1,2,3]");
         }
         status = oc_device_set_control_payload(device, name, bytes, size);
         free(bytes);
@@ -289,6 +355,9 @@ int command_controls(const global_options *options, arguments *a)
                 control_line(list, index, &info, &out);
                 emit(out.data);
             }
+        }
+        for (size_t which = 0; which < sizeof face_driven / sizeof face_driven[0]; which++) {
+            face_driven_entry(device, which, as_json ? &w : NULL, &out);
         }
         if (as_json) {
             json_array_end(&w);

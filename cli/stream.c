@@ -228,6 +228,8 @@ int command_stream(const global_options *options, arguments *a)
     if (metadata_names && !metadata_lines_parse(metadata_names, &metadata_types)) return 2;
     const char *output_path = args_value(a, "--output");
     if (!output_path) output_path = args_value(a, "-o");
+    bool face_exposure = !args_flag(a, "--no-face-exposure");
+    bool face_focus = !args_flag(a, "--no-face-focus");
     if (args_finish(a)) return 2;
 
     static stream_run run = { .statistics = { .lock = PTHREAD_MUTEX_INITIALIZER } };
@@ -237,6 +239,11 @@ int command_stream(const global_options *options, arguments *a)
     text_init(&run.event_line);
     static capture_run c;
     if (capture_open(&c, options, spec)) return 1;
+    /* Face-driven exposure and focus are on by default; the switches turn them off for this run. */
+    if ((!face_exposure && oc_device_set_face_driven(c.device, OC_FACE_DRIVEN_EXPOSURE, false, false) != OC_OK)
+        || (!face_focus && oc_device_set_face_driven(c.device, OC_FACE_DRIVEN_FOCUS, false, false) != OC_OK)) {
+        return capture_fail(&c, oc_last_error_message());
+    }
     static frame_writer writer;
     if (output_path) {
         if (strcmp(output_path, "-") == 0) {

@@ -637,13 +637,16 @@ typedef enum oc_control_type {
     OC_CONTROL_TYPE_U8 = 0x0100,
     OC_CONTROL_TYPE_U16 = 0x0101,
     OC_CONTROL_TYPE_U32 = 0x0102,
-    OC_CONTROL_TYPE_AREA = 0x0106
+    OC_CONTROL_TYPE_AREA = 0x0106,
+    /** A rectangle: left and top (int32_t), width and height (uint32_t), as a UVC 1.5
+     * camera's region of interest is. Added in 0.3. */
+    OC_CONTROL_TYPE_RECT = 0x0107
 } oc_control_type;
 
 /**
  * The name `ocellus controls` writes for a control type: "int", "bool", "menu",
  * "button", "int64", "string", "bitmask", "intmenu", "u8", "u16", "u32",
- * "area"; NULL with the last error
+ * "area", "rect"; NULL with the last error
  * set otherwise.
  * \ownership A static string. \threadsafety Any thread.
  */
@@ -836,6 +839,81 @@ oc_status oc_device_lock_for_configuration(oc_device *device);
  * \threadsafety Safe from any thread.
  */
 oc_status oc_device_unlock_for_configuration(oc_device *device);
+
+/* Face-driven exposure and focus (behaviour §4), added in 0.3. */
+
+/** Which face-driven adjustment oc_device_get_face_driven() and oc_device_set_face_driven() mean. */
+typedef enum oc_face_driven_adjustment {
+    OC_FACE_DRIVEN_EXPOSURE = 0, /**< Exposure (and gain) follow the largest face in view. */
+    OC_FACE_DRIVEN_FOCUS = 1 /**< Focus follows the largest face in view. */
+} oc_face_driven_adjustment;
+
+/** How a camera is steered by faces, chosen from its controls. */
+typedef enum oc_face_driven_tier {
+    /** Not at all: no region of interest, no manual exposure time (or absolute focus). */
+    OC_FACE_DRIVEN_TIER_NONE = 0,
+    /** The camera's own UVC 1.5 region of interest, set on the face (Linux 6.15's
+     * region_of_interest_rect and _auto controls). */
+    OC_FACE_DRIVEN_TIER_CAMERA_REGION = 1,
+    /** Ocellus meters the face and drives exposure time, then gain, or sweeps the
+     * absolute focus for the sharpest face, itself. */
+    OC_FACE_DRIVEN_TIER_HOST = 2
+} oc_face_driven_tier;
+
+/** One face-driven adjustment of one camera; filled by oc_device_get_face_driven(). */
+typedef struct oc_face_driven_state {
+    /** sizeof(oc_face_driven_state) as the caller knows it; set by the caller. */
+    uint32_t struct_size;
+    /** Ocellus decides whether it runs (the default): on while a session streams the camera,
+     * off while this process holds the camera's configuration lock. */
+    bool automatically_adjusts;
+    /** Whether it may run now: the app's choice, or Ocellus's when automatically_adjusts. */
+    bool enabled;
+    /** How this camera is steered (OC_FACE_DRIVEN_TIER_NONE: it cannot be). */
+    oc_face_driven_tier tier;
+    /** Whether it is acting on the camera now: a session streams it, a face is in view, and
+     * no other process has the camera open. */
+    bool active;
+} oc_face_driven_state;
+
+/**
+ * The face-driven exposure or focus of a camera (AVFoundation's
+ * isFaceDrivenAutoExposureEnabled and automaticallyAdjustsFaceDrivenAutoExposureEnabled).
+ *
+ * While a session of this process streams the camera with a face in view, exposure and focus
+ * follow the largest face: through the camera's region of interest, or by Ocellus metering the
+ * face. It never fights: it acts only while no other process has the camera open (or while this
+ * process holds its configuration lock), and stops touching a control another hand changed
+ * (oc_device_set_control() included). Every control it changed is set back when the session
+ * stops, when no face has been seen for 2 s, or when the adjustment is turned off.
+ *
+ * \param state the caller's struct with struct_size = sizeof(oc_face_driven_state).
+ * eturns OC_OK (a camera without reachable controls: tier NONE); OC_ERROR_INVALID_HANDLE;
+ *          OC_ERROR_INVALID_ARGUMENT (NULL or small state, unknown adjustment, a device that
+ *          is not a camera).
+ * 	hreadsafety Safe from any thread. It reads the camera's controls.
+ */
+oc_status oc_device_get_face_driven(oc_device *device, oc_face_driven_adjustment adjustment,
+                                    oc_face_driven_state *state);
+
+/**
+ * Set a camera's face-driven exposure or focus: `automatically_adjusts` true lets Ocellus
+ * decide (`enabled` is then ignored); false makes `enabled` the app's choice. Applies to
+ * every device instance with the camera's unique ID in this context, from the next analysed
+ * frame (a running session gives back what it changed when turned off).
+ * eturns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (unknown adjustment,
+ *          a device that is not a camera).
+ * 	hreadsafety Safe from any thread, including session and frame callbacks.
+ */
+oc_status oc_device_set_face_driven(oc_device *device, oc_face_driven_adjustment adjustment,
+                                    bool automatically_adjusts, bool enabled);
+
+/**
+ * The name `ocellus controls --json` writes for a tier: "none", "roi", "host"; NULL with the
+ * last error set for another value.
+ * \ownership A static string. 	hreadsafety Any thread.
+ */
+const char *oc_face_driven_tier_name(oc_face_driven_tier tier);
 
 /* ------------------------------------------------------------------------ */
 /* Hotplug                                                                    */

@@ -172,7 +172,7 @@ private func listedControl(_ list: OpaquePointer?, _ index: Int, _ function: Str
 }
 
 private let controlTypeNames = NameTable("control type", Dictionary(uniqueKeysWithValues:
-    [CameraControl.Kind.integer, .boolean, .menu, .button, .integer64, .string, .bitmask, .integerMenu, .u8, .u16, .u32, .area].map { ($0.rawValue, $0.name) }))
+    [CameraControl.Kind.integer, .boolean, .menu, .button, .integer64, .string, .bitmask, .integerMenu, .u8, .u16, .u32, .area, .rect].map { ($0.rawValue, $0.name) }))
 
 @c @implementation public func oc_control_type_name(_ type: oc_control_type) -> UnsafePointer<CChar>? {
     controlTypeNames.name(Int32(bitPattern: type.rawValue), function: "oc_control_type_name")

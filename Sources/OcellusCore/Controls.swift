@@ -7,8 +7,11 @@ public struct CameraControl: Equatable, Sendable {
         case integer = 1, boolean = 2, menu = 3, button = 4, integer64 = 5, string = 7, bitmask = 8, integerMenu = 9
         /// Compound types: arrays of unsigned integers, and a width x height pair.
         case u8 = 0x0100, u16 = 0x0101, u32 = 0x0102, area = 0x0106
+        /// A rectangle: left, top (signed) and width, height (unsigned), 32 bits each (a UVC 1.5 region of interest).
+        case rect = 0x0107
         public var name: String {
             switch self {
+            case .rect: "rect"
             case .u8: "u8"
             case .u16: "u16"
             case .u32: "u32"
@@ -220,4 +223,14 @@ public protocol CameraControlling: Sendable {
     /// Takes the device's exclusive configuration lock (other clients can no longer change controls).
     func lockForConfiguration() throws(OcellusError)
     func unlockForConfiguration() throws(OcellusError)
+    /// Whether this process holds the device's configuration lock.
+    var holdsConfigurationLock: Bool { get }
+    /// Whether another process has the device open (and could change its controls): face-driven
+    /// adjustments never fight one.
+    var hasOtherClients: Bool { get }
+}
+
+extension CameraControlling {
+    public var holdsConfigurationLock: Bool { false }
+    public var hasOtherClients: Bool { false }
 }

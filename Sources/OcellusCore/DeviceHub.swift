@@ -51,6 +51,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
 
     /// One controller per camera instance (`DeviceControllers`).
     let controllers = DeviceControllers()
+    /// behaviour §4 face-driven exposure and focus: what the app set per camera, what runs.
+    public let faceDriven = FaceDrivenSettings()
     /// Where the `microphone` device's sound comes from now.
     public let microphoneRoute = MicrophoneRoute()
     /// The one file watcher (one inotify descriptor) of the hub and its backends; nil when

@@ -1,16 +1,22 @@
 import OcellusCore
 import OcellusMedia
+import OcellusVision
 import OcellusVoice
 
 extension CaptureSession {
     /// A session whose streams come from `hub`'s backends (each device through the backend that
     /// found it), converting and scaling with libyuv and libjpeg-turbo, processing sound with the
     /// system's voice engines, and which tells the hub the camera it streams from (behaviour §2:
-    /// the user preferred camera falls back to it).
+    /// the user preferred camera falls back to it), and whose camera's exposure and focus follow
+    /// the faces in view where the camera allows and the app has not said otherwise (behaviour §4).
     public static func system(hub: DeviceHub) -> CaptureSession {
         let session = CaptureSession(opener: hub, conversion: MediaConversion(), audio: hub,
                                      voiceEngines: SystemVoiceEngines.shared)
         session.onStreamingStarted = { [weak hub] device in hub?.noteStreaming(with: device) }
+        session.addCompanion(FaceDrivenAdjustment(settings: hub.faceDriven) { [weak hub] device throws(OcellusError) in
+            guard let hub else { throw OcellusError(.wrongState, "the context is gone") }
+            return try hub.controller(for: device)
+        })
         return session
     }
 }

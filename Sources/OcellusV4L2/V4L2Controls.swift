@@ -122,6 +122,14 @@ public final class V4L2Controls: CameraControlling, @unchecked Sendable {
         }
     }
 
+    public var holdsConfigurationLock: Bool { lock.withLock { lockedFD != nil } }
+
+    /// Another process with the node open. PipeWire's daemon is not counted: it holds the node
+    /// while it streams to this process (another app's PipeWire stream is not seen here).
+    public var hasOtherClients: Bool {
+        system.otherProcessesHolding(node: node).contains { !["pipewire", "wireplumber"].contains($0) }
+    }
+
     // MARK: Internals
 
     private func withDescriptor<T>(_ body: (Int32) throws(OcellusError) -> T) throws(OcellusError) -> T {

@@ -29,6 +29,13 @@ public protocol V4L2System: AnyObject, Sendable {
     /// Maps a driver buffer (`QUERYBUF` offset); nil on failure.
     func map(_ fd: Int32, length: Int, offset: Int64) -> UnsafeMutableRawPointer?
     func unmap(_ memory: UnsafeMutableRawPointer, length: Int)
+    /// The names (`comm`) of other processes that have `/dev/<node>` open, as far as this process
+    /// may look (its user's processes; all of them as root).
+    func otherProcessesHolding(node: String) -> [String]
+}
+
+extension V4L2System {
+    public func otherProcessesHolding(node: String) -> [String] { [] }
 }
 
 /// The system to use: the kernel's interface, or libv4l2 in front of it when the
@@ -80,6 +87,29 @@ public class LinuxV4L2System: V4L2System, @unchecked Sendable {
     }
 
     public func close(_ fd: Int32) { _ = Glibc.close(fd) }
+
+    public func otherProcessesHolding(node: String) -> [String] {
+        let target = "\(deviceRoot)/\(node)"
+        let own = getpid()
+        guard let processes = opendir("/proc") else { return [] }
+        defer { closedir(processes) }
+        var holders: [String] = []
+        while let entry = readdir(processes) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = Int32(name), pid != own, let descriptors = opendir("/proc/\(pid)/fd") else { continue }
+            defer { closedir(descriptors) }
+            var link = [CChar](repeating: 0, count: 256)
+            while let descriptor = readdir(descriptors) {
+                let fd = withUnsafeBytes(of: descriptor.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let length = readlink("/proc/\(pid)/fd/\(fd)", &link, link.count - 1)
+                guard length > 0, String(decoding: link[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == target else { continue }
+                let comm = attribute("/proc/\(pid)/comm") ?? name
+                holders.append(comm)
+                break
+            }
+        }
+        return holders
+    }
 
     public func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
         cv4l2_ioctl(fd, request, argument)

@@ -126,9 +126,21 @@ public final class MetadataOutput: @unchecked Sendable {
         videoOutput.frameHandler = nil
     }
 
+    /// Called on the output's own thread after each analysis, before the handler, with the grey
+    /// copy searched (valid during the call) and the objects found in it: face-driven
+    /// adjustments meter the faces there. Set before frames come.
+    var analysisObserver: ((GreyPicture, [MetadataObject]) -> Void)? {
+        get { analysis.observer }
+        set { analysis.observer = newValue }
+    }
+
     // MARK: The delivering thread
 
-    private func take(_ frame: UnsafePointer<CameraFrame>) {
+    /// Returns when no analysis is waiting or running (at once on the output's own thread).
+    func waitUntilIdle() { analysis.waitUntilIdle() }
+
+    /// Takes one frame of the stream (the session's, or a companion's that forwards them).
+    func take(_ frame: UnsafePointer<CameraFrame>) {
         let timestamp = frame.pointee.timestampNanoseconds
         let (rotation, mirrored, rate) = lock.withLock { (self.rotation, self.mirrored, self.rate) }
         let interval = UInt64(1e9 / rate)
@@ -177,6 +189,7 @@ private final class Analysis: @unchecked Sendable {
     let faces: FaceDetector?
     let codes: CodeReader?
     let handler = HandlerSlot<MetadataDelivery>()
+    var observer: ((GreyPicture, [MetadataObject]) -> Void)?
     private let lock = ConditionLock()
     // Under `lock`: a submitted picture waiting or being searched, whether to stop, the counts.
     private var busy = false
@@ -280,6 +293,7 @@ private final class Analysis: @unchecked Sendable {
                                                   confidence: 1))
                 }
             }
+            observer?(GreyPicture(pixels: grey, width: width, height: height, timestampNanoseconds: timestamp), objects)
         }
         let delivers = !objects.isEmpty || sawObjects
         sawObjects = !objects.isEmpty
@@ -291,5 +305,50 @@ private final class Analysis: @unchecked Sendable {
             }
         }
         if delivers { handler.call(MetadataDelivery(timestampNanoseconds: timestamp, objects: objects)) }
+    }
+}
+
+/// A grey picture an analysis searched: one byte a pixel, rows `width` apart.
+struct GreyPicture {
+    let pixels: UnsafeBufferPointer<UInt8>
+    let width: Int
+    let height: Int
+    let timestampNanoseconds: UInt64
+
+    /// The picture's pixels inside `bounds` (normalised), clamped to the picture; nil when empty.
+    func region(_ bounds: NormalizedRect) -> (x: Range<Int>, y: Range<Int>)? {
+        let left = max(0, min(width, Int(bounds.x * Double(width))))
+        let top = max(0, min(height, Int(bounds.y * Double(height))))
+        let right = max(left, min(width, Int(((bounds.x + bounds.width) * Double(width)).rounded(.up))))
+        let bottom = max(top, min(height, Int(((bounds.y + bounds.height) * Double(height)).rounded(.up))))
+        return right > left && bottom > top ? (left..<right, top..<bottom) : nil
+    }
+
+    /// The mean grey level (0…255) inside `bounds`.
+    func meanLevel(in bounds: NormalizedRect) -> Double? {
+        guard let (xs, ys) = region(bounds) else { return nil }
+        var sum = 0
+        for y in ys {
+            let row = y * width
+            for x in xs { sum += Int(pixels[row + x]) }
+        }
+        return Double(sum) / Double(xs.count * ys.count)
+    }
+
+    /// Sharpness inside `bounds`: the mean squared difference of horizontal and vertical
+    /// neighbours (a gradient energy), which a defocused picture lowers.
+    func sharpness(in bounds: NormalizedRect) -> Double? {
+        guard let (xs, ys) = region(bounds), xs.count > 2, ys.count > 2 else { return nil }
+        var energy = 0
+        for y in ys.dropLast() {
+            let row = y * width
+            for x in xs.dropLast() {
+                let here = Int(pixels[row + x])
+                let right = Int(pixels[row + x + 1]) - here
+                let below = Int(pixels[row + width + x]) - here
+                energy += right * right + below * below
+            }
+        }
+        return Double(energy) / Double((xs.count - 1) * (ys.count - 1))
     }
 }

@@ -85,6 +85,10 @@ public final class CaptureSession: @unchecked Sendable {
     private var pulling: [VideoDataOutput] = []
     /// Automatic switching (behaviour §4), and the recordings that hold it off.
     private let switching = InputSwitching()
+    /// Work above the core on the streamed camera (face-driven exposure and focus).
+    private var companions: [any SessionCompanion] = []
+    /// The companions' outputs for the stream running (fed beside the committed outputs).
+    private var companionOutputs: [VideoDataOutput] = []
 
     /// Without `conversion`, outputs receive the camera's own formats only; without
     /// `audio`, a microphone input is refused; without `voiceEngines`, microphone modes that
@@ -108,6 +112,11 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     public var isRunning: Bool { lock.withLock { running } }
+
+    /// Adds work on the camera this session streams, from its next start (`SessionCompanion`).
+    public func addCompanion(_ companion: any SessionCompanion) {
+        lock.withLock { companions.append(companion) }
+    }
     public var input: Device? { lock.withLock { (pending ?? committed).input } }
     public var outputs: [VideoDataOutput] { lock.withLock { (pending ?? committed).outputs } }
     /// The camera format the running stream uses.
@@ -322,7 +331,7 @@ public final class CaptureSession: @unchecked Sendable {
         let sameAudio = proposed.audioInput === previous.audioInput && proposed.audioOutputs.isEmpty == previous.audioOutputs.isEmpty
         if !sameStream || !sameAudio { try refuseOnStreamThread("a change that restarts the session's streams") }
         if sameStream, let format = choice.picture?.0 {
-            prepareConverters(proposed.outputs, for: format, rate: choice.picture!.rate, input: proposed.input)
+            prepareConverters(proposed.outputs + lock.withLock { companionOutputs }, for: format, rate: choice.picture!.rate, input: proposed.input)
             prepareDepthOutputs(proposed.depthOutputs, rate: choice.depthRate)
             // From inside an audio handler with the audio unchanged there is nothing to do, and
             // the stream changes' lock may be held by a thread waiting for this very stream to
@@ -444,6 +453,7 @@ public final class CaptureSession: @unchecked Sendable {
         for stream in streams { stream?.stop() }
         // Outputs delivering on threads of their own may still be in a handler call.
         for output in lock.withLock({ committed.frameOutputs }) { output.waitForDelivery() }
+        stopCompanions()
     }
 
     /// Sets each depth output's frame interval (for lateness and pairing) from the rate depth runs at.
@@ -475,6 +485,8 @@ public final class CaptureSession: @unchecked Sendable {
         events.post(.runtimeError(reported))   // not STOPPED too: that means stopped as asked
         audio.stop()   // the audio thread waits at most for the lock, which is free here
         if let other = stopped.other { pthread_detach(startThread { other.stop() }) }
+        // Not on the stream's thread: a companion waits for its own work, which may wait for a frame.
+        if lock.withLock({ !companionOutputs.isEmpty }) { pthread_detach(startThread { [weak self] in self?.stopCompanions() }) }
     }
 
     private func startStream(_ configuration: SessionConfiguration, _ choice: FormatChoice.Streams) throws(OcellusError) {
@@ -482,15 +494,20 @@ public final class CaptureSession: @unchecked Sendable {
             lock.withLock { (picture, depth, depthSource, running) = (nil, nil, nil, configuration.audioInput != nil) }
             return
         }
-        prepareConverters(configuration.outputs, for: format, rate: rate, input: input)
+        let companionOutputs = lock.withLock { companions }.compactMap { $0.cameraStreamWillStart(input, format: format) }
+        lock.withLock { self.companionOutputs = companionOutputs }
+        prepareConverters(configuration.outputs + companionOutputs, for: format, rate: rate, input: input)
         prepareDepthOutputs(configuration.depthOutputs, rate: choice.depthRate)
         // Unowned: the session outlives its streams (deinit and stop join the stream threads
         // before the session's memory goes), and a weak load per commit costs a side-table trip.
         let sharesDepth = choice.depth == .pictureStream
         let opened = makeStream(watchdog: watchdog) { [unowned(unsafe) self] in
-            self.committed.outputs + (sharesDepth ? self.committed.depthOutputs : [])
+            self.committed.outputs + self.companionOutputs + (sharesDepth ? self.committed.depthOutputs : [])
         }
-        try opened.open(opener, camera: input, format: format, rate: rate)
+        do throws(OcellusError) { try opened.open(opener, camera: input, format: format, rate: rate) } catch {
+            stopCompanions()
+            throw error
+        }
         var depthOpened: SessionStream?
         if case .ownStream(let depthFormat, let depthRate) = choice.depth {
             let stream = makeStream(watchdog: nil) { [unowned(unsafe) self] in self.committed.depthOutputs }
@@ -498,6 +515,7 @@ public final class CaptureSession: @unchecked Sendable {
                 try stream.open(opener, camera: input, format: depthFormat, rate: depthRate)
             } catch {
                 opened.stop()
+                stopCompanions()
                 throw error
             }
             depthOpened = stream
@@ -508,6 +526,16 @@ public final class CaptureSession: @unchecked Sendable {
             self?.stallChanged(change, camera: input)
         }
         onStreamingStarted?(input)
+    }
+
+    /// Tells the companions their stream is over (after its last frame) and forgets their outputs.
+    private func stopCompanions() {
+        let (companions, outputs) = lock.withLock { () -> ([any SessionCompanion], [VideoDataOutput]) in
+            defer { companionOutputs = [] }
+            return (self.companions, companionOutputs)
+        }
+        for output in outputs { output.waitForDelivery() }
+        for companion in companions { companion.cameraStreamStopped() }
     }
 
     /// A stream feeding the outputs `feeds` picks from the committed configuration.
