@@ -223,14 +223,14 @@ test-vivid: build
 	Tests/vivid/run.sh
 
 # Real uvcvideo and snd-usb-audio on USB gadget cameras in the same guest (testbed/usb-gadget/):
-# the patched dummy_hcd built from Debian's kernel source, the gadget's userspace half.
+# the patched dummy_hcd and usb_f_uvc built from Debian's kernel source, the gadget's userspace half.
 GADGET_PROGRAM := $(BUILD)/testbed/uvc-gadget
-$(GADGET_PROGRAM): testbed/usb-gadget/uvc-gadget.c
+$(GADGET_PROGRAM): testbed/usb-gadget/uvc-gadget.c testbed/usb-gadget/scene.c testbed/usb-gadget/scene.h
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -Wall -Wextra -o $@ $< -lturbojpeg -lm
+	$(CC) -O2 -Wall -Wextra -o $@ $(filter %.c,$^) -lturbojpeg -lm
 
 test-gadget: build $(GADGET_PROGRAM)
-	scripts/build-dummy-hcd.sh $(BUILD)/vm/dummy_hcd.ko
+	scripts/build-test-modules.sh $(BUILD)/vm
 	Tests/gadget/run.sh
 
 # libFuzzer targets (Sources/OcellusFuzz) built with AddressSanitizer: `make fuzz` runs each

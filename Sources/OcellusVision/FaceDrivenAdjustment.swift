@@ -6,7 +6,7 @@ import Glibc
 
 /// behaviour §4 face-driven exposure and focus for the camera a session streams: a session
 /// companion that finds faces in the stream (its own faces-only analysis, as a metadata output
-/// does, at 10 frames a second) and points the camera at the largest one — through the camera's
+/// does: 10 frames a second while it adjusts, 2 while it looks for a face or holds) and points the camera at the largest one — through the camera's
 /// own region of interest (tier `cameraRegion`), or by metering the face and driving exposure
 /// time, gain and absolute focus itself (tier `host`, `ExposureLoop` and `FocusSweep`).
 ///
@@ -20,6 +20,10 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
     static let faceLossTimeout: UInt64 = 2_000_000_000
     /// How often (in analyses) other processes holding the camera are looked for.
     static let clientCheckInterval = 10
+    /// Analyses a second while adjusting, and while looking for a face or holding (a fifth of
+    /// the cost: face-driven adjustments run for every session of a camera that can be steered).
+    static let adjustingRate = 10.0
+    static let watchingRate = 2.0
 
     private let settings: FaceDrivenSettings
     private let controller: (Device) throws(OcellusError) -> any CameraControlling
@@ -60,9 +64,10 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
         }
         guard let analysis = detecting else { return nil }   // no detector here: nothing to steer by
         output.waitForHandedOffWork = { [unowned analysis] in analysis.waitUntilIdle() }
+        try? analysis.setMaximumAnalysisRate(Self.watchingRate)
         lock.withLock {
             stream = StreamState(camera: camera, controls: controls, tiers: tiers, width: Int(format.width), height: Int(format.height),
-                                 controlList: list)
+                                 controlList: list, frameInterval: format.maxFrameRate.map { 1_000_000_000 * UInt64($0.denominator) / UInt64(max(1, $0.numerator)) })
         }
         forwarding.store(true, ordering: .relaxed)
         return output
@@ -86,7 +91,8 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
     private func observe(_ picture: GreyPicture, _ objects: [MetadataObject]) {
         lock.withLock {
             guard var stream else { return }
-            stream.step(picture, largestFace(objects), setting: settings.state(of: stream.camera.uniqueID))
+            let adjusting = stream.step(picture, largestFace(objects), setting: settings.state(of: stream.camera.uniqueID))
+            try? analysis?.setMaximumAnalysisRate(adjusting ? Self.adjustingRate : Self.watchingRate)
             settings.update(stream.camera.uniqueID) {
                 $0.exposureActive = stream.isActing(.exposure)
                 $0.focusActive = stream.isActing(.focus)
@@ -128,9 +134,19 @@ private struct StreamState {
     private var lastFace: NormalizedRect?
     private var lastFaceTime: UInt64 = 0
     private var lastRegion: NormalizedRect?
+    /// Controls set in the current step.
+    private var changes = 0
+    /// Frames captured before this (CLOCK_MONOTONIC ns) may not show the last change yet: the
+    /// camera applies a setting a frame or two later, and frames already captured wait in its
+    /// queue. Deciding on them would overshoot.
+    private var settledAfter: UInt64 = 0
+    private let settleTime: UInt64
 
-    init(camera: Device, controls: any CameraControlling, tiers: FaceDrivenTiers, width: Int, height: Int, controlList: [CameraControl]) {
+    init(camera: Device, controls: any CameraControlling, tiers: FaceDrivenTiers, width: Int, height: Int, controlList: [CameraControl],
+         frameInterval: UInt64?) {
         (self.camera, self.controls, self.tiers, self.width, self.height) = (camera, controls, tiers, width, height)
+        // Five frame intervals (a buffer queue's depth), at least 100 ms.
+        settleTime = max(100_000_000, 5 * (frameInterval ?? 33_333_333))
         func range(_ id: UInt32) -> ExposureLoop.Range? {
             controlList.first { $0.id == id }.map { .init(minimum: $0.minimum, maximum: $0.maximum, step: max(1, $0.step)) }
         }
@@ -146,7 +162,9 @@ private struct StreamState {
 
     func isActing(_ adjustment: Adjustment) -> Bool { original[adjustment] != nil }
 
-    mutating func step(_ picture: GreyPicture, _ face: NormalizedRect?, setting: FaceDrivenSettings.State) {
+    /// One analysis; returns whether an adjustment is under way (a control changed, a focus sweep
+    /// runs), so that the next analyses come sooner.
+    mutating func step(_ picture: GreyPicture, _ face: NormalizedRect?, setting: FaceDrivenSettings.State) -> Bool {
         analyses += 1
         let appLock = controls.holdsConfigurationLock
         if !appLock && (analyses == 1 || analyses % FaceDrivenAdjustment.clientCheckInterval == 0) {
@@ -159,31 +177,38 @@ private struct StreamState {
             && setting.focus.allows(appHoldsConfigurationLock: appLock)
         if !exposureAllowed { restore(.exposure) }
         if !focusAllowed { restore(.focus) }
-        guard exposureAllowed || focusAllowed else { return }
+        guard exposureAllowed || focusAllowed else { return false }
+        changes = 0
 
         let timestamp = picture.timestampNanoseconds
         guard let face else {
-            if lastFace != nil, timestamp > lastFaceTime + FaceDrivenAdjustment.faceLossTimeout {
+            // A face a focus sweep blurred is not lost: the sweep ends on the sharpest position.
+            let sweeping = focusAllowed && focusSweep.map { !$0.isHolding } ?? false
+            if lastFace != nil, !sweeping, timestamp > lastFaceTime + FaceDrivenAdjustment.faceLossTimeout {
                 restore(.exposure)
                 restore(.focus)
                 lastFace = nil
                 lastRegion = nil
                 focusSweep?.reset()
-            } else if focusAllowed, let lastFace, let sweep = focusSweep, !sweep.isHolding {
+            } else if focusAllowed, timestamp >= settledAfter, let lastFace, let sweep = focusSweep, !sweep.isHolding {
                 // A defocused face is often missed: the sweep goes on measuring where it was.
                 focus(picture, lastFace)
             }
-            return
+            return changes > 0
         }
         (lastFace, lastFaceTime) = (face, timestamp)
-        guard let list = try? controls.controls() else { return }
+        guard timestamp >= settledAfter else { return true }   // the last change may not show yet
+        guard let list = try? controls.controls() else { return false }
         noticeOtherHands(list)
         if tiers.exposure == .cameraRegion || tiers.focus == .cameraRegion {
             pointRegion(at: face, exposure: exposureAllowed && tiers.exposure == .cameraRegion,
                         focus: focusAllowed && tiers.focus == .cameraRegion, list)
         }
         if exposureAllowed && tiers.exposure == .host && !yielded.contains(.exposure) { expose(picture, face, list) }
-        if focusAllowed && tiers.focus == .host && !yielded.contains(.focus) { focus(picture, face, list) }
+        // Focus is judged on a settled picture: a sweep measured while exposure moves would be skewed.
+        let exposureMoved = changes > 0
+        if focusAllowed && tiers.focus == .host && !yielded.contains(.focus) && !exposureMoved { focus(picture, face, list) }
+        return changes > 0 || (focusAllowed && focusSweep.map { !$0.isHolding } ?? false)
     }
 
     /// A control this adjustment set that now reads otherwise was changed by someone else: that
@@ -211,10 +236,17 @@ private struct StreamState {
         let gain = list.first { $0.id == FaceDrivenControlID.gain }?.value
         guard let next = loop.next(level: level, exposure: exposure, gain: loop.gain == nil ? nil : gain) else { return }
         remember(.exposure, [FaceDrivenControlID.autoExposure, FaceDrivenControlID.exposureAbsolute, FaceDrivenControlID.gain], list)
-        var changes: [(UInt32, Int64)] = []
+        // Taking over from the camera's automatic exposure: the manual mode, with the exposure
+        // time (and gain) read written back, first. What uvcvideo reads under the automatic mode
+        // may be stale (it keeps a value until it is set), so the loop starts from values the
+        // camera really uses, and steps from the next settled picture.
         if let mode = list.first(where: { $0.id == FaceDrivenControlID.autoExposure }), mode.value != FaceDrivenControlID.manualExposure {
-            changes.append((mode.id, FaceDrivenControlID.manualExposure))
+            var takeOver = [(mode.id, FaceDrivenControlID.manualExposure), (FaceDrivenControlID.exposureAbsolute, exposure)]
+            if let gain, loop.gain != nil { takeOver.append((FaceDrivenControlID.gain, gain)) }
+            set(takeOver, for: .exposure, list)
+            return
         }
+        var changes: [(UInt32, Int64)] = []
         changes.append((FaceDrivenControlID.exposureAbsolute, next.exposure))
         if let newGain = next.gain, newGain != gain { changes.append((FaceDrivenControlID.gain, newGain)) }
         set(changes, for: .exposure, list)
@@ -257,6 +289,8 @@ private struct StreamState {
             try controls.setControl(named: auto.name, to: bits)
             lastSet[auto.id] = bits
             lastRegion = face
+            changes += 1
+            settledAfter = monotonicNanoseconds() + settleTime
         } catch {
             for adjustment in adjustments { yield(adjustment) }
         }
@@ -273,12 +307,14 @@ private struct StreamState {
         }
     }
 
-    private mutating func set(_ changes: [(UInt32, Int64)], for adjustment: Adjustment, _ list: [CameraControl]) {
-        for (id, value) in changes {
+    private mutating func set(_ values: [(UInt32, Int64)], for adjustment: Adjustment, _ list: [CameraControl]) {
+        for (id, value) in values {
             guard let control = list.first(where: { $0.id == id }) else { continue }
             do {
                 try controls.setControl(named: control.name, to: value)
                 lastSet[id] = value
+                changes += 1
+                settledAfter = monotonicNanoseconds() + settleTime
             } catch {
                 yield(adjustment)   // locked by another client, or gone: hands off
                 return

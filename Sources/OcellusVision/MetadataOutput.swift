@@ -336,10 +336,12 @@ struct GreyPicture {
     }
 
     /// Sharpness inside `bounds`: the mean squared difference of horizontal and vertical
-    /// neighbours (a gradient energy), which a defocused picture lowers.
+    /// neighbours (a gradient energy), which a defocused picture lowers, over the squared mean
+    /// level (so that a brighter picture is not taken for a sharper one).
     func sharpness(in bounds: NormalizedRect) -> Double? {
         guard let (xs, ys) = region(bounds), xs.count > 2, ys.count > 2 else { return nil }
         var energy = 0
+        var sum = 0
         for y in ys.dropLast() {
             let row = y * width
             for x in xs.dropLast() {
@@ -347,8 +349,11 @@ struct GreyPicture {
                 let right = Int(pixels[row + x + 1]) - here
                 let below = Int(pixels[row + width + x]) - here
                 energy += right * right + below * below
+                sum += here
             }
         }
-        return Double(energy) / Double((xs.count - 1) * (ys.count - 1))
+        let count = Double((xs.count - 1) * (ys.count - 1))
+        let mean = max(1, Double(sum) / count)
+        return Double(energy) / count / (mean * mean)
     }
 }

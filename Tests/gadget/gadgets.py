@@ -55,6 +55,7 @@ class Gadget:
     max_packet: int = 3072                 # high speed, 3 x 1024 bytes per microframe
     pacing: bool = True
     shared_clock: bool = False             # functions stamped from one clock, as a depth camera's sensors
+    scene: Path | None = None              # a scene file (write_scene) filmed instead of the bars
 
     def __post_init__(self):
         self.root = CONFIGFS / self.name
@@ -142,6 +143,7 @@ class Gadget:
         """Binds to dummy_udc.BUS and starts the userspace half of each UVC function."""
         assert self.udc is None, "already plugged"
         self.udc = f"dummy_udc.{bus}"
+        self.control_log.unlink(missing_ok=True)   # this plug's requests only
         self.bus = bus
         write(self.root / "UDC", self.udc)
         nodes = gadget_side_nodes(self.udc)
@@ -152,6 +154,8 @@ class Gadget:
                 args.append("-P")
             if self.shared_clock:
                 args.append("-c")
+            if self.scene:
+                args += ["-s", str(self.scene)]
             args += [str(self.root / f"functions/uvc.{index}"), node]
             self.processes.append(subprocess.Popen(args, stderr=subprocess.PIPE, text=True))
         if self.audio:
@@ -334,3 +338,16 @@ def luma(x, y, width, number):
     if y < 8 and x // 8 < STAMP_BITS:
         return 235 if (number >> (STAMP_BITS - 1 - x // 8)) & 1 else 16
     return BAR_YUV[x * 8 // width][0]
+
+
+def write_scene(path, radiance, subject_focus, background_focus):
+    """A scene file for uvc-gadget -s (testbed/usb-gadget/scene.h): `radiance` a 2-D float array
+    (1.0: a mid-grey card in the light the default exposure expects), the focus distances of the
+    subject and of the background (where the camera's own autofocus settles)."""
+    import numpy as np
+    radiance = np.ascontiguousarray(radiance, dtype="<f4")
+    height, width = radiance.shape
+    with open(path, "wb") as scene:
+        scene.write(f"OCSCENE {width} {height} {subject_focus} {background_focus}\n".encode())
+        scene.write(radiance.tobytes())
+    return Path(path)

@@ -4,7 +4,11 @@
 # beside this file. Gadgets are declared and plugged by the tests (gadgets.py).
 ROOT=@ROOT@
 # The kernel cannot load modules on its own from the chroot: load each explicitly.
-modprobe -a configfs usbcore udc_core libcomposite usb_f_uvc usb_f_uac2 uvcvideo snd-usb-audio || exit 1
+modprobe -a configfs usbcore udc_core libcomposite usb_f_uac2 uvcvideo snd-usb-audio || exit 1
+# The UVC function is ours (scripts/build-test-modules.sh: it declares exposure, focus and gain),
+# after what Debian's own depends on.
+modprobe -a $(modinfo -F depends usb_f_uvc | tr , ' ') || exit 1
+insmod "$ROOT/build/vm/usb_f_uvc.ko" || exit 1
 mount -t configfs none /sys/kernel/config || exit 1
 insmod "$ROOT/build/vm/dummy_hcd.ko" num=4 || exit 1
 # udev, as on a real machine: PipeWire's V4L2 and ALSA monitors find devices through it.

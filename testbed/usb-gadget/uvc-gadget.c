@@ -2,7 +2,7 @@
  * uvc-gadget: the userspace half of one configfs UVC function (f_uvc), so the
  * guest's own uvcvideo drives it as it would a physical webcam.
  *
- *   uvc-gadget FUNCTION_DIR GADGET_NODE [-P | -c] [-l CONTROL_LOG]
+ *   uvc-gadget FUNCTION_DIR GADGET_NODE [-P | -c] [-l CONTROL_LOG] [-s SCENE]
  *
  * FUNCTION_DIR is the function in configfs (…/usb_gadget/NAME/functions/uvc.N),
  * read after the gadget is bound: the formats, frame sizes and intervals the
@@ -20,9 +20,15 @@
  * fast as the bus takes them). With -c the functions of one device share a clock,
  * as a depth camera's sensors do: frames fall due on whole multiples of the
  * interval of CLOCK_MONOTONIC and are stamped with that instant in milliseconds
- * (modulo 65536), so frames of two functions captured together carry one stamp. Control requests are answered for what the 6.1
- * configfs declares (PU brightness, CT auto-exposure mode) and each SET_CUR is
- * logged to CONTROL_LOG as "NAME VALUE".
+ * (modulo 65536), so frames of two functions captured together carry one stamp. Control requests
+ * are answered for what the test bed's usb_f_uvc declares (scripts/build-test-modules.sh): PU
+ * brightness and gain, CT auto-exposure mode, exposure time (absolute), focus (absolute) and
+ * focus auto; each SET_CUR is logged to CONTROL_LOG as "NAME VALUE".
+ *
+ * With -s the picture is a scene instead (scene.h: a photograph lit as the test chose), grey, its
+ * brightness following exposure time × gain and its sharpness the focus, re-rendered when they
+ * change. In the automatic exposure mode the camera meters the whole picture itself (a backlit
+ * face stays dark); with focus auto on it focuses on the background.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -45,6 +51,8 @@
 #include <linux/usb/video.h>
 #include <linux/videodev2.h>
 #include <turbojpeg.h>
+
+#include "scene.h"
 
 #define MAX_FORMATS 8
 #define MAX_FRAMES 8
@@ -88,6 +96,14 @@ static int pending_interface = -1, pending_entity, pending_selector;
 static uint8_t request_error;
 static int16_t brightness;
 static uint8_t exposure_mode = 2; /* auto */
+/* The camera terminal's and processing unit's other controls: cur, min, max, res, def. */
+static int exposure_time[5] = {156, 3, 2000, 1, 156}; /* 100 µs units */
+static int focus_absolute[5] = {120, 0, 250, 1, 120};
+static int focus_auto[5] = {1, 0, 1, 1, 1};
+static int gain[5] = {0, 0, 100, 1, 0};
+static struct scene *scene;
+static uint8_t *scene_luma;  /* the rendered picture at the committed size */
+static int scene_stale = 1;  /* a control changed since the last render */
 
 static struct { void *memory; size_t length; } buffers[BUFFERS];
 static int buffer_count, streaming;
@@ -336,12 +352,66 @@ static long frame_stamp(void)
 	return shared_clock ? (long)llround(next_frame_due * 1000) & 0xffff : frames_queued;
 }
 
+/* The camera's own automatic loops, then the picture for what the host set. */
+static void render_scene(const struct format_desc *format, const struct frame_desc *frame)
+{
+	if (exposure_mode & 0x0a) /* auto or aperture priority: the camera picks the exposure time */
+		exposure_time[0] = scene_auto_exposure(scene, gain[0], gain[2], exposure_time[1], exposure_time[2]);
+	if (focus_auto[0])
+		focus_absolute[0] = scene_background_focus(scene);
+	struct scene_settings settings = {exposure_time[0], gain[0], gain[2], focus_absolute[0]};
+	size_t pixels = (size_t)frame->width * frame->height;
+	scene_luma = realloc(scene_luma, pixels);
+	scene_render(scene, &settings, frame->width, frame->height, scene_luma);
+	if (control_log) {
+		fprintf(stderr, "uvc-gadget: rendered exposure %d gain %d focus %d mode %d frame %ld\n", exposure_time[0], gain[0], focus_absolute[0], exposure_mode, frames_queued);
+	}
+	if (format->fourcc == V4L2_PIX_FMT_MJPEG) {
+		/* Grey 4:2:2 planes in full range, as webcams' JFIF carries them. */
+		uint8_t *planar = malloc(pixels * 2);
+		memcpy(planar, scene_luma, pixels);
+		memset(planar + pixels, 128, pixels);
+		tjhandle encoder = tjInitCompress();
+		tjFree(jpegs[0]);
+		jpegs[0] = NULL;
+		if (tjCompressFromYUV(encoder, planar, frame->width, 1, frame->height, TJSAMP_422, &jpegs[0], &jpeg_sizes[0], 90, 0) != 0)
+			say("JPEG encoding failed: %s", tjGetErrorStr2(encoder));
+		tjDestroy(encoder);
+		free(planar);
+	}
+	scene_stale = 0;
+}
+
+/* The scene's picture in an uncompressed format: video-range luma, neutral chroma. */
+static void fill_scene(uint8_t *out, uint32_t fourcc, int width, int height)
+{
+	size_t pixels = (size_t)width * height;
+	for (size_t i = 0; i < pixels; i++) {
+		uint8_t y = (uint8_t)(16 + (scene_luma[i] * 219 + 127) / 255);
+		if (fourcc == V4L2_PIX_FMT_YUYV)
+			out[2 * i] = y, out[2 * i + 1] = 128;
+		else
+			out[i] = fourcc == V4L2_PIX_FMT_GREY ? scene_luma[i] : y;
+	}
+	if (fourcc == V4L2_PIX_FMT_NV12)
+		memset(out + pixels, 128, pixels / 2);
+}
+
 static void queue_frame(int index)
 {
 	const struct format_desc *format = find_format(commit.bFormatIndex);
 	const struct frame_desc *frame = find_frame(format, commit.bFrameIndex);
 	struct v4l2_buffer buffer = {.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP, .index = (uint32_t)index};
-	if (format->fourcc == V4L2_PIX_FMT_MJPEG) {
+	if (scene && scene_stale)
+		render_scene(format, frame);
+	if (scene && format->fourcc != V4L2_PIX_FMT_MJPEG) {
+		fill_scene(buffers[index].memory, format->fourcc, frame->width, frame->height);
+		buffer.bytesused = frame_bytes(format->fourcc, frame->width, frame->height);
+	} else if (scene) {
+		size_t size = jpeg_sizes[0] < buffers[index].length ? jpeg_sizes[0] : buffers[index].length;
+		memcpy(buffers[index].memory, jpegs[0], size);
+		buffer.bytesused = (uint32_t)size;
+	} else if (format->fourcc == V4L2_PIX_FMT_MJPEG) {
 		int variant = (int)(frame_stamp() % JPEG_VARIANTS);
 		size_t size = jpeg_sizes[variant] < buffers[index].length ? jpeg_sizes[variant] : buffers[index].length;
 		memcpy(buffers[index].memory, jpegs[variant], size);
@@ -378,7 +448,8 @@ static void start_streaming(void)
 		say("stream on without a committed format");
 		return;
 	}
-	if (format->fourcc == V4L2_PIX_FMT_MJPEG && encode_jpegs(frame->width, frame->height) != 0)
+	scene_stale = 1;
+	if (!scene && format->fourcc == V4L2_PIX_FMT_MJPEG && encode_jpegs(frame->width, frame->height) != 0)
 		return;
 	struct v4l2_format video = {.type = V4L2_BUF_TYPE_VIDEO_OUTPUT};
 	video.fmt.pix.width = (uint32_t)frame->width;
@@ -499,6 +570,28 @@ static int named_interface(int number)
 	return -1;
 }
 
+/* The integer controls beyond brightness and the AE mode, by unit and selector. */
+struct control {
+	int entity, selector, size;
+	int *values;
+	const char *name;
+};
+
+static const struct control controls[] = {
+	{1, UVC_CT_EXPOSURE_TIME_ABSOLUTE_CONTROL, 4, exposure_time, "exposure_time"},
+	{1, UVC_CT_FOCUS_ABSOLUTE_CONTROL, 2, focus_absolute, "focus_absolute"},
+	{1, UVC_CT_FOCUS_AUTO_CONTROL, 1, focus_auto, "focus_auto"},
+	{2, UVC_PU_GAIN_CONTROL, 2, gain, "gain"},
+};
+
+static const struct control *find_control(int interface, int entity, int selector)
+{
+	for (size_t i = 0; interface == control_interface && i < sizeof controls / sizeof controls[0]; i++)
+		if (controls[i].entity == entity && controls[i].selector == selector)
+			return &controls[i];
+	return NULL;
+}
+
 static void handle_setup(const struct usb_ctrlrequest *setup)
 {
 	int request = setup->bRequest, selector = setup->wValue >> 8;
@@ -547,6 +640,13 @@ static void handle_setup(const struct usb_ctrlrequest *setup)
 		answer_control(request, length, 1, (const int[]){exposure_mode, 0, 0, 0x03, 2});
 		return;
 	}
+	const struct control *control = find_control(interface, entity, selector);
+	if (control) {
+		if (scene && scene_stale && streaming) /* the value the camera's own loops chose for the coming frames */
+			render_scene(find_format(commit.bFormatIndex), find_frame(find_format(commit.bFormatIndex), commit.bFrameIndex));
+		answer_control(request, length, control->size, control->values);
+		return;
+	}
 	stall(0x06);
 }
 
@@ -558,12 +658,23 @@ static void handle_data(const struct uvc_request_data *data)
 		struct uvc_streaming_control *target = pending_selector == UVC_VS_COMMIT_CONTROL ? &commit : &probe;
 		negotiate(target, asked.bFormatIndex, asked.bFrameIndex, asked.dwFrameInterval);
 	} else if (pending_interface == control_interface && data->length >= 1) {
-		int value = data->data[0] | (data->length > 1 ? data->data[1] << 8 : 0);
+		int value = 0;
+		for (int i = 0; i < data->length && i < 4; i++)
+			value |= data->data[i] << (8 * i);
 		const char *name = NULL;
+		const struct control *control = find_control(control_interface, pending_entity, pending_selector);
 		if (pending_entity == 2 && pending_selector == UVC_PU_BRIGHTNESS_CONTROL)
 			brightness = (int16_t)value, value = brightness, name = "brightness";
 		else if (pending_entity == 1 && pending_selector == UVC_CT_AE_MODE_CONTROL)
 			exposure_mode = (uint8_t)value, value = exposure_mode, name = "ae_mode";
+		else if (control) {
+			if (control->size == 2)
+				value = (int16_t)value;
+			control->values[0] = value < control->values[1] ? control->values[1] : value > control->values[2] ? control->values[2] : value;
+			value = control->values[0];
+			name = control->name;
+		}
+		scene_stale = 1;
 		if (name && control_log) {
 			fprintf(control_log, "%s %d\n", name, value);
 			fflush(control_log);
@@ -617,18 +728,20 @@ static void stop(int signal_number)
 int main(int argc, char **argv)
 {
 	int option;
-	while ((option = getopt(argc, argv, "Pcl:")) != -1) {
-		if (option == 'P')
+	while ((option = getopt(argc, argv, "Pcl:s:")) != -1) {
+		if (option == 's' && !(scene = scene_load(optarg)))
+			return 2;
+		else if (option == 'P')
 			pacing = 0;
 		else if (option == 'c')
 			shared_clock = 1;
 		else if (option == 'l' && !(control_log = fopen(optarg, "a")))
 			return perror(optarg), 2;
-		else if (option != 'l' && option != 'c')
+		else if (option != 'l' && option != 'c' && option != 's')
 			return 2;
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "usage: uvc-gadget FUNCTION_DIR GADGET_NODE [-P | -c] [-l CONTROL_LOG]\n");
+		fprintf(stderr, "usage: uvc-gadget FUNCTION_DIR GADGET_NODE [-P | -c] [-l CONTROL_LOG] [-s SCENE]\n");
 		return 2;
 	}
 	if (read_function(argv[optind]) != 0) {
