@@ -139,7 +139,7 @@ let package = Package(
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "OcellusPipeWireTests", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusSystem"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "OcellusV4L2Tests", dependencies: ["OcellusCore", "OcellusV4L2", "OcellusUSB", "CV4L2", "OcellusTestSupport"],
+        .testTarget(name: "OcellusV4L2Tests", dependencies: ["OcellusCore", "OcellusV4L2", "OcellusUSB", "CV4L2", "OcellusVision", "OcellusTestSupport"],
                     exclude: ["Profiles", "Dumps"],   // read at run time from the source tree
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]

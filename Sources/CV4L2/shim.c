@@ -65,6 +65,11 @@ void cv4l2_control_request_init_payload(struct cv4l2_control_request *request, u
     request->control.ptr = payload;
 }
 
+void *cv4l2_control_request_payload(const struct cv4l2_control_request *request)
+{
+    return request->control.ptr;
+}
+
 uint32_t cv4l2_control_request_size(const struct cv4l2_control_request *request)
 {
     return request->control.size;

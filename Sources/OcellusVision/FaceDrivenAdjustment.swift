@@ -34,7 +34,7 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
     private let forwarding = Atomic<Bool>(false)
     // Under `lock`:
     private var analysis: MetadataOutput?
-    private var stream: StreamState?
+    private var stream: SteeredCamera?
 
     /// `controller` gives a camera's controls (the hub's); `settings` holds what the app set per
     /// camera. The face detector is loaded the first time a camera that can be steered streams.
@@ -66,7 +66,7 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
         output.waitForHandedOffWork = { [unowned analysis] in analysis.waitUntilIdle() }
         try? analysis.setMaximumAnalysisRate(Self.watchingRate)
         lock.withLock {
-            stream = StreamState(camera: camera, controls: controls, tiers: tiers, width: Int(format.width), height: Int(format.height),
+            stream = SteeredCamera(camera: camera, controls: controls, tiers: tiers, width: Int(format.width), height: Int(format.height),
                                  controlList: list, frameInterval: format.maxFrameRate.map { 1_000_000_000 * UInt64($0.denominator) / UInt64(max(1, $0.numerator)) })
         }
         forwarding.store(true, ordering: .relaxed)
@@ -113,7 +113,7 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
 
 /// What the adjustment knows of the camera streaming: its controls, what it changed and what it
 /// set last (to notice another hand on them), and the loops' state.
-private struct StreamState {
+struct SteeredCamera {
     enum Adjustment { case exposure, focus }
 
     let camera: Device
@@ -270,10 +270,10 @@ private struct StreamState {
         if let lastRegion, !FocusSweep.isNewSubject(face, after: lastRegion),
            abs(face.x - lastRegion.x) < face.width * 0.1, abs(face.y - lastRegion.y) < face.height * 0.1 { return }
         let bits = (exposure ? FaceDrivenControlID.regionAutoExposure : 0) | (focus ? FaceDrivenControlID.regionAutoFocus : 0)
-        let left = Int32(max(0, min(Double(width - 1), face.x * Double(width))))
-        let top = Int32(max(0, min(Double(height - 1), face.y * Double(height))))
-        let right = Int32(max(Double(left + 1), min(Double(width), (face.x + face.width) * Double(width))))
-        let bottom = Int32(max(Double(top + 1), min(Double(height), (face.y + face.height) * Double(height))))
+        let left = Int32(max(0, min(Double(width - 1), (face.x * Double(width)).rounded())))
+        let top = Int32(max(0, min(Double(height - 1), (face.y * Double(height)).rounded())))
+        let right = Int32(max(Double(left + 1), min(Double(width), ((face.x + face.width) * Double(width)).rounded())))
+        let bottom = Int32(max(Double(top + 1), min(Double(height), ((face.y + face.height) * Double(height)).rounded())))
         var payload: [UInt8] = []
         for field in [UInt32(bitPattern: left), UInt32(bitPattern: top), UInt32(right - left), UInt32(bottom - top)] {
             withUnsafeBytes(of: field.littleEndian) { payload.append(contentsOf: $0) }

@@ -30,6 +30,10 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
         var minimum: Int64 = 0, maximum: Int64 = 1, step: UInt64 = 1, defaultValue: Int64 = 0, value: Int64 = 0
         var flags: UInt32 = 0
         var menu: [(UInt32, String)] = []
+        /// A compound control's value (a rectangle: left, top, width, height as 32-bit fields).
+        var payload: [UInt8]?
+        /// Every payload set, oldest first (what a test reads back of what Ocellus wrote).
+        var payloadsSet: [[UInt8]] = []
     }
 
     private(set) var nodes: [Node] = []
@@ -107,22 +111,34 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
         }
     }
 
+    /// A number as v4l2-ctl prints it: decimal, or hex for bitmasks (`0x00000001`).
+    private func number(_ text: String) -> Int64 {
+        text.hasPrefix("0x") ? Int64(text.dropFirst(2), radix: 16) ?? 0 : Int64(text) ?? 0
+    }
+
     /// `name 0x00980900 (int) : min=0 max=255 step=1 default=128 value=128 flags=inactive`,
     /// and menu items below a menu control as `1: Manual Mode`.
     private func parseControlLine(_ line: String, into node: inout Node) -> Bool {
         let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         if words.count >= 3, words[1].hasPrefix("0x"), let id = UInt32(words[1].dropFirst(2), radix: 16) {
-            let types = ["(int)": 1, "(bool)": 2, "(menu)": 3, "(button)": 4, "(int64)": 5, "(bitmask)": 8, "(intmenu)": 9]
+            let types = ["(int)": 1, "(bool)": 2, "(menu)": 3, "(button)": 4, "(int64)": 5, "(bitmask)": 8, "(intmenu)": 9, "(rect)": 0x0107]
             var control = ProfileControl(id: id, name: words[0], type: UInt32(types[words[2]] ?? 1))
             for field in words.dropFirst(3) {
                 let pair = field.split(separator: "=", maxSplits: 1).map(String.init)
                 guard pair.count == 2 else { continue }
                 switch pair[0] {
-                case "min": control.minimum = Int64(pair[1]) ?? 0
-                case "max": control.maximum = Int64(pair[1]) ?? 0
+                case "min": control.minimum = number(pair[1])
+                case "max": control.maximum = number(pair[1])
                 case "step": control.step = UInt64(pair[1]) ?? 1
-                case "default": control.defaultValue = Int64(pair[1]) ?? 0
-                case "value": control.value = Int64(pair[1]) ?? 0
+                case "default": control.defaultValue = number(pair[1])
+                case "value" where control.type == 0x0107:
+                    // A rectangle as v4l2-ctl prints it: (left,top)/widthxheight.
+                    let numbers = pair[1].split(whereSeparator: { !$0.isNumber && $0 != "-" }).compactMap { Int64($0) }
+                    control.payload = numbers.count == 4 ? numbers.flatMap { value in
+                        withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, Array.init)
+                    } : nil
+                    control.flags |= 0x100   // has-payload
+                case "value": control.value = number(pair[1])
                 case "flags":
                     let known: [String: UInt32] = ["read-only": 0x4, "inactive": 0x10, "volatile": 0x80, "write-only": 0x40]
                     control.flags = pair[1].split(separator: ",").reduce(0) { $0 | (known[String($1)] ?? 0) }
@@ -239,6 +255,7 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
             copy(control.name, into: &answer.name)
             (answer.minimum, answer.maximum, answer.step) = (control.minimum, control.maximum, control.step)
             (answer.default_value, answer.flags) = (control.defaultValue, control.flags)
+            if let payload = control.payload { (answer.elem_size, answer.elems) = (UInt32(payload.count), 1) }
             query.pointee = answer
             return 0
         case CV4L2_VIDIOC_QUERYMENU:
@@ -251,6 +268,20 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
             let controlRequest = argument.assumingMemoryBound(to: cv4l2_control_request.self)
             guard let position = node.extendedControls.firstIndex(where: { $0.id == controlRequest.pointee.control.id }) else { return -EINVAL }
             let is64: Int32 = node.extendedControls[position].type == 5 ? 1 : 0
+            if let stored = node.extendedControls[position].payload {
+                guard let bytes = cv4l2_control_request_payload(controlRequest),
+                      cv4l2_control_request_size(controlRequest) >= UInt32(stored.count) else { return -ENOSPC }
+                if request == CV4L2_VIDIOC_S_EXT_CTRLS {
+                    let written = Array(UnsafeRawBufferPointer(start: bytes, count: stored.count))
+                    lock.withLock {
+                        nodes[index].extendedControls[position].payload = written
+                        nodes[index].extendedControls[position].payloadsSet.append(written)
+                    }
+                } else {
+                    stored.withUnsafeBytes { bytes.copyMemory(from: $0.baseAddress!, byteCount: stored.count) }
+                }
+                return 0
+            }
             if request == CV4L2_VIDIOC_S_EXT_CTRLS {
                 lock.withLock { nodes[index].extendedControls[position].value = cv4l2_control_request_value(controlRequest, is64) }
             } else {

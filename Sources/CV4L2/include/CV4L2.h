@@ -67,6 +67,8 @@ int64_t cv4l2_control_request_value(const struct cv4l2_control_request *request,
 void cv4l2_control_request_init_payload(struct cv4l2_control_request *request, uint32_t id, void *payload, uint32_t size);
 /* The payload's size after VIDIOC_G_EXT_CTRLS (a dynamic array's current length). */
 uint32_t cv4l2_control_request_size(const struct cv4l2_control_request *request);
+/* Where a payload request's bytes are (a driver, or the tests' replay of one, fills them). */
+void *cv4l2_control_request_payload(const struct cv4l2_control_request *request);
 /* v4l2_querymenu is packed with a union: its item name or integer value. */
 void cv4l2_querymenu_init(struct v4l2_querymenu *menu, uint32_t id, uint32_t index);
 const char *cv4l2_querymenu_name(const struct v4l2_querymenu *menu);
