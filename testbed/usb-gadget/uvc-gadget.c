@@ -363,9 +363,7 @@ static void render_scene(const struct format_desc *format, const struct frame_de
 	size_t pixels = (size_t)frame->width * frame->height;
 	scene_luma = realloc(scene_luma, pixels);
 	scene_render(scene, &settings, frame->width, frame->height, scene_luma);
-	if (control_log) {
-		fprintf(stderr, "uvc-gadget: rendered exposure %d gain %d focus %d mode %d frame %ld\n", exposure_time[0], gain[0], focus_absolute[0], exposure_mode, frames_queued);
-	}
+	say("scene at exposure %d, gain %d, focus %d (frame %ld)", exposure_time[0], gain[0], focus_absolute[0], frames_queued);
 	if (format->fourcc == V4L2_PIX_FMT_MJPEG) {
 		/* Grey 4:2:2 planes in full range, as webcams' JFIF carries them. */
 		uint8_t *planar = malloc(pixels * 2);

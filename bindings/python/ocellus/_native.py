@@ -63,6 +63,16 @@ class ControlInfo(ctypes.Structure):
     ]
 
 
+class FaceDrivenState(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("automatically_adjusts", ctypes.c_bool),
+        ("enabled", ctypes.c_bool),
+        ("tier", ctypes.c_int),
+        ("active", ctypes.c_bool),
+    ]
+
+
 class Photo(ctypes.Structure):
     _fields_ = [
         ("data", ctypes.POINTER(ctypes.c_uint8)),
@@ -317,6 +327,9 @@ def declare(lib: ctypes.CDLL, errcheck_status: Callable[..., int]) -> ctypes.CDL
         "oc_control_list_get_payload": ([vp, sz, ctypes.c_void_p, sz], sz),
         "oc_device_lock_for_configuration": ([vp], c_status),
         "oc_device_unlock_for_configuration": ([vp], c_status),
+        "oc_device_get_face_driven": ([vp, ctypes.c_int, ctypes.POINTER(FaceDrivenState)], c_status),
+        "oc_device_set_face_driven": ([vp, ctypes.c_int, ctypes.c_bool, ctypes.c_bool], c_status),
+        "oc_face_driven_tier_name": ([ctypes.c_int], ctypes.c_char_p),
         "oc_context_add_disconnected_callback": ([vp, vp, DISCONNECTED_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
         "oc_discovery_session_create": ([vp, ctypes.c_uint32, ctypes.c_int, ctypes.c_int, ctypes.POINTER(vp)], c_status),
         "oc_discovery_session_copy_devices": ([vp, ctypes.POINTER(vp)], c_status),

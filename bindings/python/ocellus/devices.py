@@ -74,6 +74,7 @@ class ControlType(enum.IntEnum):
     U16 = 0x0101
     U32 = 0x0102
     AREA = 0x0106
+    RECT = 0x0107
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,35 @@ class Control:
         if self.type != ControlType.STRING or self.payload is None:
             return None
         return self.payload.split(b"\0", 1)[0].decode("utf-8", "replace")
+
+
+class FaceDrivenAdjustment(enum.IntEnum):
+    """What follows the largest face in view (behaviour §4)."""
+    EXPOSURE = 0
+    FOCUS = 1
+
+
+class FaceDrivenTier(enum.IntEnum):
+    """How a camera is steered by faces: its own region of interest, or Ocellus metering the face."""
+    NONE = 0
+    CAMERA_REGION = 1
+    HOST = 2
+
+    @property
+    def label(self) -> str:
+        """"none", "roi" or "host", as `ocellus controls --json` writes it."""
+        return _string(_lib.oc_face_driven_tier_name(self.value))
+
+
+@dataclass(frozen=True)
+class FaceDrivenState:
+    """One face-driven adjustment of a camera: whether Ocellus decides (`automatically_adjusts`),
+    whether it may run now (`enabled`), how the camera is steered, and whether it acts now."""
+
+    automatically_adjusts: bool
+    enabled: bool
+    tier: FaceDrivenTier
+    active: bool
 
 
 # The library names each V4L2 flag bit as v4l2-ctl does.
@@ -223,6 +253,17 @@ class Device:
             _lib.oc_device_set_control_payload(self._handle, name.encode(), bytes(value), len(value))
         else:
             _lib.oc_device_set_control(self._handle, name.encode(), value)
+
+    def face_driven(self, adjustment: FaceDrivenAdjustment) -> FaceDrivenState:
+        """Face-driven exposure or focus of this camera (AVFoundation's isFaceDrivenAutoExposureEnabled)."""
+        state = _native.FaceDrivenState(struct_size=ctypes.sizeof(_native.FaceDrivenState))
+        _lib.oc_device_get_face_driven(self._handle, int(adjustment), ctypes.byref(state))
+        return FaceDrivenState(state.automatically_adjusts, state.enabled, FaceDrivenTier(state.tier), state.active)
+
+    def set_face_driven(self, adjustment: FaceDrivenAdjustment, automatically_adjusts: bool, enabled: bool = True) -> None:
+        """Lets Ocellus decide (`automatically_adjusts`), or turns the adjustment on or off (`enabled`)
+        for this camera in this context; a running session gives back what it changed when turned off."""
+        _lib.oc_device_set_face_driven(self._handle, int(adjustment), automatically_adjusts, enabled)
 
     def lock_for_configuration(self) -> "_ConfigurationLock":
         """Takes the exclusive configuration lock; use as a context manager or call `.unlock()`."""

@@ -369,6 +369,37 @@ pub struct oc_metadata_object {
     pub byte_count: usize,
 }
 
+/// Which face-driven adjustment oc_device_get_face_driven() and oc_device_set_face_driven() mean.
+pub type oc_face_driven_adjustment = u32;
+/// Exposure (and gain) follow the largest face in view.
+pub const OC_FACE_DRIVEN_EXPOSURE: oc_face_driven_adjustment = 0;
+/// Focus follows the largest face in view.
+pub const OC_FACE_DRIVEN_FOCUS: oc_face_driven_adjustment = 1;
+
+/// How a camera is steered by faces, chosen from its controls.
+pub type oc_face_driven_tier = u32;
+/// Not at all.
+pub const OC_FACE_DRIVEN_TIER_NONE: oc_face_driven_tier = 0;
+/// The camera's own UVC 1.5 region of interest, set on the face.
+pub const OC_FACE_DRIVEN_TIER_CAMERA_REGION: oc_face_driven_tier = 1;
+/// Ocellus meters the face and drives exposure time, gain and absolute focus itself.
+pub const OC_FACE_DRIVEN_TIER_HOST: oc_face_driven_tier = 2;
+
+/// One face-driven adjustment of one camera; filled by oc_device_get_face_driven().
+#[repr(C)]
+pub struct oc_face_driven_state {
+    /// sizeof(oc_face_driven_state) as the caller knows it; set by the caller.
+    pub struct_size: u32,
+    /// Ocellus decides whether it runs (the default).
+    pub automatically_adjusts: bool,
+    /// Whether it may run now.
+    pub enabled: bool,
+    /// How this camera is steered.
+    pub tier: oc_face_driven_tier,
+    /// Whether it is acting on the camera now.
+    pub active: bool,
+}
+
 /// A metadata output's counts. Zero-initialise, then set struct_size = sizeof(oc_metadata_statistics).
 #[repr(C)]
 pub struct oc_metadata_statistics {
@@ -714,6 +745,21 @@ extern "C" {
     pub fn oc_device_lock_for_configuration(device: *mut oc_device) -> oc_status;
     /// Release the configuration lock.
     pub fn oc_device_unlock_for_configuration(device: *mut oc_device) -> oc_status;
+    /// The face-driven exposure or focus of a camera (AVFoundation's isFaceDrivenAutoExposureEnabled and automaticallyAdjustsFaceDrivenAutoExposureEnabled).
+    pub fn oc_device_get_face_driven(
+        device: *mut oc_device,
+        adjustment: oc_face_driven_adjustment,
+        state: *mut oc_face_driven_state,
+    ) -> oc_status;
+    /// Set a camera's face-driven exposure or focus: `automatically_adjusts` true lets Ocellus decide (`enabled` is then ignored); false makes `enabled` the app's choice.
+    pub fn oc_device_set_face_driven(
+        device: *mut oc_device,
+        adjustment: oc_face_driven_adjustment,
+        automatically_adjusts: bool,
+        enabled: bool,
+    ) -> oc_status;
+    /// The name `ocellus controls --json` writes for a tier: "none", "roi", "host"; NULL with the last error set for another value.
+    pub fn oc_face_driven_tier_name(tier: oc_face_driven_tier) -> *const c_char;
 
     /// Register a hotplug callback. Events for devices present at registration are not replayed: take a snapshot first with oc_context_copy_devices().
     pub fn oc_context_add_hotplug_callback(

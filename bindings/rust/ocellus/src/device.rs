@@ -311,6 +311,36 @@ impl Device {
         check(unsafe { ffi::oc_device_set_control(self.raw.as_ptr(), name.as_ptr(), value) })
     }
 
+    /// Face-driven exposure or focus of this camera (behaviour §4; AVFoundation's
+    /// `isFaceDrivenAutoExposureEnabled` and `automaticallyAdjustsFaceDrivenAutoExposureEnabled`).
+    pub fn face_driven(&self, adjustment: FaceDrivenAdjustment) -> Result<FaceDrivenState> {
+        let mut state = ffi::oc_face_driven_state {
+            struct_size: std::mem::size_of::<ffi::oc_face_driven_state>() as u32,
+            automatically_adjusts: false,
+            enabled: false,
+            tier: 0,
+            active: false,
+        };
+        check(unsafe { ffi::oc_device_get_face_driven(self.raw.as_ptr(), adjustment as u32, &mut state) })?;
+        Ok(FaceDrivenState {
+            automatically_adjusts: state.automatically_adjusts,
+            enabled: state.enabled,
+            tier: match state.tier {
+                ffi::OC_FACE_DRIVEN_TIER_CAMERA_REGION => FaceDrivenTier::CameraRegion,
+                ffi::OC_FACE_DRIVEN_TIER_HOST => FaceDrivenTier::Host,
+                _ => FaceDrivenTier::None,
+            },
+            active: state.active,
+        })
+    }
+
+    /// Lets Ocellus decide (`automatically_adjusts`), or turns the adjustment on or off
+    /// (`enabled`) for this camera in this context; a running session gives back what it
+    /// changed when turned off.
+    pub fn set_face_driven(&self, adjustment: FaceDrivenAdjustment, automatically_adjusts: bool, enabled: bool) -> Result<()> {
+        check(unsafe { ffi::oc_device_set_face_driven(self.raw.as_ptr(), adjustment as u32, automatically_adjusts, enabled) })
+    }
+
     /// Takes the exclusive configuration lock until the guard is dropped.
     pub fn lock_for_configuration(&self) -> Result<ConfigurationLock<'_>> {
         check(unsafe { ffi::oc_device_lock_for_configuration(self.raw.as_ptr()) })?;
@@ -321,6 +351,49 @@ impl Device {
     pub fn same_instance(&self, other: &Device) -> bool {
         self.raw == other.raw
     }
+}
+
+/// What follows the largest face in view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum FaceDrivenAdjustment {
+    Exposure = ffi::OC_FACE_DRIVEN_EXPOSURE,
+    Focus = ffi::OC_FACE_DRIVEN_FOCUS,
+}
+
+/// How a camera is steered by faces, chosen from its controls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaceDrivenTier {
+    /// It cannot be: no region of interest, no manual exposure time (or absolute focus).
+    None,
+    /// The camera's own UVC 1.5 region of interest, set on the face.
+    CameraRegion,
+    /// Ocellus meters the face and drives the camera's controls itself.
+    Host,
+}
+
+impl FaceDrivenTier {
+    /// "none", "roi" or "host", as `ocellus controls --json` writes it.
+    pub fn label(self) -> &'static str {
+        match self {
+            FaceDrivenTier::None => "none",
+            FaceDrivenTier::CameraRegion => "roi",
+            FaceDrivenTier::Host => "host",
+        }
+    }
+}
+
+/// One face-driven adjustment of a camera.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FaceDrivenState {
+    /// Ocellus decides whether it runs (the default).
+    pub automatically_adjusts: bool,
+    /// Whether it may run now: the app's choice, or Ocellus's.
+    pub enabled: bool,
+    /// How the camera is steered.
+    pub tier: FaceDrivenTier,
+    /// Whether it is acting on the camera now.
+    pub active: bool,
 }
 
 /// Holds a device's configuration lock; dropping it unlocks.
