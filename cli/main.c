@@ -35,6 +35,7 @@ static const char usage[] =
     "                            set and keep an external camera's mounting correction\n"
     "  stream [CAMERA] [--format NAME] [--size WxH] [--fps N] [--frames N | --seconds S] [--json | --frame-events]\n"
     "         [--output FILE|-] [--depth] [--metadata faces[,codes]]\n"
+    "         [--no-face-exposure] [--no-face-focus]\n"
     "                            capture from a camera: live stats, or one JSON summary (--json), or a\n"
     "                            JSON line per frame then the summary (--frame-events); --output writes\n"
     "                            the frames (raw rows, or the camera's JPEGs) to FILE or stdout (-), e.g.\n"

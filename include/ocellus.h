@@ -840,7 +840,14 @@ oc_status oc_device_lock_for_configuration(oc_device *device);
  */
 oc_status oc_device_unlock_for_configuration(oc_device *device);
 
-/* Face-driven exposure and focus (behaviour §4), added in 0.3. */
+/* ------------------------------------------------------------------------ */
+/* Face-driven exposure and focus (behaviour §4), added in 0.3                */
+/* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ FaceDrivenABI.swift;
+ * cli/ controls.c, stream.c; bindings/python/ocellus/ devices.py;
+ * bindings/rust/ocellus/src/ device.rs.
+ */
 
 /** Which face-driven adjustment oc_device_get_face_driven() and oc_device_set_face_driven() mean. */
 typedef enum oc_face_driven_adjustment {
@@ -888,7 +895,8 @@ typedef struct oc_face_driven_state {
  * stops, when no face has been seen for 2 s, or when the adjustment is turned off.
  *
  * \param state the caller's struct with struct_size = sizeof(oc_face_driven_state).
- * eturns OC_OK (a camera without reachable controls: tier NONE); OC_ERROR_INVALID_HANDLE;
+ * 
+eturns OC_OK (a camera without reachable controls: tier NONE); OC_ERROR_INVALID_HANDLE;
  *          OC_ERROR_INVALID_ARGUMENT (NULL or small state, unknown adjustment, a device that
  *          is not a camera).
  * 	hreadsafety Safe from any thread. It reads the camera's controls.
@@ -901,7 +909,8 @@ oc_status oc_device_get_face_driven(oc_device *device, oc_face_driven_adjustment
  * decide (`enabled` is then ignored); false makes `enabled` the app's choice. Applies to
  * every device instance with the camera's unique ID in this context, from the next analysed
  * frame (a running session gives back what it changed when turned off).
- * eturns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (unknown adjustment,
+ * 
+eturns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (unknown adjustment,
  *          a device that is not a camera).
  * 	hreadsafety Safe from any thread, including session and frame callbacks.
  */

@@ -63,7 +63,7 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
             return self.analysis
         }
         guard let analysis = detecting else { return nil }   // no detector here: nothing to steer by
-        output.waitForHandedOffWork = { [unowned analysis] in analysis.waitUntilIdle() }
+        output.waitForHandedOffWork = { analysis.waitUntilIdle() }
         try? analysis.setMaximumAnalysisRate(Self.watchingRate)
         lock.withLock {
             stream = SteeredCamera(camera: camera, controls: controls, tiers: tiers, width: Int(format.width), height: Int(format.height),
