@@ -378,11 +378,11 @@ pub const OC_FACE_DRIVEN_FOCUS: oc_face_driven_adjustment = 1;
 
 /// How a camera is steered by faces, chosen from its controls.
 pub type oc_face_driven_tier = u32;
-/// Not at all.
+/// Not at all: no region of interest, no manual exposure time (or absolute focus).
 pub const OC_FACE_DRIVEN_TIER_NONE: oc_face_driven_tier = 0;
-/// The camera's own UVC 1.5 region of interest, set on the face.
+/// The camera's own UVC 1.5 region of interest, set on the face (Linux 6.15's region_of_interest_rect and _auto controls).
 pub const OC_FACE_DRIVEN_TIER_CAMERA_REGION: oc_face_driven_tier = 1;
-/// Ocellus meters the face and drives exposure time, gain and absolute focus itself.
+/// Ocellus meters the face and drives exposure time, then gain, or sweeps the absolute focus for the sharpest face, itself.
 pub const OC_FACE_DRIVEN_TIER_HOST: oc_face_driven_tier = 2;
 
 /// One face-driven adjustment of one camera; filled by oc_device_get_face_driven().
@@ -390,13 +390,13 @@ pub const OC_FACE_DRIVEN_TIER_HOST: oc_face_driven_tier = 2;
 pub struct oc_face_driven_state {
     /// sizeof(oc_face_driven_state) as the caller knows it; set by the caller.
     pub struct_size: u32,
-    /// Ocellus decides whether it runs (the default).
+    /// Ocellus decides whether it runs (the default): on while a session streams the camera, off while this process holds the camera's configuration lock.
     pub automatically_adjusts: bool,
-    /// Whether it may run now.
+    /// Whether it may run now: the app's choice, or Ocellus's when automatically_adjusts.
     pub enabled: bool,
-    /// How this camera is steered.
+    /// How this camera is steered (OC_FACE_DRIVEN_TIER_NONE: it cannot be).
     pub tier: oc_face_driven_tier,
-    /// Whether it is acting on the camera now.
+    /// Whether it is acting on the camera now: a session streams it, a face is in view, and no other process has the camera open.
     pub active: bool,
 }
 
@@ -751,7 +751,7 @@ extern "C" {
         adjustment: oc_face_driven_adjustment,
         state: *mut oc_face_driven_state,
     ) -> oc_status;
-    /// Set a camera's face-driven exposure or focus: `automatically_adjusts` true lets Ocellus decide (`enabled` is then ignored); false makes `enabled` the app's choice.
+    /// Set a camera's face-driven exposure or focus: `automatically_adjusts` true lets Ocellus decide (`enabled` is then ignored); false makes `enabled` the app's choice. Applies to every device instance with the camera's unique ID in this context, from the next analysed frame (a running session gives back what it changed when turned off).
     pub fn oc_device_set_face_driven(
         device: *mut oc_device,
         adjustment: oc_face_driven_adjustment,

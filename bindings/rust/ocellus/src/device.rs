@@ -357,7 +357,9 @@ impl Device {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]
 pub enum FaceDrivenAdjustment {
+    /// Exposure (and gain) follow the largest face in view.
     Exposure = ffi::OC_FACE_DRIVEN_EXPOSURE,
+    /// Focus follows the largest face in view.
     Focus = ffi::OC_FACE_DRIVEN_FOCUS,
 }
 
