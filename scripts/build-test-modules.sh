@@ -50,8 +50,7 @@ if [ ! -f "$SOURCE/drivers/usb/gadget/udc/dummy_hcd.c" ] || [ ! -f "$FUNCTION/f_
 	dpkg-deb --fsys-tarfile "linux-source-${SERIES}_${VERSION}_all.deb" |
 		tar -xO "./usr/src/linux-source-$SERIES.tar.xz" |
 		tar -xJ -C "$SOURCE" --strip-components=1 --wildcards "linux-source-$SERIES/drivers/usb/gadget/udc/dummy_hcd.c" \
-			"linux-source-$SERIES/drivers/usb/gadget/function/Makefile" "linux-source-$SERIES/drivers/usb/gadget/function/*uvc*" \
-			"linux-source-$SERIES/drivers/usb/gadget/u_f.h"
+			"linux-source-$SERIES/drivers/usb/gadget/function/Makefile" "linux-source-$SERIES/drivers/usb/gadget/function/*uvc*"
 fi
 
 BUILD=$(mktemp -d)
@@ -85,7 +84,6 @@ if ! up_to_date usb_f_uvc.ko; then
 	UVC="$BUILD/drivers/usb/gadget/function"
 	mkdir -p "$UVC"
 	cp "$FUNCTION"/*uvc* "$UVC/"
-	cp "$SOURCE/drivers/usb/gadget/u_f.h" "$BUILD/drivers/usb/gadget/"
 	# The camera terminal's bmControls (UVC 1.5 table 3-6): D1 auto-exposure mode, D3 exposure time
 	# (absolute), D5 focus (absolute), D17 focus auto; the processing unit's (table 3-8): D0
 	# brightness, D9 gain. The stock function declares D1 and D0 only.
