@@ -38,6 +38,10 @@ echo "metadata benchmark, 720p30 MJPEG camera, a face in view:"
 base=$("$WORK/metadata_bench" cpu pipewire-benchface none "$SECONDS_RUN")
 faces=$("$WORK/metadata_bench" cpu pipewire-benchface faces "$SECONDS_RUN")
 codes=$("$WORK/metadata_bench" cpu pipewire-benchface codes "$SECONDS_RUN")
+# What face-driven exposure and focus run on a camera they can steer: a faces-only analysis at 2
+# a second while looking for a face or holding, 10 while adjusting (the control writes beside
+# it are a few ioctls an analysis).
+watching=$("$WORK/metadata_bench" cpu pipewire-benchface faces "$SECONDS_RUN" 2)
 base_cpu=$(echo "$base" | field cpu_ms_per_s)
 echo "  CPU per second of streaming ($SECONDS_RUN s each):"
 echo "    plain video output:          ${base_cpu} ms  ($(echo "$base" | field frames) frames)"
@@ -45,6 +49,7 @@ for run in faces codes; do
 	line=${!run}
 	echo "    + metadata output ($run): $(echo "$line" | field cpu_ms_per_s) ms, ratio $(ratio "$(echo "$line" | field cpu_ms_per_s)" "$base_cpu")  ($(echo "$line" | field frames) frames, $(echo "$line" | field analysed) analysed, $(echo "$line" | field deliveries) deliveries, $(echo "$line" | field dropped) dropped)"
 done
+echo "    + face-driven, watching (faces at 2/s): $(echo "$watching" | field cpu_ms_per_s) ms, ratio $(ratio "$(echo "$watching" | field cpu_ms_per_s)" "$base_cpu")  ($(echo "$watching" | field analysed) analysed); while adjusting it is the faces line above (10/s)"
 echo "  instructions per analysis (callgrind, $FRAMES video frames each):"
 read -r base_ir _ <<<"$(window_ir none)"
 for run in faces codes; do

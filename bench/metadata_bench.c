@@ -72,8 +72,8 @@ static int fail(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5 || (strcmp(argv[1], "cpu") && strcmp(argv[1], "window"))) {
-        fprintf(stderr, "usage: metadata_bench cpu|window UNIQUE_ID none|faces|codes SECONDS|FRAMES\n");
+    if ((argc != 5 && argc != 6) || (strcmp(argv[1], "cpu") && strcmp(argv[1], "window"))) {
+        fprintf(stderr, "usage: metadata_bench cpu|window UNIQUE_ID none|faces|codes SECONDS|FRAMES [ANALYSES_PER_SECOND]\n");
         return 64;
     }
     bool window = !strcmp(argv[1], "window");
@@ -94,6 +94,7 @@ int main(int argc, char **argv)
         || oc_capture_session_add_output(session, video))
         return fail();
     if (types && (oc_metadata_output_create(types, NULL, &metadata) || oc_metadata_output_set_callback(metadata, on_metadata, NULL)
+                  || (argc == 6 && oc_metadata_output_set_max_rate(metadata, atof(argv[5])))
                   || oc_capture_session_add_metadata_output(session, metadata)))
         return fail();
     if (oc_capture_session_start_running(session)) return fail();
