@@ -122,6 +122,7 @@ def test_a_backlit_face_is_brought_into_the_band_and_focused_and_the_camera_give
         assert "ae_mode 1" in log and any(line.startswith("exposure_time ") for line in log)
         # Focus: swept to the face (60), away from where the camera's autofocus sat (the background, 90).
         focus = settled_focus(log)
+        print(f"focus settled at {focus} (the subject at {SUBJECT_FOCUS}); controls set: {log}")
         assert focus is not None and abs(focus - SUBJECT_FOCUS) <= 15, log
         assert face_sharpness(frames[-1], face) > face_sharpness(frames[0], face) * 1.2
         # Given back when the stream stopped: automatic exposure and focus, as before.
