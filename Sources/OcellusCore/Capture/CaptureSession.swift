@@ -481,12 +481,38 @@ public final class CaptureSession: @unchecked Sendable {
         }
         guard let stopped else { return }
         let reported = stopped.isDepth ? OcellusError(error.code, "depth stream: \(error.message)") : error
-        updatePulling(stoppedBy: reported)
+        // A stream can end with its own error just before its camera's removal arrives (PipeWire's
+        // session manager: "no node available"): the app is told what happened — the camera was
+        // disconnected — once the removal comes, within a short grace. Not on the stream's thread,
+        // which may be the one that brings the removal.
+        if reported.code != .disconnected, let input = lock.withLock({ committed.input }), input.isConnected {
+            pthread_detach(startThread { [weak self] in
+                let deadline = monotonicNanoseconds() + Self.removalGrace
+                while input.isConnected && monotonicNanoseconds() < deadline { usleep(5_000) }
+                let confirmed = input.isConnected ? reported
+                    : OcellusError(.disconnected, "\(input.uniqueID) was disconnected (\(reported.message))")
+                self?.reportStreamEnd(confirmed, other: stopped.other)
+            })
+        } else {
+            reportStreamEnd(reported, other: stopped.other)
+        }
+    }
+
+    /// How long a stream's own error waits for its camera's removal before it is reported as it is.
+    static let removalGrace: UInt64 = 300_000_000
+
+    /// The rest of a stream's end on its own: readers and the app are told, the sound and the
+    /// other camera stream stop, and the companions are told (off the stream's thread: a
+    /// companion waits for its own work, which may wait for a frame).
+    private func reportStreamEnd(_ reported: OcellusError, other: SessionStream?) {
+        if let other { pthread_detach(startThread { other.stop() }) }
+        // Started again meanwhile (the app did not wait for the report): the new run is not this end's.
+        if !isRunning {
+            updatePulling(stoppedBy: reported)
+            audio.stop()   // the audio thread waits at most for the lock, which is free here
+            if lock.withLock({ !companionOutputs.isEmpty }) { pthread_detach(startThread { [weak self] in self?.stopCompanions() }) }
+        }
         events.post(.runtimeError(reported))   // not STOPPED too: that means stopped as asked
-        audio.stop()   // the audio thread waits at most for the lock, which is free here
-        if let other = stopped.other { pthread_detach(startThread { other.stop() }) }
-        // Not on the stream's thread: a companion waits for its own work, which may wait for a frame.
-        if lock.withLock({ !companionOutputs.isEmpty }) { pthread_detach(startThread { [weak self] in self?.stopCompanions() }) }
     }
 
     private func startStream(_ configuration: SessionConfiguration, _ choice: FormatChoice.Streams) throws(OcellusError) {
