@@ -105,8 +105,15 @@ def test_cli_takes_hex_negative_values_and_button_presses():
 
 
 def cli_controls():
+    """The driver's controls `controls --json` lists; Ocellus's own face-driven entries (id 0,
+    after the driver's) are checked apart."""
     result = subprocess.run([CLI, "controls", VIVID, "--json"], capture_output=True, text=True, check=True)
-    return {c["name"]: c for c in json.loads(result.stdout)}
+    listed = json.loads(result.stdout)
+    ocellus = [c["name"] for c in listed if c["id"] == 0]
+    assert listed[-len(ocellus):] == [c for c in listed if c["id"] == 0], "Ocellus's entries come after the driver's"
+    assert ocellus == ["face_driven_exposure", "face_driven_focus"]
+    assert all(c["tier"] in ("none", "host", "roi") for c in listed if c["id"] == 0)
+    return {c["name"]: c for c in listed if c["id"] != 0}
 
 
 CTRL_LINE = re.compile(r"^\s*(\S+) 0x([0-9a-f]{8}) \((\w+)\)\s*: ?(.*)$")
