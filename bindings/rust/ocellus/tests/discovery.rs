@@ -1,23 +1,11 @@
 //! Runs inside scripts/testbed.sh (`make test-rust`): a private PipeWire with
 //! vcam0, vcam1 and vmic0; more cameras are plugged with `testbed.sh add-camera`.
 use ocellus::{Context, ContextOptions, DeviceType, ErrorKind, FrameRate, HotplugEvent, Position};
-use std::path::PathBuf;
-use std::process::Command;
 use std::sync::mpsc;
 use std::time::Duration;
 
-fn testbed(args: &[&str]) {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../scripts/testbed.sh");
-    let dir = std::env::var("OCELLUS_TESTBED_DIR").expect("run inside scripts/testbed.sh");
-    let status = Command::new(script)
-        .arg(args[0])
-        .arg(dir)
-        .args(&args[1..])
-        .stdout(std::process::Stdio::null())
-        .status()
-        .expect("testbed.sh runs");
-    assert!(status.success(), "testbed.sh {:?} failed", args);
-}
+mod common;
+use common::testbed;
 
 fn plug(name: &str, extra: &[&str]) {
     let mut args = vec!["add-camera", name, "--sizes", "640x480", "--fps", "30"];

@@ -1,15 +1,9 @@
 //! Face-driven settings from Rust on the real daemon: a virtual camera (nothing to steer: tier
 //! none), the settings per camera across handles, and a microphone refused.
 use ocellus::{Context, ContextOptions, DeviceType, ErrorKind, FaceDrivenAdjustment, FaceDrivenState, FaceDrivenTier};
-use std::path::PathBuf;
-use std::process::Command;
 
-fn testbed(args: &[&str]) {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../scripts/testbed.sh");
-    let dir = std::env::var("OCELLUS_TESTBED_DIR").expect("run inside scripts/testbed.sh");
-    let status = Command::new(script).arg(args[0]).arg(dir).args(&args[1..]).stdout(std::process::Stdio::null()).status();
-    assert!(status.expect("testbed.sh runs").success(), "testbed.sh {:?} failed", args);
-}
+mod common;
+use common::testbed;
 
 #[test]
 fn settings_follow_the_camera_and_a_microphone_is_refused() {

@@ -1,17 +1,12 @@
 //! A metadata output from Rust on the real daemon: a QR code drawn by Python's `qrcode` package (an
 //! independent encoder) shown by a virtual MJPEG camera, decoded into a closure.
 use ocellus::{Context, ContextOptions, ErrorKind, MetadataObjectKind, MetadataObjectTypes, MetadataOutput};
-use std::path::PathBuf;
 use std::process::Command;
 use std::sync::mpsc;
 use std::time::Duration;
 
-fn testbed(args: &[&str]) {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../scripts/testbed.sh");
-    let dir = std::env::var("OCELLUS_TESTBED_DIR").expect("run inside scripts/testbed.sh");
-    let status = Command::new(script).arg(args[0]).arg(dir).args(&args[1..]).stdout(std::process::Stdio::null()).status();
-    assert!(status.expect("testbed.sh runs").success(), "testbed.sh {:?} failed", args);
-}
+mod common;
+use common::testbed;
 
 #[test]
 fn a_qr_code_reaches_the_closure() {
