@@ -895,11 +895,10 @@ typedef struct oc_face_driven_state {
  * stops, when no face has been seen for 2 s, or when the adjustment is turned off.
  *
  * \param state the caller's struct with struct_size = sizeof(oc_face_driven_state).
- * 
-eturns OC_OK (a camera without reachable controls: tier NONE); OC_ERROR_INVALID_HANDLE;
+ * \returns OC_OK (a camera without reachable controls: tier NONE); OC_ERROR_INVALID_HANDLE;
  *          OC_ERROR_INVALID_ARGUMENT (NULL or small state, unknown adjustment, a device that
  *          is not a camera).
- * 	hreadsafety Safe from any thread. It reads the camera's controls.
+ * \threadsafety Safe from any thread. It reads the camera's controls.
  */
 oc_status oc_device_get_face_driven(oc_device *device, oc_face_driven_adjustment adjustment,
                                     oc_face_driven_state *state);
@@ -909,10 +908,9 @@ oc_status oc_device_get_face_driven(oc_device *device, oc_face_driven_adjustment
  * decide (`enabled` is then ignored); false makes `enabled` the app's choice. Applies to
  * every device instance with the camera's unique ID in this context, from the next analysed
  * frame (a running session gives back what it changed when turned off).
- * 
-eturns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (unknown adjustment,
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (unknown adjustment,
  *          a device that is not a camera).
- * 	hreadsafety Safe from any thread, including session and frame callbacks.
+ * \threadsafety Safe from any thread, including session and frame callbacks.
  */
 oc_status oc_device_set_face_driven(oc_device *device, oc_face_driven_adjustment adjustment,
                                     bool automatically_adjusts, bool enabled);
@@ -920,7 +918,7 @@ oc_status oc_device_set_face_driven(oc_device *device, oc_face_driven_adjustment
 /**
  * The name `ocellus controls --json` writes for a tier: "none", "roi", "host"; NULL with the
  * last error set for another value.
- * \ownership A static string. 	hreadsafety Any thread.
+ * \ownership A static string. \threadsafety Any thread.
  */
 const char *oc_face_driven_tier_name(oc_face_driven_tier tier);
 
@@ -1525,17 +1523,15 @@ typedef enum oc_color_range {
  * sample), so a YUV camera read in its own format and range stays zero-copy.
  * oc_frame_is_full_range() tells each frame's range. Takes effect at the next
  * commit or start. Since 0.3.
- * 
-eturns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a
- *          value of oc_color_range). 	hreadsafety Any thread.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a
+ *          value of oc_color_range). \threadsafety Any thread.
  */
 oc_status oc_video_data_output_set_color_range(oc_video_data_output *output, oc_color_range range);
 
 /**
  * The range the output's YUV frames are delivered in. Since 0.3.
- * 
-eturns the range; OC_COLOR_RANGE_VIDEO for an invalid handle (which sets
- *          the last error). 	hreadsafety Any thread.
+ * \returns the range; OC_COLOR_RANGE_VIDEO for an invalid handle (which sets
+ *          the last error). \threadsafety Any thread.
  */
 oc_color_range oc_video_data_output_get_color_range(const oc_video_data_output *output);
 
@@ -1596,8 +1592,7 @@ oc_status oc_video_data_output_copy_next_frame(oc_video_data_output *output, uin
  * error; OC_OK while the session runs, after a stop that was asked for, and
  * before the first start. What a reader that got OC_ERROR_WRONG_STATE from
  * oc_video_data_output_copy_next_frame() asks next. Since 0.3.
- * 
-eturns that status, or OC_ERROR_INVALID_HANDLE. 	hreadsafety Any thread.
+ * \returns that status, or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread.
  */
 oc_status oc_video_data_output_get_stop_status(const oc_video_data_output *output);
 

@@ -123,6 +123,8 @@ make -s -C "$ROOT" uninstall DESTDIR="$STAGE" PREFIX=/usr LIBDIR=/usr/lib/x86_64
 if [ -z "$(find "$STAGE" -type f -o -type l)" ]; then ok "make uninstall removes every installed file"
 else not_ok "make uninstall left:"; find "$STAGE" -type f -o -type l; fi
 LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/header_only" >/dev/null || true; ok "header compiles alone as C99 with -Werror"
+if problems=$(python3 "$ROOT/scripts/header-docs.py" "$ROOT/include/ocellus.h" 2>&1); then ok "the header's doc comments: no control characters, every line in its margin, every function documented"
+else not_ok "the header's doc comments are damaged:"; echo "$problems" | head; fi
 if problems=$(python3 "$ROOT/scripts/check-mirrors.py"); then ok "each header section names its files in every mirror, and the C ABI's functions are in them"
 else not_ok "the mirrors are not cut like the header:"; echo "$problems" | head; fi
 if (cd "$ROOT" && "${SWIFT:-swift}" package dump-package 2>/dev/null | python3 scripts/layers.py --check docs/DESIGN.md); then ok "docs/DESIGN.md's layer diagram is Package.swift's"
