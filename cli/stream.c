@@ -198,6 +198,19 @@ static void live_line(void *user_data)
     emit(line);
 }
 
+/* The summary's "center_stage" member: whether it framed, and its window at the end. */
+static void center_stage_json(const oc_center_stage_state *framing, json *w)
+{
+    json_key(w, "center_stage");
+    json_object_begin(w);
+    json_key(w, "active"); json_bool(w, framing->active);
+    json_key(w, "window");
+    json_array_begin(w);
+    for (int i = 0; i < 4; i++) json_number(w, framing->window[i]);
+    json_array_end(w);
+    json_object_end(w);
+}
+
 int command_stream(const global_options *options, arguments *a)
 {
     const char *spec = args_leading_positional(a);   /* none: the system preferred camera */
@@ -230,6 +243,7 @@ int command_stream(const global_options *options, arguments *a)
     if (!output_path) output_path = args_value(a, "-o");
     bool face_exposure = !args_flag(a, "--no-face-exposure");
     bool face_focus = !args_flag(a, "--no-face-focus");
+    bool center_stage = args_flag(a, "--center-stage");
     if (args_finish(a)) return 2;
 
     static stream_run run = { .statistics = { .lock = PTHREAD_MUTEX_INITIALIZER } };
@@ -244,6 +258,7 @@ int command_stream(const global_options *options, arguments *a)
         || (!face_focus && oc_device_set_face_driven(c.device, OC_FACE_DRIVEN_FOCUS, false, false) != OC_OK)) {
         return capture_fail(&c, oc_last_error_message());
     }
+    if (center_stage && oc_device_set_center_stage(c.device, true) != OC_OK) return capture_fail(&c, oc_last_error_message());
     static frame_writer writer;
     if (output_path) {
         if (strcmp(output_path, "-") == 0) {
@@ -294,6 +309,9 @@ int command_stream(const global_options *options, arguments *a)
     capture_wait(&c, seconds, live ? live_line : NULL, &run);
     char failure_buffer[1024];
     const char *problem = capture_failure(&c, failure_buffer);
+    /* Where Center Stage framed the picture last, read while the session still streams. */
+    oc_center_stage_state framing = { .struct_size = sizeof framing };
+    if (center_stage) oc_device_get_center_stage(c.device, &framing);
     oc_capture_session_stop_running(c.session);
     uint64_t dropped = dropped_frames(run.output);
     oc_video_data_output_destroy(run.output);
@@ -318,13 +336,14 @@ int command_stream(const global_options *options, arguments *a)
         json_object_end(&w);
         if (depth) depth_counter_json(&depth_maps, &w);
         if (metadata_types) metadata_lines_json(&metadata, &w);
+        if (center_stage) center_stage_json(&framing, &w);
         json_object_end(&w);
     } else {
         text_printf(&out, "%" PRIu64 " frames, %" PRIu64 " dropped, %s fps, latency median %s ms, p99 %s ms", statistics_count(s),
                     dropped, number_text(statistics_fps(s), fps), number_text(statistics_latency(s, 0.5), median),
                     number_text(statistics_latency(s, 0.99), p99));
     }
-    if ((depth || metadata_types) && !as_json && !frame_events) {
+    if ((depth || metadata_types || center_stage) && !as_json && !frame_events) {
         json w;   /* the text summary gets the depth and metadata members too: one way of telling them */
         strbuf member;
         text_init(&member);
@@ -332,6 +351,7 @@ int command_stream(const global_options *options, arguments *a)
         json_object_begin(&w);
         if (depth) depth_counter_json(&depth_maps, &w);
         if (metadata_types) metadata_lines_json(&metadata, &w);
+        if (center_stage) center_stage_json(&framing, &w);
         json_object_end(&w);
         text_printf(&out, "; %s", member.data);
         text_free(&member);

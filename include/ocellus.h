@@ -923,6 +923,61 @@ oc_status oc_device_set_face_driven(oc_device *device, oc_face_driven_adjustment
 const char *oc_face_driven_tier_name(oc_face_driven_tier tier);
 
 /* ------------------------------------------------------------------------ */
+/* Center Stage (behaviour §4), added in 0.3                                */
+/* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ CenterStageABI.swift;
+ * cli/ stream.c; bindings/python/ocellus/ devices.py;
+ * bindings/rust/ocellus/src/ device.rs.
+ */
+
+/** A camera's Center Stage framing; filled by oc_device_get_center_stage(). */
+typedef struct oc_center_stage_state {
+    /** sizeof(oc_center_stage_state) as the caller knows it; set by the caller. */
+    uint32_t struct_size;
+    /** Whether the app wants the camera's outputs framed on the faces in view. */
+    bool enabled;
+    /** Whether a session of this process frames the camera's outputs now (enabled while it
+     * streams, or zooming back out after being turned off). */
+    bool active;
+    /** The window the outputs show: x, y (top-left corner), width and height in fractions
+     * of the camera's picture, before any rotation or mirroring of an output; {0, 0, 1, 1}
+     * while not active. */
+    double window[4];
+} oc_center_stage_state;
+
+/**
+ * A camera's Center Stage (AVFoundation's isCenterStageEnabled and isCenterStageActive).
+ *
+ * While it is enabled and a session of this process streams the camera, Ocellus finds the
+ * faces in the camera's whole picture (about 10 times a second, on a thread of its own) and
+ * moves a window over the picture that keeps them centred at a steady size — one face about a
+ * third of the window's height, a group within most of its width — smoothly (no jumps, no
+ * overshoot), and back out to the whole picture when no face has been seen for 2 s. Every
+ * video output of the session gets the window at its own size; photos get the window's own
+ * pixels; metadata bounds are in the framed picture. The window never holds fewer of the
+ * camera's pixels than an output delivers (no zoom past the camera's resolution), nor less
+ * than a quarter of the picture's width. An output given the camera's compressed data as it
+ * is (MJPEG or H.264 without a pinned pixel format) is not framed.
+ *
+ * \param state the caller's struct with struct_size = sizeof(oc_center_stage_state).
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (NULL or small state, a
+ *          device that is not a camera).
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_device_get_center_stage(oc_device *device, oc_center_stage_state *state);
+
+/**
+ * Turn a camera's Center Stage on or off (off by default). Applies to every device instance
+ * with the camera's unique ID in this context, at once: a session streaming the camera
+ * starts framing within a few frames, or zooms back out to the whole picture.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (a device that is not a
+ *          camera).
+ * \threadsafety Safe from any thread, including session and frame callbacks.
+ */
+oc_status oc_device_set_center_stage(oc_device *device, bool enabled);
+
+/* ------------------------------------------------------------------------ */
 /* Hotplug                                                                    */
 /* ------------------------------------------------------------------------ */
 /*

@@ -53,6 +53,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     let controllers = DeviceControllers()
     /// behaviour §4 face-driven exposure and focus: what the app set per camera, what runs.
     public let faceDriven = FaceDrivenSettings()
+    /// behaviour §4 Center Stage: which cameras the app wants framed, what their framing shows.
+    public let centerStage = CenterStageSettings()
     /// Where the `microphone` device's sound comes from now.
     public let microphoneRoute = MicrophoneRoute()
     /// The one file watcher (one inotify descriptor) of the hub and its backends; nil when

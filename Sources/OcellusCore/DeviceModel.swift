@@ -104,6 +104,9 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible {
     /// The Y'CbCr formats whose samples have a range (video or full): the conversions' YUV targets.
     public var isYUV: Bool { self == .nv12 || self == .i420 || self == .yuyv || self == .uyvy }
 
+    /// Compressed pictures (MJPEG, H.264): passed on as they are, they cannot be cropped or scaled.
+    public var isCompressed: Bool { self == .mjpeg || self == .h264 }
+
     /// Depth formats a depth output delivers: one 16-bit word per pixel, as the camera sent it.
     public var isDepthMap: Bool { self == .z16 || self == .y16 || self == .y12 }
 }

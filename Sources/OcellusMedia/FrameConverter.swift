@@ -92,7 +92,8 @@ public final class FrameConverter: FrameConverting {
         // The image before rotation: width and height swap for quarter turns.
         let quarterTurn = rotation == 90 || rotation == 270
         let (preWidth, preHeight) = quarterTurn ? (height, width) : (width, height)
-        let sameSize = frame.width == preWidth && frame.height == preHeight
+        // A frame framed by Center Stage is cropped to its region, then scaled to the output's size.
+        let sameSize = frame.region == nil && frame.width == preWidth && frame.height == preHeight
         let reorients = rotation != 0 || mirrored
         guard let source = frame.plane(0), let src = source.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         let srcStride = Int32(source.stride)
@@ -170,12 +171,19 @@ public final class FrameConverter: FrameConverting {
         default:
             return nil
         }
+        // …cropped to the frame's region (a view: no copy)…
+        var (cw, ch) = (sw, sh)
+        if let region = frame.region {
+            let crop = region.pixels(ofWidth: sw, height: sh)
+            planar = planar.cropped(x: crop.x, y: crop.y)
+            (cw, ch) = (crop.width, crop.height)
+        }
         // …scaled when the output is smaller (or larger)…
         var image = planar
         let (pw, ph) = (Int(preWidth), Int(preHeight))
-        if !sameSize {
+        if cw != pw || ch != ph {
             scaledPlanar.ensure(width: pw, height: ph)
-            I420Scale(planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh),
+            I420Scale(planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(cw), Int32(ch),
                       scaledPlanar.y, scaledPlanar.yStride, scaledPlanar.u, scaledPlanar.cStride,
                       scaledPlanar.v, scaledPlanar.cStride, Int32(pw), Int32(ph), kFilterBilinear)
             image = scaledPlanar
@@ -352,6 +360,16 @@ struct Planar {
         u = UnsafeMutablePointer(mutating: picture.u.bytes)
         v = UnsafeMutablePointer(mutating: picture.v.bytes)
         (yStride, cStride) = (picture.y.stride, picture.u.stride)
+    }
+
+    /// A view of these planes from (`x`, `y`) on, both even (nothing to free).
+    func cropped(x: Int, y: Int) -> Planar {
+        var view = Planar()
+        view.y = self.y + y * Int(yStride) + x
+        view.u = u + (y / 2) * Int(cStride) + x / 2
+        view.v = v + (y / 2) * Int(cStride) + x / 2
+        (view.yStride, view.cStride) = (yStride, cStride)
+        return view
     }
 
     mutating func ensure(width: Int, height: Int) {

@@ -39,11 +39,13 @@ public struct PhotoMetadata: Sendable, Equatable {
 /// raw frames encoded with libjpeg-turbo.
 public enum JPEGPhoto {
     /// The frame as a JPEG carrying `metadata`. MJPEG frames keep their bytes unless
-    /// `rotation`/`mirrored` ask for the pixels to be turned (then they are decoded and re-encoded).
+    /// `rotation`/`mirrored` ask for the pixels to be turned, or Center Stage framed the frame
+    /// (then they are decoded and re-encoded). A framed photo has the window's own pixels: the
+    /// camera's, cropped, never scaled up.
     public static func make(from frame: CameraFrame, metadata: PhotoMetadata, rotation: Int = 0, mirrored: Bool = false,
                             quality: Int32 = 92) throws(OcellusError) -> (bytes: [UInt8], width: UInt32, height: UInt32) {
         let turns = rotation % 360 != 0 || mirrored
-        if frame.pixelFormat == .mjpeg && !turns {
+        if frame.pixelFormat == .mjpeg && !turns && frame.region == nil {
             let jpeg = frame.plane(0)!.bytes
             guard let (width, height) = jpegSize(jpeg) else {
                 throw OcellusError(.io, "the camera's JPEG frame \(frame.sequence) is corrupt")
@@ -53,7 +55,9 @@ public enum JPEGPhoto {
             return (try insertingEXIF(metadata, into: complete), width, height)
         }
         let quarter = (rotation / 90) % 2 != 0
-        let (width, height) = quarter ? (frame.height, frame.width) : (frame.width, frame.height)
+        let window = frame.region?.pixels(ofWidth: Int(frame.width), height: Int(frame.height))
+        let (framedWidth, framedHeight) = window.map { (UInt32($0.width), UInt32($0.height)) } ?? (frame.width, frame.height)
+        let (width, height) = quarter ? (framedHeight, framedWidth) : (framedWidth, framedHeight)
         let converter = FrameConverter(target: .bgra, width: width, height: height, rotation: rotation, mirrored: mirrored)
         guard let pixels = converter.convert(frame), let plane = pixels.plane(0), let base = plane.bytes.baseAddress else {
             throw OcellusError(.io, "frame \(frame.sequence) could not be decoded for the photo")

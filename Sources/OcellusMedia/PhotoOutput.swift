@@ -43,6 +43,7 @@ public final class PhotoOutput: @unchecked Sendable {
 
     public init() {
         _ = work.addObserver { job in job() }
+        videoOutput.convertsFramesItself = true   // a framed photo is cropped from the camera's frame, not scaled
         videoOutput.frameHandler = { [unowned(unsafe) self] frame in self.take(frame) }
     }
 

@@ -8,7 +8,8 @@ extension CaptureSession {
     /// found it), converting and scaling with libyuv and libjpeg-turbo, processing sound with the
     /// system's voice engines, and which tells the hub the camera it streams from (behaviour §2:
     /// the user preferred camera falls back to it), and whose camera's exposure and focus follow
-    /// the faces in view where the camera allows and the app has not said otherwise (behaviour §4).
+    /// the faces in view where the camera allows and the app has not said otherwise, and whose
+    /// outputs frame the faces while the app has Center Stage on for the camera (behaviour §4).
     public static func system(hub: DeviceHub) -> CaptureSession {
         let session = CaptureSession(opener: hub, conversion: MediaConversion(), audio: hub,
                                      voiceEngines: SystemVoiceEngines.shared)
@@ -17,6 +18,7 @@ extension CaptureSession {
             guard let hub else { throw OcellusError(.wrongState, "the context is gone") }
             return try hub.controller(for: device)
         })
+        session.addCompanion(CenterStageFraming(settings: hub.centerStage))
         return session
     }
 }

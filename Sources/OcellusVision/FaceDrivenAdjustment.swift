@@ -50,7 +50,8 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
 
     deinit { cameraStreamStopped() }
 
-    public func cameraStreamWillStart(_ camera: Device, format: VideoFormat) -> VideoDataOutput? {
+    public func cameraStreamWillStart(_ started: CompanionStream) -> VideoDataOutput? {
+        let (camera, format) = (started.camera, started.format)
         cameraStreamStopped()
         guard let controls = try? controller(camera), let list = try? controls.controls() else { return nil }
         let tiers = FaceDrivenTiers(controls: list)

@@ -1,3 +1,5 @@
+import OcellusCore
+
 /// What a metadata output looks for (behaviour §4 metadata output), one bit each.
 public struct MetadataObjectTypes: OptionSet, Sendable {
     public let rawValue: UInt32
@@ -40,11 +42,11 @@ public enum CodeSymbology: Int32, CaseIterable, Sendable {
 }
 
 /// A box in 0...1 of the delivered picture (after the output's rotation and mirroring, as a
-/// preview draws it): x, y its top-left corner.
-public struct NormalizedRect: Equatable, Sendable {
-    public var x, y, width, height: Double
-    public init(x: Double, y: Double, width: Double, height: Double) { (self.x, self.y, self.width, self.height) = (x, y, width, height) }
+/// preview draws it): x, y its top-left corner. The core's picture rectangle, which Center Stage's
+/// window is too.
+public typealias NormalizedRect = PictureRegion
 
+extension PictureRegion {
     var area: Double { max(0, width) * max(0, height) }
 
     /// Intersection over union: 0 apart, 1 the same box.

@@ -51,6 +51,7 @@ public final class MetadataOutput: @unchecked Sendable {
         worker = startThread { analysis.run() }
         videoOutput.frameViewHandler = { [unowned(unsafe) self] frame in self.take(frame) }
         videoOutput.waitForHandedOffWork = { analysis.waitUntilIdle() }
+        videoOutput.convertsFramesItself = true   // its grey copy is cut from the framed window: bounds in output coordinates
     }
 
     deinit {
@@ -96,8 +97,9 @@ public final class MetadataOutput: @unchecked Sendable {
 
     /// The width of the grey copy searched: 480 for faces (a face a sixteenth of the picture wide
     /// is 30 pixels, above the cascade's 24-pixel window), 640 when codes are read (their modules
-    /// must stay a few pixels wide).
-    public var analysisWidth: Int { objectTypes.contains(.codes) ? 640 : 480 }
+    /// must stay a few pixels wide). Center Stage's framing searches 640 wide: its faces are
+    /// those of a wide picture, smaller. Set before frames come.
+    public internal(set) lazy var analysisWidth = objectTypes.contains(.codes) ? 640 : 480
 
     public struct Statistics: Equatable, Sendable {
         /// Analyses that produced a delivery, and the objects those held.

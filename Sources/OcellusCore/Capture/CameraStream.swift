@@ -24,6 +24,10 @@ public struct CameraFrame: Sendable {
     /// Metres per unit of a depth map's samples (Z16: 0.001 unless the camera says otherwise;
     /// 1 for float metres); 0 for a picture.
     public let depthUnit: Float
+    /// The part of the picture to deliver (Center Stage's window), in the picture's own
+    /// coordinates; nil the whole picture. Conversions honour it (`FrameConverter` crops and
+    /// scales to the output's size); bytes passed on as they are still hold the whole picture.
+    public var region: PictureRegion?
     private let plane0: FramePlane
     private let plane1: FramePlane?
     private let plane2: FramePlane?
@@ -168,5 +172,6 @@ public final class RetainedFrame: @unchecked Sendable {
         frame = CameraFrame(pixelFormat: source.pixelFormat, width: source.width, height: source.height, sequence: source.sequence,
                             timestampNanoseconds: source.timestampNanoseconds, isCorrupt: source.isCorrupt,
                             isFullRange: source.isFullRange, depthUnit: source.depthUnit, planes: first, second, third)
+        frame.region = source.region
     }
 }

@@ -87,8 +87,11 @@ public final class CaptureSession: @unchecked Sendable {
     private let switching = InputSwitching()
     /// Work above the core on the streamed camera (face-driven exposure and focus).
     private var companions: [any SessionCompanion] = []
-    /// The companions' outputs for the stream running (fed beside the committed outputs).
-    private var companionOutputs: [VideoDataOutput] = []
+    /// The companions' outputs for the stream running (fed beside the committed outputs), by
+    /// companion; which stream start they belong to; Center Stage's window on that stream.
+    private var companionOutputs: [VideoDataOutput?] = []
+    private var companionGeneration: UInt64 = 0
+    private var framing = FramingWindow()
 
     /// Without `conversion`, outputs receive the camera's own formats only; without
     /// `audio`, a microphone input is refused; without `voiceEngines`, microphone modes that
@@ -299,6 +302,8 @@ public final class CaptureSession: @unchecked Sendable {
     /// rate it streams at, not the format's fastest (an output capped at the stream's rate was
     /// taken to run slower than the stream, and thinned frames that came early).
     private func prepareConverters(_ outputs: [VideoDataOutput], for format: VideoFormat, rate: FrameRate, input: Device?) {
+        let framing = lock.withLock { self.framing }
+        var minimumScale = 0.0
         for output in outputs {
             output.frameInterval = UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))
             let target = output.pixelFormat ?? format.pixelFormat
@@ -309,10 +314,23 @@ public final class CaptureSession: @unchecked Sendable {
             let same = target == format.pixelFormat && width == format.width && height == format.height && rotation == 0 && !mirrored
                 && !(output.yuvFullRange && target.isYUV)
             let quarterTurn = rotation == 90 || rotation == 270
-            output.converter = same ? nil : formats.conversion?.makeConverter(
-                to: target, width: quarterTurn ? height : width, height: quarterTurn ? width : height,
-                rotation: rotation, mirrored: mirrored, yuvFullRange: output.yuvFullRange)
+            let converter = formats.conversion.map { conversion in
+                { conversion.makeConverter(to: target, width: quarterTurn ? height : width, height: quarterTurn ? width : height,
+                                           rotation: rotation, mirrored: mirrored, yuvFullRange: output.yuvFullRange) }
+            }
+            output.converter = same ? nil : converter?()
+            // Center Stage: an output given the camera's pixels as they are gets a converter too,
+            // used only while the window frames (none for compressed data, which cannot be cropped,
+            // nor for outputs that convert frames themselves and read the window from the frame).
+            let framable = !target.isCompressed && !output.convertsFramesItself
+                && formats.conversion?.canConvert(from: format.pixelFormat, to: target) == true
+            output.framedConverter = same && framable ? converter?() : nil
+            output.framing = framing
+            if framable && output.limitsFraming {
+                minimumScale = max(minimumScale, Double(width) / Double(max(1, format.width)), Double(height) / Double(max(1, format.height)))
+            }
         }
+        framing.minimumScale = max(FramingWindow.smallestScale, minimumScale)
     }
 
     private func apply(_ proposed: SessionConfiguration) throws(OcellusError) {
@@ -331,7 +349,7 @@ public final class CaptureSession: @unchecked Sendable {
         let sameAudio = proposed.audioInput === previous.audioInput && proposed.audioOutputs.isEmpty == previous.audioOutputs.isEmpty
         if !sameStream || !sameAudio { try refuseOnStreamThread("a change that restarts the session's streams") }
         if sameStream, let format = choice.picture?.0 {
-            prepareConverters(proposed.outputs + lock.withLock { companionOutputs }, for: format, rate: choice.picture!.rate, input: proposed.input)
+            prepareConverters(proposed.outputs, for: format, rate: choice.picture!.rate, input: proposed.input)
             prepareDepthOutputs(proposed.depthOutputs, rate: choice.depthRate)
             // From inside an audio handler with the audio unchanged there is nothing to do, and
             // the stream changes' lock may be held by a thread waiting for this very stream to
@@ -510,7 +528,7 @@ public final class CaptureSession: @unchecked Sendable {
         if !isRunning {
             updatePulling(stoppedBy: reported)
             audio.stop()   // the audio thread waits at most for the lock, which is free here
-            if lock.withLock({ !companionOutputs.isEmpty }) { pthread_detach(startThread { [weak self] in self?.stopCompanions() }) }
+            if lock.withLock({ companionOutputs.contains { $0 != nil } }) { pthread_detach(startThread { [weak self] in self?.stopCompanions() }) }
         }
         events.post(.runtimeError(reported))   // not STOPPED too: that means stopped as asked
     }
@@ -520,15 +538,14 @@ public final class CaptureSession: @unchecked Sendable {
             lock.withLock { (picture, depth, depthSource, running) = (nil, nil, nil, configuration.audioInput != nil) }
             return
         }
-        let companionOutputs = lock.withLock { companions }.compactMap { $0.cameraStreamWillStart(input, format: format) }
-        lock.withLock { self.companionOutputs = companionOutputs }
-        prepareConverters(configuration.outputs + companionOutputs, for: format, rate: rate, input: input)
+        startCompanions(camera: input, format: format, rate: rate)
+        prepareConverters(configuration.outputs, for: format, rate: rate, input: input)
         prepareDepthOutputs(configuration.depthOutputs, rate: choice.depthRate)
         // Unowned: the session outlives its streams (deinit and stop join the stream threads
         // before the session's memory goes), and a weak load per commit costs a side-table trip.
         let sharesDepth = choice.depth == .pictureStream
         let opened = makeStream(watchdog: watchdog) { [unowned(unsafe) self] in
-            self.committed.outputs + self.companionOutputs + (sharesDepth ? self.committed.depthOutputs : [])
+            self.committed.outputs + self.companionOutputs.compactMap { $0 } + (sharesDepth ? self.committed.depthOutputs : [])
         }
         do throws(OcellusError) { try opened.open(opener, camera: input, format: format, rate: rate) } catch {
             stopCompanions()
@@ -554,11 +571,39 @@ public final class CaptureSession: @unchecked Sendable {
         onStreamingStarted?(input)
     }
 
+    /// Tells the companions a stream starts, with a new framing window, and takes the outputs
+    /// they feed from it now; each may put its output in or out while the stream runs.
+    private func startCompanions(camera: Device, format: VideoFormat, rate: FrameRate) {
+        let interval = UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))
+        let (companions, generation, framing) = lock.withLock { () -> ([any SessionCompanion], UInt64, FramingWindow) in
+            companionGeneration &+= 1
+            self.framing = FramingWindow()
+            companionOutputs = Array(repeating: nil, count: self.companions.count)
+            return (self.companions, companionGeneration, self.framing)
+        }
+        for (index, companion) in companions.enumerated() {
+            let stream = CompanionStream(camera: camera, format: format, framing: framing) { [weak self] output in
+                self?.setCompanionOutput(output, at: index, generation: generation, frameInterval: interval)
+            }
+            let output = companion.cameraStreamWillStart(stream)
+            setCompanionOutput(output, at: index, generation: generation, frameInterval: interval)
+        }
+    }
+
+    private func setCompanionOutput(_ output: VideoDataOutput?, at index: Int, generation: UInt64, frameInterval: UInt64) {
+        output?.frameInterval = frameInterval
+        lock.withLock {
+            guard generation == companionGeneration, companionOutputs.indices.contains(index), companionOutputs[index] !== output else { return }
+            companionOutputs[index] = output
+            commits.count.add(1, ordering: .releasing)   // the stream thread re-reads its outputs
+        }
+    }
+
     /// Tells the companions their stream is over (after its last frame) and forgets their outputs.
     private func stopCompanions() {
         let (companions, outputs) = lock.withLock { () -> ([any SessionCompanion], [VideoDataOutput]) in
-            defer { companionOutputs = [] }
-            return (self.companions, companionOutputs)
+            defer { companionOutputs = []; companionGeneration &+= 1 }
+            return (self.companions, companionOutputs.compactMap { $0 })
         }
         for output in outputs { output.waitForDelivery() }
         for companion in companions { companion.cameraStreamStopped() }

@@ -68,6 +68,16 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     private var lastDelivery: UInt64 = 0
     /// Set by the session when the stream's format or size is not the output's.
     var converter: (any FrameConverting)?
+    /// Center Stage (behaviour §4): the stream's window, and for an output otherwise given the
+    /// camera's pixels as they are, the converter that crops them while the window frames.
+    var framing: FramingWindow?
+    var framedConverter: (any FrameConverting)?
+    /// Set by outputs that convert frames themselves (metadata, photo): they get the camera's
+    /// frame with the window in its `region`, and their size does not bound the zoom.
+    public var convertsFramesItself = false
+    /// Whether this output's size bounds how far the window may zoom (a picture is never
+    /// delivered from fewer of the camera's pixels than it has).
+    var limitsFraming: Bool { !convertsFramesItself }
 
     public init(pixelFormat: FourCC? = nil, width: UInt32? = nil, height: UInt32? = nil) {
         self.pixelFormat = pixelFormat
@@ -99,6 +109,18 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
                 lastDelivery = resync ? timestamp : lastDelivery + interval
             }
         }
+        // Framed: the frame carries the window (a copy of the record, its bytes untouched).
+        if let region = framing?.region(at: frame.pointee.timestampNanoseconds) {
+            var framed = frame.pointee
+            framed.region = region
+            withUnsafePointer(to: framed) { convertAndHand(over: $0, converter: converter ?? framedConverter, isolated: isolated, lender: lender) }
+        } else {
+            convertAndHand(over: frame, converter: converter, isolated: isolated, lender: lender)
+        }
+    }
+
+    private func convertAndHand(over frame: UnsafePointer<CameraFrame>, converter: (any FrameConverting)?, isolated: Bool,
+                                lender: (any CameraBufferLending)?) {
         if let converter {
             guard let converted = converter.convert(frame.pointee) else {
                 accounting.count(.corrupt)

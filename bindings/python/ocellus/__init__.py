@@ -19,7 +19,7 @@ from .errors import (OcellusError, InvalidArgument, InvalidHandle, BackendUnavai
                      NoResources, Busy, Disconnected, IOFailure, LibraryUnavailable, PermissionDenied)
 from ._callbacks import Registration
 from .devices import Device, Format, DeviceType, Position, Backend, MediaType, Control, ControlType, pixel_format_code
-from .devices import FaceDrivenAdjustment, FaceDrivenTier, FaceDrivenState
+from .devices import FaceDrivenAdjustment, FaceDrivenTier, FaceDrivenState, CenterStageState
 from .context import Context, CameraAuthorization, HotplugEvent, PreferredCamera, program_app_id
 from .discovery import DiscoverySession
 from .audio import AudioDataOutput, MicrophoneMode, MicrophoneModeState
@@ -45,3 +45,4 @@ __all__ += ["RotationCoordinator"]
 __all__ += ["DepthDataOutput", "OutputSynchronizer"]
 __all__ += ["MetadataOutput", "MetadataObjectType", "MetadataObject", "MetadataStatistics"]
 __all__ += ["FaceDrivenAdjustment", "FaceDrivenTier", "FaceDrivenState"]
+__all__ += ["CenterStageState"]

@@ -63,6 +63,15 @@ class ControlInfo(ctypes.Structure):
     ]
 
 
+class CenterStageState(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("enabled", ctypes.c_bool),
+        ("active", ctypes.c_bool),
+        ("window", ctypes.c_double * 4),
+    ]
+
+
 class FaceDrivenState(ctypes.Structure):
     _fields_ = [
         ("struct_size", ctypes.c_uint32),
@@ -330,6 +339,8 @@ def declare(lib: ctypes.CDLL, errcheck_status: Callable[..., int]) -> ctypes.CDL
         "oc_device_get_face_driven": ([vp, ctypes.c_int, ctypes.POINTER(FaceDrivenState)], c_status),
         "oc_device_set_face_driven": ([vp, ctypes.c_int, ctypes.c_bool, ctypes.c_bool], c_status),
         "oc_face_driven_tier_name": ([ctypes.c_int], ctypes.c_char_p),
+        "oc_device_get_center_stage": ([vp, ctypes.POINTER(CenterStageState)], c_status),
+        "oc_device_set_center_stage": ([vp, ctypes.c_bool], c_status),
         "oc_context_add_disconnected_callback": ([vp, vp, DISCONNECTED_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
         "oc_discovery_session_create": ([vp, ctypes.c_uint32, ctypes.c_int, ctypes.c_int, ctypes.POINTER(vp)], c_status),
         "oc_discovery_session_copy_devices": ([vp, ctypes.POINTER(vp)], c_status),

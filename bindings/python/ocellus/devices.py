@@ -135,6 +135,17 @@ class FaceDrivenState:
     active: bool
 
 
+@dataclass(frozen=True)
+class CenterStageState:
+    """A camera's Center Stage: whether the app wants its outputs framed on the faces in view,
+    whether a session frames them now, and the window they show (x, y, width, height in 0…1 of
+    the camera's picture; the whole picture while not active)."""
+
+    enabled: bool
+    active: bool
+    window: tuple
+
+
 # The library names each V4L2 flag bit as v4l2-ctl does.
 _CONTROL_FLAGS = {1 << bit: _lib.oc_control_flag_name(1 << bit).decode() for bit in range(32) if _lib.oc_control_flag_name(1 << bit)}
 
@@ -264,6 +275,17 @@ class Device:
         """Lets Ocellus decide (`automatically_adjusts`), or turns the adjustment on or off (`enabled`)
         for this camera in this context; a running session gives back what it changed when turned off."""
         _lib.oc_device_set_face_driven(self._handle, int(adjustment), automatically_adjusts, enabled)
+
+    def center_stage(self) -> CenterStageState:
+        """This camera's Center Stage (AVFoundation's isCenterStageEnabled and isCenterStageActive)."""
+        state = _native.CenterStageState(struct_size=ctypes.sizeof(_native.CenterStageState))
+        _lib.oc_device_get_center_stage(self._handle, ctypes.byref(state))
+        return CenterStageState(state.enabled, state.active, tuple(state.window))
+
+    def set_center_stage(self, enabled: bool) -> None:
+        """Frames this camera's outputs on the faces in view (or stops, zooming back out), at once,
+        for every session of this context that streams it."""
+        _lib.oc_device_set_center_stage(self._handle, enabled)
 
     def lock_for_configuration(self) -> "_ConfigurationLock":
         """Takes the exclusive configuration lock; use as a context manager or call `.unlock()`."""
