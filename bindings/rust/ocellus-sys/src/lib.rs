@@ -400,6 +400,19 @@ pub struct oc_face_driven_state {
     pub active: bool,
 }
 
+/// A camera's Center Stage framing; filled by oc_device_get_center_stage().
+#[repr(C)]
+pub struct oc_center_stage_state {
+    /// sizeof(oc_center_stage_state) as the caller knows it; set by the caller.
+    pub struct_size: u32,
+    /// Whether the app wants the camera's outputs framed on the faces in view.
+    pub enabled: bool,
+    /// Whether a session of this process frames the camera's outputs now (enabled while it streams, or zooming back out after being turned off).
+    pub active: bool,
+    /// The window the outputs show: x, y (top-left corner), width and height in fractions of the camera's picture, before any rotation or mirroring of an output; {0, 0, 1, 1} while not active.
+    pub window: [f64; 4],
+}
+
 /// A metadata output's counts. Zero-initialise, then set struct_size = sizeof(oc_metadata_statistics).
 #[repr(C)]
 pub struct oc_metadata_statistics {
@@ -760,6 +773,11 @@ extern "C" {
     ) -> oc_status;
     /// The name `ocellus controls --json` writes for a tier: "none", "roi", "host"; NULL with the last error set for another value.
     pub fn oc_face_driven_tier_name(tier: oc_face_driven_tier) -> *const c_char;
+
+    /// A camera's Center Stage (AVFoundation's isCenterStageEnabled and isCenterStageActive).
+    pub fn oc_device_get_center_stage(device: *mut oc_device, state: *mut oc_center_stage_state) -> oc_status;
+    /// Turn a camera's Center Stage on or off (off by default). Applies to every device instance with the camera's unique ID in this context, at once: a session streaming the camera starts framing within a few frames, or zooms back out to the whole picture.
+    pub fn oc_device_set_center_stage(device: *mut oc_device, enabled: bool) -> oc_status;
 
     /// Register a hotplug callback. Events for devices present at registration are not replayed: take a snapshot first with oc_context_copy_devices().
     pub fn oc_context_add_hotplug_callback(

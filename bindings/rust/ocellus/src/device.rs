@@ -341,6 +341,24 @@ impl Device {
         check(unsafe { ffi::oc_device_set_face_driven(self.raw.as_ptr(), adjustment as u32, automatically_adjusts, enabled) })
     }
 
+    /// This camera's Center Stage (AVFoundation's `isCenterStageEnabled` and `isCenterStageActive`).
+    pub fn center_stage(&self) -> Result<CenterStageState> {
+        let mut state = ffi::oc_center_stage_state {
+            struct_size: std::mem::size_of::<ffi::oc_center_stage_state>() as u32,
+            enabled: false,
+            active: false,
+            window: [0.0; 4],
+        };
+        check(unsafe { ffi::oc_device_get_center_stage(self.raw.as_ptr(), &mut state) })?;
+        Ok(CenterStageState { enabled: state.enabled, active: state.active, window: state.window })
+    }
+
+    /// Frames this camera's outputs on the faces in view (or stops, zooming back out), at once,
+    /// for every session of this context that streams it.
+    pub fn set_center_stage(&self, enabled: bool) -> Result<()> {
+        check(unsafe { ffi::oc_device_set_center_stage(self.raw.as_ptr(), enabled) })
+    }
+
     /// Takes the exclusive configuration lock until the guard is dropped.
     pub fn lock_for_configuration(&self) -> Result<ConfigurationLock<'_>> {
         check(unsafe { ffi::oc_device_lock_for_configuration(self.raw.as_ptr()) })?;
@@ -383,6 +401,17 @@ impl FaceDrivenTier {
             FaceDrivenTier::Host => "host",
         }
     }
+}
+
+/// A camera's Center Stage framing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CenterStageState {
+    /// Whether the app wants the camera's outputs framed on the faces in view.
+    pub enabled: bool,
+    /// Whether a session frames them now.
+    pub active: bool,
+    /// The window the outputs show: x, y, width, height in 0…1 of the camera's picture.
+    pub window: [f64; 4],
 }
 
 /// One face-driven adjustment of a camera.

@@ -32,8 +32,8 @@ mod version;
 pub use version::version;
 mod device;
 pub use device::{
-    pixel_format_code, pixel_format_name, Backend, ConfigurationLock, Control, Device, DeviceType, FaceDrivenAdjustment,
-    FaceDrivenState, FaceDrivenTier, Format, FrameRate, Position, SizeRange,
+    pixel_format_code, pixel_format_name, Backend, CenterStageState, ConfigurationLock, Control, Device, DeviceType,
+    FaceDrivenAdjustment, FaceDrivenState, FaceDrivenTier, Format, FrameRate, Position, SizeRange,
 };
 mod context;
 pub use context::{Context, ContextOptions, HotplugEvent, PreferredCamera, Registration};
