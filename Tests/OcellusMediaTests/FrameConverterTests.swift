@@ -108,6 +108,45 @@ import Testing
         #expect((0..<50).allSatisfy { abs(Int(luma[45 * 160 + $0]) - (($0 * 4 + 1) % 220 + 16)) <= 3 })
     }
 
+    /// An I420 frame whose luma is x + 2y (each pixel its own place) and chroma x − y.
+    func placedI420(width: Int, height: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: width * height * 3 / 2)
+        for y in 0..<height { for x in 0..<width { bytes[y * width + x] = UInt8(16 + (x + 2 * y) % 200) } }
+        for y in 0..<height / 2 { for x in 0..<width / 2 {
+            bytes[width * height + y * width / 2 + x] = UInt8(128 + (x - y) % 60)
+            bytes[width * height * 5 / 4 + y * width / 2 + x] = UInt8(128 - (x - y) % 60)
+        } }
+        return bytes
+    }
+
+    /// Center Stage: a framed frame is its region, cut where the region says (even pixels, both
+    /// planes together), at the output's size; the same frame without a region is the whole picture.
+    @Test func aFramedFrameIsItsRegionCroppedThenScaled() throws {
+        let source = placedI420(width: 64, height: 32)
+        var (_, input) = frame(source, .i420, 64, 32, stride: 64)
+        input.region = PictureRegion(x: 0.25, y: 0.5, width: 0.5, height: 0.5)   // (16, 16) 32x16
+        let sameSize = FrameConverter(target: .i420, width: 32, height: 16)
+        let cropped = try #require(withExtendedLifetime(source) { sameSize.convert(input) })
+        let (luma, blue) = (cropped.plane(0)!.bytes, cropped.plane(1)!.bytes)
+        for y in 0..<16 { for x in 0..<32 { #expect(luma[y * 32 + x] == source[(16 + y) * 64 + 16 + x]) } }
+        for y in 0..<8 { for x in 0..<16 { #expect(blue[y * 16 + x] == source[64 * 32 + (8 + y) * 32 + 8 + x]) } }
+        #expect(cropped.region == nil, "a converted frame is the window itself")
+
+        // At the camera's size the window is scaled up: a ramp of half the slope, from the corner.
+        let whole = FrameConverter(target: .grey, width: 64, height: 32)
+        let scaled = try #require(withExtendedLifetime(source) { whole.convert(input) })
+        let grey = scaled.plane(0)!.bytes
+        let windowSize = FrameConverter(target: .grey, width: 32, height: 16)   // owns the reference's bytes
+        let reference = try #require(withExtendedLifetime(source) { windowSize.convert(input) })
+        // (±3: the bilinear filter blends each pixel with its neighbour)
+        #expect(abs(Int(grey[0]) - Int(reference.plane(0)!.bytes[0])) <= 3)
+        #expect(abs(Int(grey[64 * 10 + 40]) - Int(reference.plane(0)!.bytes[32 * 5 + 20])) <= 3)
+
+        // Regions past the edges are kept inside the picture, on even pixels.
+        #expect(PictureRegion(x: 0.9, y: -0.2, width: 0.5, height: 0.5).pixels(ofWidth: 64, height: 32) == (32, 0, 32, 16))
+        #expect(PictureRegion(x: 0.33, y: 0.33, width: 0.33, height: 0.33).pixels(ofWidth: 63, height: 33) == (20, 10, 20, 10))
+    }
+
     func jpeg(width: Int, height: Int, subsampling: TJSAMP, luma: UInt8) throws -> [UInt8] {
         let compressor = try #require(tjInitCompress())
         defer { tjDestroy(compressor) }
