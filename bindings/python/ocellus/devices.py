@@ -143,7 +143,7 @@ class CenterStageState:
 
     enabled: bool
     active: bool
-    window: tuple
+    window: Tuple[float, float, float, float]
 
 
 # The library names each V4L2 flag bit as v4l2-ctl does.
@@ -280,7 +280,8 @@ class Device:
         """This camera's Center Stage (AVFoundation's isCenterStageEnabled and isCenterStageActive)."""
         state = _native.CenterStageState(struct_size=ctypes.sizeof(_native.CenterStageState))
         _lib.oc_device_get_center_stage(self._handle, ctypes.byref(state))
-        return CenterStageState(state.enabled, state.active, tuple(state.window))
+        window = state.window
+        return CenterStageState(state.enabled, state.active, (window[0], window[1], window[2], window[3]))
 
     def set_center_stage(self, enabled: bool) -> None:
         """Frames this camera's outputs on the faces in view (or stops, zooming back out), at once,
