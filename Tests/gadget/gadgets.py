@@ -343,11 +343,15 @@ def luma(x, y, width, number):
 def write_scene(path, radiance, subject_focus, background_focus):
     """A scene file for uvc-gadget -s (testbed/usb-gadget/scene.h): `radiance` a 2-D float array
     (1.0: a mid-grey card in the light the default exposure expects), the focus distances of the
-    subject and of the background (where the camera's own autofocus settles)."""
+    subject and of the background (where the camera's own autofocus settles). Writing it again
+    while the camera streams changes what it films (half a second later at most)."""
     import numpy as np
     radiance = np.ascontiguousarray(radiance, dtype="<f4")
     height, width = radiance.shape
-    with open(path, "wb") as scene:
+    # Whole or not at all: a camera filming this scene reads it again when it is replaced.
+    written = Path(f"{path}.new")
+    with open(written, "wb") as scene:
         scene.write(f"OCSCENE {width} {height} {subject_focus} {background_focus}\n".encode())
         scene.write(radiance.tobytes())
+    written.replace(path)
     return Path(path)

@@ -46,6 +46,13 @@ struct scene *scene_load(const char *path)
 	return scene;
 }
 
+void scene_free(struct scene *scene)
+{
+	if (scene)
+		free(scene->radiance);
+	free(scene);
+}
+
 /* Gain in dB, as UVC cameras' analogue gain is: 0 … gain_max spans 12 dB. */
 static double gain_factor(int gain, int gain_max)
 {

@@ -25,6 +25,8 @@ struct scene_settings {
  */
 struct scene *scene_load(const char *path);
 
+void scene_free(struct scene *scene);
+
 /* Full-range luma (one byte a pixel, rows `width` apart) of the scene filmed at `settings`,
  * sampled to width × height. */
 void scene_render(const struct scene *scene, const struct scene_settings *settings, int width, int height, uint8_t *luma);

@@ -28,7 +28,8 @@
  * With -s the picture is a scene instead (scene.h: a photograph lit as the test chose), grey, its
  * brightness following exposure time × gain and its sharpness the focus, re-rendered when they
  * change. In the automatic exposure mode the camera meters the whole picture itself (a backlit
- * face stays dark); with focus auto on it focuses on the background.
+ * face stays dark); with focus auto on it focuses on the background. The scene file is read
+ * again when it changes (replace it whole, by a rename), so a test moves what the camera films.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -43,6 +44,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -104,6 +106,8 @@ static int gain[5] = {0, 0, 100, 1, 0};
 static struct scene *scene;
 static uint8_t *scene_luma;  /* the rendered picture at the committed size */
 static int scene_stale = 1;  /* a control changed since the last render */
+static const char *scene_path;
+static struct stat scene_file; /* what was read: its modification time and size */
 
 static struct { void *memory; size_t length; } buffers[BUFFERS];
 static int buffer_count, streaming;
@@ -395,11 +399,32 @@ static void fill_scene(uint8_t *out, uint32_t fourcc, int width, int height)
 		memset(out + pixels, 128, pixels / 2);
 }
 
+/* Reads the scene again when its file changed (checked every 15 frames: half a second). */
+static void follow_scene_file(void)
+{
+	struct stat now;
+	if (frames_queued % 15 || stat(scene_path, &now) != 0)
+		return;
+	if (now.st_mtim.tv_sec == scene_file.st_mtim.tv_sec && now.st_mtim.tv_nsec == scene_file.st_mtim.tv_nsec
+	    && now.st_size == scene_file.st_size && now.st_ino == scene_file.st_ino)
+		return;
+	struct scene *changed = scene_load(scene_path);
+	scene_file = now;
+	if (!changed)
+		return; /* said why; the old scene stays */
+	scene_free(scene);
+	scene = changed;
+	scene_stale = 1;
+	say("scene %s read again (frame %ld)", scene_path, frames_queued);
+}
+
 static void queue_frame(int index)
 {
 	const struct format_desc *format = find_format(commit.bFormatIndex);
 	const struct frame_desc *frame = find_frame(format, commit.bFrameIndex);
 	struct v4l2_buffer buffer = {.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP, .index = (uint32_t)index};
+	if (scene)
+		follow_scene_file();
 	if (scene && scene_stale)
 		render_scene(format, frame);
 	if (scene && format->fourcc != V4L2_PIX_FMT_MJPEG) {
@@ -727,7 +752,7 @@ int main(int argc, char **argv)
 {
 	int option;
 	while ((option = getopt(argc, argv, "Pcl:s:")) != -1) {
-		if (option == 's' && !(scene = scene_load(optarg)))
+		if (option == 's' && (!(scene = scene_load(scene_path = optarg)) || stat(optarg, &scene_file) != 0))
 			return 2;
 		else if (option == 'P')
 			pacing = 0;

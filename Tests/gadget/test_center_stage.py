@@ -1,0 +1,89 @@
+"""Center Stage through the real uvcvideo: a gadget camera (640x480) films a photographed face
+(scikit-image's astronaut) that the test moves across the room halfway through the stream
+(testbed/usb-gadget/scene.c reads its scene again when it changes). Where the face is in what
+the session delivers is judged by scikit-image's cascade, an independent detector."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gadgets import Format, Function, Gadget, write_scene  # noqa: E402
+from client import CLI, wait_for  # noqa: E402
+
+WIDTH, HEIGHT = 640, 480
+OUT_WIDTH, OUT_HEIGHT = 320, 240
+FOCUS = 60   # subject and background alike: the camera's own autofocus keeps the face sharp
+CAMERA = "usb-1d6b:0104-STAGE001"
+
+
+def room(photo_left):
+    """Radiances: the astronaut (240 pixels square) with its left edge at `photo_left`, in front
+    of an evenly lit wall a little darker than the photograph (so the camera's own exposure,
+    metering the whole picture, leaves the face its contrast)."""
+    from PIL import Image
+    from skimage import data
+    size = 240
+    photo = np.asarray(Image.fromarray(data.astronaut()).convert("L").resize((size, size)), dtype=np.float32) / 255
+    radiance = np.full((HEIGHT, WIDTH), 0.45, dtype=np.float32)
+    radiance[200:200 + size, photo_left:photo_left + size] = photo * 1.4
+    return radiance
+
+
+def face_centre(grey):
+    """(x, y) of the largest face scikit-image finds, in 0…1 of the picture, or None."""
+    from skimage import data
+    from skimage.feature import Cascade
+    height, width = grey.shape
+    found = Cascade(data.lbp_frontal_face_cascade_filename()).detect_multi_scale(
+        img=grey.astype(np.float64) / 255, scale_factor=1.2, step_ratio=1, min_size=(24, 24), max_size=(220, 220))
+    if not found:
+        return None
+    face = max(found, key=lambda f: f["width"])
+    return (face["c"] + face["width"] / 2) / width, (face["r"] + face["height"] / 2) / height
+
+
+def test_a_face_walking_across_the_room_stays_centred(tmp_path):
+    scene = write_scene(tmp_path / "room.scene", room(100), FOCUS, FOCUS)
+    functions = [Function([Format("YUYV", [(WIDTH, HEIGHT)])])]
+    frame_bytes = OUT_WIDTH * OUT_HEIGHT
+    with Gadget("stagecam", serial="STAGE001", functions=functions, scene=scene).plug(0):
+        path = tmp_path / "frames.grey"
+        # 10 frames a second keep the recording small; the window moves on the frames' timestamps.
+        stream = subprocess.Popen([CLI, "stream", CAMERA, "--format", "GRAY8", "--size", f"{OUT_WIDTH}x{OUT_HEIGHT}",
+                                   "--fps", "10", "--seconds", "24", "--json", "--output", str(path), "--center-stage",
+                                   "--no-face-exposure", "--no-face-focus", "--metadata", "faces"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            # Ten seconds in, the person walks to the other side of the room.
+            wait_for(lambda: path.exists() and path.stat().st_size >= 100 * frame_bytes, timeout=60, what="100 frames")
+            moved_at = path.stat().st_size // frame_bytes
+            write_scene(scene, room(340), FOCUS, FOCUS)
+            out, err = stream.communicate(timeout=90)
+        finally:
+            stream.kill()
+        assert stream.returncode == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    summary = lines[-1]
+    print("summary:", summary)
+    frames = np.frombuffer(path.read_bytes(), dtype=np.uint8)
+    frames = frames[:len(frames) // frame_bytes * frame_bytes].reshape(-1, OUT_HEIGHT, OUT_WIDTH)
+    centres = {index: face_centre(frames[index]) for index in range(0, len(frames), 5)}
+    print(f"moved at frame {moved_at} of {len(frames)}; face x by frame:",
+          {index: round(c[0], 2) if c else None for index, c in centres.items()})
+    before = [c for index, c in centres.items() if moved_at - 40 <= index < moved_at - 5]
+    after = [c for index, c in centres.items() if index >= len(frames) - 30]
+    assert before and all(c and abs(c[0] - 0.5) < 0.12 and abs(c[1] - 0.5) < 0.15 for c in before), before
+    assert after and all(c and abs(c[0] - 0.5) < 0.12 and abs(c[1] - 0.5) < 0.15 for c in after), after
+    # In between the face was seen off-centre: the scene moved, and the window followed it.
+    assert any(c and c[0] > 0.65 for index, c in centres.items() if moved_at <= index < len(frames) - 30), centres
+    stage = summary["center_stage"]
+    assert stage["active"] and stage["window"][0] > 0.3, stage   # the window went to the right
+    assert stage["window"][2] >= 0.5 - 1e-3, "never past the camera's resolution: 320 of 640 pixels at least"
+    # The app's metadata output searched the framed picture: its last face is in the middle too.
+    faces = [o for line in lines[:-1] for o in line["metadata"]["objects"] if o["type"] == "face"]
+    x, y, w, h = faces[-1]["bounds"]
+    assert abs(x + w / 2 - 0.5) < 0.12, faces[-1]
