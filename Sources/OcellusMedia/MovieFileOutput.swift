@@ -40,7 +40,9 @@ public struct RecordingResult: Sendable {
 public final class MovieFileOutput: @unchecked Sendable {
     public typealias Completion = @Sendable (RecordingResult) -> Void
 
-    /// What the session streams into: the camera's own format, so MJPEG is recorded as it came.
+    /// What the session streams into: the camera's own format, so MJPEG is recorded as it came —
+    /// unless Center Stage frames the stream as a recording starts: it is then decoded, cut to
+    /// the window and encoded again, so that the movie follows the window as the other outputs do.
     public let videoOutput = VideoDataOutput()
     /// The session's microphone PCM, recorded as the movie's AAC track when the session has an audio input.
     public let audioOutput = AudioDataOutput()
@@ -56,6 +58,7 @@ public final class MovieFileOutput: @unchecked Sendable {
 
     public init() {
         videoOutput.frameHandler = { [unowned(unsafe) self] frame in self.enqueue(frame) }
+        videoOutput.convertsFramesItself = true   // the writer's own conversion cuts Center Stage's window
         audioOutput.sampleHandler = { [unowned(unsafe) self] buffer in self.enqueue(buffer) }
     }
 
@@ -113,9 +116,11 @@ public final class MovieFileOutput: @unchecked Sendable {
         do {
             // What the movie's own output delivers: the camera's stream converted to the size asked
             // for (a size the camera does not offer is scaled from one it does).
-            let video = MovieWriter.Video(pixelFormat: videoOutput.pixelFormat ?? format.pixelFormat,
+            let recorded = videoOutput.pixelFormat ?? format.pixelFormat
+            let video = MovieWriter.Video(pixelFormat: recorded,
                                           width: videoOutput.width ?? format.width, height: videoOutput.height ?? format.height,
-                                          frameRate: format.maxFrameRate ?? FrameRate(30), rotation: rotation)
+                                          frameRate: format.maxFrameRate ?? FrameRate(30), rotation: rotation,
+                                          reencodes: recorded.isCompressed && videoOutput.isFramed)
             writer = try MovieWriter(path: path, video: video, audio: session.audioFormat)
         } catch {
             lock.withLock { starting = false }

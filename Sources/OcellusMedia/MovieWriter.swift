@@ -20,6 +20,8 @@ final class MovieWriter {
         var frameRate: FrameRate
         /// Clockwise degrees that turn the pixels upright.
         var rotation: Int
+        /// Compressed camera data decoded and encoded again (Center Stage frames it), not kept as it came.
+        var reencodes = false
     }
 
     let path: String
@@ -58,7 +60,7 @@ final class MovieWriter {
     /// Written at once, or for H.264 kept as it came, with the first IDR picture.
     private var headerWritten = false
     private var firstPictureFlushed = false
-    private var keepsCameraData: Bool { video.pixelFormat == .mjpeg || video.pixelFormat == .h264 }
+    private var keepsCameraData: Bool { video.pixelFormat.isCompressed && !video.reencodes }
 
     /// Milliseconds: fine enough for any camera rate, and valid for every encoder (MPEG-4 wants ≤ 65535).
     private static let timeBase = AVRational(num: 1, den: 1000)
@@ -108,7 +110,7 @@ final class MovieWriter {
             // The angle a player turns the picture clockwise (ffprobe shows it negated, as for phones' portrait videos).
             matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(video.rotation)) }
         }
-        if video.pixelFormat != .h264 { try writeHeader() }
+        if video.pixelFormat != .h264 || video.reencodes { try writeHeader() }
     }
 
     private func writeHeader() throws(OcellusError) {
@@ -270,7 +272,7 @@ final class MovieWriter {
         guard frame.pixelFormat == video.pixelFormat, frame.width == video.width, frame.height == video.height else {
             throw OcellusError(.wrongState, "the camera format changed while recording (\(frame.pixelFormat) \(frame.width)x\(frame.height))")
         }
-        if video.pixelFormat == .h264 && !headerWritten {
+        if video.pixelFormat == .h264 && !video.reencodes && !headerWritten {
             guard let unit = frame.plane(0)?.bytes, try startH264(with: unit) else { return }
         }
         let start = firstTimestamp ?? frame.timestampNanoseconds

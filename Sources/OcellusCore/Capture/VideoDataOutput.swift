@@ -72,9 +72,12 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     /// camera's pixels as they are, the converter that crops them while the window frames.
     var framing: FramingWindow?
     var framedConverter: (any FrameConverting)?
-    /// Set by outputs that convert frames themselves (metadata, photo): they get the camera's
-    /// frame with the window in its `region`, and their size does not bound the zoom.
+    /// Set by outputs that convert frames themselves (metadata, photo, movie): they get the
+    /// camera's frame with the window in its `region`, and their size does not bound the zoom.
     public var convertsFramesItself = false
+    /// Whether Center Stage frames the stream feeding this output now (a recording of compressed
+    /// camera data that starts then is encoded again, so that it follows the window).
+    public var isFramed: Bool { framing?.isEngaged == true }
     /// Whether this output's size bounds how far the window may zoom (a picture is never
     /// delivered from fewer of the camera's pixels than it has).
     var limitsFraming: Bool { !convertsFramesItself }

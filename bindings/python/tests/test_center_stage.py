@@ -106,12 +106,14 @@ def test_turned_on_and_off_while_streaming_and_observable(tmp_path, cameras):
         session.close()
 
 
-def test_photos_and_metadata_follow_the_window(tmp_path, cameras):
+def test_photos_movies_and_metadata_follow_the_window(tmp_path, cameras):
+    import cv2
     import ocellus
     from PIL import Image
     unique_id = wide_camera(cameras, tmp_path, "stagephoto")
     with ocellus.Context("org.ocellus.test.centerstage.photo") as context, \
-            ocellus.MetadataOutput(ocellus.MetadataObjectType.FACE) as metadata, ocellus.PhotoOutput() as photos:
+            ocellus.MetadataOutput(ocellus.MetadataObjectType.FACE) as metadata, ocellus.PhotoOutput() as photos, \
+            ocellus.MovieFileOutput() as movie:
         device = next(d for d in context.devices() if d.unique_id == unique_id)
         device.set_center_stage(True)
         session = context.capture_session()
@@ -119,12 +121,18 @@ def test_photos_and_metadata_follow_the_window(tmp_path, cameras):
         session.add_output(ocellus.VideoDataOutput("NV12", OUT_WIDTH, OUT_HEIGHT))
         session.add_metadata_output(metadata)
         session.add_photo_output(photos)
+        session.add_movie_file_output(movie)
         seen = []
         metadata.set_callback(lambda objects, timestamp: seen.append(objects))
         with session.running():
             time.sleep(3.5)
             window = device.center_stage().window
             photo = photos.capture().result(timeout=10)
+            # The camera sends MJPEG: framed, the movie is decoded, cut and encoded again.
+            recording = movie.start_recording(str(tmp_path / "framed.mp4"))
+            time.sleep(1.5)
+            movie.stop_recording()
+            recorded = recording.result(timeout=30)
         metadata.set_callback(None)
         session.close()
     # The photo is the window's own pixels (the camera's, cropped, not scaled up).
@@ -132,7 +140,13 @@ def test_photos_and_metadata_follow_the_window(tmp_path, cameras):
     assert picture.size == (photo.width, photo.height)
     assert abs(photo.width - window[2] * WIDTH) <= 4 and abs(photo.height - window[3] * HEIGHT) <= 4
     assert abs(face_in(np.asarray(picture.convert("L")))[0] - 0.5) < 0.1
-    # Metadata bounds are in the framed picture: the face in its middle once framed.
+    # The movie (read back by OpenCV's FFmpeg) shows the face in its middle, at the camera's size.
+    assert recorded.error is None and recorded.video_codec != "mjpeg", recorded
+    video = cv2.VideoCapture(recorded.path)
+    ok, first = video.read()
+    assert ok and first.shape[:2] == (HEIGHT, WIDTH)
+    assert abs(face_in(cv2.cvtColor(first, cv2.COLOR_BGR2GRAY))[0] - 0.5) < 0.1
+        # Metadata bounds are in the framed picture: the face in its middle once framed.
     [face] = [objects for objects in seen if objects][-1]
     x, y, w, h = face.bounds
     assert abs(x + w / 2 - 0.5) < 0.08, face.bounds
