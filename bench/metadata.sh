@@ -42,6 +42,8 @@ codes=$("$WORK/metadata_bench" cpu pipewire-benchface codes "$SECONDS_RUN")
 # a second while looking for a face or holding, 10 while adjusting (the control writes beside
 # it are a few ioctls an analysis).
 watching=$("$WORK/metadata_bench" cpu pipewire-benchface faces "$SECONDS_RUN" 2)
+scaled=$("$WORK/metadata_bench" cpu pipewire-benchface scaled "$SECONDS_RUN")
+stage=$("$WORK/metadata_bench" cpu pipewire-benchface stage "$SECONDS_RUN")
 base_cpu=$(echo "$base" | field cpu_ms_per_s)
 echo "  CPU per second of streaming ($SECONDS_RUN s each):"
 echo "    plain video output:          ${base_cpu} ms  ($(echo "$base" | field frames) frames)"
@@ -50,6 +52,9 @@ for run in faces codes; do
 	echo "    + metadata output ($run): $(echo "$line" | field cpu_ms_per_s) ms, ratio $(ratio "$(echo "$line" | field cpu_ms_per_s)" "$base_cpu")  ($(echo "$line" | field frames) frames, $(echo "$line" | field analysed) analysed, $(echo "$line" | field deliveries) deliveries, $(echo "$line" | field dropped) dropped)"
 done
 echo "    + face-driven, watching (faces at 2/s): $(echo "$watching" | field cpu_ms_per_s) ms, ratio $(ratio "$(echo "$watching" | field cpu_ms_per_s)" "$base_cpu")  ($(echo "$watching" | field analysed) analysed); while adjusting it is the faces line above (10/s)"
+echo "  Center Stage, an NV12 640x360 output of the 720p camera:"
+echo "    scaled, whole picture:       $(echo "$scaled" | field cpu_ms_per_s) ms  ($(echo "$scaled" | field frames) frames)"
+echo "    framed on the face:          $(echo "$stage" | field cpu_ms_per_s) ms, ratio $(ratio "$(echo "$stage" | field cpu_ms_per_s)" "$(echo "$scaled" | field cpu_ms_per_s)")  ($(echo "$stage" | field frames) frames; framing at the end: $(echo "$stage" | field framed), window $(echo "$stage" | field window) of the picture's width)"
 echo "  instructions per analysis (callgrind, $FRAMES video frames each):"
 read -r base_ir _ <<<"$(window_ir none)"
 for run in faces codes; do

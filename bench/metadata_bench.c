@@ -7,7 +7,9 @@
  *   metadata_bench window UNIQUE_ID none|faces|codes FRAMES  the same, a window of FRAMES video
  *                                                            frames for callgrind (--instr-atstart=no)
  *
- * Each prints the video frames delivered and the metadata output's counts. */
+ * `scaled` streams an NV12 640x360 output alone, `stage` the same with Center Stage on (its own
+ * analysis, and the output cut from the window). Each prints the video frames delivered, whether
+ * Center Stage framed at the end and the window's width, and the metadata output's counts. */
 #define _DEFAULT_SOURCE
 #include <ocellus.h>
 
@@ -73,11 +75,12 @@ static int fail(void)
 int main(int argc, char **argv)
 {
     if ((argc != 5 && argc != 6) || (strcmp(argv[1], "cpu") && strcmp(argv[1], "window"))) {
-        fprintf(stderr, "usage: metadata_bench cpu|window UNIQUE_ID none|faces|codes SECONDS|FRAMES [ANALYSES_PER_SECOND]\n");
+        fprintf(stderr, "usage: metadata_bench cpu|window UNIQUE_ID none|faces|codes|scaled|stage SECONDS|FRAMES [ANALYSES_PER_SECOND]\n");
         return 64;
     }
     bool window = !strcmp(argv[1], "window");
     uint32_t types = !strcmp(argv[3], "faces") ? OC_METADATA_OBJECT_FACE : !strcmp(argv[3], "codes") ? OC_METADATA_OBJECT_CODE : 0;
+    bool stage = !strcmp(argv[3], "stage"), scaled = stage || !strcmp(argv[3], "scaled");
     double amount = atof(argv[4]);
     oc_context_options options;
     oc_context_options_init(&options);
@@ -91,7 +94,8 @@ int main(int argc, char **argv)
     if (oc_context_create("org.ocellus.bench.metadata", &options, &ctx) || oc_context_copy_device_by_unique_id(ctx, argv[2], &camera)
         || oc_capture_session_create(ctx, &session) || oc_capture_session_set_input(session, camera)
         || oc_video_data_output_create(&video) || oc_video_data_output_set_frame_callback(video, on_frame, &r)
-        || oc_capture_session_add_output(session, video))
+        || (scaled && oc_video_data_output_set_format(video, OC_FOURCC('N', 'V', '1', '2'), 640, 360))
+        || (stage && oc_device_set_center_stage(camera, true)) || oc_capture_session_add_output(session, video))
         return fail();
     if (types && (oc_metadata_output_create(types, NULL, &metadata) || oc_metadata_output_set_callback(metadata, on_metadata, NULL)
                   || (argc == 6 && oc_metadata_output_set_max_rate(metadata, atof(argv[5])))
@@ -112,6 +116,8 @@ int main(int argc, char **argv)
     } else {
         usleep((useconds_t)(amount * 1e6));
     }
+    oc_center_stage_state framing = { .struct_size = sizeof framing };
+    oc_device_get_center_stage(camera, &framing);
     /* The analysis in flight ends before stop returns: its cost is inside the window. */
     oc_capture_session_stop_running(session);
     if (window) {
@@ -123,8 +129,8 @@ int main(int argc, char **argv)
     pthread_mutex_lock(&r.lock);
     int frames = r.frames - first;
     pthread_mutex_unlock(&r.lock);
-    printf("frames %d cpu_ms_per_s %.1f analysed %llu deliveries %llu dropped %llu\n", frames,
-           window ? 0.0 : cpu * 1000 / amount, (unsigned long long)(after.analysed_frames - before.analysed_frames),
+    printf("frames %d cpu_ms_per_s %.1f framed %d window %.2f analysed %llu deliveries %llu dropped %llu\n", frames,
+           window ? 0.0 : cpu * 1000 / amount, framing.active, framing.window[2], (unsigned long long)(after.analysed_frames - before.analysed_frames),
            (unsigned long long)(after.deliveries - before.deliveries), (unsigned long long)(after.dropped_frames - before.dropped_frames));
     oc_capture_session_destroy(session);
     oc_metadata_output_destroy(metadata);

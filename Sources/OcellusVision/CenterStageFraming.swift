@@ -5,12 +5,16 @@ import Glibc
 #endif
 
 /// behaviour §4 Center Stage for the camera a session streams: a session companion that finds
-/// the faces in the whole picture (its own faces-only analysis, 10 frames a second) and aims the
+/// the faces in the whole picture (its own faces-only analysis: 10 frames a second while the
+/// faces move, 4 once the aim has held for a second) and aims the
 /// stream's `FramingWindow` at them (`FramingPolicy`); the session's outputs then show the window.
 /// It joins a stream only while the app has Center Stage on for the camera, and follows the
 /// setting while the stream runs: turned off, the window zooms back out to the whole picture.
 public final class CenterStageFraming: SessionCompanion, @unchecked Sendable {
-    static let analysisRate = 10.0
+    static let followingRate = 10.0
+    static let holdingRate = 4.0
+    /// How long an aim must hold before the analysis slows down.
+    static let holdTime: UInt64 = 1_000_000_000
     /// Wide pictures hold smaller faces: a person a metre or two from a 16:9 camera.
     static let analysisWidth = 640
 
@@ -23,6 +27,7 @@ public final class CenterStageFraming: SessionCompanion, @unchecked Sendable {
     private var analysis: MetadataOutput?
     private var stream: CompanionStream?
     private var policy = FramingPolicy()
+    private var lastAim: UInt64 = 0
 
     /// The face detector is loaded the first time a camera is framed.
     public init(settings: CenterStageSettings) {
@@ -73,13 +78,14 @@ public final class CenterStageFraming: SessionCompanion, @unchecked Sendable {
         let detecting = lock.withLock { () -> MetadataOutput? in
             if analysis == nil, let made = faceModel() {
                 made.analysisObserver = { [unowned(unsafe) self] _, objects in self.observe(objects) }
-                try? made.setMaximumAnalysisRate(Self.analysisRate)
                 made.analysisWidth = Self.analysisWidth
                 analysis = made
             }
             return analysis
         }
         guard let detecting else { return nil }
+        try? detecting.setMaximumAnalysisRate(Self.followingRate)
+        lock.withLock { lastAim = monotonicNanoseconds() }
         output.waitForHandedOffWork = { detecting.waitUntilIdle() }
         forwarding.store(true, ordering: .relaxed)
         return output
@@ -92,9 +98,14 @@ public final class CenterStageFraming: SessionCompanion, @unchecked Sendable {
             if case .face = object.kind { return object.bounds }
             return nil
         }
+        let now = monotonicNanoseconds()
         lock.withLock {
-            guard let stream, forwarding.load(ordering: .relaxed), policy.update(faces: faces, at: monotonicNanoseconds()) else { return }
-            stream.framing.aim(at: policy.aim)
+            guard let stream, forwarding.load(ordering: .relaxed) else { return }
+            if policy.update(faces: faces, at: now) {
+                stream.framing.aim(at: policy.aim)
+                lastAim = now
+            }
+            try? analysis?.setMaximumAnalysisRate(now < lastAim + Self.holdTime ? Self.followingRate : Self.holdingRate)
         }
     }
 }
