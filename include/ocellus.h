@@ -951,9 +951,9 @@ typedef struct oc_center_stage_state {
  *
  * While it is enabled and a session of this process streams the camera, Ocellus finds the
  * faces in the camera's whole picture (10 times a second while they move, 4 while they hold
- * still, on a thread of its own) and
- * moves a window over the picture that keeps them centred at a steady size — one face about a
- * third of the window's height, a group within most of its width — smoothly (no jumps, no
+ * still, on a thread of its own) and moves a window over the picture that keeps them centred
+ * at a steady size — one face about a third of the window's height, a group within most of its
+ * width — smoothly (no jumps, no
  * overshoot), and back out to the whole picture when no face has been seen for 2 s. Every
  * video output of the session gets the window at its own size; photos get the window's own
  * pixels, movies the window at their size (a recording of an MJPEG or H.264 camera started
