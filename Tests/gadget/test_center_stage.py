@@ -33,13 +33,15 @@ def room(photo_left):
     return radiance
 
 
-def face_centre(grey):
+def face_centre(grey, cascade=[]):
     """(x, y) of the largest face scikit-image finds, in 0…1 of the picture, or None."""
     from skimage import data
     from skimage.feature import Cascade
+    if not cascade:   # read once: the emulated guest is slow
+        cascade.append(Cascade(data.lbp_frontal_face_cascade_filename()))
     height, width = grey.shape
-    found = Cascade(data.lbp_frontal_face_cascade_filename()).detect_multi_scale(
-        img=grey.astype(np.float64) / 255, scale_factor=1.2, step_ratio=1, min_size=(24, 24), max_size=(220, 220))
+    found = cascade[0].detect_multi_scale(
+        img=grey.astype(np.float64) / 255, scale_factor=1.2, step_ratio=1, min_size=(30, 30), max_size=(130, 130))
     if not found:
         return None
     face = max(found, key=lambda f: f["width"])
@@ -54,12 +56,12 @@ def test_a_face_walking_across_the_room_stays_centred(tmp_path):
         path = tmp_path / "frames.grey"
         # 10 frames a second keep the recording small; the window moves on the frames' timestamps.
         stream = subprocess.Popen([CLI, "stream", CAMERA, "--format", "GRAY8", "--size", f"{OUT_WIDTH}x{OUT_HEIGHT}",
-                                   "--fps", "10", "--seconds", "24", "--json", "--output", str(path), "--center-stage",
+                                   "--fps", "10", "--seconds", "16", "--json", "--output", str(path), "--center-stage",
                                    "--no-face-exposure", "--no-face-focus", "--metadata", "faces"],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            # Ten seconds in, the person walks to the other side of the room.
-            wait_for(lambda: path.exists() and path.stat().st_size >= 100 * frame_bytes, timeout=60, what="100 frames")
+            # Six seconds in, the person walks to the other side of the room.
+            wait_for(lambda: path.exists() and path.stat().st_size >= 60 * frame_bytes, timeout=60, what="60 frames")
             moved_at = path.stat().st_size // frame_bytes
             write_scene(scene, room(340), FOCUS, FOCUS)
             out, err = stream.communicate(timeout=90)
@@ -71,10 +73,12 @@ def test_a_face_walking_across_the_room_stays_centred(tmp_path):
     print("summary:", summary)
     frames = np.frombuffer(path.read_bytes(), dtype=np.uint8)
     frames = frames[:len(frames) // frame_bytes * frame_bytes].reshape(-1, OUT_HEIGHT, OUT_WIDTH)
-    centres = {index: face_centre(frames[index]) for index in range(0, len(frames), 5)}
+    # Every fifth frame around the move, every tenth elsewhere (the emulated guest detects slowly).
+    sampled = sorted(set(range(0, len(frames), 10)) | set(range(moved_at - 30, min(len(frames), moved_at + 45), 5)))
+    centres = {index: face_centre(frames[index]) for index in sampled}
     print(f"moved at frame {moved_at} of {len(frames)}; face x by frame:",
           {index: round(c[0], 2) if c else None for index, c in centres.items()})
-    before = [c for index, c in centres.items() if moved_at - 40 <= index < moved_at - 5]
+    before = [c for index, c in centres.items() if moved_at - 30 <= index < moved_at - 5]
     after = [c for index, c in centres.items() if index >= len(frames) - 30]
     assert before and all(c and abs(c[0] - 0.5) < 0.12 and abs(c[1] - 0.5) < 0.15 for c in before), before
     assert after and all(c and abs(c[0] - 0.5) < 0.12 and abs(c[1] - 0.5) < 0.15 for c in after), after
