@@ -1050,6 +1050,7 @@ typedef void (*oc_device_disconnected_callback)(oc_context *ctx, oc_device *devi
 /**
  * Register `callback` for when `device` goes away (see oc_device_disconnected_callback).
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL callback).
+ * \threadsafety Any thread.
  */
 oc_status oc_context_add_disconnected_callback(oc_context *ctx, oc_device *device,
                                                oc_device_disconnected_callback callback,
@@ -1176,6 +1177,7 @@ oc_status oc_context_copy_user_preferred_camera(oc_context *ctx, oc_device **out
  * while the app was closed wins at its next start. Read-only.
  * \param out as oc_context_copy_user_preferred_camera().
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL out).
+ * \threadsafety Any thread.
  */
 oc_status oc_context_copy_system_preferred_camera(oc_context *ctx, oc_device **out);
 
@@ -1329,7 +1331,10 @@ oc_status oc_capture_session_set_input(oc_capture_session *session, oc_device *c
  */
 oc_status oc_capture_session_add_output(oc_capture_session *session, oc_video_data_output *output);
 
-/** Remove an output. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND. */
+/**
+ * Remove an output. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND.
+ * \threadsafety Any thread; from inside a callback, see "Calls from inside a callback".
+ */
 oc_status oc_capture_session_remove_output(oc_capture_session *session, oc_video_data_output *output);
 
 /**
@@ -1515,6 +1520,7 @@ bool oc_capture_session_is_recording(const oc_capture_session *session);
  * Create a video data output.
  * \returns OC_OK; OC_ERROR_INVALID_ARGUMENT (NULL out).
  * \ownership The caller destroys it with oc_video_data_output_destroy().
+ * \threadsafety Any thread.
  */
 oc_status oc_video_data_output_create(oc_video_data_output **out);
 
@@ -1523,6 +1529,7 @@ oc_status oc_video_data_output_create(oc_video_data_output **out);
  * From inside the output's own frame callback this is refused (see "Calls from
  * inside a callback" at the top), as is a removal that would restart the stream
  * from inside another output's callback: the output then stays as it was.
+ * \threadsafety Any thread but the output's own frame callback (refused there).
  */
 void oc_video_data_output_destroy(oc_video_data_output *output);
 
@@ -1531,6 +1538,7 @@ void oc_video_data_output_destroy(oc_video_data_output *output);
  * for the camera's). Takes effect at the next commit or start.
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (only one of
  *          width and height given).
+ * \threadsafety Any thread.
  */
 oc_status oc_video_data_output_set_format(oc_video_data_output *output, uint32_t pixel_format,
                                           uint32_t width, uint32_t height);
@@ -1549,6 +1557,7 @@ bool oc_video_data_output_is_rotation_angle_supported(const oc_video_data_output
  * record the angle as metadata. Takes effect at the next commit or start.
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a
  *          right angle, or an MJPEG output).
+ * \threadsafety Any thread.
  */
 oc_status oc_video_data_output_set_rotation_angle(oc_video_data_output *output, int32_t degrees);
 
@@ -1558,6 +1567,7 @@ oc_status oc_video_data_output_set_rotation_angle(oc_video_data_output *output, 
  * defaults apply to the preview — see oc_rotation_coordinator_is_mirrored()).
  * Takes effect at the next commit or start.
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.
+ * \threadsafety Any thread.
  */
 oc_status oc_video_data_output_set_mirrored(oc_video_data_output *output, int mirrored);
 
@@ -1599,6 +1609,7 @@ oc_color_range oc_video_data_output_get_color_range(const oc_video_data_output *
  * what the camera offers delivers every frame. 0/0 (numerator 0) removes the cap.
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (a zero
  *          denominator with a non-zero numerator).
+ * \threadsafety Any thread.
  */
 oc_status oc_video_data_output_set_max_frame_rate(oc_video_data_output *output, oc_fraction rate);
 
@@ -1678,7 +1689,7 @@ oc_status oc_video_data_output_get_pollable_fd(oc_video_data_output *output, int
 oc_status oc_video_data_output_set_frame_callback(oc_video_data_output *output, oc_frame_callback callback,
                                                   void *user_data);
 
-/** Frames delivered to this output so far (0 for an invalid handle). */
+/** Frames delivered to this output so far (0 for an invalid handle). \threadsafety Any thread. */
 uint64_t oc_video_data_output_delivered_frames(const oc_video_data_output *output);
 
 /** Why an output dropped a frame. */
@@ -1706,19 +1717,24 @@ uint32_t oc_frame_pixel_format(const oc_frame *frame);
 uint32_t oc_frame_width(const oc_frame *frame);
 uint32_t oc_frame_height(const oc_frame *frame);
 uint64_t oc_frame_sequence(const oc_frame *frame);
-/** CLOCK_MONOTONIC nanoseconds of the capture. */
+/**
+ * CLOCK_MONOTONIC nanoseconds of the capture.
+ * \threadsafety Any thread, while the frame is valid.
+ */
 uint64_t oc_frame_timestamp_ns(const oc_frame *frame);
 /**
  * True for full-range samples (0–255: every RGB and GRAY8 frame, YUV frames of an
  * output set to OC_COLOR_RANGE_FULL), false for video range (luma 16–235, chroma
  * 16–240: YUV frames by default, and YUV cameras' own frames). Compressed frames
  * (MJPEG) report full range, as JPEG stores it. BT.601 in both.
+ * \threadsafety Any thread, while the frame is valid.
  */
 bool oc_frame_is_full_range(const oc_frame *frame);
 /**
  * True for a compressed frame the camera sent damaged (a JPEG that does not
  * decode): outputs that convert drop such frames (OC_DROP_CORRUPT), outputs that
  * take the camera's format get them with this flag.
+ * \threadsafety Any thread, while the frame is valid.
  */
 bool oc_frame_is_corrupt(const oc_frame *frame);
 uint32_t oc_frame_plane_count(const oc_frame *frame);
@@ -1728,6 +1744,7 @@ uint32_t oc_frame_plane_count(const oc_frame *frame);
  * and its size and stride in bytes through the optional outputs.
  * \ownership The bytes belong to the frame: valid during the callback, or until
  *            oc_frame_release() for a retained frame.
+ * \threadsafety Any thread, while the frame is valid.
  */
 const uint8_t *oc_frame_plane_data(const oc_frame *frame, uint32_t plane, size_t *size, uint32_t *stride);
 
@@ -1743,6 +1760,7 @@ oc_frame *oc_frame_retain(const oc_frame *frame);
  * Release a frame from oc_frame_retain(). NULL is ignored; the frame an output
  * is delivering (its callback's argument) is not released, and
  * oc_last_error_message() says so.
+ * \threadsafety Any thread.
  */
 void oc_frame_release(oc_frame *frame);
 
@@ -1862,10 +1880,16 @@ uint64_t oc_depth_data_output_dropped_frames(const oc_depth_data_output *output,
  */
 oc_status oc_capture_session_add_depth_output(oc_capture_session *session, oc_depth_data_output *output);
 
-/** Remove a depth output. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND. */
+/**
+ * Remove a depth output. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND.
+ * \threadsafety Any thread; from inside a callback, see "Calls from inside a callback".
+ */
 oc_status oc_capture_session_remove_depth_output(oc_capture_session *session, oc_depth_data_output *output);
 
-/** Whether the depth output could be added now (false, with the last error, for invalid handles). */
+/**
+ * Whether the depth output could be added now (false, with the last error, for invalid handles).
+ * \threadsafety Any thread.
+ */
 bool oc_capture_session_can_add_depth_output(oc_capture_session *session, oc_depth_data_output *output);
 
 /**
@@ -1980,6 +2004,7 @@ oc_status oc_context_copy_default_microphone(oc_context *ctx, oc_device **out);
  * microphones (as listed by oc_context_copy_devices()), or NULL when none.
  * \param out as oc_context_copy_default_microphone().
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL out).
+ * \threadsafety Any thread.
  */
 oc_status oc_context_copy_microphone_route(oc_context *ctx, oc_device **out);
 
@@ -1999,6 +2024,7 @@ oc_status oc_context_set_preferred_microphone(oc_context *ctx, oc_device *microp
  * The preferred input while it is connected, else NULL.
  * \param out as oc_context_copy_default_microphone().
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL out).
+ * \threadsafety Any thread.
  */
 oc_status oc_context_copy_preferred_microphone(oc_context *ctx, oc_device **out);
 
@@ -2024,6 +2050,7 @@ oc_status oc_context_add_microphone_route_callback(oc_context *ctx, oc_microphon
  * commit or at once (like the camera input).
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a
  *          connected PipeWire microphone).
+ * \threadsafety Any thread; from inside a callback, see "Calls from inside a callback".
  */
 oc_status oc_capture_session_set_audio_input(oc_capture_session *session, oc_device *microphone);
 
@@ -2048,11 +2075,18 @@ oc_status oc_audio_data_output_create(oc_audio_data_output **out);
 /**
  * Removes the output from its session first. NULL is ignored. Refused from
  * inside the output's own callback, like oc_video_data_output_destroy().
+ * \threadsafety Any thread but the output's own callback (refused there).
  */
 void oc_audio_data_output_destroy(oc_audio_data_output *output);
-/** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session). */
+/**
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session).
+ * \threadsafety Any thread; from inside a callback, see "Calls from inside a callback".
+ */
 oc_status oc_capture_session_add_audio_output(oc_capture_session *session, oc_audio_data_output *output);
-/** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND. */
+/**
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND.
+ * \threadsafety Any thread; from inside a callback, see "Calls from inside a callback".
+ */
 oc_status oc_capture_session_remove_audio_output(oc_capture_session *session, oc_audio_data_output *output);
 /**
  * The rate and channel count the session delivers sound in, to its audio data
@@ -2074,7 +2108,7 @@ oc_status oc_capture_session_set_audio_format(oc_capture_session *session, uint3
  * \returns OC_OK or OC_ERROR_INVALID_HANDLE. \threadsafety Any thread, including the callback.
  */
 oc_status oc_audio_data_output_set_callback(oc_audio_data_output *output, oc_audio_callback callback, void *user_data);
-/** PCM frames delivered so far (0 for an invalid handle). */
+/** PCM frames delivered so far (0 for an invalid handle). \threadsafety Any thread. */
 uint64_t oc_audio_data_output_delivered_frames(const oc_audio_data_output *output);
 /**
  * PCM frames the microphone sent that never reached the output: a microphone
@@ -2217,6 +2251,7 @@ typedef void (*oc_photo_callback)(oc_photo_output *output, oc_status status, con
  * Create a photo output.
  * \returns OC_OK; OC_ERROR_INVALID_ARGUMENT (NULL out).
  * \ownership The caller destroys it with oc_photo_output_destroy().
+ * \threadsafety Any thread.
  */
 oc_status oc_photo_output_create(oc_photo_output **out);
 
@@ -2230,19 +2265,27 @@ void oc_photo_output_destroy(oc_photo_output *output);
 /**
  * Add the photo output to the session (like oc_capture_session_add_output()).
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session).
+ * \threadsafety Any thread; from inside a callback, see "Calls from inside a callback".
  */
 oc_status oc_capture_session_add_photo_output(oc_capture_session *session, oc_photo_output *output);
-/** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (not in this session). */
+/**
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (not in this session).
+ * \threadsafety Any thread; from inside a callback, see "Calls from inside a callback".
+ */
 oc_status oc_capture_session_remove_photo_output(oc_capture_session *session, oc_photo_output *output);
 
 /**
  * The clockwise angle that turns the camera's pixels upright (the rotation
  * coordinator's capture angle); written as EXIF Orientation. Any thread.
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a right angle).
+ * \threadsafety Any thread.
  */
 oc_status oc_photo_output_set_rotation_angle(oc_photo_output *output, int32_t degrees);
 
-/** Mirror photos about the vertical axis (after rotation). \returns OC_OK or OC_ERROR_INVALID_HANDLE. */
+/**
+ * Mirror photos about the vertical axis (after rotation). \returns OC_OK or OC_ERROR_INVALID_HANDLE.
+ * \threadsafety Any thread.
+ */
 oc_status oc_photo_output_set_mirrored(oc_photo_output *output, bool mirrored);
 
 /**
@@ -2322,6 +2365,7 @@ typedef void (*oc_recording_callback)(oc_movie_file_output *output, oc_status st
  * Create a movie file output.
  * \returns OC_OK; OC_ERROR_INVALID_ARGUMENT (NULL out).
  * \ownership Destroy with oc_movie_file_output_destroy().
+ * \threadsafety Any thread.
  */
 oc_status oc_movie_file_output_create(oc_movie_file_output **out);
 
@@ -2332,14 +2376,21 @@ oc_status oc_movie_file_output_create(oc_movie_file_output **out);
  */
 void oc_movie_file_output_destroy(oc_movie_file_output *output);
 
-/** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session). */
+/**
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session).
+ * \threadsafety Any thread; from inside a callback, see "Calls from inside a callback".
+ */
 oc_status oc_capture_session_add_movie_file_output(oc_capture_session *session, oc_movie_file_output *output);
-/** Removing the output finishes its recording. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND. */
+/**
+ * Removing the output finishes its recording. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND.
+ * \threadsafety Any thread; from inside a callback, see "Calls from inside a callback".
+ */
 oc_status oc_capture_session_remove_movie_file_output(oc_capture_session *session, oc_movie_file_output *output);
 
 /**
  * The capture angle (clockwise degrees to upright) for the next recording's
  * display matrix. \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.
+ * \threadsafety Any thread.
  */
 oc_status oc_movie_file_output_set_rotation_angle(oc_movie_file_output *output, int32_t degrees);
 
@@ -2369,10 +2420,13 @@ oc_status oc_movie_file_output_start_recording(oc_movie_file_output *output, con
  */
 oc_status oc_movie_file_output_stop_recording(oc_movie_file_output *output);
 
-/** Whether a recording is in progress (false for an invalid handle). */
+/** Whether a recording is in progress (false for an invalid handle). \threadsafety Any thread. */
 bool oc_movie_file_output_is_recording(const oc_movie_file_output *output);
 
-/** Seconds recorded so far in the current recording (0 when not recording). */
+/**
+ * Seconds recorded so far in the current recording (0 when not recording).
+ * \threadsafety Any thread.
+ */
 double oc_movie_file_output_recorded_duration(const oc_movie_file_output *output);
 
 /* ------------------------------------------------------------------------ */
@@ -2462,9 +2516,13 @@ void oc_metadata_output_destroy(oc_metadata_output *output);
 /**
  * Add the metadata output to the session (like oc_capture_session_add_output()).
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE (already in a session).
+ * \threadsafety Any thread; from inside a callback, see "Calls from inside a callback".
  */
 oc_status oc_capture_session_add_metadata_output(oc_capture_session *session, oc_metadata_output *output);
-/** \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (not in this session). */
+/**
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (not in this session).
+ * \threadsafety Any thread; from inside a callback, see "Calls from inside a callback".
+ */
 oc_status oc_capture_session_remove_metadata_output(oc_capture_session *session, oc_metadata_output *output);
 
 /**
@@ -2483,7 +2541,10 @@ oc_status oc_metadata_output_set_callback(oc_metadata_output *output, oc_metadat
  */
 oc_status oc_metadata_output_set_rotation_angle(oc_metadata_output *output, int32_t degrees);
 
-/** Whether the delivered picture is mirrored (after rotation). \returns OC_OK or OC_ERROR_INVALID_HANDLE. */
+/**
+ * Whether the delivered picture is mirrored (after rotation). \returns OC_OK or OC_ERROR_INVALID_HANDLE.
+ * \threadsafety Any thread.
+ */
 oc_status oc_metadata_output_set_mirrored(oc_metadata_output *output, bool mirrored);
 
 /**
@@ -2544,7 +2605,10 @@ enum { OC_INTERFACE_FOLLOWS_DEVICE = -1 };
 oc_status oc_rotation_coordinator_create(oc_context *ctx, oc_device *camera, int mirrored,
                                          oc_rotation_coordinator **out);
 
-/** Destroy a coordinator (unregistering its callbacks). NULL is ignored. */
+/**
+ * Destroy a coordinator (unregistering its callbacks). NULL is ignored.
+ * \threadsafety Any thread but the coordinator's own callbacks.
+ */
 void oc_rotation_coordinator_destroy(oc_rotation_coordinator *coordinator);
 
 /**
@@ -2556,13 +2620,14 @@ void oc_rotation_coordinator_destroy(oc_rotation_coordinator *coordinator);
 oc_status oc_rotation_coordinator_get_angles(const oc_rotation_coordinator *coordinator,
                                              int32_t *preview, int32_t *capture);
 
-/** Whether the coordinator computes for a mirrored preview. */
+/** Whether the coordinator computes for a mirrored preview. \threadsafety Any thread. */
 bool oc_rotation_coordinator_is_mirrored(const oc_rotation_coordinator *coordinator);
 
 /**
  * Set the host orientation H in clockwise degrees (iio-sensor-proxy's normal,
  * left-up, bottom-up, right-up are 0, 90, 180, 270).
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (not a multiple of 90).
+ * \threadsafety Any thread.
  */
 oc_status oc_rotation_coordinator_set_host_orientation(oc_rotation_coordinator *coordinator, int32_t degrees);
 
@@ -2582,6 +2647,7 @@ oc_status oc_rotation_coordinator_follow_host_sensor(oc_rotation_coordinator *co
  * Set the interface orientation I: the host orientation the UI is laid out for,
  * or OC_INTERFACE_FOLLOWS_DEVICE.
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT.
+ * \threadsafety Any thread.
  */
 oc_status oc_rotation_coordinator_set_interface_orientation(oc_rotation_coordinator *coordinator, int32_t degrees);
 
@@ -2592,6 +2658,7 @@ oc_status oc_rotation_coordinator_set_interface_orientation(oc_rotation_coordina
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (not a
  *          multiple of 90, or not an external camera); OC_ERROR_OTHER when the
  *          state cannot be written (the value still applies to this coordinator).
+ * \threadsafety Any thread.
  */
 oc_status oc_rotation_coordinator_set_mounting_correction(oc_rotation_coordinator *coordinator, int32_t degrees);
 
@@ -2603,6 +2670,7 @@ typedef void (*oc_rotation_callback)(oc_rotation_coordinator *coordinator, int32
  * Observe angle changes; unregister with oc_rotation_coordinator_remove_callback()
  * (which waits for a call in flight).
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL callback).
+ * \threadsafety Any thread.
  */
 oc_status oc_rotation_coordinator_add_callback(oc_rotation_coordinator *coordinator, oc_rotation_callback callback,
                                                void *user_data, oc_callback_id *out_id);
@@ -2610,6 +2678,7 @@ oc_status oc_rotation_coordinator_add_callback(oc_rotation_coordinator *coordina
  * Unregister a callback added with oc_rotation_coordinator_add_callback(); waits for a
  * call in flight unless called from inside that callback.
  * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (unknown or already removed id).
+ * \threadsafety Any thread, including the callback itself (it then does not wait).
  */
 oc_status oc_rotation_coordinator_remove_callback(oc_rotation_coordinator *coordinator, oc_callback_id id);
 

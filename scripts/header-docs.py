@@ -2,7 +2,7 @@
 """Checks the C header's documentation markup (docs/contributing.md): text without tabs or
 control characters (a doc comment written through an escaping tool once lost its
 "\\returns" and "\\threadsafety" to a line break and a tab), every line of a doc comment
-inside its " *" margin, and every function documented.
+inside its " *" margin, and every function documented, with how threads may call it.
 
 Usage: header-docs.py include/ocellus.h"""
 import re
@@ -26,6 +26,10 @@ def problems(text):
             in_doc = True
         elif "*/" in line:
             in_doc = False
+    # Every documented function says how it may be called from threads (docs/contributing.md).
+    for match in re.finditer(r"(/\*\*(?:(?!\*/).)*\*/)\s*\n(?:[A-Za-z_][^;{}()]*?)\b(oc_[a-z0-9_]+)\s*\(", text, re.S):
+        if "\\threadsafety" not in match.group(1):
+            found.append(f"{match.group(2)}: its doc comment does not say \\threadsafety")
     # Every function is documented: a doc comment right before it, or before the prototypes
     # it is grouped with (no blank line between them).
     previous = ""
