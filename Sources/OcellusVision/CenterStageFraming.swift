@@ -1,5 +1,4 @@
 import OcellusCore
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,12 +18,9 @@ public final class CenterStageFraming: SessionCompanion, @unchecked Sendable {
     static let analysisWidth = 640
 
     private let settings: CenterStageSettings
-    private let faceModel: () -> MetadataOutput?
-    private let output = VideoDataOutput()
-    private let forwarding = Atomic<Bool>(false)
+    private var faces: CompanionFaces!
     private let lock = ConditionLock()
     // Under `lock`:
-    private var analysis: MetadataOutput?
     private var stream: CompanionStream?
     private var policy = FramingPolicy()
     private var lastAim: UInt64 = 0
@@ -32,11 +28,7 @@ public final class CenterStageFraming: SessionCompanion, @unchecked Sendable {
     /// The face detector is loaded the first time a camera is framed.
     public init(settings: CenterStageSettings) {
         self.settings = settings
-        faceModel = { try? MetadataOutput(objectTypes: .faces) }
-        output.frameViewHandler = { [unowned(unsafe) self] frame in
-            guard self.forwarding.load(ordering: .relaxed), let analysis = self.lock.withLock({ self.analysis }) else { return }
-            analysis.take(frame)
-        }
+        faces = CompanionFaces(width: Self.analysisWidth) { [unowned(unsafe) self] _, objects in self.observe(objects) }
     }
 
     deinit { cameraStreamStopped() }
@@ -52,10 +44,8 @@ public final class CenterStageFraming: SessionCompanion, @unchecked Sendable {
 
     public func cameraStreamStopped() {
         settings.stopObserving(by: self)
-        forwarding.store(false, ordering: .relaxed)
-        let (analysis, stream) = lock.withLock { (self.analysis, self.stream) }
-        analysis?.waitUntilIdle()
-        guard let stream else { return }
+        faces.stop()
+        guard let stream = lock.withLock({ self.stream }) else { return }
         lock.withLock { self.stream = nil }
         settings.setWindow(nil, of: stream.camera.uniqueID)
     }
@@ -66,7 +56,7 @@ public final class CenterStageFraming: SessionCompanion, @unchecked Sendable {
         if enabled {
             stream.setOutput(beginFraming())
         } else {
-            forwarding.store(false, ordering: .relaxed)
+            faces.stop()
             stream.setOutput(nil)
             stream.framing.aim(at: nil)   // the outputs' own frames move it back out
             lock.withLock { policy = FramingPolicy() }
@@ -75,37 +65,25 @@ public final class CenterStageFraming: SessionCompanion, @unchecked Sendable {
 
     /// The output to feed, with the analysis ready (nil without a face detector: nothing to frame by).
     private func beginFraming() -> VideoDataOutput? {
-        let detecting = lock.withLock { () -> MetadataOutput? in
-            if analysis == nil, let made = faceModel() {
-                made.analysisObserver = { [unowned(unsafe) self] _, objects in self.observe(objects) }
-                made.analysisWidth = Self.analysisWidth
-                analysis = made
-            }
-            return analysis
-        }
-        guard let detecting else { return nil }
-        try? detecting.setMaximumAnalysisRate(Self.followingRate)
         lock.withLock { lastAim = monotonicNanoseconds() }
-        output.waitForHandedOffWork = { detecting.waitUntilIdle() }
-        forwarding.store(true, ordering: .relaxed)
-        return output
+        return faces.start(rate: Self.followingRate)
     }
 
     // MARK: The analysis thread
 
     private func observe(_ objects: [MetadataObject]) {
-        let faces = objects.compactMap { object -> PictureRegion? in
+        let seen = objects.compactMap { object -> PictureRegion? in
             if case .face = object.kind { return object.bounds }
             return nil
         }
         let now = monotonicNanoseconds()
         lock.withLock {
-            guard let stream, forwarding.load(ordering: .relaxed) else { return }
-            if policy.update(faces: faces, at: now) {
+            guard let stream, faces.isForwarding else { return }
+            if policy.update(faces: seen, at: now) {
                 stream.framing.aim(at: policy.aim)
                 lastAim = now
             }
-            try? analysis?.setMaximumAnalysisRate(now < lastAim + Self.holdTime ? Self.followingRate : Self.holdingRate)
+            faces.setRate(now < lastAim + Self.holdTime ? Self.followingRate : Self.holdingRate)
         }
     }
 }

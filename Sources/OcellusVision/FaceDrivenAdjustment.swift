@@ -1,5 +1,4 @@
 import OcellusCore
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,25 +26,16 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
 
     private let settings: FaceDrivenSettings
     private let controller: (Device) throws(OcellusError) -> any CameraControlling
-    private let faceModel: () -> MetadataOutput?
-    private let output = VideoDataOutput()
+    private var faces: CompanionFaces!
     private let lock = ConditionLock()
-    /// Whether frames go to the analysis (the stream has work for it).
-    private let forwarding = Atomic<Bool>(false)
-    // Under `lock`:
-    private var analysis: MetadataOutput?
-    private var stream: SteeredCamera?
+    private var stream: SteeredCamera?   // under `lock`
 
     /// `controller` gives a camera's controls (the hub's); `settings` holds what the app set per
     /// camera. The face detector is loaded the first time a camera that can be steered streams.
     public init(settings: FaceDrivenSettings, controller: @escaping (Device) throws(OcellusError) -> any CameraControlling) {
         self.settings = settings
         self.controller = controller
-        faceModel = { try? MetadataOutput(objectTypes: .faces) }
-        output.frameViewHandler = { [unowned(unsafe) self] frame in
-            guard self.forwarding.load(ordering: .relaxed), let analysis = self.lock.withLock({ self.analysis }) else { return }
-            analysis.take(frame)
-        }
+        faces = CompanionFaces { [unowned(unsafe) self] picture, objects in self.observe(picture, objects) }
     }
 
     deinit { cameraStreamStopped() }
@@ -56,28 +46,19 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
         guard let controls = try? controller(camera), let list = try? controls.controls() else { return nil }
         let tiers = FaceDrivenTiers(controls: list)
         guard tiers.exposure != .none || tiers.focus != .none else { return nil }
-        let detecting = lock.withLock { () -> MetadataOutput? in
-            if self.analysis == nil, let made = faceModel() {
-                made.analysisObserver = { [unowned(unsafe) self] picture, objects in self.observe(picture, objects) }
-                self.analysis = made
-            }
-            return self.analysis
-        }
-        guard let analysis = detecting else { return nil }   // no detector here: nothing to steer by
-        output.waitForHandedOffWork = { analysis.waitUntilIdle() }
-        try? analysis.setMaximumAnalysisRate(Self.watchingRate)
         lock.withLock {
             stream = SteeredCamera(camera: camera, controls: controls, tiers: tiers, width: Int(format.width), height: Int(format.height),
                                  controlList: list, frameInterval: format.maxFrameRate.map { 1_000_000_000 * UInt64($0.denominator) / UInt64(max(1, $0.numerator)) })
         }
-        forwarding.store(true, ordering: .relaxed)
+        guard let output = faces.start(rate: Self.watchingRate) else {   // no detector here: nothing to steer by
+            lock.withLock { stream = nil }
+            return nil
+        }
         return output
     }
 
     public func cameraStreamStopped() {
-        forwarding.store(false, ordering: .relaxed)
-        let analysis = lock.withLock { self.analysis }
-        analysis?.waitUntilIdle()
+        faces.stop()
         lock.withLock {
             guard var stream else { return }
             stream.restore(.exposure)
@@ -93,7 +74,7 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
         lock.withLock {
             guard var stream else { return }
             let adjusting = stream.step(picture, largestFace(objects), setting: settings.state(of: stream.camera.uniqueID))
-            try? analysis?.setMaximumAnalysisRate(adjusting ? Self.adjustingRate : Self.watchingRate)
+            faces.setRate(adjusting ? Self.adjustingRate : Self.watchingRate)
             settings.update(stream.camera.uniqueID) {
                 $0.exposureActive = stream.isActing(.exposure)
                 $0.focusActive = stream.isActing(.focus)
