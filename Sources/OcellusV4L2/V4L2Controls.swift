@@ -26,46 +26,53 @@ public final class V4L2Controls: CameraControlling, @unchecked Sendable {
 
     public func controls() throws(OcellusError) -> [CameraControl] {
         try withDescriptor { (fd: Int32) throws(OcellusError) -> [CameraControl] in
-            var result: [CameraControl] = []
-            var query = v4l2_query_ext_ctrl()
-            // Compound controls (arrays, areas) are listed only when asked for as well.
-            let next = CV4L2_CTRL_FLAG_NEXT_CTRL | CV4L2_CTRL_FLAG_NEXT_COMPOUND
-            query.id = next
-            while system.ioctl(fd, CV4L2_VIDIOC_QUERY_EXT_CTRL, &query) == 0 {
-                defer { query.id |= next }
-                // Control classes are headings, not controls; codec compound types are not a camera's.
-                guard let kind = CameraControl.Kind(rawValue: Int32(query.type)) else { continue }
-                let flags = CameraControl.Flags(rawValue: query.flags)
-                let dimensions = withUnsafeBytes(of: query.dims) { Array($0.bindMemory(to: UInt32.self).prefix(Int(query.nr_of_dims))) }
-                let described = CameraControl(
-                    id: query.id, name: CameraControl.canonicalName(cString(query.name)), kind: kind,
-                    minimum: query.minimum, maximum: query.maximum, step: Int64(clamping: query.step),
-                    defaultValue: query.default_value, flags: flags,
-                    menu: kind == .menu || kind == .integerMenu ? menu(fd, query) : [], value: nil,
-                    dimensions: dimensions, elementSize: Int(query.elem_size), elementCount: Int(query.elems))
-                let readable = !flags.contains(.writeOnly) && kind != .button
-                guard readable else {
-                    result.append(described)
-                    continue
-                }
+            describe(fd).map { described in
+                guard !described.flags.contains(.writeOnly) && described.kind != .button else { return described }
                 if described.hasPayload {
                     let payload = try? readPayload(fd, described)
-                    result.append(described.with(value: nil, payload: payload, elementCount: payload.map { $0.count / max(1, described.elementSize) }))
-                } else {
-                    result.append(described.with(value: try? read(fd, id: query.id, kind: kind), payload: nil, elementCount: nil))
+                    return described.with(value: nil, payload: payload, elementCount: payload.map { $0.count / max(1, described.elementSize) })
                 }
+                return described.with(value: try? read(fd, id: described.id, kind: described.kind), payload: nil, elementCount: nil)
             }
-            return result
         }
     }
 
-    public func setControl(named name: String, to value: Int64) throws(OcellusError) {
-        let all = try controls()
+    /// The device's controls as the driver describes them, without their values (reading a UVC
+    /// camera's value is a USB request each; a set needs only the description).
+    private func describe(_ fd: Int32) -> [CameraControl] {
+        var result: [CameraControl] = []
+        var query = v4l2_query_ext_ctrl()
+        // Compound controls (arrays, areas) are listed only when asked for as well.
+        let next = CV4L2_CTRL_FLAG_NEXT_CTRL | CV4L2_CTRL_FLAG_NEXT_COMPOUND
+        query.id = next
+        while system.ioctl(fd, CV4L2_VIDIOC_QUERY_EXT_CTRL, &query) == 0 {
+            defer { query.id |= next }
+            // Control classes are headings, not controls; codec compound types are not a camera's.
+            guard let kind = CameraControl.Kind(rawValue: Int32(query.type)) else { continue }
+            let dimensions = withUnsafeBytes(of: query.dims) { Array($0.bindMemory(to: UInt32.self).prefix(Int(query.nr_of_dims))) }
+            result.append(CameraControl(
+                id: query.id, name: CameraControl.canonicalName(cString(query.name)), kind: kind,
+                minimum: query.minimum, maximum: query.maximum, step: Int64(clamping: query.step),
+                defaultValue: query.default_value, flags: CameraControl.Flags(rawValue: query.flags),
+                menu: kind == .menu || kind == .integerMenu ? menu(fd, query) : [], value: nil,
+                dimensions: dimensions, elementSize: Int(query.elem_size), elementCount: Int(query.elems)))
+        }
+        return result
+    }
+
+    /// The control called `name`, described (not read), or why not.
+    private func described(_ fd: Int32, named name: String) throws(OcellusError) -> CameraControl {
+        let all = describe(fd)
         guard let control = all.first(where: { $0.name == name }) else {
             throw OcellusError(.notFound, "/dev/\(node) has no control named \(name) (it has: \(all.map(\.name).joined(separator: ", ")))")
         }
-        try control.validate(value)
+        return control
+    }
+
+    public func setControl(named name: String, to value: Int64) throws(OcellusError) {
         try withDescriptor { (fd: Int32) throws(OcellusError) in
+            let control = try described(fd, named: name)
+            try control.validate(value)
             let request = UnsafeMutablePointer<cv4l2_control_request>.allocate(capacity: 1)
             defer { request.deallocate() }
             cv4l2_control_request_init(request, control.id, control.kind == .integer64 ? 1 : 0, value)
@@ -75,12 +82,9 @@ public final class V4L2Controls: CameraControlling, @unchecked Sendable {
     }
 
     public func setControl(named name: String, payload: [UInt8]) throws(OcellusError) {
-        let all = try controls()
-        guard let control = all.first(where: { $0.name == name }) else {
-            throw OcellusError(.notFound, "/dev/\(node) has no control named \(name) (it has: \(all.map(\.name).joined(separator: ", ")))")
-        }
-        var bytes = try control.validatePayload(payload)
         try withDescriptor { (fd: Int32) throws(OcellusError) in
+            let control = try described(fd, named: name)
+            var bytes = try control.validatePayload(payload)
             let (result, _) = payloadRequest(fd, CV4L2_VIDIOC_S_EXT_CTRLS, id: control.id, &bytes)
             guard result == 0 else { throw Self.error(result, "set \(name) on /dev/\(node)") }
         }

@@ -43,6 +43,10 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
     /// Open descriptors and their node (streams' threads call in while tests open and close).
     private let lock = NSLock()
     private var openNodes: [Int32: Int] = [:]
+    private var requests: [UInt: Int] = [:]
+
+    /// How many times `request` was issued so far (a UVC camera answers each read over USB).
+    func count(of request: UInt) -> Int { lock.withLock { requests[request, default: 0] } }
     /// The nodes' buffer queues, and the frames tests produce into them.
     let streams = ReplayedStreams()
 
@@ -210,7 +214,10 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
 
     func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
         guard let index = lock.withLock({ openNodes[fd] }) else { return -EBADF }
-        let node = lock.withLock { nodes[index] }
+        let node = lock.withLock { () -> Node in
+            requests[request, default: 0] += 1
+            return nodes[index]
+        }
         if let answer = streams.ioctl(fd, request, argument, formats: node.formats) { return answer }
         switch request {
         case CV4L2_VIDIOC_QUERYCAP:

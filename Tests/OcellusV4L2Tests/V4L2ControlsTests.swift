@@ -1,3 +1,4 @@
+import CV4L2
 import OcellusCore
 import Testing
 @testable import OcellusV4L2
@@ -37,6 +38,20 @@ import Testing
         #expect(refusal("auto_exposure", 2)?.contains("not an item") == true)
         #expect(refusal("hue", 1)?.contains("no control named hue") == true)
         #expect(try controls.controls().first { $0.name == "zoom_absolute" }?.value == 300)  // refusals change nothing
+    }
+
+    /// A set reads no value: on a UVC camera each read is a USB request, and face-driven
+    /// adjustments set several controls ten times a second.
+    @Test func aSetDescribesTheControlsWithoutReadingThem() throws {
+        let (controls, system) = try c920()
+        let reads = system.count(of: CV4L2_VIDIOC_G_EXT_CTRLS)
+        try controls.setControl(named: "zoom_absolute", to: 200)
+        try controls.setControl(named: "gain", to: 40)
+        #expect(system.count(of: CV4L2_VIDIOC_G_EXT_CTRLS) == reads)
+        #expect(system.count(of: CV4L2_VIDIOC_S_EXT_CTRLS) == 2)
+        let values = Dictionary(uniqueKeysWithValues: try controls.controls().map { ($0.name, $0.value) })
+        #expect(values["zoom_absolute"] == 200 && values["gain"] == 40)
+        #expect(system.count(of: CV4L2_VIDIOC_G_EXT_CTRLS) > reads, "listing reads the values")
     }
 
     @Test func configurationLockIsExclusiveWithinTheProcess() throws {
