@@ -54,7 +54,7 @@ done
 echo "    + face-driven, watching (faces at 2/s): $(echo "$watching" | field cpu_ms_per_s) ms, ratio $(ratio "$(echo "$watching" | field cpu_ms_per_s)" "$base_cpu")  ($(echo "$watching" | field analysed) analysed); while adjusting it is the faces line above (10/s)"
 echo "  Center Stage, an NV12 640x360 output of the 720p camera:"
 echo "    scaled, whole picture:       $(echo "$scaled" | field cpu_ms_per_s) ms  ($(echo "$scaled" | field frames) frames)"
-echo "    framed on the face:          $(echo "$stage" | field cpu_ms_per_s) ms, ratio $(ratio "$(echo "$stage" | field cpu_ms_per_s)" "$(echo "$scaled" | field cpu_ms_per_s)")  ($(echo "$stage" | field frames) frames; framing at the end: $(echo "$stage" | field framed), window $(echo "$stage" | field window) of the picture's width)"
+echo "    framed on the face:          $(echo "$stage" | field cpu_ms_per_s) ms, ratio $(ratio "$(echo "$stage" | field cpu_ms_per_s)" "$(echo "$scaled" | field cpu_ms_per_s)")  ($(echo "$stage" | field frames) frames; framing at the end: $(echo "$stage" | field framed), window $(echo "$stage" | field window) of the picture's width, settled $(echo "$stage" | field settled_after) frames after the stream's first)"
 echo "  instructions per analysis (callgrind, $FRAMES video frames each):"
 read -r base_ir _ <<<"$(window_ir none)"
 for run in faces codes; do

@@ -24,11 +24,15 @@
 #include <unistd.h>
 
 #define WARMUP_FRAMES 15
+#define RECORDED_WINDOWS 900
 
 struct run {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     int frames;
+    /* With Center Stage: the camera, and the window's width at each frame from the first. */
+    oc_device *framed;
+    double widths[RECORDED_WINDOWS];
 };
 
 static void on_frame(oc_video_data_output *output, const oc_frame *frame, void *user_data)
@@ -40,7 +44,10 @@ static void on_frame(oc_video_data_output *output, const oc_frame *frame, void *
     const uint8_t *data = oc_frame_plane_data(frame, 0, &size, NULL);
     if (data && size) touched = data[size / 2];
     (void)touched;
+    oc_center_stage_state framing = { .struct_size = sizeof framing };
+    if (r->framed) oc_device_get_center_stage(r->framed, &framing);
     pthread_mutex_lock(&r->lock);
+    if (r->framed && r->frames < RECORDED_WINDOWS) r->widths[r->frames] = framing.window[2];
     r->frames++;
     pthread_cond_broadcast(&r->changed);
     pthread_mutex_unlock(&r->lock);
@@ -90,7 +97,7 @@ int main(int argc, char **argv)
     oc_capture_session *session = NULL;
     oc_video_data_output *video = NULL;
     oc_metadata_output *metadata = NULL;
-    struct run r = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+    static struct run r = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, NULL, { 0 } };
     if (oc_context_create("org.ocellus.bench.metadata", &options, &ctx) || oc_context_copy_device_by_unique_id(ctx, argv[2], &camera)
         || oc_capture_session_create(ctx, &session) || oc_capture_session_set_input(session, camera)
         || oc_video_data_output_create(&video) || oc_video_data_output_set_frame_callback(video, on_frame, &r)
@@ -101,6 +108,7 @@ int main(int argc, char **argv)
                   || (argc == 6 && oc_metadata_output_set_max_rate(metadata, atof(argv[5])))
                   || oc_capture_session_add_metadata_output(session, metadata)))
         return fail();
+    if (stage) r.framed = camera;
     if (oc_capture_session_start_running(session)) return fail();
     wait_frames(&r, WARMUP_FRAMES);
     pthread_mutex_lock(&r.lock);
@@ -129,8 +137,12 @@ int main(int argc, char **argv)
     pthread_mutex_lock(&r.lock);
     int frames = r.frames - first;
     pthread_mutex_unlock(&r.lock);
-    printf("frames %d cpu_ms_per_s %.1f framed %d window %.2f analysed %llu deliveries %llu dropped %llu\n", frames,
-           window ? 0.0 : cpu * 1000 / amount, framing.active, framing.window[2], (unsigned long long)(after.analysed_frames - before.analysed_frames),
+    /* Frames from the stream's first until the window stays within 1% of where it ended. */
+    int recorded = r.frames < RECORDED_WINDOWS ? r.frames : RECORDED_WINDOWS, settled = 0;
+    for (int i = 0; stage && i < recorded; i++)
+        if (r.widths[i] < framing.window[2] - 0.01 || r.widths[i] > framing.window[2] + 0.01) settled = i + 1;
+    printf("frames %d cpu_ms_per_s %.1f framed %d window %.2f settled_after %d analysed %llu deliveries %llu dropped %llu\n", frames,
+           window ? 0.0 : cpu * 1000 / amount, framing.active, framing.window[2], settled, (unsigned long long)(after.analysed_frames - before.analysed_frames),
            (unsigned long long)(after.deliveries - before.deliveries), (unsigned long long)(after.dropped_frames - before.dropped_frames));
     oc_capture_session_destroy(session);
     oc_metadata_output_destroy(metadata);
