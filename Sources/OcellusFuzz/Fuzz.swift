@@ -52,6 +52,16 @@ enum FuzzInputs {
                                              FrameConverter(target: .bgra, width: 32, height: 24, rotation: 90)]
         converters[format] = targets
         for converter in targets { _ = converter.convert(frame(data, format)) }
+        // Center Stage's crop, at a window the input's first bytes make (any doubles: NaN, infinities, negatives).
+        var framed = frame(data, format)
+        framed.region = region(data)
+        for converter in targets { _ = converter.convert(framed) }
+    }
+
+    static func region(_ data: UnsafeRawBufferPointer) -> PictureRegion {
+        var values = [0.0, 0.0, 1.0, 1.0]
+        for index in 0..<min(4, data.count / 8) { values[index] = data.loadUnaligned(fromByteOffset: index * 8, as: Double.self) }
+        return PictureRegion(x: values[0], y: values[1], width: values[2], height: values[3])
     }
 
     /// Reused across inputs, as a session's outputs are across frames.

@@ -145,6 +145,9 @@ import Testing
         // Regions past the edges are kept inside the picture, on even pixels.
         #expect(PictureRegion(x: 0.9, y: -0.2, width: 0.5, height: 0.5).pixels(ofWidth: 64, height: 32) == (32, 0, 32, 16))
         #expect(PictureRegion(x: 0.33, y: 0.33, width: 0.33, height: 0.33).pixels(ofWidth: 63, height: 33) == (20, 10, 20, 10))
+        // Numbers that are not numbers mean the whole picture, never a trap on the stream thread.
+        #expect(PictureRegion(x: .nan, y: .infinity, width: -.infinity, height: .nan).pixels(ofWidth: 64, height: 32) == (0, 0, 64, 32))
+        #expect(PictureRegion(x: -3, y: 5, width: 1e300, height: -1).pixels(ofWidth: 64, height: 32) == (0, 30, 64, 2))
     }
 
     func jpeg(width: Int, height: Int, subsampling: TJSAMP, luma: UInt8) throws -> [UInt8] {

@@ -64,6 +64,7 @@ public final class FramingWindow: Sendable {
     /// Aims the window at `region` (centre and size; clamped to the picture and the minimum
     /// scale), engaging it. nil aims at the whole picture and, once there, lets the outputs go.
     public func aim(at region: PictureRegion?) {
+        if let region, ![region.x, region.y, region.width, region.height].allSatisfy(\.isFinite) { return }   // no such window
         state.withLock { state in
             let target = region ?? .whole
             state.centerX.aim = target.centerX

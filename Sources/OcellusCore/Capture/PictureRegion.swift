@@ -17,11 +17,16 @@ public struct PictureRegion: Equatable, Sendable {
     public var centerY: Double { y + height / 2 }
 
     /// The region in whole pixels of a `pictureWidth`×`pictureHeight` picture, on even
-    /// coordinates and sizes (4:2:0 chroma is cropped with it), at least 2×2 and inside the picture.
+    /// coordinates and sizes (4:2:0 chroma is cropped with it), at least 2×2 and inside the
+    /// picture; a coordinate that is not a finite number counts as the whole picture's.
     public func pixels(ofWidth pictureWidth: Int, height pictureHeight: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        func pixel(_ fraction: Double, of size: Int, otherwise: Int) -> Int {
+            let value = (fraction * Double(size)).rounded()
+            return value.isFinite ? Int(min(Double(size), max(0, value))) : otherwise
+        }
         func span(_ start: Double, _ length: Double, _ size: Int) -> (Int, Int) {
-            let extent = min(size & ~1, max(2, Int((length * Double(size)).rounded()) & ~1))
-            let origin = min(size - extent, max(0, Int((start * Double(size)).rounded()))) & ~1
+            let extent = min(size & ~1, max(2, pixel(length, of: size, otherwise: size) & ~1))
+            let origin = min(size - extent, pixel(start, of: size, otherwise: 0)) & ~1
             return (origin, extent)
         }
         let (left, width) = span(x, self.width, pictureWidth)
