@@ -953,15 +953,15 @@ typedef struct oc_center_stage_state {
  * faces in the camera's whole picture (10 times a second while they move, 4 while they hold
  * still, on a thread of its own) and moves a window over the picture that keeps them centred
  * at a steady size — one face about a third of the window's height, a group within most of its
- * width — smoothly (no jumps, no
- * overshoot), and back out to the whole picture when no face has been seen for 2 s. Every
+ * width — smoothly (no jumps, no overshoot), and back out to the whole picture when no face
+ * has been seen for 2 s. Every
  * video output of the session gets the window at its own size; photos get the window's own
  * pixels, movies the window at their size (a recording of an MJPEG or H.264 camera started
  * while framed is encoded again); metadata bounds are in the framed picture. The window never
  * holds fewer of the camera's pixels than a video output delivers (no zoom past the camera's
- * resolution: an output at the camera's full size leaves none), nor less than a quarter of the
- * picture's width. A video output given the camera's compressed data as it is (MJPEG or H.264
- * without a pinned pixel format) is not framed.
+ * resolution: an output at the camera's full size leaves none, and it stays inactive), nor
+ * less than a quarter of the picture's width. A video output given the camera's compressed
+ * data as it is (MJPEG or H.264 without a pinned pixel format) is not framed.
  *
  * \param state the caller's struct with struct_size = sizeof(oc_center_stage_state).
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (NULL or small state, a

@@ -54,6 +54,19 @@ import Testing
         #expect(abs(window.current.x - 0.4) < 0.01 && abs(window.current.y) < 0.01, "pushed into the top-right corner")
     }
 
+    /// Outputs at the camera's full size leave no room: the window stays idle (no conversion for
+    /// nothing) until a commit gives it room, then frames at once.
+    @Test func withoutRoomTheWindowStaysIdleUntilItHasSome() {
+        let window = FramingWindow()
+        window.minimumScale = 1
+        window.aim(at: PictureRegion(x: 0.3, y: 0.3, width: 0.3, height: 0.3))
+        #expect(!window.isEngaged && run(window, frames: 10).allSatisfy { $0 == nil })
+        window.minimumScale = 0.5
+        #expect(window.isEngaged && window.region(at: 5_000_000_000) != nil)
+        window.minimumScale = 1
+        #expect(!window.isEngaged)
+    }
+
     @Test func aReleaseZoomsBackOutThenLetsTheOutputsGo() throws {
         let window = FramingWindow()
         window.minimumScale = 0.25

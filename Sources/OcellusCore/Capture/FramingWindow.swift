@@ -33,6 +33,8 @@ public final class FramingWindow: Sendable {
         var lastTimestamp: UInt64 = 0
         var region = PictureRegion.whole
         var releasing = false
+        /// Aimed at faces (not released): the window frames whenever it has room to.
+        var hasAim = false
 
         /// Keeps the aim inside the picture and no smaller than the minimum.
         mutating func clampAim() {
@@ -49,10 +51,18 @@ public final class FramingWindow: Sendable {
 
     /// The smallest share of the picture the window may take: the session sets it from its
     /// outputs' sizes, so that no output is given a window with fewer pixels than it delivers
-    /// (never zooming past the camera's own resolution). 1: the window cannot move.
+    /// (never zooming past the camera's own resolution). 1: the window cannot move, and is not
+    /// engaged (outputs at the camera's full size would be converted for nothing).
     public var minimumScale: Double {
         get { state.withLock { $0.minimumScale } }
-        set { state.withLock { $0.minimumScale = min(1, max(0.05, newValue)); $0.clampAim() } }
+        set {
+            let framing = state.withLock { state -> Bool in
+                state.minimumScale = min(1, max(0.05, newValue))
+                state.clampAim()
+                return state.hasAim && state.minimumScale < 1
+            }
+            engaged.store(framing, ordering: .releasing)
+        }
     }
 
     /// Whether the window frames the outputs now (Center Stage on, or still zooming back out).
@@ -71,9 +81,10 @@ public final class FramingWindow: Sendable {
             state.centerY.aim = target.centerY
             state.scale.aim = max(target.width, target.height)
             state.releasing = region == nil
+            state.hasAim = region != nil
             state.clampAim()
+            if region != nil && state.minimumScale < 1 { engaged.store(true, ordering: .releasing) }
         }
-        if region != nil { engaged.store(true, ordering: .releasing) }
     }
 
     /// The window for the frame taken at `timestamp` (nanoseconds), or nil while it is not

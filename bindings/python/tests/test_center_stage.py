@@ -150,3 +150,22 @@ def test_photos_movies_and_metadata_follow_the_window(tmp_path, cameras):
     [face] = [objects for objects in seen if objects][-1]
     x, y, w, h = face.bounds
     assert abs(x + w / 2 - 0.5) < 0.08, face.bounds
+
+
+def test_an_output_at_the_cameras_full_size_leaves_no_room(tmp_path, cameras):
+    """Zooming would give it fewer of the camera's pixels than it delivers: Center Stage stays
+    inactive, and the output gets the whole picture."""
+    import ocellus
+    unique_id = wide_camera(cameras, tmp_path, "stagefull")
+    with ocellus.Context("org.ocellus.test.centerstage.full") as context:
+        device = next(d for d in context.devices() if d.unique_id == unique_id)
+        device.set_center_stage(True)
+        session = context.capture_session()
+        session.set_input(device)
+        video = ocellus.VideoDataOutput("GRAY8", WIDTH, HEIGHT)
+        session.add_output(video)
+        with session.running():
+            time.sleep(2.5)
+            assert device.center_stage() == ocellus.CenterStageState(True, False, (0.0, 0.0, 1.0, 1.0))
+            assert face_in(video.read(timeout=5).image)[0] < 0.4
+        session.close()
