@@ -58,6 +58,17 @@ def stream_window(unique_id, tmp_path, *flags):
     return frames, json.loads(result.stdout.splitlines()[-1])
 
 
+def grey_session(context, unique_id, width, height):
+    """The camera, a session streaming it and a GRAY8 output of `width`x`height` in it."""
+    import ocellus
+    device = next(d for d in context.devices() if d.unique_id == unique_id)
+    session = context.capture_session()
+    session.set_input(device)
+    video = ocellus.VideoDataOutput("GRAY8", width, height)
+    session.add_output(video)
+    return device, session, video
+
+
 def test_the_cli_frames_the_face_centred_and_larger_within_the_cameras_resolution(tmp_path, cameras):
     unique_id = wide_camera(cameras, tmp_path, "stagecli")
     whole, plain = stream_window(unique_id, tmp_path)
@@ -83,12 +94,8 @@ def test_turned_on_and_off_while_streaming_and_observable(tmp_path, cameras):
     import ocellus
     unique_id = wide_camera(cameras, tmp_path, "stagelive")
     with ocellus.Context("org.ocellus.test.centerstage") as context:
-        device = next(d for d in context.devices() if d.unique_id == unique_id)
+        device, session, video = grey_session(context, unique_id, OUT_WIDTH, OUT_HEIGHT)
         assert device.center_stage() == ocellus.CenterStageState(False, False, (0.0, 0.0, 1.0, 1.0))
-        session = context.capture_session()
-        session.set_input(device)
-        video = ocellus.VideoDataOutput("GRAY8", OUT_WIDTH, OUT_HEIGHT)
-        session.add_output(video)
         with session.running():
             time.sleep(1)
             assert not device.center_stage().active, "off by default"
@@ -158,12 +165,8 @@ def test_an_output_at_the_cameras_full_size_leaves_no_room(tmp_path, cameras):
     import ocellus
     unique_id = wide_camera(cameras, tmp_path, "stagefull")
     with ocellus.Context("org.ocellus.test.centerstage.full") as context:
-        device = next(d for d in context.devices() if d.unique_id == unique_id)
+        device, session, video = grey_session(context, unique_id, WIDTH, HEIGHT)
         device.set_center_stage(True)
-        session = context.capture_session()
-        session.set_input(device)
-        video = ocellus.VideoDataOutput("GRAY8", WIDTH, HEIGHT)
-        session.add_output(video)
         with session.running():
             time.sleep(2.5)
             assert device.center_stage() == ocellus.CenterStageState(True, False, (0.0, 0.0, 1.0, 1.0))
