@@ -326,7 +326,8 @@ public final class CaptureSession: @unchecked Sendable {
                 && formats.conversion?.canConvert(from: format.pixelFormat, to: target) == true
             output.framedConverter = same && framable ? converter?() : nil
             output.framing = framing
-            if framable && output.limitsFraming {
+            // A framed output's size bounds the zoom: never fewer of the camera's pixels than it delivers.
+            if framable {
                 minimumScale = max(minimumScale, Double(width) / Double(max(1, format.width)), Double(height) / Double(max(1, format.height)))
             }
         }

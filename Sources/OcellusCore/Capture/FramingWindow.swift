@@ -32,8 +32,8 @@ public final class FramingWindow: Sendable {
         var minimumScale = 1.0
         var lastTimestamp: UInt64 = 0
         var region = PictureRegion.whole
-        var releasing = false
-        /// Aimed at faces (not released): the window frames whenever it has room to.
+        /// Aimed at faces (not released): the window frames whenever it has room to, and once
+        /// released it lets the outputs go when it is back at the whole picture.
         var hasAim = false
 
         /// Keeps the aim inside the picture and no smaller than the minimum.
@@ -80,7 +80,6 @@ public final class FramingWindow: Sendable {
             state.centerX.aim = target.centerX
             state.centerY.aim = target.centerY
             state.scale.aim = max(target.width, target.height)
-            state.releasing = region == nil
             state.hasAim = region != nil
             state.clampAim()
             if region != nil && state.minimumScale < 1 { engaged.store(true, ordering: .releasing) }
@@ -106,7 +105,7 @@ public final class FramingWindow: Sendable {
             let x = min(1 - scale / 2, max(scale / 2, state.centerX.position))
             let y = min(1 - scale / 2, max(scale / 2, state.centerY.position))
             state.region = PictureRegion(x: x - scale / 2, y: y - scale / 2, width: scale, height: scale)
-            if state.releasing && scale > 0.999 {
+            if !state.hasAim && scale > 0.999 {
                 engaged.store(false, ordering: .releasing)
                 state.region = .whole
                 return nil

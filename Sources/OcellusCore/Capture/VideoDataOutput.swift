@@ -78,9 +78,6 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     /// Whether Center Stage frames the stream feeding this output now (a recording of compressed
     /// camera data that starts then is encoded again, so that it follows the window).
     public var isFramed: Bool { framing?.isEngaged == true }
-    /// Whether this output's size bounds how far the window may zoom (a picture is never
-    /// delivered from fewer of the camera's pixels than it has).
-    var limitsFraming: Bool { !convertsFramesItself }
 
     public init(pixelFormat: FourCC? = nil, width: UInt32? = nil, height: UInt32? = nil) {
         self.pixelFormat = pixelFormat
