@@ -1694,11 +1694,18 @@ uint64_t oc_video_data_output_delivered_frames(const oc_video_data_output *outpu
 
 /** Why an output dropped a frame. */
 typedef enum oc_drop_reason {
-    /** It arrived more than three frame intervals after capture (a slow consumer). */
+    /**
+     * It arrived more than three frame intervals after capture (a slow consumer),
+     * or an H.264 decoder that fell behind skips it to catch up at the next key frame.
+     */
     OC_DROP_LATE = 0,
     /** The camera dropped it while this output's callback held the stream up. */
     OC_DROP_OUT_OF_BUFFERS = 1,
-    /** The source skipped it (a gap in sequence numbers not caused by this output). */
+    /**
+     * The source skipped it (a gap in sequence numbers not caused by this output),
+     * or it is an H.264 picture before the first key frame the output saw (the
+     * pictures it refers to never arrived).
+     */
     OC_DROP_DISCONTINUITY = 2,
     /** It could not be decoded (corrupt MJPEG), or a depth map was shorter than its size. */
     OC_DROP_CORRUPT = 3

@@ -34,7 +34,7 @@ public final class FrameConverter: FrameConverting {
     private var mirroredPlanar = Planar()
     private var decompressor: tjhandle?
     private var h264: H264Decoder?
-    private var catchingUp = false
+    private var waitingForKeyFrame: FrameDropReason? = .discontinuity   // H.264: nothing decodes before the first
 
     public static let sources: Set<FourCC> = [.yuyv, .uyvy, .nv12, .i420, .mjpeg, .h264]
     public static let targets: Set<FourCC> = [.nv12, .i420, .yuyv, .uyvy, .bgra, .rgba, .bgr24, .rgb24, .grey]
@@ -69,17 +69,18 @@ public final class FrameConverter: FrameConverting {
     public func skip(_ frame: CameraFrame, late: Bool) {
         guard frame.pixelFormat == .h264, let unit = frame.plane(0)?.bytes else { return }
         if late {
-            catchingUp = true
+            waitingForKeyFrame = waitingForKeyFrame ?? .late
             return
         }
+        guard keyFrameWait(before: frame) == nil else { return }
         if h264 == nil { h264 = H264Decoder(maxPixels: Int(frame.width) * Int(frame.height)) }
         _ = h264?.decode(unit)
     }
 
-    public func isCatchingUp(before frame: CameraFrame) -> Bool {
-        guard catchingUp, frame.pixelFormat == .h264, let unit = frame.plane(0)?.bytes else { return false }
-        catchingUp = !H264.isKeyFrame(unit)
-        return catchingUp
+    public func keyFrameWait(before frame: CameraFrame) -> FrameDropReason? {
+        guard let waiting = waitingForKeyFrame, frame.pixelFormat == .h264, let unit = frame.plane(0)?.bytes else { return nil }
+        if H264.isKeyFrame(unit) { waitingForKeyFrame = nil }
+        return waitingForKeyFrame == nil ? nil : waiting
     }
 
     /// The converted frame (views into this converter's buffer, valid until the next
@@ -160,8 +161,9 @@ public final class FrameConverter: FrameConverting {
             }
             fullRange = true
         case .h264:
+            // Nothing before the stream's first IDR picture (not corrupt: callers ask keyFrameWait first).
+            guard keyFrameWait(before: frame) == nil else { return nil }
             if h264 == nil { h264 = H264Decoder(maxPixels: sw * sh) }
-            // Nothing before the stream's first IDR picture (counted as unreadable), then every frame.
             guard let picture = h264?.decode(source.bytes), picture.width == sw, picture.height == sh else {
                 corruptFrames += 1
                 return nil

@@ -155,9 +155,11 @@ public final class MetadataOutput: @unchecked Sendable {
             converter?.skip(frame.pointee, late: false)
             return
         }
+        let converter = self.converter(for: frame.pointee, rotation: rotation, mirrored: mirrored)
+        // An H.264 stream joined between key frames: nothing to analyse yet, and nothing corrupt.
+        guard converter.keyFrameWait(before: frame.pointee) == nil else { return }
         // Late by more than an interval (a pause): start the schedule again from this frame.
         nextDue = timestamp < nextDue + interval ? nextDue + interval : timestamp + interval
-        let converter = self.converter(for: frame.pointee, rotation: rotation, mirrored: mirrored)
         guard let grey = converter.convert(frame.pointee), let plane = grey.plane(0) else {
             analysis.count(\.corruptFrames)
             return

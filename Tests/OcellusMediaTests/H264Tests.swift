@@ -33,16 +33,29 @@ import Testing
                            planes: FramePlane(bytes: view, stride: 0))
     }
 
-    @Test func anOutputBehindDropsUntilTheNextKeyFrame() {
+    @Test func aConverterWaitsForTheStreamsFirstKeyFrameThenDropsUntilTheNextWhenBehind() {
         let converter = FrameConverter(target: .nv12, width: 64, height: 48)
         withExtendedLifetime((idrUnit, pUnit)) {
-            #expect(!converter.isCatchingUp(before: frame(pUnit)), "in step: every frame is decoded")
+            #expect(converter.keyFrameWait(before: frame(pUnit)) == .discontinuity, "joined between key frames: not corrupt")
+            #expect(converter.convert(frame(pUnit)) == nil && converter.corruptFrames == 0)
+            #expect(converter.keyFrameWait(before: frame(idrUnit)) == nil, "the first IDR picture starts the stream")
+            #expect(converter.keyFrameWait(before: frame(pUnit)) == nil, "in step: every frame is decoded")
             converter.skip(frame(pUnit), late: true)
-            #expect(converter.isCatchingUp(before: frame(pUnit)), "its dependants go undecoded")
-            #expect(!converter.isCatchingUp(before: frame(idrUnit)), "an IDR picture starts afresh")
-            #expect(!converter.isCatchingUp(before: frame(pUnit)))
+            #expect(converter.keyFrameWait(before: frame(pUnit)) == .late, "its dependants go undecoded")
+            #expect(converter.keyFrameWait(before: frame(idrUnit)) == nil, "an IDR picture starts afresh")
+            #expect(converter.keyFrameWait(before: frame(pUnit)) == nil)
             converter.skip(frame(pUnit), late: false)   // over the rate: decoded, no catching up
-            #expect(!converter.isCatchingUp(before: frame(pUnit)))
+            #expect(converter.keyFrameWait(before: frame(pUnit)) == nil)
+        }
+    }
+
+    @Test func otherFormatsNeverWait() {
+        let converter = FrameConverter(target: .nv12, width: 64, height: 48)
+        let yuyv = [UInt8](repeating: 128, count: 64 * 48 * 2)
+        yuyv.withUnsafeBytes { bytes in
+            let frame = CameraFrame(pixelFormat: .yuyv, width: 64, height: 48, sequence: 1, timestampNanoseconds: 1,
+                                    planes: FramePlane(bytes: bytes, stride: 128))
+            #expect(converter.keyFrameWait(before: frame) == nil && converter.convert(frame) != nil)
         }
     }
 }

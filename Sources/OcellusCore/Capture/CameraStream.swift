@@ -114,13 +114,16 @@ public protocol FrameConverting: AnyObject {
     /// (`late`), a decoder sheds load instead: it drops the pictures that depend on this one
     /// until the next key frame.
     func skip(_ frame: CameraFrame, late: Bool)
-    /// True while such a decoder drops frames unseen until a key frame (`frame` is one: false).
-    func isCatchingUp(before frame: CameraFrame) -> Bool
+    /// Why such a decoder cannot make a picture of `frame` yet, or nil when it can (`frame` is a
+    /// key frame, or follows one): `.discontinuity` before the stream's first key frame (a stream
+    /// joined between key frames; its pictures refer to ones never received), `.late` while it
+    /// drops frames unseen to catch up. Neither is corruption.
+    func keyFrameWait(before frame: CameraFrame) -> FrameDropReason?
 }
 
 extension FrameConverting {
     public func skip(_ frame: CameraFrame, late: Bool) {}
-    public func isCatchingUp(before frame: CameraFrame) -> Bool { false }
+    public func keyFrameWait(before frame: CameraFrame) -> FrameDropReason? { nil }
 }
 
 /// What conversions a session may use (implemented with libyuv/libjpeg-turbo in OcellusMedia).

@@ -88,10 +88,12 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     /// Thins frames to the rate cap and converts them to what the output asked for.
     override func deliver(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
                           lender: (any CameraBufferLending)? = nil) {
-        let admitted = admits(frame, arrival: arrival)
-        if !admitted || converter?.isCatchingUp(before: frame.pointee) == true {
-            if admitted { accounting.count(.late) }   // a conversion still behind
-            converter?.skip(frame.pointee, late: true)
+        guard admits(frame, arrival: arrival) else {
+            converter?.skip(frame.pointee, late: true)   // a decoder behind sheds load until a key frame
+            return
+        }
+        if let reason = converter?.keyFrameWait(before: frame.pointee) {
+            accounting.count(reason)   // still catching up, or the stream's first key frame not seen yet
             return
         }
         // Thinned only when the stream runs faster than the cap (a stream at the cap is never

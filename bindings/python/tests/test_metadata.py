@@ -232,7 +232,8 @@ def test_the_cli_prints_a_line_per_delivery_then_the_summary(tmp_path, cameras):
 
 def test_an_h264_camera_is_analysed_through_its_decoder(cameras):
     """Frames between analyses still go through the H.264 decoder (later pictures refer to them):
-    every analysis decodes a whole picture, none is counted corrupt."""
+    every analysis decodes a whole picture, none is counted corrupt — not even the frames before
+    the first IDR picture when the session joins the camera's stream between two."""
     import ocellus
     cameras.add("metah264", "--formats", "H264")
     with ocellus.Context("org.ocellus.test.metadata.h264") as context, ocellus.MetadataOutput(ocellus.MetadataObjectType.CODE) as output:

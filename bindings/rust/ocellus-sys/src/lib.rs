@@ -528,11 +528,11 @@ pub const OC_COLOR_RANGE_VIDEO: oc_color_range = 0;
 pub const OC_COLOR_RANGE_FULL: oc_color_range = 1;
 /// Why an output dropped a frame.
 pub type oc_drop_reason = u32;
-/// It arrived more than three frame intervals after capture (a slow consumer).
+/// It arrived more than three frame intervals after capture (a slow consumer), or an H.264 decoder that fell behind skips it to catch up at the next key frame.
 pub const OC_DROP_LATE: oc_drop_reason = 0;
 /// The camera dropped it while this output's callback held the stream up.
 pub const OC_DROP_OUT_OF_BUFFERS: oc_drop_reason = 1;
-/// The source skipped it (a gap in sequence numbers not caused by this output).
+/// The source skipped it (a gap in sequence numbers not caused by this output), or it is an H.264 picture before the first key frame the output saw (the pictures it refers to never arrived).
 pub const OC_DROP_DISCONTINUITY: oc_drop_reason = 2;
 /// It could not be decoded (corrupt MJPEG), or a depth map was shorter than its size.
 pub const OC_DROP_CORRUPT: oc_drop_reason = 3;
