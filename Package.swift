@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "OcellusPortal", dependencies: ["OcellusCore", "CSDBus"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The system's backends assembled into a hub: what the C ABI and the CLI open.
-        .target(name: "OcellusSystem", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusV4L2", "OcellusMedia", "OcellusPortal", "OcellusVoice", "OcellusVision"],
+        .target(name: "OcellusSystem", dependencies: ["OcellusCore", "OcellusUSB", "OcellusPipeWire", "OcellusV4L2", "OcellusMedia", "OcellusPortal", "OcellusVoice", "OcellusVision"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // A PipeWire producer that behaves like a UVC camera: for test beds, demos and app developers.

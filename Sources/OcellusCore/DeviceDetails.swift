@@ -15,8 +15,9 @@ public struct DeviceDetails: Sendable, Equatable {
     /// libcamera's rotation property); nil when the system does not say.
     public var sensorRotation: Int?
     public var videoInput: VideoInput?
-    /// The USB link's speed in Mbit/s (480 high speed, 5000 SuperSpeed).
-    public var usbSpeedMbps: Double?
+    /// The USB bus the video function streams on and what it can reserve there (nil off USB,
+    /// or when the descriptors could not be read).
+    public var usbLink: USBLink?
     /// The maker and model as the device names them (USB strings), for photo metadata.
     public var vendorName: String?
     public var productName: String?

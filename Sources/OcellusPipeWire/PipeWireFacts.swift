@@ -57,7 +57,7 @@ enum PipeWireFacts {
             describeUSBCamera(usb, in: &facts)
             let node = path.split(separator: "/").last.map(String.init) ?? path
             USBDeviceLayout.read(deviceDirectory: usb.sysfsPath)?
-                .describeVideoInput(of: realPath("/sys/class/video4linux/\(node)/device"), in: &facts)
+                .describeVideoFunction(of: realPath("/sys/class/video4linux/\(node)/device"), identity: usb, in: &facts)
         } else if let card = all["api.alsa.card"], let directory = realPath("/sys/class/sound/card\(card)/device"),
                   let usb = USBIdentity(containing: directory) {
             usb.apply(to: &facts)   // a USB microphone, e.g. the one built into a webcam

@@ -1,5 +1,6 @@
 import OcellusCore
 import OcellusMedia
+import OcellusUSB
 import OcellusVision
 import OcellusVoice
 
@@ -12,7 +13,7 @@ extension CaptureSession {
     /// outputs frame the faces while the app has Center Stage on for the camera (behaviour §4).
     public static func system(hub: DeviceHub) -> CaptureSession {
         let session = CaptureSession(opener: hub, conversion: MediaConversion(), audio: hub,
-                                     voiceEngines: SystemVoiceEngines.shared)
+                                     voiceEngines: SystemVoiceEngines.shared, bus: USBBusReservations())
         session.onStreamingStarted = { [weak hub] device in hub?.noteStreaming(with: device) }
         session.addCompanion(FaceDrivenAdjustment(settings: hub.faceDriven) { [weak hub] device throws(OcellusError) in
             guard let hub else { throw OcellusError(.wrongState, "the context is gone") }

@@ -14,10 +14,40 @@ public struct USBDeviceLayout: Equatable, Sendable {
     public var videoInputTerminals: [Int: [UInt16]]
     /// USB Audio `wTerminalType` of the input terminals (0x02xx microphones, 0x06xx external connectors).
     public var audioInputTerminals: [UInt16]
+    /// The VideoStreaming interfaces of each VideoControl interface (its class header's baInterfaceNr).
+    public var videoStreamingInterfaces: [Int: [Int]]
+    /// Each VideoStreaming interface's isochronous IN endpoints, one per alternate setting that has one.
+    public var isochronousSettings: [Int: [(wMaxPacketSize: UInt16, bInterval: UInt8)]]
 
-    public init(videoInputTerminals: [Int: [UInt16]] = [:], audioInputTerminals: [UInt16] = []) {
+    public init(videoInputTerminals: [Int: [UInt16]] = [:], audioInputTerminals: [UInt16] = [],
+                videoStreamingInterfaces: [Int: [Int]] = [:], isochronousSettings: [Int: [(wMaxPacketSize: UInt16, bInterval: UInt8)]] = [:]) {
         self.videoInputTerminals = videoInputTerminals
         self.audioInputTerminals = audioInputTerminals
+        self.videoStreamingInterfaces = videoStreamingInterfaces
+        self.isochronousSettings = isochronousSettings
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.videoInputTerminals == b.videoInputTerminals && a.audioInputTerminals == b.audioInputTerminals
+            && a.videoStreamingInterfaces == b.videoStreamingInterfaces
+            && a.isochronousSettings.mapValues { $0.map { "\($0.wMaxPacketSize)/\($0.bInterval)" } }
+                == b.isochronousSettings.mapValues { $0.map { "\($0.wMaxPacketSize)/\($0.bInterval)" } }
+    }
+
+    /// One alternate setting of one interface, as its descriptors give it.
+    public struct InterfaceSetting {
+        public var number: Int
+        public var interfaceClass: UInt8
+        public var subclass: UInt8
+        /// The class-specific descriptors after the interface descriptor (libusb's `extra`).
+        public var extra: [UInt8]
+        /// Its endpoints: bEndpointAddress, bmAttributes, wMaxPacketSize, bInterval.
+        public var endpoints: [(address: UInt8, attributes: UInt8, wMaxPacketSize: UInt16, bInterval: UInt8)]
+
+        public init(number: Int, interfaceClass: UInt8, subclass: UInt8, extra: [UInt8] = [],
+                    endpoints: [(address: UInt8, attributes: UInt8, wMaxPacketSize: UInt16, bInterval: UInt8)] = []) {
+            (self.number, self.interfaceClass, self.subclass, self.extra, self.endpoints) = (number, interfaceClass, subclass, extra, endpoints)
+        }
     }
 
     /// UVC 1.5 §B.2: ITT_CAMERA. Anything else (ITT_VENDOR_SPECIFIC, ITT_MEDIA_TRANSPORT_INPUT,
@@ -36,13 +66,28 @@ public struct USBDeviceLayout: Equatable, Sendable {
         return audioInputTerminals.contains { $0 & 0xff00 == 0x0600 }
     }
 
-    /// Marks what feeds the video function of `interfaceDirectory` (a sysfs USB interface,
-    /// `…/1-2:1.0`) in `facts.details.videoInput` (shown as `device.video-input`: `camera` or `connector`).
-    public func describeVideoInput(of interfaceDirectory: String?, in facts: inout DeviceFacts) {
+    /// Describes the video function of `interfaceDirectory` (a sysfs USB interface, `…/1-2:1.0`)
+    /// of the device `identity`: what feeds it, in `facts.details.videoInput` (shown as
+    /// `device.video-input`: `camera` or `connector`), and the bus it streams on with what it
+    /// can reserve there, in `facts.details.usbLink`.
+    public func describeVideoFunction(of interfaceDirectory: String?, identity: USBIdentity, in facts: inout DeviceFacts) {
         let interface = interfaceDirectory.flatMap(Self.interfaceNumber)
-        guard let connector = feedsFromConnector(interface: interface) else { return }
-        facts.details.videoInput = connector ? .connector : .camera
-        facts.properties["device.video-input"] = connector ? "connector" : "camera"
+        if let connector = feedsFromConnector(interface: interface) {
+            facts.details.videoInput = connector ? .connector : .camera
+            facts.properties["device.video-input"] = connector ? "connector" : "camera"
+        }
+        guard let bus = identity.bus, let speed = identity.speedMbps else { return }
+        // The function's first streaming interface carries its picture.
+        let streaming = (interface.flatMap { videoStreamingInterfaces[$0] } ?? videoStreamingInterfaces.values.sorted { $0.first ?? 0 < $1.first ?? 0 }.first)?.first
+        let settings = streaming.flatMap { isochronousSettings[$0] } ?? []
+        facts.details.usbLink = USBLink(
+            bus: bus, speedMbps: speed, translator: identity.translator,
+            streamingInterface: streaming.map { number in
+                // `1-2:1.0` (the control interface) → `1-2:1.1`: same device and configuration.
+                let control = interfaceDirectory?.split(separator: "/").last.map(String.init) ?? "\(identity.port):1.0"
+                return control.lastIndex(of: ".").map { "\(control[..<$0]).\(number)" } ?? control
+            },
+            streamingSettings: settings.map { PeriodicEndpoint(wMaxPacketSize: $0.wMaxPacketSize, bInterval: $0.bInterval, speedMbps: speed, isInput: true) })
     }
 
     /// `…/1-2.3:1.4` → 4 (the interface number after the configuration).
@@ -52,10 +97,16 @@ public struct USBDeviceLayout: Equatable, Sendable {
         return Int(name[name.index(after: dot)...])
     }
 
-    /// Reads the class-specific descriptors after each interface descriptor (libusb's `extra`).
-    public static func parse(interfaces: [(number: Int, interfaceClass: UInt8, subclass: UInt8, extra: [UInt8])]) -> USBDeviceLayout {
+    /// Reads the class-specific descriptors after each interface descriptor, and the video
+    /// streaming interfaces' isochronous endpoints.
+    public static func parse(interfaces: [InterfaceSetting]) -> USBDeviceLayout {
         var layout = USBDeviceLayout()
-        for interface in interfaces where interface.subclass == 1 {   // VideoControl / AudioControl
+        for interface in interfaces {
+            if interface.interfaceClass == 14 && interface.subclass == 2,
+               let endpoint = interface.endpoints.first(where: { $0.attributes & 3 == 1 && $0.address & 0x80 != 0 }) {
+                layout.isochronousSettings[interface.number, default: []].append((endpoint.wMaxPacketSize, endpoint.bInterval))
+            }
+            guard interface.subclass == 1 else { continue }   // VideoControl / AudioControl
             var offset = 0
             let bytes = interface.extra
             while offset + 2 < bytes.count {
@@ -69,6 +120,11 @@ public struct USBDeviceLayout: Equatable, Sendable {
                     } else if interface.interfaceClass == 1 {
                         layout.audioInputTerminals.append(type)
                     }
+                }
+                // UVC CS_INTERFACE VC_HEADER: bInCollection at 11, then baInterfaceNr.
+                if interface.interfaceClass == 14, bytes[offset + 1] == 0x24, bytes[offset + 2] == 0x01, length >= 12 {
+                    let count = min(Int(bytes[offset + 11]), length - 12)
+                    layout.videoStreamingInterfaces[interface.number] = (0..<count).map { Int(bytes[offset + 12 + $0]) }
                 }
                 offset += length
             }
@@ -91,13 +147,18 @@ public struct USBDeviceLayout: Equatable, Sendable {
             var config: UnsafeMutablePointer<libusb_config_descriptor>?
             guard libusb_get_active_config_descriptor(device, &config) == 0, let config else { return nil }
             defer { libusb_free_config_descriptor(config) }
-            var interfaces: [(number: Int, interfaceClass: UInt8, subclass: UInt8, extra: [UInt8])] = []
+            var interfaces: [InterfaceSetting] = []
             for i in 0..<Int(config.pointee.bNumInterfaces) {
                 let interface = config.pointee.interface[i]
                 for a in 0..<Int(interface.num_altsetting) {
                     let setting = interface.altsetting[a]
                     let extra = setting.extra.map { Array(UnsafeBufferPointer(start: $0, count: Int(setting.extra_length))) } ?? []
-                    interfaces.append((Int(setting.bInterfaceNumber), setting.bInterfaceClass, setting.bInterfaceSubClass, extra))
+                    let endpoints = (0..<Int(setting.bNumEndpoints)).map { index in
+                        let endpoint = setting.endpoint[index]
+                        return (endpoint.bEndpointAddress, endpoint.bmAttributes, endpoint.wMaxPacketSize, endpoint.bInterval)
+                    }
+                    interfaces.append(InterfaceSetting(number: Int(setting.bInterfaceNumber), interfaceClass: setting.bInterfaceClass,
+                                                       subclass: setting.bInterfaceSubClass, extra: extra, endpoints: endpoints))
                 }
             }
             return parse(interfaces: interfaces)

@@ -16,6 +16,11 @@ public struct USBIdentity: Equatable, Sendable {
     public var port: String
     /// Bus speed in Mbit/s (`speed`: 1.5, 12, 480, 5000, …).
     public var speedMbps: Double?
+    /// The bus, by its root hub's name (`usb3`, from `busnum`).
+    public var bus: String?
+    /// The transaction translator a full- or low-speed device shares behind a high-speed hub
+    /// (`3-1`; `3-1:2` when the hub has one per port), nil elsewhere.
+    public var translator: String?
     public var removable: DeviceFacts.Removable
     /// `port/connect_type` of the port the device is plugged into.
     public var portConnection: DeviceFacts.PortConnection?
@@ -38,6 +43,8 @@ public struct USBIdentity: Equatable, Sendable {
                 product = read(path + "/product")
                 port = String(path.split(separator: "/").last ?? "")
                 speedMbps = read(path + "/speed").flatMap(Double.init)
+                bus = read(path + "/busnum").map { "usb" + $0 }
+                translator = speedMbps.flatMap { $0 < 480 ? Self.translator(above: path, read: read) : nil }
                 removable = switch read(path + "/removable") {
                 case "fixed": .fixed
                 case "removable": .removable
@@ -55,6 +62,24 @@ public struct USBIdentity: Equatable, Sendable {
             }
             guard let slash = path.lastIndex(of: "/") else { break }
             path = String(path[..<slash])
+        }
+        return nil
+    }
+
+    /// The nearest high-speed hub above the device at `path` (not a root hub: a full-speed device on
+    /// a root port has a bus of its own, or the controller schedules it without a translator).
+    private static func translator(above path: String, read: (String) -> String?) -> String? {
+        var child = path
+        while let slash = child.lastIndex(of: "/") {
+            let parent = String(child[..<slash])
+            let name = parent.split(separator: "/").last.map(String.init) ?? ""
+            guard read(parent + "/idVendor") != nil, !name.hasPrefix("usb") else { return nil }
+            if let speed = read(parent + "/speed").flatMap(Double.init), speed >= 480 {
+                guard read(parent + "/bDeviceProtocol") == "02" else { return name }   // one translator for the hub
+                let port = child.split(separator: "/").last?.split(whereSeparator: { $0 == "." || $0 == "-" }).last ?? ""
+                return "\(name):\(port)"
+            }
+            child = parent
         }
         return nil
     }
@@ -115,10 +140,7 @@ public struct USBIdentity: Equatable, Sendable {
         facts.inLid = inLid
         facts.bus = "usb"
         facts.properties["device.usb.port"] = port
-        if let speedMbps {
-            facts.details.usbSpeedMbps = Double(speedMbps)
-            facts.properties["device.speed.mbps"] = String(speedMbps)
-        }
+        if let speedMbps { facts.properties["device.speed.mbps"] = String(speedMbps) }
         if let manufacturer {
             facts.details.vendorName = manufacturer
             facts.properties["device.vendor.name"] = manufacturer

@@ -304,7 +304,7 @@ public struct V4L2Discovery {
         facts.isSoftwareSource = Self.softwareDrivers.contains(primary.driver)
         if let usb {
             usb.apply(to: &facts)
-            system.usbLayout(ofDevice: usb.sysfsPath)?.describeVideoInput(of: primary.deviceDirectory, in: &facts)
+            system.usbLayout(ofDevice: usb.sysfsPath)?.describeVideoFunction(of: primary.deviceDirectory, identity: usb, in: &facts)
         } else if let directory = primary.deviceDirectory {
             facts.bus = directory.contains("/platform/") ? "platform" : nil
             facts.firmwarePath = firmwarePath(directory)

@@ -171,7 +171,9 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
     func attribute(_ path: String) -> String? { attributes[path] }
 
     /// `video_input_terminals 0=0x0201,0x0202 2=0x0200` and `audio_input_terminals 0x0602` in a
-    /// `usb` block: the input terminals `lsusb -v` lists, by VideoControl interface.
+    /// `usb` block: the input terminals `lsusb -v` lists, by VideoControl interface; with
+    /// `video_streaming 0=1` (the streaming interfaces of each) and `isochronous 1=0x13fc/1,0x0400/1`
+    /// (a streaming interface's isochronous IN endpoints by alternate setting: wMaxPacketSize/bInterval).
     func usbLayout(ofDevice directory: String) -> USBDeviceLayout? {
         guard let device = usbDevices[directory], device["video_input_terminals"] != nil else { return nil }
         func hex(_ text: Substring) -> UInt16? { UInt16(text.dropFirst(2), radix: 16) }
@@ -182,6 +184,20 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
             layout.videoInputTerminals[interface] = parts[1].split(separator: ",").compactMap(hex)
         }
         layout.audioInputTerminals = (device["audio_input_terminals"] ?? "").split(separator: ",").compactMap(hex)
+        for entry in (device["video_streaming"] ?? "").split(separator: " ") {
+            let parts = entry.split(separator: "=")
+            guard parts.count == 2, let interface = Int(parts[0]) else { continue }
+            layout.videoStreamingInterfaces[interface] = parts[1].split(separator: ",").compactMap { Int($0) }
+        }
+        for entry in (device["isochronous"] ?? "").split(separator: " ") {
+            let parts = entry.split(separator: "=")
+            guard parts.count == 2, let interface = Int(parts[0]) else { continue }
+            layout.isochronousSettings[interface] = parts[1].split(separator: ",").compactMap { setting in
+                let fields = setting.split(separator: "/")
+                guard fields.count == 2, let size = hex(fields[0]), let interval = UInt8(fields[1]) else { return nil }
+                return (size, interval)
+            }
+        }
         return layout
     }
 

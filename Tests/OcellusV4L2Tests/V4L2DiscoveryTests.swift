@@ -170,6 +170,9 @@ import Testing
         #expect(webcam.details.videoInput == .camera && RotationCoordinator.mirrorsByDefault(webcam))
         #expect(webcam.formats.count == 9 && webcam.formats.allSatisfy { $0.pixelFormat == .mjpeg })
         #expect(webcam.formats.first { $0.width == 1600 }?.maxFrameRate == FrameRate(15, 2))
+        // Its bus, and what its one streaming setting reserves there (0x13fc: 3 × 1020 bytes a microframe).
+        #expect(webcam.details.usbLink == USBLink(bus: "usb5", speedMbps: 480, streamingInterface: "5-3:1.1",
+                                                  streamingSettings: [PeriodicEndpoint(bytesPerService: 3060)]))
     }
 
     /// H.264 only on a second function's node: one camera whose formats include it, and the

@@ -95,11 +95,13 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// Without `conversion`, outputs receive the camera's own formats only; without
     /// `audio`, a microphone input is refused; without `voiceEngines`, microphone modes that
-    /// process fall back to standard, saying so.
+    /// process fall back to standard, saying so; without `bus`, a camera's USB cost is counted
+    /// as if nothing else used its bus.
     public init(opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil,
-                audio: (any AudioStreamOpening)? = nil, voiceEngines: (any VoiceEngineLoading)? = nil) {
+                audio: (any AudioStreamOpening)? = nil, voiceEngines: (any VoiceEngineLoading)? = nil,
+                bus: (any USBBusReading)? = nil) {
         self.opener = opener
-        formats = FormatChoice(conversion: conversion)
+        formats = FormatChoice(conversion: conversion, bus: bus)
         self.audio = SessionAudio(opener: audio, engines: voiceEngines, events: events)
         switching.session = self
         self.audio.onInputLost = { [weak self] in pthread_detach(startThread { try? self?.stopRunning() }) }
@@ -250,6 +252,16 @@ public final class CaptureSession: @unchecked Sendable {
             throw OcellusError(.invalidArgument, "\(input.uniqueID) does not support the \(preset) preset")
         }
         try change { $0.preset = preset }
+    }
+
+    /// The share of its USB bus the camera's stream takes (behaviour §4 hardware cost) with the
+    /// configuration as it stands (committed or not), beside what the bus carries now; nil off
+    /// USB, without an input, or when no format serves the outputs (then committing says why).
+    /// Read before starting: above 1.0 the session would not start.
+    public var hardwareCost: HardwareCost.BusShare? {
+        let configuration = lock.withLock { pending ?? committed }
+        guard let input = configuration.input, let (format, rate) = try? formats.picture(for: configuration) else { return nil }
+        return formats.share(of: input, format: format, rate: rate)
     }
 
     /// Whether the output could join: its pinned format must be one the input offers.

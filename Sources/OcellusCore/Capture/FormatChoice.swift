@@ -4,6 +4,8 @@
 struct FormatChoice {
     /// What the session can convert (nil: outputs get the camera's own formats only).
     let conversion: (any FrameConversion)?
+    /// What USB buses carry now (nil: a stream's share is counted alone).
+    var bus: (any USBBusReading)? = nil
 
     /// The picture stream's format and rate (nil without an input), and where depth comes from
     /// (nil without depth outputs).
@@ -78,6 +80,16 @@ struct FormatChoice {
         return .ownStream(chosen, runs(chosen, at: rate) ? rate : chosen.maxFrameRate!)
     }
 
+    /// What the bus of `device` carries now (every process's streams).
+    private func reservations(besideBusOf device: Device) -> [BusReservation] {
+        device.details.usbLink.map { bus?.reservations(onBus: $0.bus) ?? [] } ?? []
+    }
+
+    /// The share of its bus `device` takes streaming `format` at `rate`, beside what the bus carries now.
+    func share(of device: Device, format: VideoFormat, rate: FrameRate) -> HardwareCost.BusShare? {
+        HardwareCost.share(of: device, format: format, rate: rate, others: reservations(besideBusOf: device))
+    }
+
     /// The camera format that serves every output at least cost: fewest outputs
     /// needing conversion, raw before MJPEG (no decoding), then the smallest size
     /// covering every pinned size — or, with none pinned, the largest at ≥ 30 fps —
@@ -128,14 +140,25 @@ struct FormatChoice {
         let served = concrete.filter { format in
             outputs.allSatisfy { serves(format, $0) } && depthOutputs.allSatisfy { $0.isServed(by: format) }
         }
-        // Formats that would not fit the USB bus are out (MJPEG then wins where raw would not fit).
-        let candidates = served.filter { (HardwareCost.usbLoad(of: input, format: $0, rate: streamRate($0)) ?? 0) <= 1.0 }
-        if candidates.isEmpty, let cheapest = served.min(by: {
-            HardwareCost.bytesPerSecond($0, rate: streamRate($0)) < HardwareCost.bytesPerSecond($1, rate: streamRate($1))
-        }), let load = HardwareCost.usbLoad(of: input, format: cheapest, rate: streamRate(cheapest)) {
-            let needed = HardwareCost.bytesPerSecond(cheapest, rate: streamRate(cheapest)) / 1e6
-            throw OcellusError(.noResources,
-                "not enough USB bandwidth: \(cheapest.pixelFormat) \(cheapest.width)x\(cheapest.height) at \(streamRate(cheapest).framesPerSecond) fps needs about \(Int(needed.rounded())) MB/s, \(Int((load * 100).rounded()))% of what \(input.uniqueID)'s USB port can carry; lower the size or rate")
+        // Formats that would not fit the USB bus beside what it carries now are out (MJPEG then
+        // wins where raw would not fit).
+        let others = reservations(besideBusOf: input)
+        func share(_ format: VideoFormat) -> HardwareCost.BusShare? {
+            HardwareCost.share(of: input, format: format, rate: streamRate(format), others: others)
+        }
+        let candidates = served.filter { share($0)?.fits ?? true }
+        if candidates.isEmpty, let cheapest = served.min(by: { (share($0)?.own ?? 0) < (share($1)?.own ?? 0) }),
+           let cost = share(cheapest) {
+            // What would fit: the largest format at the fastest of its rates that does, whatever the outputs ask.
+            let offered: [(VideoFormat, FrameRate)] = concrete.flatMap { format in format.frameRates.map { (format, $0) } }
+            let fitting = offered.filter { format, rate in
+                HardwareCost.share(of: input, format: format, rate: rate, others: others)?.fits ?? true
+            }.max { a, b in
+                let (areaA, areaB) = (UInt64(a.0.width) * UInt64(a.0.height), UInt64(b.0.width) * UInt64(b.0.height))
+                return areaA != areaB ? areaA < areaB : a.1 < b.1
+            }
+            throw OcellusError(.noResources, HardwareCost.refusal(of: input.uniqueID, cost, format: cheapest, rate: streamRate(cheapest),
+                                                                  fitting: fitting))
         }
         let pinsSize = outputs.contains { size($0) != nil }
         func area(_ format: VideoFormat) -> UInt64 { UInt64(format.width) * UInt64(format.height) }

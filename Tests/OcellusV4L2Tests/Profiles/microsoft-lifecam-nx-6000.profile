@@ -10,8 +10,11 @@ usb /sys/devices/pci0000:00/0000:00:1d.7/usb5/5-3
   product Microsoft® LifeCam NX-6000
   removable removable
   speed 480
+  busnum 5
   video_input_terminals 0=0x0201
   audio_input_terminals 0x0201
+  video_streaming 0=1
+  isochronous 1=0x13fc/1
 node video0 /sys/devices/pci0000:00/0000:00:1d.7/usb5/5-3/5-3:1.0
   driver uvcvideo
   card Microsoft® LifeCam NX-6000
