@@ -1411,6 +1411,46 @@ bool oc_capture_session_is_running(const oc_capture_session *session);
 oc_status oc_capture_session_get_active_format(const oc_capture_session *session, uint32_t *pixel_format,
                                                uint32_t *width, uint32_t *height, oc_fraction *frame_rate);
 
+/**
+ * A session's share of its camera's USB bus (behaviour §4 hardware cost); filled by
+ * oc_capture_session_get_hardware_cost(). Added in 0.3.
+ */
+typedef struct oc_hardware_cost {
+    /** sizeof(oc_hardware_cost) as the caller knows it; set by the caller. */
+    uint32_t struct_size;
+    /** Whether the stream fits: `total` at most 1.0, a full-speed camera's hub translator
+     * too, and the camera has an alternate setting that carries the stream. */
+    bool fits;
+    /** The bus's periodic (isochronous) time taken with the session's stream, 1.0 being
+     * all of it: 100 µs of each 125 µs microframe at high speed, 900 µs of each frame at
+     * full speed. */
+    double total;
+    /** The session stream's own part of `total`: the alternate setting uvcvideo reserves
+     * for the chosen format (0 for a camera that streams over bulk). */
+    double own;
+    /** How many interfaces besides the camera's own reserve time on the bus now: other
+     * sessions' cameras, other processes', microphones. */
+    uint32_t others;
+    /** The bus, by its root hub's name ("usb3"); NUL-terminated. */
+    char bus[16];
+} oc_hardware_cost;
+
+/**
+ * The share of its USB bus the session's camera stream takes, with the session's
+ * configuration as it stands (committed or not, running or not), beside what the bus
+ * carries now: every process's streams, read from sysfs. Read it before starting: a
+ * configuration that does not fit is refused when it commits (OC_ERROR_NO_RESOURCES), with
+ * a message naming the bus, the devices holding it and the largest format and rate that
+ * would fit; formats that would not fit are never chosen when another serves the outputs
+ * (MJPEG where raw would not fit).
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (NULL `cost`, or a
+ *          struct_size short of sizeof(oc_hardware_cost)); OC_ERROR_NOT_FOUND when there is
+ *          no cost to report: no input, a camera not on USB (or whose descriptors could not
+ *          be read), or outputs no format serves.
+ * \threadsafety Any thread.
+ */
+oc_status oc_capture_session_get_hardware_cost(const oc_capture_session *session, oc_hardware_cost *cost);
+
 /** What a session event callback reports. */
 typedef enum oc_session_event {
     OC_SESSION_EVENT_STARTED = 0, /**< The camera stream runs: frames are on their way. */

@@ -3,7 +3,9 @@
 # from Debian's own source and headers for the kernel the guest boots (the packages are
 # fetched with `apt-get download` into a cache and unpacked there; nothing is installed):
 #   dummy_hcd.ko  with isochronous endpoints (testbed/usb-gadget/dummy_hcd-iso.patch), which
-#                 UVC and UAC2 gadgets need and Debian's stock module lacks;
+#                 UVC and UAC2 gadgets need and Debian's stock module lacks, and the periodic
+#                 bandwidth a real bus has (EHCI's budget: an alternate setting that does not
+#                 fit fails with ENOSPC);
 #   usb_f_uvc.ko  whose camera terminal and processing unit declare the controls a camera
 #                 needs for face-driven exposure and focus (exposure time, absolute and auto
 #                 focus, gain): configfs keeps those descriptors read-only with one control each.

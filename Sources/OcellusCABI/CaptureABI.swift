@@ -223,6 +223,25 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 
 
 
+@c @implementation public func oc_capture_session_get_hardware_cost(_ session: OpaquePointer?, _ cost: UnsafeMutablePointer<oc_hardware_cost>?) -> oc_status {
+    abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        guard let cost, Int(cost.pointee.struct_size) >= MemoryLayout<oc_hardware_cost>.size else {
+            throw OcellusError(.invalidArgument, "oc_capture_session_get_hardware_cost: cost is NULL or its struct_size is not sizeof(oc_hardware_cost)")
+        }
+        guard let share = box.session.hardwareCost else {
+            throw OcellusError(.notFound, "oc_capture_session_get_hardware_cost: no USB cost to report (no input, a camera not on USB, or outputs no format serves)")
+        }
+        cost.pointee.fits = share.fits
+        cost.pointee.total = share.load
+        cost.pointee.own = share.own
+        cost.pointee.others = UInt32(share.others.count)
+        withUnsafeMutableBytes(of: &cost.pointee.bus) { bus in
+            bus.initializeMemory(as: UInt8.self, repeating: 0)
+            for (index, byte) in share.bus.utf8.prefix(bus.count - 1).enumerated() { bus[index] = byte }
+        }
+    }
+}
+
 @c @implementation public func oc_video_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
     OutputBox.create(out, function: "oc_video_data_output_create")
 }

@@ -80,6 +80,10 @@ public struct USBDeviceLayout: Equatable, Sendable {
         // The function's first streaming interface carries its picture.
         let streaming = (interface.flatMap { videoStreamingInterfaces[$0] } ?? videoStreamingInterfaces.values.sorted { $0.first ?? 0 < $1.first ?? 0 }.first)?.first
         let settings = streaming.flatMap { isochronousSettings[$0] } ?? []
+        facts.properties["device.usb.bus"] = bus
+        facts.properties["device.usb.streaming-settings"] = settings.isEmpty ? "bulk"
+            : settings.map { PeriodicEndpoint(wMaxPacketSize: $0.wMaxPacketSize, bInterval: $0.bInterval, speedMbps: speed, isInput: true).description }
+                .joined(separator: ", ")
         facts.details.usbLink = USBLink(
             bus: bus, speedMbps: speed, translator: identity.translator,
             streamingInterface: streaming.map { number in

@@ -1,5 +1,6 @@
 import Testing
 @testable import OcellusCore
+import OcellusTestSupport
 
 /// The USB hardware cost (behaviour §4): bus time by the kernel's formula, the alternate
 /// setting a format reserves, and a camera's share beside what its bus already carries.
@@ -101,5 +102,28 @@ import Testing
         var apart = other
         apart.translator = "1-1:4"   // a multi-TT hub: another port, another translator
         #expect(try #require(HardwareCost.share(of: camera, format: format, rate: FrameRate(30), others: [apart])).fits)
+    }
+}
+
+extension HardwareCostTests {
+    /// What a session reports before it starts: the format it would choose and that format's share,
+    /// and when nothing fits, the share of what it would choose on an idle bus (and that it does not fit).
+    @Test func aSessionReportsItsCostBeforeStarting() throws {
+        let camera = choice.webcam(speedMbps: 480)
+        let bus = FixedBus(held: [webcamStreaming(3072)])
+        let session = CaptureSession(opener: ScriptedBackend(), conversion: FormatChoiceTests.AnyConversion(), bus: bus)
+        #expect(session.hardwareCost == nil, "no input")
+        try session.addInput(camera)
+        try session.addOutput(VideoDataOutput(pixelFormat: .nv12, width: 640, height: 480))
+        let mjpeg = try #require(session.hardwareCost)
+        #expect(mjpeg.fits && abs(mjpeg.own - 0.21) < 1e-9 && abs(mjpeg.load - 0.82) < 1e-9 && mjpeg.others.count == 1)
+        let pinned = VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480)
+        let raw = CaptureSession(opener: ScriptedBackend(), bus: bus)   // takes the camera's own formats: YUYV it must be
+        try raw.addInput(camera)
+        #expect(throws: OcellusError.self) { try raw.addOutput(pinned) }
+        raw.beginConfiguration()
+        try raw.addOutput(pinned)
+        let over = try #require(raw.hardwareCost)
+        #expect(!over.fits && abs(over.load - 1.22) < 1e-9 && over.bus == "usb1", "YUYV beside the other webcam: 122%")
     }
 }

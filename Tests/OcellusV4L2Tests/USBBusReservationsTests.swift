@@ -9,6 +9,17 @@ import Testing
     @Test func streamingInterfacesOfTheBusWithTheirTranslators() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("sysfs-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: root) }
+        /// A device's raw descriptors: the device descriptor, then configuration 1 with one
+        /// interface per (number, alternate setting, isochronous IN endpoint's wMaxPacketSize, bInterval).
+        func descriptors(_ settings: [(Int, Int, UInt16?, UInt8)]) -> Data {
+            var bytes: [UInt8] = [18, 1] + [UInt8](repeating: 0, count: 16)
+            bytes += [9, 2, 0, 0, 2, 1, 0, 0x80, 250]
+            for (number, alternate, size, interval) in settings {
+                bytes += [9, 4, UInt8(number), UInt8(alternate), size == nil ? 0 : 1, 14, 2, 0, 0]
+                if let size { bytes += [7, 5, 0x81, 5, UInt8(size & 0xFF), UInt8(size >> 8), interval] }
+            }
+            return Data(bytes)
+        }
         func write(_ path: String, _ attributes: [String: String]) throws {
             try FileManager.default.createDirectory(atPath: root + "/" + path, withIntermediateDirectories: true)
             for (name, value) in attributes {
@@ -24,21 +35,22 @@ import Testing
         try write(bus1, ["idVendor": "1d6b", "speed": "480", "busnum": "1"])
         // A webcam streaming at 3 × 1024 bytes a microframe, and its control interface (no endpoints of note).
         try write(bus1 + "/1-1", ["idVendor": "046d", "product": "Webcam A", "speed": "480", "busnum": "1"])
-        try write(bus1 + "/1-1/1-1:1.0", ["bAlternateSetting": " 0", "ep_83/type": "Interrupt"])
-        try write(bus1 + "/1-1/1-1:1.1", ["bAlternateSetting": " 6", "ep_81/type": "Isoc", "ep_81/direction": "in",
-                                          "ep_81/wMaxPacketSize": "1400", "ep_81/bInterval": "01"])
+        try descriptors([(1, 0, nil, 0), (1, 5, 0x0400, 1), (1, 6, 0x1400, 1)]).write(to: URL(fileURLWithPath: root + "/" + bus1 + "/1-1/descriptors"))
+        try write(bus1 + "/1-1/1-1:1.0", ["bAlternateSetting": " 0", "bInterfaceNumber": "00"])
+        // sysfs's own endpoint attribute says 0400: the two extra transactions are only in the descriptors.
+        try write(bus1 + "/1-1/1-1:1.1", ["bAlternateSetting": " 6", "bInterfaceNumber": "01", "ep_81/wMaxPacketSize": "0400"])
         // A high-speed hub (one translator) with a full-speed webcam streaming 512 bytes a frame…
         try write(bus1 + "/1-2", ["idVendor": "05e3", "speed": "480", "busnum": "1", "bDeviceProtocol": "01"])
         try write(bus1 + "/1-2/1-2.3", ["idVendor": "0c45", "product": "Old Webcam", "speed": "12", "busnum": "1"])
-        try write(bus1 + "/1-2/1-2.3/1-2.3:1.1", ["bAlternateSetting": " 2", "ep_82/type": "Isoc", "ep_82/direction": "in",
-                                                  "ep_82/wMaxPacketSize": "0200", "ep_82/bInterval": "01"])
+        try descriptors([(1, 1, 0x0100, 1), (1, 2, 0x0200, 1)]).write(to: URL(fileURLWithPath: root + "/" + bus1 + "/1-2/1-2.3/descriptors"))
+        try write(bus1 + "/1-2/1-2.3/1-2.3:1.1", ["bAlternateSetting": " 2", "bInterfaceNumber": "01"])
         // …and a camera not streaming (alternate setting 0).
         try write(bus1 + "/1-2/1-2.4", ["idVendor": "0c45", "product": "Idle Webcam", "speed": "480", "busnum": "1"])
-        try write(bus1 + "/1-2/1-2.4/1-2.4:1.1", ["bAlternateSetting": " 0"])
+        try write(bus1 + "/1-2/1-2.4/1-2.4:1.1", ["bAlternateSetting": " 0", "bInterfaceNumber": "01"])
         // Another bus's webcam.
         try write("devices/pci0000:00/0000:00:14.0/usb2/2-1", ["idVendor": "046d", "product": "Elsewhere", "speed": "480", "busnum": "2"])
-        try write("devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.1", ["bAlternateSetting": " 1", "ep_81/type": "Isoc",
-                                                                     "ep_81/wMaxPacketSize": "1400", "ep_81/bInterval": "01"])
+        try descriptors([(1, 1, 0x1400, 1)]).write(to: URL(fileURLWithPath: root + "/devices/pci0000:00/0000:00:14.0/usb2/2-1/descriptors"))
+        try write("devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.1", ["bAlternateSetting": " 1", "bInterfaceNumber": "01"])
 
         let held = USBBusReservations(sysfsRoot: root).reservations(onBus: "usb1")
         #expect(held == [

@@ -36,7 +36,8 @@ SIZED_STRUCTS = {"oc_context_options": "oc_context_options_init(&{v})",
                  "oc_photo_settings": "{v}.struct_size = sizeof {v}",
                  "oc_metadata_statistics": "{v}.struct_size = sizeof {v}",
                  "oc_face_driven_state": "{v}.struct_size = sizeof {v}",
-                 "oc_center_stage_state": "{v}.struct_size = sizeof {v}"}
+                 "oc_center_stage_state": "{v}.struct_size = sizeof {v}",
+                 "oc_hardware_cost": "{v}.struct_size = sizeof {v}"}
 
 # Where NULL means something (documented in the header), not an error.
 NULL_MEANS_SOMETHING = {

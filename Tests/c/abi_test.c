@@ -1123,6 +1123,31 @@ static int test_center_stage(void)
     return 0;
 }
 
+/* The hardware cost of a camera off USB (the test bed's virtual camera, which sysfs does not
+ * know): nothing to report, said as such; bad arguments answered with a status and a message.
+ * The cost of USB cameras is tested against the real kernel in Tests/gadget/test_bus_cost.py. */
+static int test_hardware_cost_off_usb(void)
+{
+    oc_context *ctx = create_with_private_state("org.ocellus.test.c.cost");
+    CHECK(ctx != NULL);
+    oc_device_list *list = NULL;
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    oc_capture_session *session = NULL;
+    CHECK(oc_capture_session_create(ctx, &session) == OC_OK);
+    oc_hardware_cost cost = { .struct_size = sizeof cost };
+    CHECK(oc_capture_session_get_hardware_cost(session, &cost) == OC_ERROR_NOT_FOUND && strstr(oc_last_error_message(), "no input"));
+    CHECK(oc_capture_session_set_input(session, find(list, "usb-1d6b:0110-VCAM-0000")) == OC_OK);
+    CHECK(oc_capture_session_get_hardware_cost(session, &cost) == OC_ERROR_NOT_FOUND && strstr(oc_last_error_message(), "not on USB"));
+    CHECK(oc_capture_session_get_hardware_cost(session, NULL) == OC_ERROR_INVALID_ARGUMENT);
+    oc_hardware_cost small = { .struct_size = 4 };
+    CHECK(oc_capture_session_get_hardware_cost(session, &small) == OC_ERROR_INVALID_ARGUMENT && strstr(oc_last_error_message(), "struct_size"));
+    CHECK(oc_capture_session_get_hardware_cost(NULL, &cost) == OC_ERROR_INVALID_HANDLE);
+    oc_capture_session_destroy(session);
+    oc_device_list_free(list);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
 static int test_unreachable_remote_fails_fast(void)
 {
     oc_context_options options;
@@ -1518,6 +1543,7 @@ int main(void)
     run("microphone modes", test_microphone_modes);
     run("rotation coordinator", test_rotation_coordinator);
     run("center stage", test_center_stage);
+    run("hardware cost off USB", test_hardware_cost_off_usb);
     run("unreachable remote fails fast", test_unreachable_remote_fails_fast);
     run("last error is per thread", test_last_error_is_per_thread);
     run("hardening contracts", test_hardening_contracts);

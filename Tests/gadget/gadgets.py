@@ -39,6 +39,7 @@ class Function:
     """One UVC function (one camera interface association)."""
     formats: list
     name: str = ""                         # the IAD's string (iFunction) where the kernel lets us set it
+    max_packet: int | None = None          # bytes a microframe its streaming setting reserves (default: the gadget's)
 
 
 @dataclass
@@ -136,7 +137,7 @@ class Gadget:
             (header / fmt_dir.name).symlink_to(fmt_dir)
         for speed in ("fs", "hs", "ss"):
             (streaming / f"class/{speed}/h").symlink_to(header)
-        write(directory / "streaming_maxpacket", str(self.max_packet))
+        write(directory / "streaming_maxpacket", str(function.max_packet or self.max_packet))
 
     # ---- plugging --------------------------------------------------------------
     def plug(self, bus=0, wait=True):

@@ -255,12 +255,15 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     /// The share of its USB bus the camera's stream takes (behaviour §4 hardware cost) with the
-    /// configuration as it stands (committed or not), beside what the bus carries now; nil off
-    /// USB, without an input, or when no format serves the outputs (then committing says why).
-    /// Read before starting: above 1.0 the session would not start.
+    /// configuration as it stands (committed or not), beside what the bus carries now: the format
+    /// the session would choose, or when none fits, the one it would choose on an idle bus (then
+    /// `fits` is false and committing is refused). nil off USB, without an input, or when no
+    /// format serves the outputs (then committing says why).
     public var hardwareCost: HardwareCost.BusShare? {
         let configuration = lock.withLock { pending ?? committed }
-        guard let input = configuration.input, let (format, rate) = try? formats.picture(for: configuration) else { return nil }
+        guard let input = configuration.input,
+              let (format, rate) = (try? formats.picture(for: configuration)) ?? (try? formats.picture(for: configuration, ignoringBus: true))
+        else { return nil }
         return formats.share(of: input, format: format, rate: rate)
     }
 

@@ -94,7 +94,7 @@ struct FormatChoice {
     /// needing conversion, raw before MJPEG (no decoding), then the smallest size
     /// covering every pinned size — or, with none pinned, the largest at ≥ 30 fps —
     /// and the rate every output asks for.
-    func picture(for configuration: SessionConfiguration) throws(OcellusError) -> (format: VideoFormat, rate: FrameRate)? {
+    func picture(for configuration: SessionConfiguration, ignoringBus: Bool = false) throws(OcellusError) -> (format: VideoFormat, rate: FrameRate)? {
         guard let input = configuration.input else { return nil }
         let outputs = configuration.outputs
         // An output without a cap wants every frame the camera has.
@@ -146,7 +146,7 @@ struct FormatChoice {
         func share(_ format: VideoFormat) -> HardwareCost.BusShare? {
             HardwareCost.share(of: input, format: format, rate: streamRate(format), others: others)
         }
-        let candidates = served.filter { share($0)?.fits ?? true }
+        let candidates = ignoringBus ? served : served.filter { share($0)?.fits ?? true }
         if candidates.isEmpty, let cheapest = served.min(by: { (share($0)?.own ?? 0) < (share($1)?.own ?? 0) }),
            let cost = share(cheapest) {
             // What would fit: the largest format at the fastest of its rates that does, whatever the outputs ask.

@@ -23,7 +23,7 @@ from .devices import FaceDrivenAdjustment, FaceDrivenTier, FaceDrivenState, Cent
 from .context import Context, CameraAuthorization, HotplugEvent, PreferredCamera, program_app_id
 from .discovery import DiscoverySession
 from .audio import AudioDataOutput, MicrophoneMode, MicrophoneModeState
-from .capture import (Camera, CaptureSession, Frame, MovieFileOutput, Photo, PhotoOutput, Preset,
+from .capture import (Camera, CaptureSession, Frame, HardwareCost, MovieFileOutput, Photo, PhotoOutput, Preset,
                       Recording, RetainedFrame, SessionEvent, VideoDataOutput, device_supports_preset, open_camera)
 from .depth import DepthDataOutput, OutputSynchronizer
 from .metadata import MetadataObject, MetadataObjectType, MetadataOutput, MetadataStatistics
@@ -46,3 +46,4 @@ __all__ += ["DepthDataOutput", "OutputSynchronizer"]
 __all__ += ["MetadataOutput", "MetadataObjectType", "MetadataObject", "MetadataStatistics"]
 __all__ += ["FaceDrivenAdjustment", "FaceDrivenTier", "FaceDrivenState"]
 __all__ += ["CenterStageState"]
+__all__ += ["HardwareCost"]

@@ -72,6 +72,17 @@ class CenterStageState(ctypes.Structure):
     ]
 
 
+class HardwareCost(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("fits", ctypes.c_bool),
+        ("total", ctypes.c_double),
+        ("own", ctypes.c_double),
+        ("others", ctypes.c_uint32),
+        ("bus", ctypes.c_char * 16),
+    ]
+
+
 class FaceDrivenState(ctypes.Structure):
     _fields_ = [
         ("struct_size", ctypes.c_uint32),
@@ -296,6 +307,7 @@ def declare(lib: ctypes.CDLL, errcheck_status: Callable[..., int]) -> ctypes.CDL
         "oc_device_supports_preset": ([vp, ctypes.c_int], ctypes.c_bool),
         "oc_capture_session_stop_running": ([vp], c_status),
         "oc_capture_session_is_running": ([vp], ctypes.c_bool),
+        "oc_capture_session_get_hardware_cost": ([vp, ctypes.POINTER(HardwareCost)], c_status),
         "oc_capture_session_set_automatically_switches_camera": ([vp, ctypes.c_bool], c_status),
         "oc_capture_session_automatically_switches_camera": ([vp], ctypes.c_bool),
         "oc_capture_session_is_recording": ([vp], ctypes.c_bool),

@@ -518,6 +518,20 @@ def _recording_completion(requests: _Requests) -> Callable[..., None]:
     return done
 
 
+@dataclass(frozen=True)
+class HardwareCost:
+    """A session's share of its camera's USB bus (behaviour §4): `total` the bus's periodic time
+    taken with the session's stream (1.0 is all of it), `own` the stream's part, `others` how many
+    interfaces besides the camera reserve time there now (other sessions, other processes), `bus`
+    the root hub's name ("usb3"), and whether the stream `fits`."""
+
+    fits: bool
+    total: float
+    own: float
+    others: int
+    bus: str
+
+
 class CaptureSession(_Closable):
     """A camera, outputs and one stream feeding them. Use `running()` as a context manager
     or `start_running()`/`stop_running()` (not from a frame callback)."""
@@ -665,6 +679,18 @@ class CaptureSession(_Closable):
     def is_running(self) -> bool:
         """Whether the stream runs (False after it stopped on its own, e.g. the camera was unplugged)."""
         return bool(_lib.oc_capture_session_is_running(self._handle))
+
+    def hardware_cost(self) -> Optional[HardwareCost]:
+        """The share of its USB bus the camera's stream takes with the configuration as it stands,
+        beside what the bus carries now (every process's streams); None for a camera not on USB,
+        without an input, or when no format serves the outputs. Read it before starting: a
+        configuration that does not fit is refused (NoResources) with what would fit."""
+        cost = _native.HardwareCost(struct_size=ctypes.sizeof(_native.HardwareCost))
+        try:
+            _lib.oc_capture_session_get_hardware_cost(self._handle, ctypes.byref(cost))
+        except NotFoundError:
+            return None
+        return HardwareCost(bool(cost.fits), float(cost.total), float(cost.own), int(cost.others), cost.bus.decode())
 
     @property
     def automatically_switches_camera(self) -> bool:

@@ -766,3 +766,14 @@ def test_a_slow_callback_is_not_reported_as_a_stalled_camera(context):
     session.close()
     assert len(seen) >= 40
     assert [event for event, _ in events if event in (SessionEvent.INTERRUPTED, SessionEvent.RUNTIME_ERROR)] == [], events
+
+
+def test_a_camera_off_usb_has_no_hardware_cost(context):
+    """The test bed's virtual camera is on no USB bus: no cost, and no error (USB cameras' costs
+    are tested against the real kernel in Tests/gadget/test_bus_cost.py)."""
+    session = context.capture_session()
+    assert session.hardware_cost() is None, "no input"
+    session.set_input(camera(context, "usb-1d6b:0110-VCAM-0000"))
+    assert session.hardware_cost() is None
+    session.close()
+

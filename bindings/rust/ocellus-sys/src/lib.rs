@@ -400,6 +400,23 @@ pub struct oc_face_driven_state {
     pub active: bool,
 }
 
+/// A session's share of its camera's USB bus (behaviour §4 hardware cost); filled by oc_capture_session_get_hardware_cost(). Added in 0.3.
+#[repr(C)]
+pub struct oc_hardware_cost {
+    /// sizeof(oc_hardware_cost) as the caller knows it; set by the caller.
+    pub struct_size: u32,
+    /// Whether the stream fits: `total` at most 1.0, a full-speed camera's hub translator too, and the camera has an alternate setting that carries the stream.
+    pub fits: bool,
+    /// The bus's periodic (isochronous) time taken with the session's stream, 1.0 being all of it: 100 µs of each 125 µs microframe at high speed, 900 µs of each frame at full speed.
+    pub total: f64,
+    /// The session stream's own part of `total`: the alternate setting uvcvideo reserves for the chosen format (0 for a camera that streams over bulk).
+    pub own: f64,
+    /// How many interfaces besides the camera's own reserve time on the bus now: other sessions' cameras, other processes', microphones.
+    pub others: u32,
+    /// The bus, by its root hub's name ("usb3"); NUL-terminated.
+    pub bus: [c_char; 16],
+}
+
 /// A camera's Center Stage framing; filled by oc_device_get_center_stage().
 #[repr(C)]
 pub struct oc_center_stage_state {
@@ -872,6 +889,8 @@ extern "C" {
     pub fn oc_capture_session_stop_running(session: *mut oc_capture_session) -> oc_status;
     /// Whether the stream runs (false after a runtime error).
     pub fn oc_capture_session_is_running(session: *const oc_capture_session) -> bool;
+    /// The share of its USB bus the session's camera stream takes, with the session's configuration as it stands (committed or not, running or not), beside what the bus carries now: every process's streams, read from sysfs. Read it before starting: a configuration that does not fit is refused when it commits (OC_ERROR_NO_RESOURCES), with a message naming the bus, the devices holding it and the largest format and rate that would fit; formats that would not fit are never chosen when another serves the outputs (MJPEG where raw would not fit).
+    pub fn oc_capture_session_get_hardware_cost(session: *const oc_capture_session, cost: *mut oc_hardware_cost) -> oc_status;
     /// Register an event callback; unregister with oc_capture_session_remove_callback() (which waits for a call in flight).
     pub fn oc_capture_session_add_event_callback(
         session: *mut oc_capture_session,

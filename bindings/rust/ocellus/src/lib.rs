@@ -46,7 +46,7 @@ pub use frame::{Frame, RetainedFrame};
 mod video_output;
 pub use video_output::VideoDataOutput;
 mod session;
-pub use session::{CaptureSession, SessionEvent, SessionRegistration};
+pub use session::{CaptureSession, HardwareCost, SessionEvent, SessionRegistration};
 mod rotation;
 pub use rotation::RotationCoordinator;
 mod audio;

@@ -1,5 +1,5 @@
 //! Capture sessions and their events (header section "Capture sessions and video data outputs").
-use crate::{check, contain_panic, ffi, text, Context, Device, Result, VideoDataOutput};
+use crate::{check, contain_panic, ffi, text, Context, Device, ErrorKind, Result, VideoDataOutput};
 use std::os::raw::{c_char, c_void};
 use std::ptr::{self, NonNull};
 
@@ -58,6 +58,43 @@ impl CaptureSession<'_> {
     pub fn is_running(&self) -> bool {
         unsafe { ffi::oc_capture_session_is_running(self.raw.as_ptr()) }
     }
+    /// The share of its USB bus the camera's stream takes with the configuration as it stands,
+    /// beside what the bus carries now (every process's streams); `None` for a camera not on USB,
+    /// without an input, or when no format serves the outputs. Read it before starting: a
+    /// configuration that does not fit is refused with what would fit.
+    pub fn hardware_cost(&self) -> Result<Option<HardwareCost>> {
+        let mut cost = ffi::oc_hardware_cost {
+            struct_size: std::mem::size_of::<ffi::oc_hardware_cost>() as u32,
+            fits: false,
+            total: 0.0,
+            own: 0.0,
+            others: 0,
+            bus: [0; 16],
+        };
+        match check(unsafe { ffi::oc_capture_session_get_hardware_cost(self.raw.as_ptr(), &mut cost) }) {
+            Err(error) if error.kind == ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(error),
+            Ok(()) => {
+                let bus = unsafe { std::ffi::CStr::from_ptr(cost.bus.as_ptr()) }.to_string_lossy().into_owned();
+                Ok(Some(HardwareCost { fits: cost.fits, total: cost.total, own: cost.own, others: cost.others, bus }))
+            }
+        }
+    }
+}
+
+/// A session's share of its camera's USB bus (behaviour §4 hardware cost).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HardwareCost {
+    /// Whether the stream fits.
+    pub fits: bool,
+    /// The bus's periodic time taken with the session's stream, 1.0 being all of it.
+    pub total: f64,
+    /// The stream's own part of `total`.
+    pub own: f64,
+    /// How many interfaces besides the camera's own reserve time on the bus now.
+    pub others: u32,
+    /// The bus, by its root hub's name ("usb3").
+    pub bus: String,
 }
 
 impl Drop for CaptureSession<'_> {

@@ -61,6 +61,18 @@ fn frames_can_be_pulled_by_name_and_iterated() {
 }
 
 #[test]
+fn a_camera_off_usb_has_no_hardware_cost() {
+    // The test bed's virtual camera is not on a USB bus: nothing to report, and no error.
+    // USB cameras' costs are tested against the real kernel (Tests/gadget/test_bus_cost.py).
+    let ctx = Context::new("org.ocellus.test.rust.cost", &ContextOptions::default()).unwrap();
+    let camera = ctx.devices().unwrap().into_iter().find(|d| d.unique_id() == "usb-1d6b:0110-VCAM-0000").unwrap();
+    let session = ctx.capture_session().unwrap();
+    assert_eq!(session.hardware_cost().unwrap(), None, "no input");
+    session.set_input(&camera).unwrap();
+    assert_eq!(session.hardware_cost().unwrap(), None);
+}
+
+#[test]
 fn a_camera_without_depth_refuses_depth_outputs() {
     use ocellus::{DepthDataOutput, OutputSynchronizer};
     let ctx = Context::new("org.ocellus.test.rust.depth", &ContextOptions::default()).unwrap();

@@ -1,0 +1,84 @@
+"""The USB hardware cost against a bus that refuses as real ones do: the patched dummy_hcd
+budgets isochronous time as EHCI does (testbed/usb-gadget/dummy_hcd-iso.patch), so a stream
+that does not fit beside another gets ENOSPC from the real uvcvideo at stream-on. One gadget
+with two camera functions on one bus: v4l2-ctl (an independent client, another process)
+streams the second; Ocellus is asked for the first, and its estimate — from the descriptors,
+the kernel's formula and what sysfs says the bus carries — must agree with what the kernel
+then accepts or refuses."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python"))
+import ocellus  # noqa: E402
+from gadgets import Format, Function, Gadget  # noqa: E402
+from client import cli, wait_for  # noqa: E402
+
+CAMERA = "usb-1d6b:0104-BUS00001"
+
+
+def capture_node(device, control_interface):
+    """The capture node uvcvideo made for the function whose VideoControl interface is given."""
+    nodes = sorted(device.glob(f"*:1.{control_interface}/video4linux/video*"), key=lambda p: int(p.name[5:]))
+    return "/dev/" + nodes[0].name
+
+
+def v4l2_ctl_stream(node, count):
+    return ["v4l2-ctl", "-d", node, "--set-fmt-video=width=320,height=240,pixelformat=YUYV",
+            "--stream-mmap", f"--stream-count={count}"]
+
+
+# (the first function's reservation, the second's), bytes a microframe, and the bus time the
+# kernel's formula gives them: 61 µs for 3 × 1024 bytes, 41 for 2 × 1024, 21 for 1024, of 100.
+MICROSECONDS = {3072: 61, 2048: 41, 1024: 21}
+@pytest.mark.parametrize("first,second", [(3072, 1024), (2048, 2048), (3072, 2048), (3072, 3072), (1024, 3072)])
+def test_the_estimate_agrees_with_what_the_kernel_accepts(first, second):
+    functions = [
+        Function([Format("YUYV", [(320, 240)]), Format("MJPG", [(320, 240)])], name="Front Camera", max_packet=first),
+        Function([Format("YUYV", [(320, 240)])], name="Rear Camera", max_packet=second),
+    ]
+    with Gadget(f"bus{first}-{second}", serial="BUS00001", functions=functions).plug(0) as gadget:
+        device = gadget.host_device_path()
+        rear = subprocess.Popen(v4l2_ctl_stream(capture_node(device, 2), 900), stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            # The kernel's reservation for the other process's stream, as sysfs shows it.
+            setting = device / f"{device.name}:1.3" / "bAlternateSetting"
+            wait_for(lambda: setting.read_text().strip() != "0" or rear.poll() is not None, timeout=20,
+                     what="the rear camera streaming")
+            assert rear.poll() is None, rear.stderr.read()
+            # What the camera can reserve, from its descriptors as libusb reads them, and the
+            # session's cost before it starts (a batch not committed: one that does not fit is
+            # refused at commit).
+            with ocellus.Context("org.ocellus.test.bus") as context:
+                camera = context.device_by_unique_id(CAMERA)
+                assert camera.property("device.usb.bus") == device.parent.name
+                assert camera.property("device.usb.streaming-settings") == f"{first} bytes every 1 interval"
+                session, output = context.capture_session(), ocellus.VideoDataOutput("YUYV", 320, 240)
+                session.begin_configuration()
+                session.set_input(camera)
+                session.add_output(output)
+                cost = session.hardware_cost()
+                session.close()
+            ours = cli("stream", CAMERA, "--format", "YUYV", "--size", "320x240", "--frames", "3", "--json", check=False)
+            kernel = subprocess.run(v4l2_ctl_stream(capture_node(device, 0), 3), capture_output=True, text=True, timeout=60)
+        finally:
+            rear.kill()
+            rear.wait()
+    fits = (first, second) in [(3072, 1024), (2048, 2048), (1024, 3072)]
+    assert cost.bus == device.parent.name and cost.others == 1 and cost.fits == fits, cost
+    assert abs(cost.total - (MICROSECONDS[first] + MICROSECONDS[second]) / 100) < 1e-9, cost
+    # v4l2-ctl reports a refused VIDIOC_STREAMON but exits 0.
+    kernel_refused = "No space left on device" in kernel.stderr + kernel.stdout
+    print(f"{first}+{second}: ocellus {ours.returncode} {ours.stderr.strip()!r}; kernel {kernel.returncode} {kernel.stderr.strip()[-120:]!r}")
+    assert kernel_refused == (not fits), "the test bed's bus: EHCI's budget"
+    if fits:
+        assert ours.returncode == 0 and kernel.returncode == 0, ours.stderr
+    else:
+        # Refused before stream-on, naming the bus, the other stream's interface and the shares.
+        assert ours.returncode != 0 and "not enough USB bandwidth on usb" in ours.stderr, ours.stderr
+        assert f"{device.name}:1.3" in ours.stderr and "of its periodic time" in ours.stderr, ours.stderr
