@@ -89,19 +89,9 @@ int capture_start(capture_run *c)
     return oc_capture_session_start_running(c->session) == OC_OK ? 0 : capture_fail(c, oc_last_error_message());
 }
 
-/* Waits for a termination signal, finish_wait(), or `seconds` (<= 0: no limit); `tick` runs about once a second. */
 void capture_wait(capture_run *c, double seconds, void (*tick)(void *), void *tick_data)
 {
-    uint64_t deadline = seconds > 0 ? monotonic_ns() + (uint64_t)(seconds * 1e9) : 0;
-    for (;;) {
-        uint64_t now = monotonic_ns();
-        if (deadline && now >= deadline) return;
-        uint64_t slice = 1000000000u;
-        if (deadline && deadline - now < slice) slice = deadline - now;
-        struct timespec timeout = { .tv_sec = (time_t)(slice / 1000000000u), .tv_nsec = (long)(slice % 1000000000u) };
-        if (sigtimedwait(&c->signals, NULL, &timeout) > 0) return;
-        if (tick) tick(tick_data);
-    }
+    wait_for_termination(&c->signals, seconds, tick, tick_data);
 }
 
 /* The failure that ended the session, or NULL; copied into `buffer`. */

@@ -30,6 +30,20 @@ sigset_t block_termination_signals(void)
 
 void finish_wait(void) { kill(getpid(), SIGUSR1); }
 
+void wait_for_termination(const sigset_t *signals, double seconds, void (*tick)(void *), void *tick_data)
+{
+    uint64_t deadline = seconds > 0 ? monotonic_ns() + (uint64_t)(seconds * 1e9) : 0;
+    for (;;) {
+        uint64_t now = monotonic_ns();
+        if (deadline && now >= deadline) return;
+        uint64_t slice = 1000000000u;
+        if (deadline && deadline - now < slice) slice = deadline - now;
+        struct timespec timeout = { .tv_sec = (time_t)(slice / 1000000000u), .tv_nsec = (long)(slice % 1000000000u) };
+        if (sigtimedwait(signals, NULL, &timeout) > 0) return;
+        if (tick) tick(tick_data);
+    }
+}
+
 oc_context *open_context(const global_options *options)
 {
     oc_context_options context_options;

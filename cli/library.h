@@ -32,6 +32,8 @@ const char *device_label(oc_device *device, strbuf *out);
 sigset_t block_termination_signals(void);
 /* Ends a wait on the blocked signals from any thread. */
 void finish_wait(void);
+/* Waits for one of `signals`, finish_wait(), or `seconds` (<= 0: no limit); `tick` runs about once a second. */
+void wait_for_termination(const sigset_t *signals, double seconds, void (*tick)(void *), void *tick_data);
 uint64_t monotonic_ns(void);
 
 #endif

@@ -7,6 +7,8 @@
 #include "library.h"
 #include "metadata_lines.h"
 #include "output.h"
+#include "stream_cameras.h"
+#include "stream_statistics.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -15,72 +17,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Frames counted on the stream thread: arrival times and capture-to-callback latencies, the latencies
- * in a fixed histogram (0.1 ms buckets up to 2 s, then one overflow bucket), so a frame costs a few
- * instructions and no memory, however long the stream runs. */
-enum { BUCKET_NS = 100000, BUCKETS = 20000 };
-typedef struct stream_statistics {
-    pthread_mutex_t lock;
-    uint64_t limit;
-    uint32_t histogram[BUCKETS + 1];
-    uint64_t counted;
-    uint64_t first, last;
-} stream_statistics;
-
-/* The frame's number (1-based), or 0 once `limit` frames were counted. */
-static uint64_t statistics_record(stream_statistics *s, uint64_t captured_ns)
-{
-    uint64_t arrival = monotonic_ns();
-    uint64_t latency = arrival > captured_ns ? arrival - captured_ns : 0;
-    uint64_t bucket = latency / BUCKET_NS;
-    pthread_mutex_lock(&s->lock);
-    uint64_t number = 0;
-    if (s->limit == 0 || s->counted < s->limit) {
-        s->histogram[bucket < BUCKETS ? bucket : BUCKETS]++;
-        number = ++s->counted;
-        if (number == 1) s->first = arrival;
-        s->last = arrival;
-    }
-    pthread_mutex_unlock(&s->lock);
-    return number;
-}
-
-static uint64_t statistics_count(stream_statistics *s)
-{
-    pthread_mutex_lock(&s->lock);
-    uint64_t count = s->counted;
-    pthread_mutex_unlock(&s->lock);
-    return count;
-}
-
-/* Frames per second between the first and the last frame. */
-static double statistics_fps(stream_statistics *s)
-{
-    pthread_mutex_lock(&s->lock);
-    double fps = s->counted > 1 && s->last > s->first ? (double)(s->counted - 1) * 1e9 / (double)(s->last - s->first) : 0;
-    pthread_mutex_unlock(&s->lock);
-    return fps;
-}
-
-/* Latency quantile in milliseconds (0.5 median, 0.99 p99), to the bucket's middle (±0.05 ms). */
-static double statistics_latency(stream_statistics *s, double quantile)
-{
-    pthread_mutex_lock(&s->lock);
-    double result = 0;
-    if (s->counted > 0) {
-        uint64_t rank = (uint64_t)((double)s->counted * quantile);
-        if (rank > s->counted - 1) rank = s->counted - 1;
-        uint64_t seen = 0;
-        result = (double)BUCKETS * BUCKET_NS / 1e6;
-        for (size_t bucket = 0; bucket <= BUCKETS; bucket++) {
-            seen += s->histogram[bucket];
-            if (seen > rank) { result = ((double)bucket + 0.5) * BUCKET_NS / 1e6; break; }
-        }
-    }
-    pthread_mutex_unlock(&s->lock);
-    return result;
-}
 
 #define OC_PIXEL_FORMAT_BGRX OC_FOURCC('X', 'R', '2', '4')
 
@@ -244,7 +180,20 @@ int command_stream(const global_options *options, arguments *a)
     bool face_exposure = !args_flag(a, "--no-face-exposure");
     bool face_focus = !args_flag(a, "--no-face-focus");
     bool center_stage = args_flag(a, "--center-stage");
+    bool fit = args_flag(a, "--fit");
+    /* More cameras after the first: several at once. */
+    const char *specs[16] = { spec };
+    int camera_count = spec ? 1 : 0;
+    for (const char *more; camera_count < 16 && (more = args_positional(a)); ) specs[camera_count++] = more;
     if (args_finish(a)) return 2;
+    if (camera_count > 1) {
+        if (output_path || depth || metadata_names || frame_events || center_stage || !face_exposure || !face_focus) {
+            return usage_error("--output, --depth, --metadata, --frame-events, --center-stage and --no-face-* stream one camera");
+        }
+        stream_request request = { .pixel_format = pixel_format, .width = width, .height = height, .max_rate = max_rate,
+                                   .frames = limit, .seconds = seconds, .fit = fit, .as_json = as_json };
+        return stream_cameras(options, specs, camera_count, &request);
+    }
 
     static stream_run run = { .statistics = { .lock = PTHREAD_MUTEX_INITIALIZER } };
     run.statistics.limit = limit;

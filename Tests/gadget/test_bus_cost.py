@@ -6,6 +6,7 @@ streams the second; Ocellus is asked for the first, and its estimate — from th
 the kernel's formula and what sysfs says the bus carries — must agree with what the kernel
 then accepts or refuses."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -82,3 +83,45 @@ def test_the_estimate_agrees_with_what_the_kernel_accepts(first, second):
         # Refused before stream-on, naming the bus, the other stream's interface and the shares.
         assert ours.returncode != 0 and "not enough USB bandwidth on usb" in ours.stderr, ours.stderr
         assert f"{device.name}:1.3" in ours.stderr and "of its periodic time" in ours.stderr, ours.stderr
+
+
+def test_two_cameras_on_two_buses_stream_at_once_each_bus_reported():
+    first = Gadget("busa", serial="BUSA0001", functions=[Function([Format("YUYV", [(320, 240)])], max_packet=3072)])
+    second = Gadget("busb", serial="BUSB0001", functions=[Function([Format("YUYV", [(320, 240)])], max_packet=1024)])
+    with first.plug(0) as a, second.plug(1) as b:
+        result = cli("stream", "usb-1d6b:0104-BUSA0001", "usb-1d6b:0104-BUSB0001", "--format", "YUYV", "--size", "320x240",
+                     "--frames", "10", "--json")
+        buses = [a.host_device_path().parent.name, b.host_device_path().parent.name]
+    summary = json.loads(result.stdout)
+    assert [(c["unique_id"], c["frames"], c["pixel_format"]) for c in summary["cameras"]] == [
+        ("usb-1d6b:0104-BUSA0001", 10, "YUYV"), ("usb-1d6b:0104-BUSB0001", 10, "YUYV")], summary
+    # Each bus with its one camera: 61 and 21 µs of the 100 a microframe gives.
+    assert summary["hardware_cost"] == {"total": 0.61, "buses": [
+        {"bus": buses[0], "load": 0.61, "cameras": ["usb-1d6b:0104-BUSA0001"]},
+        {"bus": buses[1], "load": 0.21, "cameras": ["usb-1d6b:0104-BUSB0001"]}]}, summary
+    assert summary["fallbacks"] == []
+
+
+def test_a_camera_that_does_not_fit_is_refused_by_name_and_the_others_stop():
+    functions = [
+        Function([Format("YUYV", [(320, 240)]), Format("MJPG", [(320, 240)])], name="Front Camera", max_packet=3072),
+        Function([Format("YUYV", [(320, 240)])], name="Rear Camera", max_packet=3072),
+    ]
+    other = Gadget("busb", serial="BUSB0001", functions=[Function([Format("YUYV", [(320, 240)])], max_packet=1024)])
+    with Gadget("bus3072-3072", serial="BUS00001", functions=functions).plug(0) as gadget, other.plug(1) as b:
+        device = gadget.host_device_path()
+        rear = subprocess.Popen(v4l2_ctl_stream(capture_node(device, 2), 900), stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            setting = device / f"{device.name}:1.3" / "bAlternateSetting"
+            wait_for(lambda: setting.read_text().strip() != "0", timeout=20, what="the rear camera streaming")
+            # The camera on the free bus starts first; the one that does not fit ends the run.
+            refused = cli("stream", "usb-1d6b:0104-BUSB0001", CAMERA, "--format", "YUYV", "--size", "320x240",
+                          "--frames", "30", "--json", check=False)
+            other_setting = (b.host_device_path() / f"{b.host_device_path().name}:1.1" / "bAlternateSetting").read_text().strip()
+        finally:
+            rear.kill()
+            rear.wait()
+    assert refused.returncode == 1 and refused.stdout == "", refused
+    assert f"{CAMERA}: not enough USB bandwidth on {device.parent.name}" in refused.stderr, refused.stderr
+    assert other_setting == "0", "the camera that fitted was stopped: its bandwidth is free again"

@@ -124,6 +124,28 @@ def test_stream_json_is_one_summary_object():
     assert 0 <= summary["latency_ms"]["median"] <= summary["latency_ms"]["p99"] < 1000
 
 
+def test_stream_of_several_cameras_is_one_summary_of_all():
+    """Two cameras in one run: a summary object per camera, the USB cost (the test bed's virtual
+    cameras are on no bus: none), no fallback; a camera named twice, or one that is not there, is refused."""
+    result = run("stream", "usb-1d6b:0110-VCAM-0000", "usb-1d6b:0111-VCAM-0001", "--format", "NV12", "--size", "320x240",
+                 "--frames", "15", "--json")
+    summary = json.loads(result.stdout)
+    assert list(summary) == ["cameras", "hardware_cost", "fallbacks"]
+    assert [list(camera) for camera in summary["cameras"]] == [["unique_id", "frames", "dropped", "fps", "pixel_format", "width", "height"]] * 2
+    assert [camera["unique_id"] for camera in summary["cameras"]] == ["usb-1d6b:0110-VCAM-0000", "usb-1d6b:0111-VCAM-0001"]
+    assert all((c["frames"], c["pixel_format"], c["width"], c["height"]) == (15, "NV12", 320, 240) and 10 < c["fps"] < 45
+               for c in summary["cameras"]), summary
+    assert summary["hardware_cost"] == {"total": 0, "buses": []} and summary["fallbacks"] == []
+    text = run("stream", "usb-1d6b:0110-VCAM-0000", "usb-1d6b:0111-VCAM-0001", "--frames", "5").stdout.splitlines()
+    assert [line.split(":")[0] for line in text[-2:]] == ["usb-1d6b", "usb-1d6b"] and " 5 frames" in text[-1], text
+    twice = run("stream", "usb-1d6b:0110-VCAM-0000", "0", "--frames", "5", check=False)
+    assert twice.returncode == 2 and "named twice" in twice.stderr
+    missing = run("stream", "usb-1d6b:0110-VCAM-0000", "nosuch", "--frames", "5", check=False)
+    assert missing.returncode == 1 and "nosuch" in missing.stderr
+    one_only = run("stream", "0", "1", "--depth", check=False)
+    assert one_only.returncode == 2 and "one camera" in one_only.stderr
+
+
 def test_stream_for_seconds_with_live_stats():
     started = time.monotonic()
     result = run("stream", "usb-1d6b:0110-VCAM-0000", "--seconds", "2.5")
