@@ -181,17 +181,19 @@ int command_stream(const global_options *options, arguments *a)
     bool face_focus = !args_flag(a, "--no-face-focus");
     bool center_stage = args_flag(a, "--center-stage");
     bool fit = args_flag(a, "--fit");
+    bool synchronized = args_flag(a, "--synchronized");
     /* More cameras after the first: several at once. */
     const char *specs[16] = { spec };
     int camera_count = spec ? 1 : 0;
     for (const char *more; camera_count < 16 && (more = args_positional(a)); ) specs[camera_count++] = more;
     if (args_finish(a)) return 2;
-    if (camera_count > 1) {
+    if (camera_count > 1 || synchronized) {
         if (output_path || depth || metadata_names || frame_events || center_stage || !face_exposure || !face_focus) {
             return usage_error("--output, --depth, --metadata, --frame-events, --center-stage and --no-face-* stream one camera");
         }
         stream_request request = { .pixel_format = pixel_format, .width = width, .height = height, .max_rate = max_rate,
-                                   .frames = limit, .seconds = seconds, .fit = fit, .as_json = as_json };
+                                   .frames = limit, .seconds = seconds, .fit = fit, .synchronized = synchronized,
+                                   .as_json = as_json };
         return stream_cameras(options, specs, camera_count, &request);
     }
 

@@ -28,6 +28,7 @@ typedef struct camera_stream {
 typedef struct several_cameras {
     camera_stream cameras[MAX_CAMERAS];
     int count;
+    oc_output_synchronizer *synchronizer;   /* with --synchronized: the two cameras' frames in pairs */
     uint64_t limit;
     pthread_mutex_t lock;
     int finished;          /* cameras that delivered `limit` frames */
@@ -45,6 +46,16 @@ static void on_camera_frame(oc_video_data_output *output, const oc_frame *frame,
     bool done = ++all->finished == all->count;
     pthread_mutex_unlock(&all->lock);
     if (done) finish_wait();
+}
+
+/* A pair of frames captured at the same instant: each camera's frame counted; the run ends at `limit` pairs. */
+static void on_pair(oc_output_synchronizer *synchronizer, const oc_frame *first, const oc_frame *second, void *user_data)
+{
+    (void)synchronizer;
+    several_cameras *all = user_data;
+    uint64_t number = statistics_record(&all->cameras[0].statistics, oc_frame_timestamp_ns(first));
+    statistics_record(&all->cameras[1].statistics, oc_frame_timestamp_ns(second));
+    if (all->limit && number == all->limit) finish_wait();
 }
 
 /* A runtime error (or a stall) of one camera ends the command, naming the camera. */
@@ -78,6 +89,8 @@ static bool camera_sends(const oc_device *device, uint32_t pixel_format, uint32_
 
 static void close_cameras(several_cameras *all, oc_context *ctx)
 {
+    oc_output_synchronizer_destroy(all->synchronizer);   /* before its outputs */
+    all->synchronizer = NULL;
     for (int i = 0; i < all->count; i++) {
         camera_stream *camera = &all->cameras[i];
         if (camera->session) oc_capture_session_destroy(camera->session);
@@ -182,6 +195,12 @@ static void summary_json(several_cameras *all, const stream_request *request, st
         json_object_end(&w);
     }
     json_array_end(&w);
+    if (all->synchronizer) {
+        json_key(&w, "pairs"); json_int(&w, (int64_t)oc_output_synchronizer_delivered_pairs(all->synchronizer));
+        json_key(&w, "unmatched");
+        json_int(&w, (int64_t)(oc_output_synchronizer_unmatched_frames(all->synchronizer, OC_SYNC_STREAM_FIRST)
+                               + oc_output_synchronizer_unmatched_frames(all->synchronizer, OC_SYNC_STREAM_SECOND)));
+    }
     json_object_end(&w);
 }
 
@@ -199,13 +218,20 @@ static void summary_text(several_cameras *all, const stream_request *request, st
         if (camera->has_cost) text_printf(out, "; %s at %.0f%% with it", camera->cost.bus, camera->cost.total * 100);
         if (camera->fallback[0]) text_printf(out, "; %s", camera->fallback);
     }
+    if (all->synchronizer) {
+        text_printf(out, "\n%" PRIu64 " pairs, %" PRIu64 " unmatched frames", oc_output_synchronizer_delivered_pairs(all->synchronizer),
+                    oc_output_synchronizer_unmatched_frames(all->synchronizer, OC_SYNC_STREAM_FIRST)
+                        + oc_output_synchronizer_unmatched_frames(all->synchronizer, OC_SYNC_STREAM_SECOND));
+    }
 }
 
 int stream_cameras(const global_options *options, const char *const *specs, int count, const stream_request *request)
 {
     if (count > MAX_CAMERAS) return usage_error("at most %d cameras in one stream", MAX_CAMERAS);
+    if (request->synchronized && count != 2) return usage_error("--synchronized pairs the frames of two cameras");
     static several_cameras all = { .lock = PTHREAD_MUTEX_INITIALIZER };
     all.count = 0;
+    all.synchronizer = NULL;
     all.limit = request->frames;
     sigset_t signals = block_termination_signals();
     oc_context *ctx = open_context(options);
@@ -237,6 +263,14 @@ int stream_cameras(const global_options *options, const char *const *specs, int 
             close_cameras(&all, ctx);
             return fail(1, "%s", message);
         }
+    }
+    if (request->synchronized
+        && (oc_output_synchronizer_create_for_cameras(all.cameras[0].output, all.cameras[1].output, &all.synchronizer) != OC_OK
+            || oc_output_synchronizer_set_callback(all.synchronizer, on_pair, &all) != OC_OK)) {
+        char message[1024];
+        snprintf(message, sizeof message, "%s", oc_last_error_message());
+        close_cameras(&all, ctx);
+        return fail(1, "%s", message);
     }
     /* One after another: each camera's cost, read before it starts, counts those already streaming. */
     for (int i = 0; i < all.count; i++) {

@@ -14,6 +14,7 @@ typedef struct stream_request {
     uint64_t frames;                        /* per camera; 0: no limit */
     double seconds;                         /* <= 0: no limit */
     bool fit;                               /* a camera may run another format when the asked one does not fit its bus */
+    bool synchronized;                      /* two cameras' frames paired by capture time */
     bool as_json;
 } stream_request;
 

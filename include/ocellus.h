@@ -1958,8 +1958,11 @@ float oc_frame_depth_unit(const oc_frame *frame);
 /**
  * Pairs a video data output's frames with a depth data output's maps captured
  * at the same instant (capture times within half the shorter frame interval),
- * delivered together to one callback. Works across rates: at 30 fps video and
- * 15 fps depth, every depth map has its frame and every other frame has none.
+ * delivered together to one callback; or, since 0.3, the frames of two cameras'
+ * video outputs (oc_output_synchronizer_create_for_cameras()). Capture times are
+ * the kernel's monotonic clock, one for every camera, not arrival. Works across
+ * rates: at 30 fps video and 15 fps depth, every depth map has its frame and
+ * every other frame has none.
  * A frame without a partner is counted (oc_output_synchronizer_unmatched_frames()),
  * never queued. While synchronized, the outputs' own callbacks are not called
  * (pulling frames with oc_video_data_output_copy_next_frame() still works).
@@ -1969,7 +1972,10 @@ typedef struct oc_output_synchronizer oc_output_synchronizer;
 /** Which stream of a synchronizer. */
 typedef enum oc_sync_stream {
     OC_SYNC_STREAM_VIDEO = 0,
-    OC_SYNC_STREAM_DEPTH = 1
+    OC_SYNC_STREAM_DEPTH = 1,
+    /** The first and the second output of a synchronizer of two cameras (0.3; the same values). */
+    OC_SYNC_STREAM_FIRST = 0,
+    OC_SYNC_STREAM_SECOND = 1
 } oc_sync_stream;
 
 /**
@@ -1984,6 +1990,22 @@ typedef enum oc_sync_stream {
  */
 oc_status oc_output_synchronizer_create(oc_video_data_output *video, oc_depth_data_output *depth,
                                         oc_output_synchronizer **out);
+
+/**
+ * Synchronize the video outputs of two cameras, each in its own session (or in none
+ * yet): a stereo pair of webcams, a room camera beside a face camera. The callback
+ * gets the first output's frame as `video` and the second's as `depth`; unmatched
+ * frames are counted by OC_SYNC_STREAM_FIRST and OC_SYNC_STREAM_SECOND. Their frame
+ * callbacks are cleared. Added in 0.3.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (NULL out, or
+ *          one output given twice); OC_ERROR_WRONG_STATE when an output already has
+ *          a synchronizer, or from an output's callback.
+ * \ownership The caller destroys it with oc_output_synchronizer_destroy()
+ *            (before or after the outputs; the outputs then have no callback).
+ * \threadsafety Any thread.
+ */
+oc_status oc_output_synchronizer_create_for_cameras(oc_video_data_output *first, oc_video_data_output *second,
+                                                    oc_output_synchronizer **out);
 
 /**
  * Stop synchronizing and destroy: returns after a pair callback in flight.

@@ -55,6 +55,9 @@ def parse(text):
             if "|" not in token and following and not following.startswith(("-", "|")) and following != "...":
                 flags[token] = following
                 index += 1
+        elif token.endswith("..."):
+            # A repeatable positional (CAMERA...): the same kind at every later position too.
+            positionals.extend([token[:-3]] * 8)
         else:
             positionals.append(token)
         index += 1

@@ -2,17 +2,47 @@
 import COcellus
 import OcellusCore
 
+/// An output's box as a synchronizer holds it: a video or a depth output's.
+protocol SynchronizedOutputBox: AnyObject {
+    var synchronizer: SynchronizerBox? { get set }
+    var frameOutput: FrameOutput { get }
+}
+
+extension FrameOutputBox: SynchronizedOutputBox {
+    var frameOutput: FrameOutput { output }
+}
+
 final class SynchronizerBox {
     let synchronizer: OutputSynchronizer
-    let outputs: (video: OutputBox, depth: DepthOutputBox)
-    let videoView = FrameBox(), depthView = FrameBox()
+    let outputs: (first: any SynchronizedOutputBox, second: any SynchronizedOutputBox)
+    let firstView = FrameBox(), secondView = FrameBox()
     var handle: OpaquePointer!
 
-    init(video: OutputBox, depth: DepthOutputBox) {
-        synchronizer = OutputSynchronizer(video: video.output, depth: depth.output)
-        outputs = (video, depth)
-        videoView.handle = HandleTable.register(videoView)
-        depthView.handle = HandleTable.register(depthView)
+    init(_ first: any SynchronizedOutputBox, _ second: any SynchronizedOutputBox) {
+        synchronizer = OutputSynchronizer(first.frameOutput, second.frameOutput)
+        outputs = (first, second)
+        firstView.handle = HandleTable.register(firstView)
+        secondView.handle = HandleTable.register(secondView)
+    }
+
+    /// `oc_output_synchronizer_create*`: a synchronizer of two outputs that have none.
+    static func create(_ first: (any SynchronizedOutputBox)?, _ second: (any SynchronizedOutputBox)?,
+                       _ out: UnsafeMutablePointer<OpaquePointer?>?, function: String) -> oc_status {
+        guard let out else { return LastError.fail(.invalidArgument, "\(function): out is NULL") }
+        out.pointee = nil
+        guard let first, let second else { return oc_status(OC_ERROR_INVALID_HANDLE) }
+        guard first !== second else { return LastError.fail(.invalidArgument, "\(function): the two outputs are one") }
+        guard first.synchronizer == nil && second.synchronizer == nil else {
+            return LastError.fail(.wrongState, "\(function): an output already belongs to a synchronizer")
+        }
+        guard !first.frameOutput.isDeliveringThread && !second.frameOutput.isDeliveringThread else {
+            return LastError.fail(.wrongState, "\(function): called from an output's own frame callback")
+        }
+        let box = SynchronizerBox(first, second)
+        (first.synchronizer, second.synchronizer) = (box, box)
+        box.handle = HandleTable.register(box)
+        out.pointee = box.handle
+        return oc_status(OC_OK)
     }
 
     static func lookup(_ handle: OpaquePointer?) -> SynchronizerBox? {
@@ -108,22 +138,12 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
 
 @c @implementation public func oc_output_synchronizer_create(_ video: OpaquePointer?, _ depth: OpaquePointer?,
                                                              _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    guard let out else { return LastError.fail(.invalidArgument, "oc_output_synchronizer_create: out is NULL") }
-    out.pointee = nil
-    guard let videoBox = OutputBox.lookup(video), let depthBox = DepthOutputBox.lookup(depth) else {
-        return oc_status(OC_ERROR_INVALID_HANDLE)
-    }
-    guard videoBox.synchronizer == nil && depthBox.synchronizer == nil else {
-        return LastError.fail(.wrongState, "oc_output_synchronizer_create: an output already belongs to a synchronizer")
-    }
-    guard !videoBox.output.isDeliveringThread && !depthBox.output.isDeliveringThread else {
-        return LastError.fail(.wrongState, "oc_output_synchronizer_create: called from an output's own frame callback")
-    }
-    let box = SynchronizerBox(video: videoBox, depth: depthBox)
-    (videoBox.synchronizer, depthBox.synchronizer) = (box, box)
-    box.handle = HandleTable.register(box)
-    out.pointee = box.handle
-    return oc_status(OC_OK)
+    SynchronizerBox.create(OutputBox.lookup(video), DepthOutputBox.lookup(depth), out, function: "oc_output_synchronizer_create")
+}
+
+@c @implementation public func oc_output_synchronizer_create_for_cameras(_ first: OpaquePointer?, _ second: OpaquePointer?,
+                                                                         _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    SynchronizerBox.create(OutputBox.lookup(first), OutputBox.lookup(second), out, function: "oc_output_synchronizer_create_for_cameras")
 }
 
 @c @implementation public func oc_output_synchronizer_destroy(_ synchronizer: OpaquePointer?) {
@@ -134,9 +154,9 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
     }
     box.synchronizer.pairHandler = nil
     box.synchronizer.detach()   // waits for a delivery in flight
-    (box.outputs.video.synchronizer, box.outputs.depth.synchronizer) = (nil, nil)
-    HandleTable.unregister(box.videoView.handle)
-    HandleTable.unregister(box.depthView.handle)
+    (box.outputs.first.synchronizer, box.outputs.second.synchronizer) = (nil, nil)
+    HandleTable.unregister(box.firstView.handle)
+    HandleTable.unregister(box.secondView.handle)
     HandleTable.unregister(box.handle)
 }
 
@@ -147,14 +167,14 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
         box.synchronizer.pairHandler = nil
         return oc_status(OC_OK)
     }
-    let (handle, videoView, depthView) = (box.handle, box.videoView, box.depthView)
+    let (handle, firstView, secondView) = (box.handle, box.firstView, box.secondView)
     let userDataBits = UInt(bitPattern: userData)
     box.synchronizer.pairHandler = { pair in
-        withUnsafePointer(to: pair.video) { video in
-            withUnsafePointer(to: pair.depth) { depth in
-                videoView.deliver(video) {
-                    depthView.deliver(depth) {
-                        callback(handle, videoView.handle, depthView.handle, UnsafeMutableRawPointer(bitPattern: userDataBits))
+        withUnsafePointer(to: pair.first) { first in
+            withUnsafePointer(to: pair.second) { second in
+                firstView.deliver(first) {
+                    secondView.deliver(second) {
+                        callback(handle, firstView.handle, secondView.handle, UnsafeMutableRawPointer(bitPattern: userDataBits))
                     }
                 }
             }

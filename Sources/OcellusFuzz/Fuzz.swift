@@ -87,7 +87,7 @@ enum FuzzInputs {
                 depthOutputs.raw.deliver(map, arrival: arrival)
                 depthOutputs.metres.deliver(map, arrival: arrival)
             }
-            synchronizer.arrived(frame, from: step & 1 == 0 ? .video : .depth)
+            synchronizer.arrived(frame, from: step & 1 == 0 ? .first : .second)
         }
     }
 

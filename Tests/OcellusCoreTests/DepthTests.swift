@@ -128,19 +128,19 @@ import OcellusTestSupport
         let synchronizer = OutputSynchronizer(video: videoOutput, depth: depthOutput)
         var pairs: [(UInt64, UInt64)] = []
         synchronizer.pairHandler = { pair in
-            pairs.append((pair.video.timestampNanoseconds / 1_000_000, pair.depth.timestampNanoseconds / 1_000_000))
+            pairs.append((pair.first.timestampNanoseconds / 1_000_000, pair.second.timestampNanoseconds / 1_000_000))
         }
         let bytes = [UInt8](repeating: 0, count: 8)
         bytes.withUnsafeBytes { buffer in
             // Arrival order: by time, video first on ties.
-            let events = (video.map { ($0, OutputSynchronizer.Side.video) } + depth.map { ($0, .depth) }).sorted { $0.0 < $1.0 }
+            let events = (video.map { ($0, OutputSynchronizer.Side.first) } + depth.map { ($0, .second) }).sorted { $0.0 < $1.0 }
             for (sequence, (time, side)) in events.enumerated() {
-                let frame = Self.frame(side == .video ? .yuyv : Self.z16, 2, 2, sequence: UInt64(sequence), at: time * 1_000_000,
+                let frame = Self.frame(side == .first ? .yuyv : Self.z16, 2, 2, sequence: UInt64(sequence), at: time * 1_000_000,
                                        buffer, stride: 4)
                 synchronizer.arrived(frame, from: side)
             }
         }
-        return (pairs, (synchronizer.unmatchedFrames(.video), synchronizer.unmatchedFrames(.depth)))
+        return (pairs, (synchronizer.unmatchedFrames(.first), synchronizer.unmatchedFrames(.second)))
     }
 
     @Test func framesOfOneInstantArePairedDespiteJitter() {
@@ -197,5 +197,28 @@ import OcellusTestSupport
         try session.stopRunning()
         #expect(streams[1].stops.count == 1, "the failed depth stream is stopped by stopRunning")
         session.events.removeObserver(observer)
+    }
+}
+
+extension DepthTests {
+    /// Two cameras' pictures (a stereo pair): the same rules as a picture and its depth map.
+    @Test func twoCamerasPicturesArePairedByCaptureTime() {
+        let left = VideoDataOutput(), right = VideoDataOutput()
+        left.frameInterval = 33_333_333
+        right.frameInterval = 66_666_666   // 15 fps beside 30: every right frame pairs, every other left one does not
+        let synchronizer = OutputSynchronizer(left, right)
+        var pairs: [(UInt64, UInt64)] = []
+        synchronizer.pairHandler = { pair in
+            pairs.append((pair.first.timestampNanoseconds / 1_000_000, pair.second.timestampNanoseconds / 1_000_000))
+        }
+        let bytes = [UInt8](repeating: 0, count: 8)
+        bytes.withUnsafeBytes { buffer in
+            let events: [(UInt64, OutputSynchronizer.Side)] = [(0, .first), (3, .second), (33, .first), (67, .first), (70, .second), (100, .first)]
+            for (sequence, (time, side)) in events.enumerated() {
+                synchronizer.arrived(Self.frame(.yuyv, 2, 2, sequence: UInt64(sequence), at: time * 1_000_000, buffer, stride: 4), from: side)
+            }
+        }
+        #expect(pairs.map(\.0) == [0, 67] && pairs.map(\.1) == [3, 70])
+        #expect(synchronizer.unmatchedFrames(.first) == 1 && synchronizer.deliveredPairs == 2, "33 found none; 100 still waits")
     }
 }

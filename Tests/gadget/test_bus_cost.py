@@ -92,6 +92,10 @@ def test_two_cameras_on_two_buses_stream_at_once_each_bus_reported():
         result = cli("stream", "usb-1d6b:0104-BUSA0001", "usb-1d6b:0104-BUSB0001", "--format", "YUYV", "--size", "320x240",
                      "--frames", "10", "--json")
         buses = [a.host_device_path().parent.name, b.host_device_path().parent.name]
+        # The two cameras' frames in pairs by uvcvideo's capture times (one monotonic clock).
+        paired = json.loads(cli("stream", "usb-1d6b:0104-BUSA0001", "usb-1d6b:0104-BUSB0001", "--synchronized", "--format", "YUYV",
+                                "--size", "320x240", "--frames", "20", "--json").stdout)
+    assert paired["pairs"] == 20 and paired["unmatched"] <= 6, paired
     summary = json.loads(result.stdout)
     assert [(c["unique_id"], c["frames"], c["pixel_format"]) for c in summary["cameras"]] == [
         ("usb-1d6b:0104-BUSA0001", 10, "YUYV"), ("usb-1d6b:0104-BUSB0001", 10, "YUYV")], summary

@@ -1,16 +1,21 @@
 import Synchronization
 
-/// A picture and the depth map captured at the same instant, both valid during the call.
+/// Two frames captured at the same instant, both valid during the call: a picture and its
+/// depth map, or the pictures of two cameras.
 public struct SynchronizedPair {
-    public let video: CameraFrame
-    public let depth: CameraFrame
+    /// The frame of the synchronizer's first output (the picture, beside a depth map).
+    public let first: CameraFrame
+    /// The frame of its second output (the depth map, or the other camera's picture).
+    public let second: CameraFrame
 }
 
-/// Pairs a video data output's frames with a depth data output's maps whose capture times
-/// match within half the shorter frame interval (the faster stream's), and hands each pair
-/// to one handler (behaviour §4, like AVCaptureDataOutputSynchronizer). The tolerance is
-/// what makes every frame of the slower stream find its partner when the two run at
-/// different rates; frames that find none are counted as unmatched, never queued.
+/// Pairs two outputs' frames whose capture times match within half the shorter frame interval
+/// (the faster stream's), and hands each pair to one handler (behaviour §4, like
+/// AVCaptureDataOutputSynchronizer): a video data output with a depth data output, or the video
+/// outputs of two cameras (a stereo pair of webcams, a room camera beside a face camera). Capture
+/// times are the kernel's monotonic clock, one clock for every camera. The tolerance is what
+/// makes every frame of the slower stream find its partner when the two run at different rates;
+/// frames that find none are counted as unmatched, never queued.
 ///
 /// While synchronized, the outputs' frames go here instead of their own handlers. The
 /// frame that arrives first waits, copied into storage reused from frame to frame (no
@@ -18,10 +23,9 @@ public struct SynchronizedPair {
 /// pair is delivered on the thread of the one that completes it, outside the lock, one
 /// pair at a time (a pair completes only on the thread whose side is not waiting).
 public final class OutputSynchronizer: @unchecked Sendable {
-    public enum Side: Int, Sendable { case video = 0, depth = 1 }
+    public enum Side: Int, Sendable { case first = 0, second = 1 }
 
-    public let videoOutput: VideoDataOutput
-    public let depthOutput: DepthDataOutput
+    public let outputs: (first: FrameOutput, second: FrameOutput)
     private let handler = HandlerSlot<SynchronizedPair>()
     private let lock = ConditionLock()
     /// Two copies per side: the frame of a side waiting for its partner goes to `next[side]`,
@@ -33,20 +37,22 @@ public final class OutputSynchronizer: @unchecked Sendable {
     /// At most one side waits at a time.
     private var isWaiting = [false, false]
     private let pairs = Atomic<UInt64>(0)
-    private let unmatchedVideo = Atomic<UInt64>(0), unmatchedDepth = Atomic<UInt64>(0)
+    private let unmatchedFirst = Atomic<UInt64>(0), unmatchedSecond = Atomic<UInt64>(0)
 
     /// Takes over both outputs' deliveries (their own handlers are replaced) until `detach`.
-    public init(video: VideoDataOutput, depth: DepthDataOutput) {
-        videoOutput = video
-        depthOutput = depth
-        video.frameHandler = { [unowned(unsafe) self] frame in self.arrived(frame, from: .video) }
-        depth.frameHandler = { [unowned(unsafe) self] frame in self.arrived(frame, from: .depth) }
+    public init(_ first: FrameOutput, _ second: FrameOutput) {
+        outputs = (first, second)
+        first.frameHandler = { [unowned(unsafe) self] frame in self.arrived(frame, from: .first) }
+        second.frameHandler = { [unowned(unsafe) self] frame in self.arrived(frame, from: .second) }
     }
+
+    /// A picture and its depth map.
+    public convenience init(video: VideoDataOutput, depth: DepthDataOutput) { self.init(video, depth) }
 
     /// Gives the outputs back (with no handler); waits for a delivery in flight.
     public func detach() {
-        videoOutput.frameHandler = nil
-        depthOutput.frameHandler = nil
+        outputs.first.frameHandler = nil
+        outputs.second.frameHandler = nil
     }
 
     deinit { detach() }
@@ -64,18 +70,18 @@ public final class OutputSynchronizer: @unchecked Sendable {
 
     /// Frames of `side` that found no partner.
     public func unmatchedFrames(_ side: Side) -> UInt64 {
-        side == .video ? unmatchedVideo.load(ordering: .relaxed) : unmatchedDepth.load(ordering: .relaxed)
+        side == .first ? unmatchedFirst.load(ordering: .relaxed) : unmatchedSecond.load(ordering: .relaxed)
     }
 
     private func countUnmatched(_ side: Side) {
-        if side == .video { unmatchedVideo.wrappingAdd(1, ordering: .relaxed) } else { unmatchedDepth.wrappingAdd(1, ordering: .relaxed) }
+        if side == .first { unmatchedFirst.wrappingAdd(1, ordering: .relaxed) } else { unmatchedSecond.wrappingAdd(1, ordering: .relaxed) }
     }
 
     /// Half the shorter of the two streams' frame intervals.
-    private var tolerance: UInt64 { min(videoOutput.frameInterval, depthOutput.frameInterval) / 2 }
+    private var tolerance: UInt64 { min(outputs.first.frameInterval, outputs.second.frameInterval) / 2 }
 
     func arrived(_ frame: CameraFrame, from side: Side) {
-        let other = side == .video ? Side.depth : .video
+        let other = side == .first ? Side.second : .first
         lock.withLock {
             if isWaiting[other.rawValue] {
                 let partner = copies[other.rawValue][next[other.rawValue]].frame
@@ -83,8 +89,8 @@ public final class OutputSynchronizer: @unchecked Sendable {
                 if (now > then ? now - then : then - now) <= tolerance {
                     isWaiting[other.rawValue] = false
                     next[other.rawValue] ^= 1
-                    let pair = side == .video ? SynchronizedPair(video: frame, depth: partner)
-                                              : SynchronizedPair(video: partner, depth: frame)
+                    let pair = side == .first ? SynchronizedPair(first: frame, second: partner)
+                                              : SynchronizedPair(first: partner, second: frame)
                     lock.unlocked { handler.call(pair) }
                     pairs.wrappingAdd(1, ordering: .relaxed)
                     return

@@ -390,6 +390,7 @@ def declare(lib: ctypes.CDLL, errcheck_status: Callable[..., int]) -> ctypes.CDL
                                                         ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(Fraction)], c_status),
         "oc_frame_depth_unit": ([vp], ctypes.c_float),
         "oc_output_synchronizer_create": ([vp, vp, ctypes.POINTER(vp)], c_status),
+        "oc_output_synchronizer_create_for_cameras": ([vp, vp, ctypes.POINTER(vp)], c_status),
         "oc_output_synchronizer_destroy": ([vp], None),
         "oc_output_synchronizer_set_callback": ([vp, SYNCHRONIZED_CALLBACK, vp], c_status),
         "oc_output_synchronizer_delivered_pairs": ([vp], ctypes.c_uint64),

@@ -8,7 +8,7 @@ depth map of the same instant to one callback as a tuple.
 
 import ctypes
 import weakref
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple, Union
 
 from . import _native
 from ._callbacks import _Closable, c_callback
@@ -51,13 +51,16 @@ class DepthDataOutput(_Closable):
 
 
 class OutputSynchronizer(_Closable):
-    """Pairs `video`'s frames with `depth`'s maps captured at the same instant; while it
-    lives, the outputs' own callbacks are not called. `callback((frame, depth_map))` runs on
-    a stream thread with views valid during the call."""
+    """Pairs `video`'s frames with `depth`'s maps captured at the same instant — or, given a
+    second VideoDataOutput, the frames of two cameras (each in its own session) by the
+    kernel's capture time; while it lives, the outputs' own callbacks are not called.
+    `callback((frame, partner))` runs on a stream thread with views valid during the call."""
 
-    def __init__(self, video: VideoDataOutput, depth: DepthDataOutput):
+    def __init__(self, video: VideoDataOutput, depth: Union[DepthDataOutput, VideoDataOutput]):
         handle = ctypes.c_void_p()
-        _lib.oc_output_synchronizer_create(video._handle, depth._handle, ctypes.byref(handle))
+        self._cameras = isinstance(depth, VideoDataOutput)
+        create = _lib.oc_output_synchronizer_create_for_cameras if self._cameras else _lib.oc_output_synchronizer_create
+        create(video._handle, depth._handle, ctypes.byref(handle))
         self._handle = handle.value
         self._outputs = (video, depth)   # the outputs outlive the synchronizer
         self._trampoline = None
@@ -82,6 +85,6 @@ class OutputSynchronizer(_Closable):
 
     @property
     def unmatched_frames(self) -> Dict[str, int]:
-        """Frames that found no partner: {"video": n, "depth": n}."""
+        """Frames that found no partner: {"video": n, "depth": n}, or for two cameras {"first": n, "second": n}."""
         return {name: int(_lib.oc_output_synchronizer_unmatched_frames(self._handle, index))
-                for index, name in enumerate(("video", "depth"))}
+                for index, name in enumerate(("first", "second") if self._cameras else ("video", "depth"))}

@@ -777,3 +777,38 @@ def test_a_camera_off_usb_has_no_hardware_cost(context):
     assert session.hardware_cost() is None
     session.close()
 
+
+
+def test_two_cameras_frames_are_paired_by_capture_time(context):
+    """Two cameras, a session each, one synchronizer: every pair was captured within half the
+    shorter frame interval (by the frames' own capture times), and at 15 fps beside 30 every
+    slower frame pairs while every other faster one is counted unmatched, never queued."""
+    first, second = VideoDataOutput("NV12", 320, 240), VideoDataOutput("NV12", 320, 240, max_frame_rate=15)
+    synchronizer = ocellus.OutputSynchronizer(first, second)
+    pairs, lock = [], threading.Lock()
+
+    def on_pair(pair):
+        with lock:
+            pairs.append((pair[0].timestamp_ns, pair[1].timestamp_ns, pair[0].width))
+    synchronizer.set_callback(on_pair)
+    sessions = []
+    for unique_id, output in (("usb-1d6b:0110-VCAM-0000", first), ("usb-1d6b:0111-VCAM-0001", second)):
+        session = context.capture_session()
+        session.set_input(camera(context, unique_id))
+        session.add_output(output)
+        session.start_running()
+        sessions.append(session)
+    time.sleep(2)
+    for session in sessions:
+        session.stop_running()
+        session.close()
+    synchronizer.set_callback(None)
+    with lock:
+        seen = list(pairs)
+    assert len(seen) >= 20 and all(abs(a - b) <= 33_333_333 // 2 for a, b, _ in seen), seen[:5]
+    unmatched = synchronizer.unmatched_frames
+    assert set(unmatched) == {"first", "second"}
+    # 30 frames a second beside 15: about as many of the faster camera's frames unmatched as paired.
+    assert 0.5 * len(seen) <= unmatched["first"] <= 1.6 * len(seen) + 3 and unmatched["second"] <= 3, (len(seen), unmatched)
+    with pytest.raises(ocellus.InvalidArgument):
+        ocellus.OutputSynchronizer(first, first)

@@ -146,6 +146,17 @@ def test_stream_of_several_cameras_is_one_summary_of_all():
     assert one_only.returncode == 2 and "one camera" in one_only.stderr
 
 
+def test_stream_of_two_cameras_synchronized_counts_pairs():
+    """--synchronized: the two cameras' frames in pairs by capture time; the run ends at --frames pairs."""
+    summary = json.loads(run("stream", "usb-1d6b:0110-VCAM-0000", "usb-1d6b:0111-VCAM-0001", "--synchronized",
+                             "--format", "GRAY8", "--size", "320x240", "--frames", "20", "--json").stdout)
+    assert list(summary) == ["cameras", "hardware_cost", "fallbacks", "pairs", "unmatched"]
+    assert summary["pairs"] == 20 and [c["frames"] for c in summary["cameras"]] == [20, 20], summary
+    assert 0 <= summary["unmatched"] <= 4, "two cameras at one rate: nearly every frame finds its partner"
+    alone = run("stream", "0", "--synchronized", "--frames", "3", check=False)
+    assert alone.returncode == 2 and "two cameras" in alone.stderr
+
+
 def test_stream_for_seconds_with_live_stats():
     started = time.monotonic()
     result = run("stream", "usb-1d6b:0110-VCAM-0000", "--seconds", "2.5")

@@ -211,7 +211,7 @@ pub struct oc_frame {
 pub struct oc_depth_data_output {
     _private: [u8; 0],
 }
-/// Pairs a video data output's frames with a depth data output's maps captured at the same instant (capture times within half the shorter frame interval), delivered together to one callback. Works across rates: at 30 fps video and 15 fps depth, every depth map has its frame and every other frame has none. A frame without a partner is counted (oc_output_synchronizer_unmatched_frames()), never queued. While synchronized, the outputs' own callbacks are not called (pulling frames with oc_video_data_output_copy_next_frame() still works).
+/// Pairs a video data output's frames with a depth data output's maps captured at the same instant (capture times within half the shorter frame interval), delivered together to one callback; or, since 0.3, the frames of two cameras' video outputs (oc_output_synchronizer_create_for_cameras()). Capture times are the kernel's monotonic clock, one for every camera, not arrival. Works across rates: at 30 fps video and 15 fps depth, every depth map has its frame and every other frame has none. A frame without a partner is counted (oc_output_synchronizer_unmatched_frames()), never queued. While synchronized, the outputs' own callbacks are not called (pulling frames with oc_video_data_output_copy_next_frame() still works).
 #[repr(C)]
 pub struct oc_output_synchronizer {
     _private: [u8; 0],
@@ -559,6 +559,10 @@ pub type oc_sync_stream = u32;
 pub const OC_SYNC_STREAM_VIDEO: oc_sync_stream = 0;
 /// The synchronizer's depth stream.
 pub const OC_SYNC_STREAM_DEPTH: oc_sync_stream = 1;
+/// The first and the second output of a synchronizer of two cameras (0.3; the same values).
+pub const OC_SYNC_STREAM_FIRST: oc_sync_stream = 0;
+/// The second output of a synchronizer of two cameras.
+pub const OC_SYNC_STREAM_SECOND: oc_sync_stream = 1;
 /// Called for each frame with a view valid during the call (retain it with oc_frame_retain() to keep it), one frame at a time. Runs on the session's stream thread while the output is the stream's only output; when the stream feeds several outputs, each output's callback runs on a thread of the output's own, so a slow callback holds up only its own output (its frames drop as late, counted, while it is busy; the other outputs, the recording and the stall watch go on). It must not stop or reconfigure the session.
 pub type oc_frame_callback =
     Option<unsafe extern "C" fn(output: *mut oc_video_data_output, frame: *const oc_frame, user_data: *mut c_void)>;
@@ -1174,6 +1178,12 @@ extern "C" {
     pub fn oc_output_synchronizer_create(
         video: *mut oc_video_data_output,
         depth: *mut oc_depth_data_output,
+        out: *mut *mut oc_output_synchronizer,
+    ) -> oc_status;
+    /// Synchronize the video outputs of two cameras, each in its own session (or in none yet): a stereo pair of webcams, a room camera beside a face camera. The callback gets the first output's frame as `video` and the second's as `depth`; unmatched frames are counted by OC_SYNC_STREAM_FIRST and OC_SYNC_STREAM_SECOND. Their frame callbacks are cleared. Added in 0.3.
+    pub fn oc_output_synchronizer_create_for_cameras(
+        first: *mut oc_video_data_output,
+        second: *mut oc_video_data_output,
         out: *mut *mut oc_output_synchronizer,
     ) -> oc_status;
     /// Stop synchronizing and destroy: returns after a pair callback in flight. NULL is ignored; from inside its own callback it is refused (last error).

@@ -155,6 +155,19 @@ impl<'a> OutputSynchronizer<'a> {
         })
     }
 
+    /// Synchronizes the video outputs of two cameras, each in its own session (since 0.3): the
+    /// callback gets the first output's frame, then the second's; `unmatched_frames` counts them
+    /// in that order.
+    pub fn for_cameras(first: &'a VideoDataOutput, second: &'a VideoDataOutput) -> Result<OutputSynchronizer<'a>> {
+        let mut raw = ptr::null_mut();
+        check(unsafe { ffi::oc_output_synchronizer_create_for_cameras(first.raw(), second.raw(), &mut raw) })?;
+        Ok(OutputSynchronizer {
+            raw: NonNull::new(raw).expect("synchronizer handle"),
+            callback: None,
+            _outputs: std::marker::PhantomData,
+        })
+    }
+
     /// Calls `callback(video, depth)` with each pair on the thread delivering one of the two outputs (panics are contained).
     pub fn set_callback<F>(&mut self, callback: F) -> Result<()>
     where

@@ -73,6 +73,39 @@ fn a_camera_off_usb_has_no_hardware_cost() {
 }
 
 #[test]
+fn two_cameras_frames_are_paired_by_capture_time() {
+    use ocellus::OutputSynchronizer;
+    use std::sync::{Arc, Mutex};
+    let ctx = Context::new("org.ocellus.test.rust.pairs", &ContextOptions::default()).unwrap();
+    let devices = ctx.devices().unwrap();
+    let first = VideoDataOutput::new(Some("NV12"), Some((320, 240))).unwrap();
+    let second = VideoDataOutput::new(Some("NV12"), Some((320, 240))).unwrap();
+    assert!(OutputSynchronizer::for_cameras(&first, &first).is_err(), "one output given twice");
+    let mut synchronizer = OutputSynchronizer::for_cameras(&first, &second).unwrap();
+    let pairs = Arc::new(Mutex::new(Vec::new()));
+    let seen = pairs.clone();
+    synchronizer.set_callback(move |a, b| seen.lock().unwrap().push((a.timestamp_ns(), b.timestamp_ns()))).unwrap();
+    let sessions: Vec<_> = [("usb-1d6b:0110-VCAM-0000", &first), ("usb-1d6b:0111-VCAM-0001", &second)]
+        .into_iter()
+        .map(|(id, output)| {
+            let session = ctx.capture_session().unwrap();
+            session.set_input(devices.iter().find(|d| d.unique_id() == id).unwrap()).unwrap();
+            session.add_output(output).unwrap();
+            session.start_running().unwrap();
+            session
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    for session in &sessions {
+        session.stop_running().unwrap();
+    }
+    let pairs = pairs.lock().unwrap();
+    assert!(pairs.len() >= 20, "{} pairs", pairs.len());
+    assert!(pairs.iter().all(|(a, b)| a.abs_diff(*b) <= 33_333_333 / 2), "{:?}", &pairs[..3]);
+    assert_eq!(synchronizer.delivered_pairs(), pairs.len() as u64);
+}
+
+#[test]
 fn a_camera_without_depth_refuses_depth_outputs() {
     use ocellus::{DepthDataOutput, OutputSynchronizer};
     let ctx = Context::new("org.ocellus.test.rust.depth", &ContextOptions::default()).unwrap();
