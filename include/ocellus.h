@@ -1451,6 +1451,40 @@ typedef struct oc_hardware_cost {
  */
 oc_status oc_capture_session_get_hardware_cost(const oc_capture_session *session, oc_hardware_cost *cost);
 
+/**
+ * behaviour §4 fit instead of fail: whether a session may run a format that fits its
+ * camera's USB bus instead of the one it would choose on an idle bus (MJPEG instead of
+ * raw, a smaller size where the outputs take one). Added in 0.3.
+ */
+typedef enum oc_bus_fit {
+    /** Fit, unless an output pins a pixel format the camera sends itself (the default). */
+    OC_BUS_FIT_AUTOMATIC = 0,
+    /** Fit, whatever the outputs pin (a fitting format must still serve them). */
+    OC_BUS_FIT_ON = 1,
+    /** Never fit: a configuration whose format does not fit is refused (OC_ERROR_NO_RESOURCES). */
+    OC_BUS_FIT_OFF = 2
+} oc_bus_fit;
+
+/**
+ * Set whether the session fits its camera's USB bus (like other changes, batched inside a
+ * configuration). With fitting on, formats that would not fit beside what the bus carries
+ * are not chosen, and a format the kernel refuses at stream-on for want of bandwidth
+ * (ENOSPC: the estimate was low, or another process took the bus meanwhile) is left out
+ * and the next that fits is started. Every format run instead of the one wanted is an
+ * OC_SESSION_EVENT_FORMAT_FALLBACK. With it off, such a configuration is refused when it
+ * commits or starts, with a message naming the bus, its holders and what would fit.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT for an unknown value;
+ *          OC_ERROR_NO_RESOURCES when, turned off outside a batch, the format no longer fits.
+ * \threadsafety Any thread except a frame callback of the session.
+ */
+oc_status oc_capture_session_set_bus_fit(oc_capture_session *session, oc_bus_fit fit);
+
+/**
+ * The session's bus fit (OC_BUS_FIT_AUTOMATIC, with the last error set, for an invalid handle).
+ * \threadsafety Any thread.
+ */
+oc_bus_fit oc_capture_session_get_bus_fit(const oc_capture_session *session);
+
 /** What a session event callback reports. */
 typedef enum oc_session_event {
     OC_SESSION_EVENT_STARTED = 0, /**< The camera stream runs: frames are on their way. */
@@ -1503,12 +1537,21 @@ typedef enum oc_session_event {
      * name (oc_microphone_mode_name()); when it is not the preferred one, `error`
      * is OC_ERROR_LIBRARY_UNAVAILABLE and `message` goes on after ": " with why.
      */
-    OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED = 10
+    OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED = 10,
+    /**
+     * To fit its USB bus, the camera runs another format than the outputs and preset would
+     * have on an idle bus (oc_capture_session_set_bus_fit(); since 0.3). `error` is
+     * OC_ERROR_NO_RESOURCES; `message` reads "ID runs MJPG 640x480 at 30.0 fps instead of
+     * YUYV 640x480 at 30.0 fps: " and why: the share of the bus the wanted format would
+     * take ("it would take 122% of usb1 beside …"), or the kernel's refusal at stream-on
+     * ("the kernel refused it (…)"), after which the next format that fits was tried.
+     */
+    OC_SESSION_EVENT_FORMAT_FALLBACK = 11
 } oc_session_event;
 
 /**
- * Session events. For RUNTIME_ERROR, INTERRUPTED, AUDIO_INTERRUPTED,
- * SWITCH_FAILED and RECORDING_DEGRADED, `error` is the status code and `message` says what happened;
+ * Session events. For RUNTIME_ERROR, INTERRUPTED, AUDIO_INTERRUPTED, SWITCH_FAILED,
+ * RECORDING_DEGRADED and FORMAT_FALLBACK, `error` is the status code and `message` says what happened;
  * for INPUT_SWITCHED and SWITCH_DEFERRED `error` is 0 and `message` is the
  * camera's unique ID; otherwise 0 and "". `message` is valid during the call.
  * Runs on a library thread, one call at a time.
@@ -1810,6 +1853,131 @@ oc_frame *oc_frame_retain(const oc_frame *frame);
  * \threadsafety Any thread.
  */
 void oc_frame_release(oc_frame *frame);
+
+/* ------------------------------------------------------------------------ */
+/* Multi-camera sessions (behaviour §4), added in 0.3                          */
+/* ------------------------------------------------------------------------ */
+/*
+ * Mirrors (docs/contributing.md): Sources/OcellusCABI/ MultiCamABI.swift; cli/ stream_cameras.c;
+ * bindings/python/ocellus/ multi_cam.py; bindings/rust/ocellus/src/ multi_cam.rs.
+ */
+
+/**
+ * Several cameras streaming together, started and stopped as one (AVFoundation's
+ * AVCaptureMultiCamSession). Each camera added has a branch: an oc_capture_session whose
+ * input is that camera, to which the app connects that camera's outputs (video, depth,
+ * photo, movie, metadata) with the usual oc_capture_session_add_* calls, and sets its
+ * preset, bus fit and the rest. A branch's formats are chosen beside the cameras added
+ * before it, so the session fits its USB buses together before anything streams (behaviour
+ * §4 hardware cost); its fallbacks are the session's events. Branches do not start, stop,
+ * change camera or switch automatically on their own: automatic switching stays a
+ * single-camera feature.
+ */
+typedef struct oc_multi_cam_session oc_multi_cam_session;
+
+/**
+ * Create a multi-camera session on `ctx`'s cameras.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL out).
+ * \ownership The caller destroys it with oc_multi_cam_session_destroy() before the context.
+ * \threadsafety Safe from any thread.
+ */
+oc_status oc_multi_cam_session_create(oc_context *ctx, oc_multi_cam_session **out);
+
+/**
+ * Stop (if running) and destroy a multi-camera session and its branches. The outputs stay
+ * valid (the caller owns them). NULL or a destroyed session is ignored apart from the last
+ * error.
+ * \threadsafety Any thread except a frame or event callback of the session.
+ */
+void oc_multi_cam_session_destroy(oc_multi_cam_session *session);
+
+/**
+ * Whether `camera` could join: a connected camera with video formats, not in the session.
+ * False, with the last error set, for invalid handles.
+ * \threadsafety Any thread.
+ */
+bool oc_multi_cam_session_can_add_camera(oc_multi_cam_session *session, oc_device *camera);
+
+/**
+ * Add `camera` to a stopped session. `*out_branch` (may be NULL) receives its branch.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT for a device that is
+ *          not a connected camera with video formats, or one in the session already;
+ *          OC_ERROR_WRONG_STATE while the session runs.
+ * \ownership The branch belongs to the session: valid until the camera is removed or the
+ *            session destroyed; oc_capture_session_destroy() refuses it.
+ * \threadsafety Any thread except a frame or event callback of the session.
+ */
+oc_status oc_multi_cam_session_add_camera(oc_multi_cam_session *session, oc_device *camera,
+                                          oc_capture_session **out_branch);
+
+/**
+ * Remove `camera` and its branch from a stopped session; the branch handle goes with it.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_NOT_FOUND when it is not in the
+ *          session; OC_ERROR_WRONG_STATE while the session runs.
+ * \threadsafety Any thread except a frame or event callback of the session.
+ */
+oc_status oc_multi_cam_session_remove_camera(oc_multi_cam_session *session, oc_device *camera);
+
+/**
+ * Start every camera, in the order they were added; returns once all stream. Blocking.
+ * When one cannot start, those started are stopped again and the error names the camera
+ * ("ID: …"): OC_ERROR_NO_RESOURCES when it does not fit its bus (the message names the
+ * bus, what holds it and what would fit), or its stream's error.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE without cameras or from a
+ *          frame callback; a camera's error as above.
+ * \threadsafety Any thread except a frame or event callback of the session.
+ */
+oc_status oc_multi_cam_session_start_running(oc_multi_cam_session *session);
+
+/**
+ * Stop every camera; returns after their last frame callbacks have returned. Blocking.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE from a frame callback.
+ * \threadsafety Any thread except a frame callback of the session.
+ */
+oc_status oc_multi_cam_session_stop_running(oc_multi_cam_session *session);
+
+/** Whether the cameras stream (false after a runtime error). \threadsafety Any thread. */
+bool oc_multi_cam_session_is_running(const oc_multi_cam_session *session);
+
+/**
+ * The session's cost on its cameras' USB buses, with the branches' configurations as they
+ * stand, before or while running: `bus` is the most loaded bus, `total` its load with every
+ * camera of the session on it, `own` those cameras' part, `others` how many other
+ * interfaces reserve time there, and `fits` whether every bus fits. Each camera's own
+ * share, beside the ones added before it, is oc_capture_session_get_hardware_cost() of its
+ * branch.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (NULL `cost`, or a
+ *          short struct_size); OC_ERROR_NOT_FOUND when no camera of the session is on USB.
+ * \threadsafety Any thread.
+ */
+oc_status oc_multi_cam_session_get_hardware_cost(const oc_multi_cam_session *session, oc_hardware_cost *cost);
+
+/**
+ * Multi-camera session events, with the same kinds as a session's: STARTED and STOPPED for
+ * the whole session (`camera` NULL); RUNTIME_ERROR when one camera's stream ended on its own
+ * (every camera has stopped; `message` starts with the camera's unique ID); the other
+ * kinds (INTERRUPTED, FORMAT_FALLBACK, RECORDING_DEGRADED, …) as a branch reports them.
+ * `camera` is the unique ID of the camera concerned; it and `message` are valid during the
+ * call.
+ * \threadsafety Runs on a library thread, one call at a time.
+ */
+typedef void (*oc_multi_cam_event_callback)(oc_multi_cam_session *session, oc_session_event event, const char *camera,
+                                            oc_status error, const char *message, void *user_data);
+
+/**
+ * Register an event callback; unregister with oc_multi_cam_session_remove_callback().
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_INVALID_ARGUMENT (NULL callback).
+ * \threadsafety Any thread.
+ */
+oc_status oc_multi_cam_session_add_event_callback(oc_multi_cam_session *session, oc_multi_cam_event_callback callback,
+                                                  void *user_data, oc_callback_id *out_id);
+
+/**
+ * Unregister an event callback; waits for a call of it in flight, except from inside it.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_NOT_FOUND (unknown or removed id).
+ * \threadsafety Any thread.
+ */
+oc_status oc_multi_cam_session_remove_callback(oc_multi_cam_session *session, oc_callback_id id);
 
 /* ------------------------------------------------------------------------ */
 /* Depth: depth cameras, depth data outputs, synchronised delivery (§4 depth)  */

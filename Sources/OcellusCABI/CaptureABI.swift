@@ -88,6 +88,10 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 
 @c @implementation public func oc_capture_session_destroy(_ session: OpaquePointer?) {
     guard let box = SessionBox.lookup(session) else { return }
+    if box.session.isMultiCamBranch {
+        _ = LastError.fail(.wrongState, "oc_capture_session_destroy: a branch of a multi-camera session goes with its camera (oc_multi_cam_session_remove_camera)")
+        return
+    }
     do {
         try box.session.stopRunning()
     } catch {
@@ -142,6 +146,17 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     return sessionCall(session) { (box: SessionBox) throws(OcellusError) in try box.session.setPreset(kind) }
 }
 
+@c @implementation public func oc_capture_session_set_bus_fit(_ session: OpaquePointer?, _ fit: oc_bus_fit) -> oc_status {
+    guard let kind = CaptureSession.BusFit(rawValue: Int32(bitPattern: fit.rawValue)) else {
+        return LastError.fail(.invalidArgument, "oc_capture_session_set_bus_fit: unknown bus fit \(Int32(bitPattern: fit.rawValue))")
+    }
+    return sessionCall(session) { (box: SessionBox) throws(OcellusError) in try box.session.setBusFit(kind) }
+}
+
+@c @implementation public func oc_capture_session_get_bus_fit(_ session: OpaquePointer?) -> oc_bus_fit {
+    oc_bus_fit(rawValue: UInt32(bitPattern: SessionBox.lookup(session)?.session.busFit.rawValue ?? 0))
+}
+
 @c @implementation public func oc_capture_session_start_running(_ session: OpaquePointer?) -> oc_status {
     sessionCall(session) { (box: SessionBox) throws(OcellusError) in try box.session.startRunning() }
 }
@@ -156,7 +171,10 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 
 @c @implementation public func oc_capture_session_set_automatically_switches_camera(_ session: OpaquePointer?,
                                                                                    _ enabled: Bool) -> oc_status {
-    sessionCall(session) { box in
+    sessionCall(session) { (box: SessionBox) throws(OcellusError) in
+        if box.session.isMultiCamBranch {
+            throw OcellusError(.wrongState, "automatic switching is a single-camera feature: this session is a branch of a multi-camera session")
+        }
         box.session.setAutomaticallySwitchesCamera(following: enabled ? box.context.hub : nil)
     }
 }
@@ -169,29 +187,35 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     SessionBox.lookup(session)?.session.isRecording ?? false
 }
 
+/// A session event as the C callback gets it. Errors give their code and message;
+/// automatic-switching news the camera's unique ID.
+func sessionEventFields(_ event: CaptureSession.Event) -> (oc_session_event, oc_status, String) {
+    switch event {
+    case .started: (OC_SESSION_EVENT_STARTED, 0, "")
+    case .stopped: (OC_SESSION_EVENT_STOPPED, 0, "")
+    case .runtimeError(let error): (OC_SESSION_EVENT_RUNTIME_ERROR, error.code.rawValue, error.message)
+    case .interrupted(let error): (OC_SESSION_EVENT_INTERRUPTED, error.code.rawValue, error.message)
+    case .interruptionEnded: (OC_SESSION_EVENT_INTERRUPTION_ENDED, 0, "")
+    case .audioInterrupted(let error): (OC_SESSION_EVENT_AUDIO_INTERRUPTED, error.code.rawValue, error.message)
+    case .inputSwitched(let camera): (OC_SESSION_EVENT_INPUT_SWITCHED, 0, camera.uniqueID)
+    case .switchDeferred(let camera): (OC_SESSION_EVENT_SWITCH_DEFERRED, 0, camera.uniqueID)
+    case .switchFailed(let camera, let error):
+        (OC_SESSION_EVENT_SWITCH_FAILED, error.code.rawValue, "\(camera.uniqueID): \(error.message)")
+    case .recordingDegraded(let error): (OC_SESSION_EVENT_RECORDING_DEGRADED, error.code.rawValue, error.message)
+    case .microphoneModeChanged(let mode):
+        (OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED, mode.reason.isEmpty ? 0 : ErrorCode.libraryUnavailable.rawValue,
+         mode.reason.isEmpty ? mode.active.name : "\(mode.active.name): \(mode.reason)")
+    case .formatFallback(let fallback): (OC_SESSION_EVENT_FORMAT_FALLBACK, ErrorCode.noResources.rawValue, fallback.description)
+    }
+}
+
 @c @implementation public func oc_capture_session_add_event_callback(_ session: OpaquePointer?, _ callback: oc_session_event_callback?,
                                                                      _ userData: UnsafeMutableRawPointer?,
                                                                      _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
     registerCallback(SessionBox.lookup(session), callback, "oc_capture_session_add_event_callback", userData, outID) { box, callback, userData in
         let handle = box.handle
         return box.session.events.addObserver { event in
-            // Errors give their code and message; automatic-switching news the camera's unique ID.
-            let (kind, code, message): (oc_session_event, oc_status, String) = switch event {
-            case .started: (OC_SESSION_EVENT_STARTED, 0, "")
-            case .stopped: (OC_SESSION_EVENT_STOPPED, 0, "")
-            case .runtimeError(let error): (OC_SESSION_EVENT_RUNTIME_ERROR, error.code.rawValue, error.message)
-            case .interrupted(let error): (OC_SESSION_EVENT_INTERRUPTED, error.code.rawValue, error.message)
-            case .interruptionEnded: (OC_SESSION_EVENT_INTERRUPTION_ENDED, 0, "")
-            case .audioInterrupted(let error): (OC_SESSION_EVENT_AUDIO_INTERRUPTED, error.code.rawValue, error.message)
-            case .inputSwitched(let camera): (OC_SESSION_EVENT_INPUT_SWITCHED, 0, camera.uniqueID)
-            case .switchDeferred(let camera): (OC_SESSION_EVENT_SWITCH_DEFERRED, 0, camera.uniqueID)
-            case .switchFailed(let camera, let error):
-                (OC_SESSION_EVENT_SWITCH_FAILED, error.code.rawValue, "\(camera.uniqueID): \(error.message)")
-            case .recordingDegraded(let error): (OC_SESSION_EVENT_RECORDING_DEGRADED, error.code.rawValue, error.message)
-            case .microphoneModeChanged(let mode):
-                (OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED, mode.reason.isEmpty ? 0 : ErrorCode.libraryUnavailable.rawValue,
-                 mode.reason.isEmpty ? mode.active.name : "\(mode.active.name): \(mode.reason)")
-            }
+            let (kind, code, message) = sessionEventFields(event)
             message.withCString { text in
                 callback(handle, kind, code, text, userData())
             }
@@ -231,14 +255,19 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
         guard let share = box.session.hardwareCost else {
             throw OcellusError(.notFound, "oc_capture_session_get_hardware_cost: no USB cost to report (no input, a camera not on USB, or outputs no format serves)")
         }
-        cost.pointee.fits = share.fits
-        cost.pointee.total = share.load
-        cost.pointee.own = share.own
-        cost.pointee.others = UInt32(share.others.count)
-        withUnsafeMutableBytes(of: &cost.pointee.bus) { bus in
-            bus.initializeMemory(as: UInt8.self, repeating: 0)
-            for (index, byte) in share.bus.utf8.prefix(bus.count - 1).enumerated() { bus[index] = byte }
-        }
+        fillHardwareCost(cost, bus: share.bus, fits: share.fits, total: share.load, own: share.own, others: share.others.count)
+    }
+}
+
+/// Fills the caller's `oc_hardware_cost` (its struct_size checked already).
+func fillHardwareCost(_ cost: UnsafeMutablePointer<oc_hardware_cost>, bus: String, fits: Bool, total: Double, own: Double, others: Int) {
+    cost.pointee.fits = fits
+    cost.pointee.total = total
+    cost.pointee.own = own
+    cost.pointee.others = UInt32(others)
+    withUnsafeMutableBytes(of: &cost.pointee.bus) { bytes in
+        bytes.initializeMemory(as: UInt8.self, repeating: 0)
+        for (index, byte) in bus.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
     }
 }
 

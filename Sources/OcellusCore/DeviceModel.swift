@@ -160,6 +160,11 @@ public struct VideoFormat: Hashable, Sendable {
         (width == self.width && height == self.height) || sizeRange?.contains(width: width, height: height) == true
     }
 
+    /// Whether `other` streams the same pixels: the same pixel format and size, whatever the rates.
+    public func sameStream(as other: VideoFormat) -> Bool {
+        pixelFormat == other.pixelFormat && width == other.width && height == other.height
+    }
+
     /// The same format at a size its range holds (the size a stream is then opened with).
     public func sized(width: UInt32, height: UInt32) -> VideoFormat {
         VideoFormat(pixelFormat: pixelFormat, width: width, height: height, frameRates: frameRates,

@@ -11,9 +11,9 @@ extension CaptureSession {
     /// the user preferred camera falls back to it), and whose camera's exposure and focus follow
     /// the faces in view where the camera allows and the app has not said otherwise, and whose
     /// outputs frame the faces while the app has Center Stage on for the camera (behaviour §4).
-    public static func system(hub: DeviceHub) -> CaptureSession {
+    public static func system(hub: DeviceHub, bus: any USBBusReading = USBBusReservations()) -> CaptureSession {
         let session = CaptureSession(opener: hub, conversion: MediaConversion(), audio: hub,
-                                     voiceEngines: SystemVoiceEngines.shared, bus: USBBusReservations())
+                                     voiceEngines: SystemVoiceEngines.shared, bus: bus)
         session.onStreamingStarted = { [weak hub] device in hub?.noteStreaming(with: device) }
         session.addCompanion(FaceDrivenAdjustment(settings: hub.faceDriven) { [weak hub] device throws(OcellusError) in
             guard let hub else { throw OcellusError(.wrongState, "the context is gone") }
@@ -21,5 +21,13 @@ extension CaptureSession {
         })
         session.addCompanion(CenterStageFraming(settings: hub.centerStage))
         return session
+    }
+}
+
+extension MultiCamSession {
+    /// A multi-camera session whose branches are `CaptureSession.system` sessions of `hub`,
+    /// counting the USB buses as sysfs shows them.
+    public static func system(hub: DeviceHub) -> MultiCamSession {
+        MultiCamSession(bus: USBBusReservations()) { bus in CaptureSession.system(hub: hub, bus: bus) }
     }
 }

@@ -8,13 +8,19 @@ import Testing
         func canConvert(from source: FourCC, to target: FourCC) -> Bool { true }
         func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool,
                            yuvFullRange: Bool) -> any FrameConverting {
-            fatalError("not used")
+            NoPictures()
         }
+    }
+
+    /// Sessions that start with `AnyConversion` are given no frames to convert.
+    final class NoPictures: FrameConverting {
+        func convert(_ frame: CameraFrame) -> CameraFrame? { nil }
     }
 
     /// A webcam's streaming alternate settings at each speed: at high speed the Surface Pro 3 rear
     /// camera's (3 × 1024, 1024 and 256 bytes a microframe, from its `lsusb -v`).
-    func webcam(speedMbps: Double, bus: String = "usb1", interface: String = "1-2:1.1", translator: String? = nil) -> Device {
+    func webcam(speedMbps: Double, bus: String = "usb1", interface: String = "1-2:1.1", translator: String? = nil,
+                serial: String = "X") -> Device {
         let rates = [FrameRate(30), FrameRate(15)]
         var details = DeviceDetails()
         let settings: [Int] = switch speedMbps {
@@ -29,9 +35,9 @@ import Testing
                 VideoFormat(pixelFormat: pixelFormat, width: UInt32($0.0), height: UInt32($0.1), frameRates: rates)
             }
         }
-        return Device(uniqueID: "usb-046d:082d-X", name: "C920", type: .externalCamera, position: .unspecified,
-                      backend: .v4l2, backendKey: "k", formats: formats, vendorID: 0x046d, productID: 0x082d,
-                      serialNumber: "X", pluggedMicroseconds: nil, details: details, properties: [:])
+        return Device(uniqueID: "usb-046d:082d-\(serial)", name: "C920 \(serial)", type: .externalCamera, position: .unspecified,
+                      backend: .v4l2, backendKey: "k\(serial)", formats: formats, vendorID: 0x046d, productID: 0x082d,
+                      serialNumber: serial, pluggedMicroseconds: nil, details: details, properties: [:])
     }
 
     func choose(_ device: Device, _ outputs: [VideoDataOutput]) throws -> (VideoFormat, FrameRate)? {

@@ -30,6 +30,30 @@ public final class CaptureSession: @unchecked Sendable {
         case recordingDegraded(OcellusError)
         /// The active microphone mode or its engine changed (behaviour §4 microphone modes).
         case microphoneModeChanged(MicrophoneModeState)
+        /// The camera runs another format than the outputs and preset would have on an idle bus,
+        /// to fit its USB bus (behaviour §4 fit instead of fail).
+        case formatFallback(FormatFallback)
+    }
+
+    /// behaviour §4 fit instead of fail: whether the session may choose a format that fits the
+    /// camera's USB bus instead of the one it would choose on an idle bus (MJPEG instead of raw,
+    /// a smaller size where the outputs take it). Automatic: yes, unless an output pins a pixel
+    /// format the camera sends itself; then a format that does not fit is refused.
+    public enum BusFit: Int32, Sendable, CaseIterable {
+        case automatic = 0, on, off
+    }
+
+    /// A format run to fit the bus instead of the one wanted, and why.
+    public struct FormatFallback: Sendable, CustomStringConvertible {
+        public let camera: Device
+        public let wanted: (format: VideoFormat, rate: FrameRate)
+        public let chosen: (format: VideoFormat, rate: FrameRate)
+        public let reason: String
+
+        public var description: String {
+            "\(camera.uniqueID) runs \(HardwareCost.describe(chosen.format, chosen.rate)) instead of "
+                + "\(HardwareCost.describe(wanted.format, wanted.rate)): \(reason)"
+        }
     }
 
     /// behaviour §4 presets: what the stream aims for when no output pins a size.
@@ -104,7 +128,7 @@ public final class CaptureSession: @unchecked Sendable {
         formats = FormatChoice(conversion: conversion, bus: bus)
         self.audio = SessionAudio(opener: audio, engines: voiceEngines, events: events)
         switching.session = self
-        self.audio.onInputLost = { [weak self] in pthread_detach(startThread { try? self?.stopRunning() }) }
+        self.audio.onInputLost = { [weak self] in pthread_detach(startThread { try? self?.stop() }) }
     }
 
     /// Told which camera the session started streaming from (behaviour §2: the user
@@ -113,7 +137,17 @@ public final class CaptureSession: @unchecked Sendable {
 
     deinit {
         setAutomaticallySwitchesCamera(following: nil)
-        try? stopRunning()
+        try? stop()
+    }
+
+    /// Set when the session is one camera of a `MultiCamSession`: its input is that camera, and
+    /// that session starts and stops it.
+    public internal(set) var isMultiCamBranch = false
+
+    private func refuseOnBranch(_ name: String) throws(OcellusError) {
+        if isMultiCamBranch {
+            throw OcellusError(.wrongState, "\(name): this session is one camera of a multi-camera session, which \(name.contains("Input") ? "sets its camera" : "starts and stops it")")
+        }
     }
 
     public var isRunning: Bool { lock.withLock { running } }
@@ -156,13 +190,23 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     public func addInput(_ device: Device) throws(OcellusError) {
+        try refuseOnBranch("addInput")
         guard canAddInput(device) else {
             throw OcellusError(.invalidArgument, "\(device.uniqueID) cannot be a session input (\(device.isConnected ? "no video formats" : "disconnected"))")
         }
         try change { $0.input = device }
     }
 
-    public func removeInput() throws(OcellusError) { try change { $0.input = nil } }
+    public func removeInput() throws(OcellusError) {
+        try refuseOnBranch("removeInput")
+        try change { $0.input = nil }
+    }
+
+    /// A multi-camera session's branch for `camera`.
+    func becomeBranch(of camera: Device) throws(OcellusError) {
+        try change { $0.input = camera }
+        isMultiCamBranch = true
+    }
 
     // MARK: Automatic switching (behaviour §4)
 
@@ -173,7 +217,9 @@ public final class CaptureSession: @unchecked Sendable {
     /// following). A switch never happens while a movie output records; it waits, and the
     /// session checks again when the recording ends. When the session's camera is unplugged
     /// while following, the session switches to the next preferred camera and starts again.
-    public func setAutomaticallySwitchesCamera(following hub: DeviceHub?) { switching.follow(hub) }
+    public func setAutomaticallySwitchesCamera(following hub: DeviceHub?) {
+        if !isMultiCamBranch { switching.follow(hub) }   // a single-camera feature
+    }
 
     /// True while a movie output of this session records.
     public var isRecording: Bool { switching.isRecording }
@@ -246,6 +292,12 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     public var preset: Preset { lock.withLock { (pending ?? committed).preset } }
+
+    public var busFit: BusFit { lock.withLock { (pending ?? committed).busFit } }
+
+    /// Like other changes, batched inside a configuration; a running stream changes format only
+    /// when the new choice differs.
+    public func setBusFit(_ fit: BusFit) throws(OcellusError) { try change { $0.busFit = fit } }
 
     public func setPreset(_ preset: Preset) throws(OcellusError) {
         if let input = self.input, !Self.device(input, supports: preset) {
@@ -383,13 +435,13 @@ public final class CaptureSession: @unchecked Sendable {
         stopCameraStreams()   // a V4L2 camera serves one stream at a time
         lock.withLock { committed = proposed }
         do {
-            try startStream(proposed, choice)
+            try openStreams(proposed)
             try audio.update(proposed)
         } catch {
             // Put the previous configuration back as it ran.
             lock.withLock { committed = previous }
             stopCameraStreams()
-            if let previousChoice = try? formats.streams(for: previous) { try? startStream(previous, previousChoice) }
+            try? openStreams(previous)
             try? audio.update(previous)
             throw error
         }
@@ -412,6 +464,11 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// Starts the camera stream. Blocking; callable from any thread but a frame handler.
     public func startRunning() throws(OcellusError) {
+        try refuseOnBranch("startRunning")
+        try start()
+    }
+
+    func start() throws(OcellusError) {
         try refuseOnStreamThread("startRunning")
         switching.forgetLoss()
         let configuration = lock.withLock { committed }
@@ -421,7 +478,7 @@ public final class CaptureSession: @unchecked Sendable {
             throw OcellusError(.wrongState, "the session has no input camera or microphone")
         }
         do throws(OcellusError) {
-            try startStream(configuration, try formats.streams(for: configuration))
+            try openStreams(configuration)
         } catch {
             if error.code == .busy {
                 events.post(.interrupted(error))
@@ -430,7 +487,7 @@ public final class CaptureSession: @unchecked Sendable {
             throw error
         }
         do throws(OcellusError) { try audio.update(configuration) } catch {
-            try? stopRunning()   // a session without its microphone does not run
+            try? stop()   // a session without its microphone does not run
             throw error
         }
         events.post(.started)
@@ -440,7 +497,7 @@ public final class CaptureSession: @unchecked Sendable {
     private func attemptStart() -> Bool {
         let configuration = lock.withLock { committed }
         do throws(OcellusError) {
-            try startStream(configuration, try formats.streams(for: configuration))
+            try openStreams(configuration)
             try audio.update(configuration)
         } catch {
             if error.code == .busy { return true }
@@ -454,6 +511,11 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// Stops the stream; returns after the last frame handler call. Not from a frame handler.
     public func stopRunning() throws(OcellusError) {
+        try refuseOnBranch("stopRunning")
+        try stop()
+    }
+
+    func stop() throws(OcellusError) {
         try refuseOnStreamThread("stopRunning")
         retry.cancel()
         let wasRunning = lock.withLock { running }
@@ -547,6 +609,49 @@ public final class CaptureSession: @unchecked Sendable {
             if lock.withLock({ companionOutputs.contains { $0 != nil } }) { pthread_detach(startThread { [weak self] in self?.stopCompanions() }) }
         }
         events.post(.runtimeError(reported))   // not STOPPED too: that means stopped as asked
+    }
+
+    /// Opens the streams `configuration` needs. With fitting on, a format the kernel refuses for
+    /// want of bandwidth (ENOSPC at stream-on: the estimate was low, or another process took the
+    /// bus meanwhile) is left out and the next that fits is tried; a format run instead of the
+    /// one wanted is posted as `.formatFallback`.
+    private func openStreams(_ configuration: SessionConfiguration) throws(OcellusError) {
+        var refused: [(format: VideoFormat, error: OcellusError)] = []
+        while true {
+            let choice: FormatChoice.Streams
+            do throws(OcellusError) {
+                choice = try formats.streams(for: configuration, excluding: refused.map(\.format))
+            } catch {
+                throw refused.last?.error ?? error   // nothing left to step to: the kernel's refusal says most
+            }
+            do throws(OcellusError) {
+                try startStream(configuration, choice)
+            } catch {
+                guard error.code == .noResources, configuration.fitsBus, let (format, _) = choice.picture else { throw error }
+                refused.append((format, error))
+                continue
+            }
+            if configuration.fitsBus, let input = configuration.input, let chosen = choice.picture {
+                reportFallback(camera: input, configuration, chosen: chosen, refused: refused)
+            }
+            return
+        }
+    }
+
+    /// Posts `.formatFallback` when `chosen` is not what the outputs and preset would have on an idle bus.
+    private func reportFallback(camera: Device, _ configuration: SessionConfiguration, chosen: (format: VideoFormat, rate: FrameRate),
+                                refused: [(format: VideoFormat, error: OcellusError)]) {
+        guard let wanted = try? formats.picture(for: configuration, ignoringBus: true),
+              !(wanted.format.sameStream(as: chosen.format) && wanted.rate == chosen.rate) else { return }
+        let reason = if let refusal = refused.first(where: { $0.format.sameStream(as: wanted.format) }) {
+            "the kernel refused it (\(refusal.error.message))"
+        } else if let cost = formats.share(of: camera, format: wanted.format, rate: wanted.rate) {
+            "it would take \(HardwareCost.percent(cost.load)) of \(cost.bus)"
+                + (cost.others.isEmpty ? "" : " beside \(cost.others.map(\.device).joined(separator: ", "))")
+        } else {
+            "it does not fit the camera's bus"
+        }
+        events.post(.formatFallback(FormatFallback(camera: camera, wanted: wanted, chosen: chosen, reason: reason)))
     }
 
     private func startStream(_ configuration: SessionConfiguration, _ choice: FormatChoice.Streams) throws(OcellusError) {
@@ -646,7 +751,7 @@ public final class CaptureSession: @unchecked Sendable {
                 "\(camera.uniqueID) sent no frame for \(silent / 1_000_000_000) s (the camera stalled); the session stopped")
             for output in lock.withLock({ pulling }) { output.latest.setStreaming(false, stoppedBy: error) }
             events.post(.runtimeError(error))
-            pthread_detach(startThread { [weak self] in try? self?.stopRunning() })
+            pthread_detach(startThread { [weak self] in try? self?.stop() })
         }
     }
 }

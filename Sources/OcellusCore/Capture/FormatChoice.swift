@@ -24,8 +24,8 @@ struct FormatChoice {
     }
 
     /// The picture stream's format and rate, and where depth comes from.
-    func streams(for configuration: SessionConfiguration) throws(OcellusError) -> Streams {
-        let picture = try self.picture(for: configuration)
+    func streams(for configuration: SessionConfiguration, excluding: [VideoFormat] = []) throws(OcellusError) -> Streams {
+        let picture = try self.picture(for: configuration, excluding: excluding)
         guard let input = configuration.input, !configuration.depthOutputs.isEmpty, let (format, rate) = picture else {
             return Streams(picture: picture, depth: nil)
         }
@@ -94,7 +94,9 @@ struct FormatChoice {
     /// needing conversion, raw before MJPEG (no decoding), then the smallest size
     /// covering every pinned size — or, with none pinned, the largest at ≥ 30 fps —
     /// and the rate every output asks for.
-    func picture(for configuration: SessionConfiguration, ignoringBus: Bool = false) throws(OcellusError) -> (format: VideoFormat, rate: FrameRate)? {
+    /// `excluding`: formats the kernel refused at this start (any rate of them).
+    func picture(for configuration: SessionConfiguration, ignoringBus: Bool = false,
+                 excluding: [VideoFormat] = []) throws(OcellusError) -> (format: VideoFormat, rate: FrameRate)? {
         guard let input = configuration.input else { return nil }
         let outputs = configuration.outputs
         // An output without a cap wants every frame the camera has.
@@ -140,26 +142,40 @@ struct FormatChoice {
         let served = concrete.filter { format in
             outputs.allSatisfy { serves(format, $0) } && depthOutputs.allSatisfy { $0.isServed(by: format) }
         }
-        // Formats that would not fit the USB bus beside what it carries now are out (MJPEG then
-        // wins where raw would not fit).
-        let others = reservations(besideBusOf: input)
-        func share(_ format: VideoFormat) -> HardwareCost.BusShare? {
-            HardwareCost.share(of: input, format: format, rate: streamRate(format), others: others)
+        // Formats the kernel refused for this start are out. With fitting on, a format runs at the
+        // fastest of its rates up to the wanted one that fits the USB bus beside what it carries now,
+        // and formats that fit at no rate are out (MJPEG then wins where raw would not fit, and a
+        // lower rate comes last); with it off, the outputs' choice stands or is refused.
+        let others = ignoringBus ? [] : reservations(besideBusOf: input)
+        func share(_ format: VideoFormat, at rate: FrameRate? = nil) -> HardwareCost.BusShare? {
+            HardwareCost.share(of: input, format: format, rate: rate ?? streamRate(format), others: others)
         }
-        let candidates = ignoringBus ? served : served.filter { share($0)?.fits ?? true }
-        if candidates.isEmpty, let cheapest = served.min(by: { (share($0)?.own ?? 0) < (share($1)?.own ?? 0) }),
-           let cost = share(cheapest) {
+        let allowed = served.filter { format in !excluding.contains { $0.sameStream(as: format) } }
+        func refuse(_ refused: VideoFormat) -> OcellusError {
             // What would fit: the largest format at the fastest of its rates that does, whatever the outputs ask.
             let offered: [(VideoFormat, FrameRate)] = concrete.flatMap { format in format.frameRates.map { (format, $0) } }
             let fitting = offered.filter { format, rate in
-                HardwareCost.share(of: input, format: format, rate: rate, others: others)?.fits ?? true
+                !excluding.contains { $0.sameStream(as: format) } && share(format, at: rate)?.fits ?? true
             }.max { a, b in
                 let (areaA, areaB) = (UInt64(a.0.width) * UInt64(a.0.height), UInt64(b.0.width) * UInt64(b.0.height))
                 return areaA != areaB ? areaA < areaB : a.1 < b.1
             }
-            throw OcellusError(.noResources, HardwareCost.refusal(of: input.uniqueID, cost, format: cheapest, rate: streamRate(cheapest),
-                                                                  fitting: fitting))
+            return OcellusError(.noResources, HardwareCost.refusal(of: input.uniqueID, share(refused)!, format: refused,
+                                                                   rate: streamRate(refused), fitting: fitting))
         }
+        let fits = !ignoringBus && configuration.fitsBus
+        var rates: [VideoFormat: FrameRate] = [:]
+        for format in allowed {
+            let wanted = streamRate(format)
+            rates[format] = !fits ? wanted : ([wanted] + format.frameRates.filter { $0 < wanted }.sorted(by: >)).first { rate in
+                share(format, at: rate)?.fits ?? true
+            }
+        }
+        let candidates = allowed.filter { rates[$0] != nil }
+        if candidates.isEmpty, let cheapest = allowed.min(by: { (share($0)?.own ?? 0) < (share($1)?.own ?? 0) }), share(cheapest) != nil {
+            throw refuse(cheapest)
+        }
+        func slowed(_ format: VideoFormat) -> Bool { rates[format]! < streamRate(format) }
         let pinsSize = outputs.contains { size($0) != nil }
         func area(_ format: VideoFormat) -> UInt64 { UInt64(format.width) * UInt64(format.height) }
         func fast(_ format: VideoFormat) -> Bool { (format.maxFrameRate ?? FrameRate(0)) >= FrameRate(30) }
@@ -178,6 +194,7 @@ struct FormatChoice {
             }
         }
         let best = presetSized.min { a, b in
+            if slowed(a) != slowed(b) { return slowed(b) }
             if conversions(a) != conversions(b) { return conversions(a) < conversions(b) }
             if (a.pixelFormat == .mjpeg) != (b.pixelFormat == .mjpeg) { return b.pixelFormat == .mjpeg }
             if pinsSize && area(a) != area(b) { return area(a) < area(b) }
@@ -202,6 +219,7 @@ struct FormatChoice {
                 + (wantedRate.map { " at \($0.framesPerSecond) fps" } ?? "") + ")"
                 + (conversion == nil ? "; this session converts nothing" : "; a size must keep a format's aspect ratio"))
         }
-        return (chosen, streamRate(chosen))
+        if !ignoringBus, let cost = share(chosen, at: rates[chosen]), !cost.fits { throw refuse(chosen) }
+        return (chosen, rates[chosen]!)
     }
 }

@@ -107,14 +107,18 @@ public enum HardwareCost {
         return load(of: split, speedMbps: 480)
     }
 
+    /// A load as the app's user reads it ("61%").
+    static func percent(_ load: Double) -> String { "\(Int((load * 100).rounded()))%" }
+
+    /// A stream as the app's user reads it ("YUYV 640x480 at 30 fps").
+    static func describe(_ format: VideoFormat, _ rate: FrameRate) -> String {
+        "\(format.pixelFormat.name) \(format.width)x\(format.height) at \(rate.framesPerSecond) fps"
+    }
+
     /// Why a stream is refused, for the app's user: the bus, who else holds it, the cheapest
     /// format that serves the outputs and its share, and the largest format that would fit.
     static func refusal(of camera: String, _ cost: BusShare, format: VideoFormat, rate: FrameRate,
                         fitting: (VideoFormat, FrameRate)?) -> String {
-        func percent(_ load: Double) -> String { "\(Int((load * 100).rounded()))%" }
-        func describe(_ format: VideoFormat, _ rate: FrameRate) -> String {
-            "\(format.pixelFormat.name) \(format.width)x\(format.height) at \(rate.framesPerSecond) fps"
-        }
         var message = "not enough USB bandwidth on \(cost.bus) for \(camera): "
         if !cost.carried, let largest = cost.reservation {
             message += "\(describe(format, rate)) needs more than the camera's largest alternate setting (\(largest))"

@@ -7,6 +7,20 @@ struct SessionConfiguration {
     var audioInput: Device?
     var audioOutputs: [AudioDataOutput] = []
     var depthOutputs: [DepthDataOutput] = []
+    var busFit = CaptureSession.BusFit.automatic
+
+    /// Whether formats are chosen to fit the USB bus (behaviour §4 fit instead of fail): asked
+    /// for, or automatically unless an output pins a pixel format the camera sends itself (the app
+    /// wants that very stream; outputs of converted formats take whichever serves them).
+    var fitsBus: Bool {
+        switch busFit {
+        case .on: true
+        case .off: false
+        case .automatic: !outputs.contains { output in
+            output.pixelFormat.map { pinned in input?.formats.contains { $0.pixelFormat == pinned } ?? false } ?? false
+        }
+        }
+    }
 
     /// The picture and depth outputs, as the streams feed them.
     var frameOutputs: [FrameOutput] { outputs + depthOutputs }

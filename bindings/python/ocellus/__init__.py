@@ -23,10 +23,11 @@ from .devices import FaceDrivenAdjustment, FaceDrivenTier, FaceDrivenState, Cent
 from .context import Context, CameraAuthorization, HotplugEvent, PreferredCamera, program_app_id
 from .discovery import DiscoverySession
 from .audio import AudioDataOutput, MicrophoneMode, MicrophoneModeState
-from .capture import (Camera, CaptureSession, Frame, HardwareCost, MovieFileOutput, Photo, PhotoOutput, Preset,
+from .capture import (BusFit, Camera, CaptureSession, Frame, HardwareCost, MovieFileOutput, Photo, PhotoOutput, Preset,
                       Recording, RetainedFrame, SessionEvent, VideoDataOutput, device_supports_preset, open_camera)
 from .depth import DepthDataOutput, OutputSynchronizer
 from .metadata import MetadataObject, MetadataObjectType, MetadataOutput, MetadataStatistics
+from .multi_cam import MultiCamSession
 from .rotation import RotationCoordinator
 
 #: The binding's version: the C header's it was written against (the library's own is `version()`).
@@ -46,4 +47,4 @@ __all__ += ["DepthDataOutput", "OutputSynchronizer"]
 __all__ += ["MetadataOutput", "MetadataObjectType", "MetadataObject", "MetadataStatistics"]
 __all__ += ["FaceDrivenAdjustment", "FaceDrivenTier", "FaceDrivenState"]
 __all__ += ["CenterStageState"]
-__all__ += ["HardwareCost"]
+__all__ += ["HardwareCost", "BusFit", "MultiCamSession"]

@@ -168,6 +168,8 @@ METADATA_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint64
 ROTATION_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
 FRAME_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 SESSION_EVENT_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
+MULTI_CAM_EVENT_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int32, ctypes.c_char_p,
+                                             ctypes.c_void_p)
 CAMERA_ACCESS_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
 HOTPLUG_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 PREFERRED_CALLBACK: Any = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
@@ -308,6 +310,19 @@ def declare(lib: ctypes.CDLL, errcheck_status: Callable[..., int]) -> ctypes.CDL
         "oc_capture_session_stop_running": ([vp], c_status),
         "oc_capture_session_is_running": ([vp], ctypes.c_bool),
         "oc_capture_session_get_hardware_cost": ([vp, ctypes.POINTER(HardwareCost)], c_status),
+        "oc_capture_session_set_bus_fit": ([vp, ctypes.c_int], c_status),
+        "oc_capture_session_get_bus_fit": ([vp], ctypes.c_int),
+        "oc_multi_cam_session_create": ([vp, ctypes.POINTER(vp)], c_status),
+        "oc_multi_cam_session_destroy": ([vp], None),
+        "oc_multi_cam_session_can_add_camera": ([vp, vp], ctypes.c_bool),
+        "oc_multi_cam_session_add_camera": ([vp, vp, ctypes.POINTER(vp)], c_status),
+        "oc_multi_cam_session_remove_camera": ([vp, vp], c_status),
+        "oc_multi_cam_session_start_running": ([vp], c_status),
+        "oc_multi_cam_session_stop_running": ([vp], c_status),
+        "oc_multi_cam_session_is_running": ([vp], ctypes.c_bool),
+        "oc_multi_cam_session_get_hardware_cost": ([vp, ctypes.POINTER(HardwareCost)], c_status),
+        "oc_multi_cam_session_add_event_callback": ([vp, MULTI_CAM_EVENT_CALLBACK, vp, ctypes.POINTER(c_callback_id)], c_status),
+        "oc_multi_cam_session_remove_callback": ([vp, c_callback_id], c_status),
         "oc_capture_session_set_automatically_switches_camera": ([vp, ctypes.c_bool], c_status),
         "oc_capture_session_automatically_switches_camera": ([vp], ctypes.c_bool),
         "oc_capture_session_is_recording": ([vp], ctypes.c_bool),

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from .depth import DepthDataOutput
     from .metadata import MetadataOutput
 
-__all__ = ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset"]
+__all__ = ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset",
+           "BusFit", "HardwareCost"]
 
 
 class Preset(enum.IntEnum):
@@ -73,6 +74,20 @@ class SessionEvent(enum.IntEnum):
     #: the active microphone mode or its engine changed (message: the active mode's name, then why
     #: when it is not the preferred one)
     MICROPHONE_MODE_CHANGED = 10
+    #: the camera runs another format than it would on an idle bus, to fit its USB bus (message:
+    #: "ID runs … instead of …: " and why); see `BusFit`
+    FORMAT_FALLBACK = 11
+
+
+class BusFit(enum.IntEnum):
+    """Whether a session may run a format that fits its camera's USB bus instead of the one it
+    would choose on an idle bus (MJPEG instead of raw, a lower rate or size), each time saying so
+    with a FORMAT_FALLBACK event; also when the kernel refuses a format at stream-on."""
+    #: fit, unless an output pins a pixel format the camera sends itself (the default)
+    AUTOMATIC = 0
+    ON = 1
+    #: never: a configuration that does not fit is refused (NoResources)
+    OFF = 2
 
 
 class Frame:
@@ -539,11 +554,23 @@ class CaptureSession(_Closable):
     def __init__(self, context: "Context"):
         handle = ctypes.c_void_p()
         _lib.oc_capture_session_create(context._handle_checked(), ctypes.byref(handle))
+        self._adopt(context, handle.value, owner=None)
+        self._finalizer = weakref.finalize(self, _lib.oc_capture_session_destroy, self._handle)
+
+    def _adopt(self, context: "Context", handle: int, owner: Any) -> None:
         self._context = context
-        self._handle = handle.value
+        self._handle = handle
+        self._owner = owner   # a multi-camera session owning this branch, kept alive by it
         self._outputs: List[Any] = []
         self._registrations: Set[Registration] = set()
-        self._finalizer = weakref.finalize(self, _lib.oc_capture_session_destroy, self._handle)
+
+    @classmethod
+    def _branch(cls, context: "Context", handle: int, owner: Any) -> "CaptureSession":
+        """A multi-camera session's branch: the session's handle, destroyed with it (close() does nothing)."""
+        branch = cls.__new__(cls)
+        branch._adopt(context, handle, owner)
+        branch._finalizer = lambda: None
+        return branch
 
     def set_input(self, camera: Device) -> None:
         """The camera the session streams (a `Device` from the context); applies at the next commit or start."""
@@ -691,6 +718,16 @@ class CaptureSession(_Closable):
         except NotFoundError:
             return None
         return HardwareCost(bool(cost.fits), float(cost.total), float(cost.own), int(cost.others), cost.bus.decode())
+
+    @property
+    def bus_fit(self) -> BusFit:
+        """Whether formats are chosen to fit the camera's USB bus (`BusFit`; AUTOMATIC by default).
+        Setting it applies like other changes; NoResources when, turned OFF, the format no longer fits."""
+        return BusFit(_lib.oc_capture_session_get_bus_fit(self._handle))
+
+    @bus_fit.setter
+    def bus_fit(self, fit: BusFit) -> None:
+        _lib.oc_capture_session_set_bus_fit(self._handle, int(fit))
 
     @property
     def automatically_switches_camera(self) -> bool:

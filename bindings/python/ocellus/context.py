@@ -19,6 +19,7 @@ from .errors import InvalidHandle, NotFound, error_for
 if TYPE_CHECKING:
     from .capture import CaptureSession
     from .discovery import DiscoverySession
+    from .multi_cam import MultiCamSession
     from .rotation import RotationCoordinator
 
 
@@ -272,6 +273,11 @@ class Context:
         """A new capture session on this context's cameras."""
         from .capture import CaptureSession
         return CaptureSession(self)
+
+    def multi_cam_session(self) -> "MultiCamSession":
+        """A new multi-camera session on this context's cameras."""
+        from .multi_cam import MultiCamSession
+        return MultiCamSession(self)
 
     def discovery_session(self, device_types: Iterable["DeviceType"] = (), media_type: MediaType = MediaType.ANY,
                           position: Position = Position.UNSPECIFIED) -> "DiscoverySession":

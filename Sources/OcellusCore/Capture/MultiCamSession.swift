@@ -1,0 +1,217 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// behaviour §4 multi-camera session: several cameras streaming together, started and stopped as
+/// one. Each camera has a branch, a `CaptureSession` whose input is that camera and to which the
+/// app connects that camera's outputs (video, depth, photo, movie, metadata); a branch's formats
+/// are chosen beside the cameras added before it, so that the session fits its USB buses together.
+/// Automatic switching stays a single-camera feature.
+public final class MultiCamSession: @unchecked Sendable {
+    public enum Event: Sendable {
+        case started
+        case stopped
+        /// A camera's stream ended on its own (unplugged, stalled, a driver error): every camera stopped.
+        case runtimeError(Device, OcellusError)
+        /// Any other event of one camera's branch (interruptions, format fallbacks, recordings).
+        case camera(Device, CaptureSession.Event)
+    }
+
+    /// The session's cost on the buses its cameras use, each camera counted beside those added
+    /// before it and what the buses carry now (other processes' streams).
+    public struct Cost: Sendable {
+        public struct Bus: Sendable {
+            public var bus: String
+            /// The bus's periodic time taken with all of the session's cameras on it (1.0: all of it).
+            public var load: Double
+            /// The session's cameras' part of `load`.
+            public var own: Double
+            public var cameras: [Device]
+            /// Other devices' interfaces that reserve time on the bus (other processes' streams, microphones).
+            public var others: [BusReservation]
+            public var fits: Bool
+        }
+        public var buses: [Bus]
+        /// The most loaded bus's load (0 without cameras on USB).
+        public var total: Double { buses.map(\.load).max() ?? 0 }
+        public var fits: Bool { buses.allSatisfy(\.fits) }
+    }
+
+    /// Events, on a library thread of their own.
+    public let events = EventThread<Event>()
+    private let bus: (any USBBusReading)?
+    private let makeBranch: @Sendable (any USBBusReading) -> CaptureSession
+    private let lock = ConditionLock()
+    private var branches: [Branch] = []
+    private var running = false
+
+    private struct Branch {
+        let camera: Device
+        let session: CaptureSession
+        let observer: UInt64
+    }
+
+    /// `makeBranch` makes a camera's session, counting the USB buses with the reader it is given;
+    /// `bus` reads what the buses carry now (nil: nothing but this session's cameras).
+    public init(bus: (any USBBusReading)?, makeBranch: @escaping @Sendable (any USBBusReading) -> CaptureSession) {
+        self.bus = bus
+        self.makeBranch = makeBranch
+    }
+
+    deinit {
+        try? stopRunning()
+        for branch in branches { _ = branch.session.events.removeObserver(branch.observer) }
+    }
+
+    public var isRunning: Bool { lock.withLock { running } }
+    public var cameras: [Device] { lock.withLock { branches.map(\.camera) } }
+
+    /// The branch of `camera`, if it is one of the session's.
+    public func branch(for camera: Device) -> CaptureSession? {
+        lock.withLock { branches.first { $0.camera === camera }?.session }
+    }
+
+    /// Whether `camera` could join: a connected camera with video formats, not in the session yet.
+    public func canAddCamera(_ camera: Device) -> Bool {
+        camera.type.isCamera && camera.isConnected && !camera.formats.isEmpty && branch(for: camera) == nil
+    }
+
+    /// Adds `camera` and returns its branch, for its outputs. Not while running.
+    @discardableResult
+    public func addCamera(_ camera: Device) throws(OcellusError) -> CaptureSession {
+        guard canAddCamera(camera) else {
+            throw OcellusError(.invalidArgument, branch(for: camera) != nil ? "\(camera.uniqueID) is in the session already"
+                : "\(camera.uniqueID) cannot be a session input (\(!camera.type.isCamera ? "not a camera" : camera.isConnected ? "no video formats" : "disconnected"))")
+        }
+        try refuseWhileRunning("add a camera")
+        let session = makeBranch(BranchBus(system: bus, camera: camera, cameras: { [weak self] in self?.cameras ?? [] },
+                                           planned: { [weak self] camera in self?.plannedReservation(of: camera) }))
+        try session.becomeBranch(of: camera)
+        let observer = session.events.addObserver { [weak self] event in self?.branchEvent(event, from: camera) }
+        lock.withLock { branches.append(Branch(camera: camera, session: session, observer: observer)) }
+        return session
+    }
+
+    /// Removes `camera` and its branch (whose outputs are then free). Not while running.
+    public func removeCamera(_ camera: Device) throws(OcellusError) {
+        try refuseWhileRunning("remove a camera")
+        guard let removed = lock.withLock({ () -> Branch? in
+            guard let index = branches.firstIndex(where: { $0.camera === camera }) else { return nil }
+            return branches.remove(at: index)
+        }) else { throw OcellusError(.notFound, "\(camera.uniqueID) is not in the session") }
+        _ = removed.session.events.removeObserver(removed.observer)
+        removed.session.events.stop()
+    }
+
+    private func refuseWhileRunning(_ what: String) throws(OcellusError) {
+        if isRunning { throw OcellusError(.wrongState, "cannot \(what) while the multi-camera session runs: stop it first") }
+    }
+
+    /// What the buses would carry with the session's configuration as it stands.
+    public var hardwareCost: Cost {
+        let branches = lock.withLock { self.branches }
+        let interfaces = Set(branches.compactMap { $0.camera.details.usbLink?.streamingInterface })
+        var buses: [Cost.Bus] = []
+        for branch in branches {
+            guard let share = branch.session.hardwareCost else { continue }
+            // Each camera's share counts the ones before it: the last on a bus sees the bus's load.
+            let others = share.others.filter { !interfaces.contains($0.interface) }
+            if let index = buses.firstIndex(where: { $0.bus == share.bus }) {
+                buses[index].load = share.load
+                buses[index].own += share.own
+                buses[index].cameras.append(branch.camera)
+                buses[index].others = others
+                buses[index].fits = buses[index].fits && share.fits
+            } else {
+                buses.append(Cost.Bus(bus: share.bus, load: share.load, own: share.own, cameras: [branch.camera], others: others, fits: share.fits))
+            }
+        }
+        return Cost(buses: buses)
+    }
+
+    /// Starts every camera, in the order they were added; returns once all stream. When one cannot
+    /// start, the ones started are stopped and the error names the camera.
+    public func startRunning() throws(OcellusError) {
+        let branches = lock.withLock { self.branches }
+        guard !branches.isEmpty else { throw OcellusError(.wrongState, "the multi-camera session has no camera") }
+        guard !isRunning else { return }
+        var started: [CaptureSession] = []
+        for branch in branches {
+            do throws(OcellusError) { try branch.session.start() } catch {
+                for session in [branch.session] + started.reversed() { try? session.stop() }
+                throw Self.naming(branch.camera, error)
+            }
+            started.append(branch.session)
+        }
+        lock.withLock { running = true }
+        events.post(.started)
+    }
+
+    /// Stops every camera; returns after their last frame handler calls. Not from a frame handler.
+    public func stopRunning() throws(OcellusError) {
+        let branches = lock.withLock { self.branches }
+        var failure: OcellusError?
+        for branch in branches.reversed() {
+            do throws(OcellusError) { try branch.session.stop() } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
+        let wasRunning = lock.withLock { defer { running = false }; return running }
+        if wasRunning { events.post(.stopped) }
+    }
+
+    /// A branch's event: a runtime error stops the other cameras (off the event thread: stopping
+    /// waits for their handlers) and is the session's; starts and stops are the session's own.
+    private func branchEvent(_ event: CaptureSession.Event, from camera: Device) {
+        switch event {
+        case .started, .stopped:
+            return
+        case .runtimeError(let error):
+            let others: [CaptureSession]? = lock.withLock {
+                guard running else { return nil }
+                running = false
+                return branches.filter { $0.camera !== camera }.map(\.session)
+            }
+            guard let others else { return }
+            pthread_detach(startThread { for session in others { try? session.stop() } })
+            events.post(.runtimeError(camera, Self.naming(camera, error)))
+        default:
+            events.post(.camera(camera, event))
+        }
+    }
+
+    /// The error with the camera's unique ID in front, unless it names the camera already.
+    static func naming(_ camera: Device, _ error: OcellusError) -> OcellusError {
+        error.message.contains(camera.uniqueID) ? error : OcellusError(error.code, "\(camera.uniqueID): \(error.message)")
+    }
+
+    /// What `camera`'s branch will reserve once it streams (nil off USB or with nothing to stream).
+    private func plannedReservation(of camera: Device) -> BusReservation? {
+        guard let link = camera.details.usbLink, let interface = link.streamingInterface,
+              let endpoint = branch(for: camera)?.hardwareCost?.reservation else { return nil }
+        return BusReservation(device: camera.name, interface: interface, speedMbps: link.speedMbps,
+                              translator: link.translator, endpoints: [endpoint])
+    }
+}
+
+/// The buses as a branch sees them: what they carry now, and what the cameras added before its
+/// own will reserve (those not streaming yet; a streaming one is in what the bus carries).
+private struct BranchBus: USBBusReading, @unchecked Sendable {
+    let system: (any USBBusReading)?
+    let camera: Device
+    let cameras: () -> [Device]
+    let planned: (Device) -> BusReservation?
+
+    init(system: (any USBBusReading)?, camera: Device, cameras: @escaping () -> [Device], planned: @escaping (Device) -> BusReservation?) {
+        self.system = system
+        self.camera = camera
+        self.cameras = cameras
+        self.planned = planned
+    }
+
+    func reservations(onBus bus: String) -> [BusReservation] {
+        let carried = system?.reservations(onBus: bus) ?? []
+        let before = cameras().prefix { $0 !== camera }.filter { $0.details.usbLink?.bus == bus }
+        let plans = before.compactMap(planned).filter { plan in !carried.contains { $0.interface == plan.interface } }
+        return carried + plans
+    }
+}
