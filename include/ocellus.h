@@ -1441,8 +1441,9 @@ typedef struct oc_hardware_cost {
  * carries now: every process's streams, read from sysfs. Read it before starting: a
  * configuration that does not fit is refused when it commits (OC_ERROR_NO_RESOURCES), with
  * a message naming the bus, the devices holding it and the largest format and rate that
- * would fit; formats that would not fit are never chosen when another serves the outputs
- * (MJPEG where raw would not fit).
+ * would fit. With bus fitting on (oc_capture_session_set_bus_fit(), the default unless an
+ * output pins the camera's own format), formats that would not fit are not chosen when
+ * another serves the outputs (MJPEG where raw would not fit, then a lower rate).
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (NULL `cost`, or a
  *          struct_size short of sizeof(oc_hardware_cost)); OC_ERROR_NOT_FOUND when there is
  *          no cost to report: no input, a camera not on USB (or whose descriptors could not

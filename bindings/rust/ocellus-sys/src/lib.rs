@@ -241,6 +241,23 @@ pub const OC_SESSION_EVENT_SWITCH_FAILED: oc_session_event = 8;
 pub const OC_SESSION_EVENT_RECORDING_DEGRADED: oc_session_event = 9;
 /// The active microphone mode, the engine doing it or its echo cancellation changed (oc_capture_session_get_microphone_mode(), oc_capture_session_get_echo_cancellation()). `message` is the active mode's name (oc_microphone_mode_name()); when it is not the preferred one, `error` is OC_ERROR_LIBRARY_UNAVAILABLE and `message` goes on after ": " with why.
 pub const OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED: oc_session_event = 10;
+/// To fit its USB bus, the camera runs another format than the outputs and preset would have on an idle bus (oc_capture_session_set_bus_fit(); since 0.3). `error` is OC_ERROR_NO_RESOURCES; `message` reads "ID runs MJPG 640x480 at 30.0 fps instead of YUYV 640x480 at 30.0 fps: " and why: the share of the bus the wanted format would take ("it would take 122% of usb1 beside …"), or the kernel's refusal at stream-on ("the kernel refused it (…)"), after which the next format that fits was tried.
+pub const OC_SESSION_EVENT_FORMAT_FALLBACK: oc_session_event = 11;
+
+/// behaviour §4 fit instead of fail: whether a session may run a format that fits its camera's USB bus instead of the one it would choose on an idle bus (MJPEG instead of raw, a smaller size where the outputs take one). Added in 0.3.
+pub type oc_bus_fit = u32;
+/// Fit, unless an output pins a pixel format the camera sends itself (the default).
+pub const OC_BUS_FIT_AUTOMATIC: oc_bus_fit = 0;
+/// Fit, whatever the outputs pin (a fitting format must still serve them).
+pub const OC_BUS_FIT_ON: oc_bus_fit = 1;
+/// Never fit: a configuration whose format does not fit is refused (OC_ERROR_NO_RESOURCES).
+pub const OC_BUS_FIT_OFF: oc_bus_fit = 2;
+
+/// Several cameras streaming together, started and stopped as one (AVFoundation's AVCaptureMultiCamSession). Each camera added has a branch: an oc_capture_session whose input is that camera, to which the app connects that camera's outputs (video, depth, photo, movie, metadata) with the usual oc_capture_session_add_* calls, and sets its preset, bus fit and the rest. A branch's formats are chosen beside the cameras added before it, so the session fits its USB buses together before anything streams (behaviour §4 hardware cost); its fallbacks are the session's events. Branches do not start, stop, change camera or switch automatically on their own: automatic switching stays a single-camera feature.
+#[repr(C)]
+pub struct oc_multi_cam_session {
+    _private: [u8; 0],
+}
 
 /// Microphone modes (AVFoundation's AVCaptureDevice.MicrophoneMode): what a session does to its microphone's sound before its audio data outputs and recordings get it. Since 0.3.
 pub type oc_microphone_mode = u32;
@@ -566,11 +583,22 @@ pub const OC_SYNC_STREAM_SECOND: oc_sync_stream = 1;
 /// Called for each frame with a view valid during the call (retain it with oc_frame_retain() to keep it), one frame at a time. Runs on the session's stream thread while the output is the stream's only output; when the stream feeds several outputs, each output's callback runs on a thread of the output's own, so a slow callback holds up only its own output (its frames drop as late, counted, while it is busy; the other outputs, the recording and the stall watch go on). It must not stop or reconfigure the session.
 pub type oc_frame_callback =
     Option<unsafe extern "C" fn(output: *mut oc_video_data_output, frame: *const oc_frame, user_data: *mut c_void)>;
-/// Session events. For RUNTIME_ERROR, INTERRUPTED, AUDIO_INTERRUPTED, SWITCH_FAILED and RECORDING_DEGRADED, `error` is the status code and `message` says what happened; for INPUT_SWITCHED and SWITCH_DEFERRED `error` is 0 and `message` is the camera's unique ID; otherwise 0 and "". `message` is valid during the call. Runs on a library thread, one call at a time.
+/// Session events. For RUNTIME_ERROR, INTERRUPTED, AUDIO_INTERRUPTED, SWITCH_FAILED, RECORDING_DEGRADED and FORMAT_FALLBACK, `error` is the status code and `message` says what happened; for INPUT_SWITCHED and SWITCH_DEFERRED `error` is 0 and `message` is the camera's unique ID; otherwise 0 and "". `message` is valid during the call. Runs on a library thread, one call at a time.
 pub type oc_session_event_callback = Option<
     unsafe extern "C" fn(
         session: *mut oc_capture_session,
         event: oc_session_event,
+        error: oc_status,
+        message: *const c_char,
+        user_data: *mut c_void,
+    ),
+>;
+/// Multi-camera session events, with the same kinds as a session's: STARTED and STOPPED for the whole session (`camera` NULL); RUNTIME_ERROR when one camera's stream ended on its own (every camera has stopped; `message` starts with the camera's unique ID); the other kinds (INTERRUPTED, FORMAT_FALLBACK, RECORDING_DEGRADED, …) as a branch reports them. `camera` is the unique ID of the camera concerned; it and `message` are valid during the call.
+pub type oc_multi_cam_event_callback = Option<
+    unsafe extern "C" fn(
+        session: *mut oc_multi_cam_session,
+        event: oc_session_event,
+        camera: *const c_char,
         error: oc_status,
         message: *const c_char,
         user_data: *mut c_void,
@@ -893,8 +921,44 @@ extern "C" {
     pub fn oc_capture_session_stop_running(session: *mut oc_capture_session) -> oc_status;
     /// Whether the stream runs (false after a runtime error).
     pub fn oc_capture_session_is_running(session: *const oc_capture_session) -> bool;
-    /// The share of its USB bus the session's camera stream takes, with the session's configuration as it stands (committed or not, running or not), beside what the bus carries now: every process's streams, read from sysfs. Read it before starting: a configuration that does not fit is refused when it commits (OC_ERROR_NO_RESOURCES), with a message naming the bus, the devices holding it and the largest format and rate that would fit; formats that would not fit are never chosen when another serves the outputs (MJPEG where raw would not fit).
+    /// The share of its USB bus the session's camera stream takes, with the session's configuration as it stands (committed or not, running or not), beside what the bus carries now: every process's streams, read from sysfs. Read it before starting: a configuration that does not fit is refused when it commits (OC_ERROR_NO_RESOURCES), with a message naming the bus, the devices holding it and the largest format and rate that would fit. With bus fitting on (oc_capture_session_set_bus_fit(), the default unless an output pins the camera's own format), formats that would not fit are not chosen when another serves the outputs (MJPEG where raw would not fit, then a lower rate).
     pub fn oc_capture_session_get_hardware_cost(session: *const oc_capture_session, cost: *mut oc_hardware_cost) -> oc_status;
+    /// Set whether the session fits its camera's USB bus (like other changes, batched inside a configuration). With fitting on, formats that would not fit beside what the bus carries are not chosen, and a format the kernel refuses at stream-on for want of bandwidth (ENOSPC: the estimate was low, or another process took the bus meanwhile) is left out and the next that fits is started. Every format run instead of the one wanted is an OC_SESSION_EVENT_FORMAT_FALLBACK. With it off, such a configuration is refused when it commits or starts, with a message naming the bus, its holders and what would fit.
+    pub fn oc_capture_session_set_bus_fit(session: *mut oc_capture_session, fit: oc_bus_fit) -> oc_status;
+    /// The session's bus fit (OC_BUS_FIT_AUTOMATIC, with the last error set, for an invalid handle).
+    pub fn oc_capture_session_get_bus_fit(session: *const oc_capture_session) -> oc_bus_fit;
+    /// Create a multi-camera session on `ctx`'s cameras.
+    pub fn oc_multi_cam_session_create(ctx: *mut oc_context, out: *mut *mut oc_multi_cam_session) -> oc_status;
+    /// Stop (if running) and destroy a multi-camera session and its branches. The outputs stay valid (the caller owns them). NULL or a destroyed session is ignored apart from the last error.
+    pub fn oc_multi_cam_session_destroy(session: *mut oc_multi_cam_session);
+    /// Whether `camera` could join: a connected camera with video formats, not in the session. False, with the last error set, for invalid handles.
+    pub fn oc_multi_cam_session_can_add_camera(session: *mut oc_multi_cam_session, camera: *mut oc_device) -> bool;
+    /// Add `camera` to a stopped session. `*out_branch` (may be NULL) receives its branch.
+    pub fn oc_multi_cam_session_add_camera(
+        session: *mut oc_multi_cam_session,
+        camera: *mut oc_device,
+        out_branch: *mut *mut oc_capture_session,
+    ) -> oc_status;
+    /// Remove `camera` and its branch from a stopped session; the branch handle goes with it.
+    pub fn oc_multi_cam_session_remove_camera(session: *mut oc_multi_cam_session, camera: *mut oc_device) -> oc_status;
+    /// Start every camera, in the order they were added; returns once all stream. Blocking. When one cannot start, those started are stopped again and the error names the camera ("ID: …"): OC_ERROR_NO_RESOURCES when it does not fit its bus (the message names the bus, what holds it and what would fit), or its stream's error.
+    pub fn oc_multi_cam_session_start_running(session: *mut oc_multi_cam_session) -> oc_status;
+    /// Stop every camera; returns after their last frame callbacks have returned. Blocking.
+    pub fn oc_multi_cam_session_stop_running(session: *mut oc_multi_cam_session) -> oc_status;
+    /// Whether the cameras stream (false after a runtime error).
+    pub fn oc_multi_cam_session_is_running(session: *const oc_multi_cam_session) -> bool;
+    /// The session's cost on its cameras' USB buses, with the branches' configurations as they stand, before or while running: `bus` is the most loaded bus, `total` its load with every camera of the session on it, `own` those cameras' part, `others` how many other interfaces reserve time there, and `fits` whether every bus fits. Each camera's own share, beside the ones added before it, is oc_capture_session_get_hardware_cost() of its branch.
+    pub fn oc_multi_cam_session_get_hardware_cost(session: *const oc_multi_cam_session, cost: *mut oc_hardware_cost)
+        -> oc_status;
+    /// Register an event callback; unregister with oc_multi_cam_session_remove_callback().
+    pub fn oc_multi_cam_session_add_event_callback(
+        session: *mut oc_multi_cam_session,
+        callback: oc_multi_cam_event_callback,
+        user_data: *mut c_void,
+        out_id: *mut oc_callback_id,
+    ) -> oc_status;
+    /// Unregister an event callback; waits for a call of it in flight, except from inside it.
+    pub fn oc_multi_cam_session_remove_callback(session: *mut oc_multi_cam_session, id: oc_callback_id) -> oc_status;
     /// Register an event callback; unregister with oc_capture_session_remove_callback() (which waits for a call in flight).
     pub fn oc_capture_session_add_event_callback(
         session: *mut oc_capture_session,

@@ -7,6 +7,8 @@ use std::ptr::{self, NonNull};
 pub struct CaptureSession<'ctx> {
     pub(crate) raw: NonNull<ffi::oc_capture_session>,
     _context: &'ctx Context,
+    /// False for a multi-camera session's branch, which goes with its session.
+    owned: bool,
 }
 
 // SAFETY: the session handle has no thread affinity: its functions run on any thread (those that
@@ -18,7 +20,14 @@ impl Context {
     pub fn capture_session(&self) -> Result<CaptureSession<'_>> {
         let mut raw = ptr::null_mut();
         check(unsafe { ffi::oc_capture_session_create(self.raw.as_ptr(), &mut raw) })?;
-        Ok(CaptureSession { raw: NonNull::new(raw).expect("session handle"), _context: self })
+        Ok(CaptureSession { raw: NonNull::new(raw).expect("session handle"), _context: self, owned: true })
+    }
+}
+
+impl<'ctx> CaptureSession<'ctx> {
+    /// A multi-camera session's branch (its handle, not destroyed on drop).
+    pub(crate) fn branch(raw: NonNull<ffi::oc_capture_session>, context: &'ctx Context) -> Self {
+        CaptureSession { raw, _context: context, owned: false }
     }
 }
 
@@ -63,23 +72,55 @@ impl CaptureSession<'_> {
     /// without an input, or when no format serves the outputs. Read it before starting: a
     /// configuration that does not fit is refused with what would fit.
     pub fn hardware_cost(&self) -> Result<Option<HardwareCost>> {
-        let mut cost = ffi::oc_hardware_cost {
-            struct_size: std::mem::size_of::<ffi::oc_hardware_cost>() as u32,
-            fits: false,
-            total: 0.0,
-            own: 0.0,
-            others: 0,
-            bus: [0; 16],
-        };
-        match check(unsafe { ffi::oc_capture_session_get_hardware_cost(self.raw.as_ptr(), &mut cost) }) {
-            Err(error) if error.kind == ErrorKind::NotFound => Ok(None),
-            Err(error) => Err(error),
-            Ok(()) => {
-                let bus = unsafe { std::ffi::CStr::from_ptr(cost.bus.as_ptr()) }.to_string_lossy().into_owned();
-                Ok(Some(HardwareCost { fits: cost.fits, total: cost.total, own: cost.own, others: cost.others, bus }))
-            }
+        read_hardware_cost(|cost| unsafe { ffi::oc_capture_session_get_hardware_cost(self.raw.as_ptr(), cost) })
+    }
+
+    /// Whether formats are chosen to fit the camera's USB bus ([`BusFit`]).
+    pub fn set_bus_fit(&self, fit: BusFit) -> Result<()> {
+        check(unsafe { ffi::oc_capture_session_set_bus_fit(self.raw(), fit as ffi::oc_bus_fit) })
+    }
+
+    /// The session's bus fit ([`BusFit::Automatic`] unless set).
+    pub fn bus_fit(&self) -> BusFit {
+        match unsafe { ffi::oc_capture_session_get_bus_fit(self.raw()) } {
+            ffi::OC_BUS_FIT_ON => BusFit::On,
+            ffi::OC_BUS_FIT_OFF => BusFit::Off,
+            _ => BusFit::Automatic,
         }
     }
+}
+
+/// A hardware cost `get` fills in; `None` when there is none to report (NOT_FOUND).
+pub(crate) fn read_hardware_cost(get: impl FnOnce(*mut ffi::oc_hardware_cost) -> ffi::oc_status) -> Result<Option<HardwareCost>> {
+    let mut cost = ffi::oc_hardware_cost {
+        struct_size: std::mem::size_of::<ffi::oc_hardware_cost>() as u32,
+        fits: false,
+        total: 0.0,
+        own: 0.0,
+        others: 0,
+        bus: [0; 16],
+    };
+    match check(get(&mut cost)) {
+        Err(error) if error.kind == ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error),
+        Ok(()) => {
+            let bus = unsafe { std::ffi::CStr::from_ptr(cost.bus.as_ptr()) }.to_string_lossy().into_owned();
+            Ok(Some(HardwareCost { fits: cost.fits, total: cost.total, own: cost.own, others: cost.others, bus }))
+        }
+    }
+}
+
+/// behaviour §4 fit instead of fail: whether a session may run a format that fits its camera's
+/// USB bus instead of the one it would choose on an idle bus (MJPEG instead of raw, a lower rate
+/// or size), each time saying so with [`SessionEvent::FormatFallback`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BusFit {
+    /// Fit, unless an output pins a pixel format the camera sends itself (the default).
+    Automatic = 0,
+    /// Fit, whatever the outputs pin.
+    On = 1,
+    /// Never: a configuration that does not fit is refused.
+    Off = 2,
 }
 
 /// A session's share of its camera's USB bus (behaviour §4 hardware cost).
@@ -99,7 +140,9 @@ pub struct HardwareCost {
 
 impl Drop for CaptureSession<'_> {
     fn drop(&mut self) {
-        unsafe { ffi::oc_capture_session_destroy(self.raw.as_ptr()) }
+        if self.owned {
+            unsafe { ffi::oc_capture_session_destroy(self.raw.as_ptr()) }
+        }
     }
 }
 
@@ -129,6 +172,9 @@ pub enum SessionEvent {
     /// The active microphone mode or its engine changed: the active mode's name, then after ": "
     /// why it is not the preferred one (see [`CaptureSession::microphone_mode`]).
     MicrophoneModeChanged(String),
+    /// To fit its USB bus the camera runs another format than it would on an idle bus
+    /// ("ID runs … instead of …: " and why).
+    FormatFallback(String),
 }
 
 type EventClosure = Box<dyn FnMut(SessionEvent) + Send + 'static>;
@@ -193,8 +239,15 @@ unsafe extern "C" fn event_trampoline(
     user_data: *mut c_void,
 ) {
     let callback = &mut *(user_data as *mut EventClosure);
-    let message = text(message).unwrap_or_default();
-    let event = match event {
+    if let Some(event) = session_event(event, text(message).unwrap_or_default()) {
+        contain_panic("a session event callback", || callback(event));
+    }
+}
+
+/// The event a session (or a multi-camera session) reports; `None` for a newer library's event
+/// this binding does not know yet.
+pub(crate) fn session_event(event: ffi::oc_session_event, message: String) -> Option<SessionEvent> {
+    Some(match event {
         ffi::OC_SESSION_EVENT_STARTED => SessionEvent::Started,
         ffi::OC_SESSION_EVENT_STOPPED => SessionEvent::Stopped,
         ffi::OC_SESSION_EVENT_RUNTIME_ERROR => SessionEvent::RuntimeError(message),
@@ -206,7 +259,7 @@ unsafe extern "C" fn event_trampoline(
         ffi::OC_SESSION_EVENT_SWITCH_FAILED => SessionEvent::SwitchFailed(message),
         ffi::OC_SESSION_EVENT_RECORDING_DEGRADED => SessionEvent::RecordingDegraded(message),
         ffi::OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED => SessionEvent::MicrophoneModeChanged(message),
-        _ => return, // a newer library's event this binding does not know yet
-    };
-    contain_panic("a session event callback", || callback(event));
+        ffi::OC_SESSION_EVENT_FORMAT_FALLBACK => SessionEvent::FormatFallback(message),
+        _ => return None,
+    })
 }
