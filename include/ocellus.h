@@ -1900,9 +1900,11 @@ void oc_multi_cam_session_destroy(oc_multi_cam_session *session);
 bool oc_multi_cam_session_can_add_camera(oc_multi_cam_session *session, oc_device *camera);
 
 /**
- * Add `camera` to a stopped session. `*out_branch` (may be NULL) receives its branch.
- * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT for a device that is
- *          not a connected camera with video formats, or one in the session already;
+ * Add `camera` to a stopped session. `*out_branch` receives its branch, to which the
+ * camera's outputs are added.
+ * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT for NULL `out_branch`,
+ *          a device that is not a connected camera with video formats, or one in the
+ *          session already;
  *          OC_ERROR_WRONG_STATE while the session runs.
  * \ownership The branch belongs to the session: valid until the camera is removed or the
  *            session destroyed; oc_capture_session_destroy() refuses it.

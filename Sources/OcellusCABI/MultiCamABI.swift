@@ -54,13 +54,14 @@ final class MultiCamBox {
 
 @c @implementation public func oc_multi_cam_session_add_camera(_ session: OpaquePointer?, _ camera: OpaquePointer?,
                                                                _ outBranch: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    outBranch?.pointee = nil
+    guard let outBranch else { return LastError.fail(.invalidArgument, "oc_multi_cam_session_add_camera: out_branch is NULL") }
+    outBranch.pointee = nil
     guard let device = DeviceBox.lookup(camera)?.device else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     return abiCall(MultiCamBox.lookup(session)) { (box: MultiCamBox) throws(OcellusError) in
         let branch = SessionBox(session: try box.session.addCamera(device), context: box.context)
         branch.handle = HandleTable.register(branch)
         box.branches.append(branch)
-        outBranch?.pointee = branch.handle
+        outBranch.pointee = branch.handle
     }
 }
 

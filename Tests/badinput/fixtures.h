@@ -253,6 +253,14 @@ static oc_capture_session *fx_oc_capture_session(void)
     return session;
 }
 
+/* A multi-camera session without cameras (the cases add the camera). */
+static oc_multi_cam_session *fx_oc_multi_cam_session(void)
+{
+    static oc_multi_cam_session *session;
+    if (!session && oc_multi_cam_session_create(fx_oc_context(), &session) != OC_OK) skip("a multi-camera session");
+    return session;
+}
+
 /* ---- waiting ---- */
 
 static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -372,6 +380,7 @@ STALE_CREATED(oc_discovery_session,
               oc_discovery_session_create(fx_oc_context(), 0, (oc_media_type)0, OC_DEVICE_POSITION_UNSPECIFIED, &object),
               oc_discovery_session_destroy)
 STALE_CREATED(oc_capture_session, oc_capture_session_create(fx_oc_context(), &object), oc_capture_session_destroy)
+STALE_CREATED(oc_multi_cam_session, oc_multi_cam_session_create(fx_oc_context(), &object), oc_multi_cam_session_destroy)
 STALE_CREATED(oc_video_data_output, oc_video_data_output_create(&object), oc_video_data_output_destroy)
 STALE_CREATED(oc_audio_data_output, oc_audio_data_output_create(&object), oc_audio_data_output_destroy)
 STALE_CREATED(oc_depth_data_output, oc_depth_data_output_create(&object), oc_depth_data_output_destroy)
@@ -396,7 +405,7 @@ STALE_CREATED(oc_rotation_coordinator, oc_rotation_coordinator_create(fx_oc_cont
 
 enum inside_kind {
     INSIDE_FRAME, INSIDE_AUDIO, INSIDE_SESSION_EVENT, INSIDE_CONTEXT, INSIDE_DISCOVERY,
-    INSIDE_ROTATION, INSIDE_PHOTO, INSIDE_RECORDING, INSIDE_METADATA
+    INSIDE_ROTATION, INSIDE_PHOTO, INSIDE_RECORDING, INSIDE_METADATA, INSIDE_MULTI_CAM_EVENT
 };
 
 static void (*inside_body)(void);
@@ -438,6 +447,13 @@ static void inside_session_callback(oc_capture_session *session, oc_session_even
                                     const char *message, void *user_data)
 {
     (void)session; (void)error; (void)message; (void)user_data;
+    if (event == OC_SESSION_EVENT_STARTED) run_body_once();
+}
+
+static void inside_multi_cam_callback(oc_multi_cam_session *session, oc_session_event event, const char *camera,
+                                      oc_status error, const char *message, void *user_data)
+{
+    (void)session; (void)camera; (void)error; (void)message; (void)user_data;
     if (event == OC_SESSION_EVENT_STARTED) run_body_once();
 }
 
@@ -558,6 +574,12 @@ static int run_inside(enum inside_kind kind, const char *name)
         if (oc_capture_session_add_photo_output(fx_oc_capture_session(), fx_oc_photo_output()) != OC_OK) skip("a photo output");
         start_session();
         if (oc_photo_output_capture(fx_oc_photo_output(), NULL, inside_photo_callback, NULL) != OC_OK) skip("a photo");
+        break;
+    case INSIDE_MULTI_CAM_EVENT:
+        oc_multi_cam_session_add_event_callback(fx_oc_multi_cam_session(), inside_multi_cam_callback, NULL, &id);
+        oc_capture_session *branch = NULL;
+        if (oc_multi_cam_session_add_camera(fx_oc_multi_cam_session(), fx_oc_device(), &branch) != OC_OK) skip("a camera");
+        if (oc_multi_cam_session_start_running(fx_oc_multi_cam_session()) != OC_OK) skip("a running multi-camera session");
         break;
     case INSIDE_METADATA:
         if (oc_capture_session_set_input(fx_oc_capture_session(), code_camera()) != OC_OK) skip("the QR camera as input");

@@ -25,7 +25,7 @@ import sys
 HANDLE_TYPES = ["oc_context", "oc_device", "oc_device_list", "oc_control_list", "oc_discovery_session",
                 "oc_capture_session", "oc_video_data_output", "oc_frame", "oc_audio_data_output",
                 "oc_photo_output", "oc_movie_file_output", "oc_rotation_coordinator", "oc_depth_data_output",
-                "oc_output_synchronizer", "oc_metadata_output"]
+                "oc_output_synchronizer", "oc_metadata_output", "oc_multi_cam_session"]
 # Every `typedef enum … NAME;` of the header (filled by parse): a new enum is covered without
 # being listed here.
 ENUM_TYPES = set()
@@ -69,6 +69,7 @@ INSIDE = {
     "photo": ["oc_photo_output_", "oc_capture_session_"],
     "recording": ["oc_movie_file_output_", "oc_capture_session_"],
     "metadata": ["oc_metadata_output_", "oc_capture_session_"],
+    "multi_cam_event": ["oc_multi_cam_session_", "oc_context_"],
 }
 
 

@@ -933,7 +933,7 @@ extern "C" {
     pub fn oc_multi_cam_session_destroy(session: *mut oc_multi_cam_session);
     /// Whether `camera` could join: a connected camera with video formats, not in the session. False, with the last error set, for invalid handles.
     pub fn oc_multi_cam_session_can_add_camera(session: *mut oc_multi_cam_session, camera: *mut oc_device) -> bool;
-    /// Add `camera` to a stopped session. `*out_branch` (may be NULL) receives its branch.
+    /// Add `camera` to a stopped session. `*out_branch` receives its branch, to which the camera's outputs are added.
     pub fn oc_multi_cam_session_add_camera(
         session: *mut oc_multi_cam_session,
         camera: *mut oc_device,
