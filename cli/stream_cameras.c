@@ -1,6 +1,6 @@
-/* `ocellus stream CAMERA CAMERA…`: several cameras at once, a session each on one context,
- * started one after another so that each camera's USB cost counts the cameras already streaming
- * (the kernel's own reservations); one summary for all of them (stream_cameras.h). */
+/* `ocellus stream CAMERA CAMERA…`: several cameras at once in one multi-camera session, whose
+ * formats are fitted to their USB buses together before anything streams (each camera's cost
+ * counts the cameras before it); one summary for all of them (stream_cameras.h). */
 #include "stream_cameras.h"
 
 #include "library.h"
@@ -15,19 +15,20 @@ enum { MAX_CAMERAS = 8 };
 typedef struct camera_stream {
     struct several_cameras *all;
     oc_device *device;
-    oc_capture_session *session;
+    oc_capture_session *branch;             /* the camera's branch of the session (the session's) */
     oc_video_data_output *output;
     stream_statistics statistics;
     uint32_t pixel_format, width, height;   /* what the camera runs */
     oc_fraction rate;
-    oc_hardware_cost cost;                  /* before its start, beside the cameras started before it */
+    oc_hardware_cost cost;                  /* before the start, beside the cameras before it */
     bool has_cost;
-    char fallback[256];                     /* what --fit chose instead of the format asked, or "" */
+    char fallback[512];                     /* what --fit ran instead of the format wanted, and why, or "" */
 } camera_stream;
 
 typedef struct several_cameras {
     camera_stream cameras[MAX_CAMERAS];
     int count;
+    oc_multi_cam_session *session;
     oc_output_synchronizer *synchronizer;   /* with --synchronized: the two cameras' frames in pairs */
     uint64_t limit;
     pthread_mutex_t lock;
@@ -58,42 +59,41 @@ static void on_pair(oc_output_synchronizer *synchronizer, const oc_frame *first,
     if (all->limit && number == all->limit) finish_wait();
 }
 
-/* A runtime error (or a stall) of one camera ends the command, naming the camera. */
-static void on_camera_event(oc_capture_session *session, oc_session_event event, oc_status error, const char *message,
-                            void *user_data)
+/* A runtime error (or a stall) of one camera ends the command, naming the camera; a fallback is
+ * kept for the summary. */
+static void on_session_event(oc_multi_cam_session *session, oc_session_event event, const char *camera, oc_status error,
+                             const char *message, void *user_data)
 {
     (void)session;
-    camera_stream *camera = user_data;
-    if (event != OC_SESSION_EVENT_RUNTIME_ERROR && !(event == OC_SESSION_EVENT_INTERRUPTED && error == OC_ERROR_TIMEOUT)) return;
-    pthread_mutex_lock(&camera->all->lock);
-    if (!camera->all->failure[0]) {
-        snprintf(camera->all->failure, sizeof camera->all->failure, "%s: %s", oc_device_unique_id(camera->device), message);
-    }
-    pthread_mutex_unlock(&camera->all->lock);
-    finish_wait();
-}
-
-/* Whether the camera sends `pixel_format` itself at `width`x`height` (0x0: any size). */
-static bool camera_sends(const oc_device *device, uint32_t pixel_format, uint32_t width, uint32_t height)
-{
-    for (size_t index = 0; index < oc_device_format_count(device); index++) {
-        oc_format_info info = { .struct_size = sizeof info };
-        if (oc_device_get_format(device, index, &info) != OC_OK || info.pixel_format != pixel_format) continue;
-        if (!width || (info.sizes_are_range ? width >= info.min_width && width <= info.width && height >= info.min_height && height <= info.height
-                                            : info.width == width && info.height == height)) {
-            return true;
+    several_cameras *all = user_data;
+    bool ends = event == OC_SESSION_EVENT_RUNTIME_ERROR || (event == OC_SESSION_EVENT_INTERRUPTED && error == OC_ERROR_TIMEOUT);
+    pthread_mutex_lock(&all->lock);
+    if (event == OC_SESSION_EVENT_FORMAT_FALLBACK) {
+        /* "ID runs … instead of …: why": the summary keeps what follows the ID. */
+        size_t length = strlen(camera);
+        const char *reason = strncmp(message, camera, length) || message[length] != ' ' ? message : message + length + 1;
+        for (int i = 0; i < all->count; i++) {
+            camera_stream *stream = &all->cameras[i];
+            if (!strcmp(oc_device_unique_id(stream->device), camera)) snprintf(stream->fallback, sizeof stream->fallback, "%s", reason);
         }
     }
-    return false;
+    if (ends && !all->failure[0]) {
+        /* A runtime error's message starts with the camera's ID already. */
+        bool named = !strncmp(message, camera, strlen(camera));
+        snprintf(all->failure, sizeof all->failure, "%s%s%s", named ? "" : camera, named ? "" : ": ", message);
+    }
+    pthread_mutex_unlock(&all->lock);
+    if (ends) finish_wait();
 }
 
 static void close_cameras(several_cameras *all, oc_context *ctx)
 {
     oc_output_synchronizer_destroy(all->synchronizer);   /* before its outputs */
     all->synchronizer = NULL;
+    oc_multi_cam_session_destroy(all->session);          /* and its branches */
+    all->session = NULL;
     for (int i = 0; i < all->count; i++) {
         camera_stream *camera = &all->cameras[i];
-        if (camera->session) oc_capture_session_destroy(camera->session);
         if (camera->output) oc_video_data_output_destroy(camera->output);
         if (camera->device) oc_device_release(camera->device);
     }
@@ -106,9 +106,8 @@ static bool same_bus(const several_cameras *all, int i, int j)
     return all->cameras[i].has_cost && all->cameras[j].has_cost && !strcmp(all->cameras[i].cost.bus, all->cameras[j].cost.bus);
 }
 
-/* The summary's "hardware_cost": each bus with the load the last camera started there saw (it
- * counts those before it, and whatever else the bus carried), and its cameras; "total" the most
- * loaded bus. */
+/* The summary's "hardware_cost": each bus with the load its last camera's share saw (it counts
+ * those before it, and whatever else the bus carried), and its cameras; "total" the most loaded bus. */
 static void hardware_cost_json(const several_cameras *all, json *w)
 {
     double total = 0;
@@ -231,11 +230,20 @@ int stream_cameras(const global_options *options, const char *const *specs, int 
     if (request->synchronized && count != 2) return usage_error("--synchronized pairs the frames of two cameras");
     static several_cameras all = { .lock = PTHREAD_MUTEX_INITIALIZER };
     all.count = 0;
+    all.session = NULL;
     all.synchronizer = NULL;
     all.limit = request->frames;
+    all.failure[0] = '\0';
     sigset_t signals = block_termination_signals();
     oc_context *ctx = open_context(options);
     if (!ctx) return 1;
+    char message[1024];
+    if (oc_multi_cam_session_create(ctx, &all.session) != OC_OK
+        || oc_multi_cam_session_add_event_callback(all.session, on_session_event, &all, NULL) != OC_OK) {
+        snprintf(message, sizeof message, "%s", oc_last_error_message());
+        close_cameras(&all, ctx);
+        return fail(1, "%s", message);
+    }
     for (int i = 0; i < count; i++) {
         camera_stream *camera = &all.cameras[all.count++];
         *camera = (camera_stream){ .all = &all, .statistics = { .lock = PTHREAD_MUTEX_INITIALIZER, .limit = request->frames } };
@@ -250,16 +258,17 @@ int stream_cameras(const global_options *options, const char *const *specs, int 
                 return usage_error("%s is named twice", specs[i]);
             }
         }
-        if (oc_capture_session_create(ctx, &camera->session) != OC_OK
-            || oc_capture_session_add_event_callback(camera->session, on_camera_event, camera, NULL) != OC_OK
-            || oc_video_data_output_create(&camera->output) != OC_OK
+        /* Without --fit a format that does not fit is refused; with it one that fits runs, listed in "fallbacks". */
+        oc_status status = OC_OK;
+        if (oc_video_data_output_create(&camera->output) != OC_OK
             || oc_video_data_output_set_format(camera->output, request->pixel_format, request->width, request->height) != OC_OK
             || oc_video_data_output_set_max_frame_rate(camera->output, request->max_rate) != OC_OK
             || oc_video_data_output_set_frame_callback(camera->output, on_camera_frame, camera) != OC_OK
-            || oc_capture_session_set_input(camera->session, camera->device) != OC_OK
-            || oc_capture_session_add_output(camera->session, camera->output) != OC_OK) {
-            char message[1024];
-            snprintf(message, sizeof message, "%s: %s", oc_device_unique_id(camera->device), oc_last_error_message());
+            || oc_multi_cam_session_add_camera(all.session, camera->device, &camera->branch) != OC_OK
+            || (status = oc_capture_session_set_bus_fit(camera->branch, request->fit ? OC_BUS_FIT_ON : OC_BUS_FIT_OFF)) != OC_OK
+            || (status = oc_capture_session_add_output(camera->branch, camera->output)) != OC_OK) {
+            snprintf(message, sizeof message, "%s: %s%s", oc_device_unique_id(camera->device), oc_last_error_message(),
+                     status == OC_ERROR_NO_RESOURCES && !request->fit ? " (--fit lets it run a format that fits)" : "");
             close_cameras(&all, ctx);
             return fail(1, "%s", message);
         }
@@ -267,45 +276,29 @@ int stream_cameras(const global_options *options, const char *const *specs, int 
     if (request->synchronized
         && (oc_output_synchronizer_create_for_cameras(all.cameras[0].output, all.cameras[1].output, &all.synchronizer) != OC_OK
             || oc_output_synchronizer_set_callback(all.synchronizer, on_pair, &all) != OC_OK)) {
-        char message[1024];
         snprintf(message, sizeof message, "%s", oc_last_error_message());
         close_cameras(&all, ctx);
         return fail(1, "%s", message);
     }
-    /* One after another: each camera's cost, read before it starts, counts those already streaming. */
+    /* Each camera's share before the start, beside the cameras before it. */
     for (int i = 0; i < all.count; i++) {
         camera_stream *camera = &all.cameras[i];
-        const char *id = oc_device_unique_id(camera->device);
         camera->cost.struct_size = sizeof camera->cost;
-        camera->has_cost = oc_capture_session_get_hardware_cost(camera->session, &camera->cost) == OC_OK;
-        char message[1024] = "";
-        if (oc_capture_session_start_running(camera->session) != OC_OK) {
-            snprintf(message, sizeof message, "%s: %s", id, oc_last_error_message());
-        } else {
-            oc_capture_session_get_active_format(camera->session, &camera->pixel_format, &camera->width, &camera->height, &camera->rate);
-            /* A format the camera sends itself that it does not run: the bus had no room for it. */
-            bool fell_back = request->pixel_format && camera->pixel_format != request->pixel_format
-                && camera_sends(camera->device, request->pixel_format, request->width, request->height);
-            if (fell_back) {
-                char asked[64] = "", chosen[64] = "";
-                oc_pixel_format_name(request->pixel_format, asked, sizeof asked);
-                oc_pixel_format_name(camera->pixel_format, chosen, sizeof chosen);
-                snprintf(camera->fallback, sizeof camera->fallback, "%s %ux%u instead of %s: %s at %.0f%% of %s", chosen,
-                         camera->width, camera->height, asked, asked, camera->cost.total * 100, camera->cost.bus);
-                if (!request->fit) {
-                    snprintf(message, sizeof message, "%s: %s %ux%u does not fit %s beside the cameras started before it "
-                             "(--fit lets it run %s instead)", id, asked, camera->width, camera->height, camera->cost.bus, chosen);
-                }
-            }
-        }
-        if (message[0]) {
-            for (int j = 0; j <= i; j++) oc_capture_session_stop_running(all.cameras[j].session);
-            close_cameras(&all, ctx);
-            return fail(1, "%s", message);
-        }
+        camera->has_cost = oc_capture_session_get_hardware_cost(camera->branch, &camera->cost) == OC_OK;
+    }
+    oc_status started = oc_multi_cam_session_start_running(all.session);
+    if (started != OC_OK) {
+        snprintf(message, sizeof message, "%s%s", oc_last_error_message(),
+                 started == OC_ERROR_NO_RESOURCES && !request->fit ? " (--fit lets it run a format that fits)" : "");
+        close_cameras(&all, ctx);
+        return fail(1, "%s", message);
+    }
+    for (int i = 0; i < all.count; i++) {
+        camera_stream *camera = &all.cameras[i];
+        oc_capture_session_get_active_format(camera->branch, &camera->pixel_format, &camera->width, &camera->height, &camera->rate);
     }
     wait_for_termination(&signals, request->seconds, NULL, NULL);
-    for (int i = 0; i < all.count; i++) oc_capture_session_stop_running(all.cameras[i].session);
+    oc_multi_cam_session_stop_running(all.session);
 
     strbuf out;
     text_init(&out);

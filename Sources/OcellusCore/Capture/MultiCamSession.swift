@@ -179,9 +179,9 @@ public final class MultiCamSession: @unchecked Sendable {
         }
     }
 
-    /// The error with the camera's unique ID in front, unless it names the camera already.
+    /// The error with the camera's unique ID in front ("ID: …"), as every camera's error reads.
     static func naming(_ camera: Device, _ error: OcellusError) -> OcellusError {
-        error.message.contains(camera.uniqueID) ? error : OcellusError(error.code, "\(camera.uniqueID): \(error.message)")
+        error.message.hasPrefix("\(camera.uniqueID): ") ? error : OcellusError(error.code, "\(camera.uniqueID): \(error.message)")
     }
 
     /// What `camera`'s branch will reserve once it streams (nil off USB or with nothing to stream).
