@@ -554,7 +554,7 @@ class CaptureSession(_Closable):
     def __init__(self, context: "Context"):
         handle = ctypes.c_void_p()
         _lib.oc_capture_session_create(context._handle_checked(), ctypes.byref(handle))
-        self._adopt(context, handle.value, owner=None)
+        self._adopt(context, handle.value or 0, owner=None)
         self._finalizer = weakref.finalize(self, _lib.oc_capture_session_destroy, self._handle)
 
     def _adopt(self, context: "Context", handle: int, owner: Any) -> None:

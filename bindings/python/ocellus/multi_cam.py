@@ -14,7 +14,7 @@ beside the cameras added before it, so that the session fits its USB buses toget
 
 import ctypes
 import weakref
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Set, Tuple, Union
 
 from . import _native
 from ._callbacks import Registration, _Closable, register, unregister
@@ -40,7 +40,7 @@ class MultiCamSession(_Closable):
         self._context = context
         self._handle = handle.value
         self._branches: Dict[str, CaptureSession] = {}
-        self._registrations: set = set()
+        self._registrations: Set[Registration] = set()
         self._finalizer = weakref.finalize(self, _lib.oc_multi_cam_session_destroy, self._handle)
 
     def can_add_camera(self, camera: Device) -> bool:
@@ -51,7 +51,7 @@ class MultiCamSession(_Closable):
         """Adds `camera` (while stopped) and returns its branch, to which its outputs are added."""
         branch = ctypes.c_void_p()
         _lib.oc_multi_cam_session_add_camera(self._handle, camera._handle, ctypes.byref(branch))
-        session = CaptureSession._branch(self._context, branch.value, self)
+        session = CaptureSession._branch(self._context, branch.value or 0, self)
         self._branches[camera.unique_id] = session
         return session
 
