@@ -267,7 +267,9 @@ int stream_cameras(const global_options *options, const char *const *specs, int 
             || oc_multi_cam_session_add_camera(all.session, camera->device, &camera->branch) != OC_OK
             || (status = oc_capture_session_set_bus_fit(camera->branch, request->fit ? OC_BUS_FIT_ON : OC_BUS_FIT_OFF)) != OC_OK
             || (status = oc_capture_session_add_output(camera->branch, camera->output)) != OC_OK) {
-            snprintf(message, sizeof message, "%s: %s%s", oc_device_unique_id(camera->device), oc_last_error_message(),
+            const char *id = oc_device_unique_id(camera->device), *error = oc_last_error_message();
+            bool named = !strncmp(error, id, strlen(id));   /* the library's messages mostly start with the camera */
+            snprintf(message, sizeof message, "%s%s%s%s", named ? "" : id, named ? "" : ": ", error,
                      status == OC_ERROR_NO_RESOURCES && !request->fit ? " (--fit lets it run a format that fits)" : "");
             close_cameras(&all, ctx);
             return fail(1, "%s", message);

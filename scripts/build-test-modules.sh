@@ -8,7 +8,8 @@
 #                 fit fails with ENOSPC);
 #   usb_f_uvc.ko  whose camera terminal and processing unit declare the controls a camera
 #                 needs for face-driven exposure and focus (exposure time, absolute and auto
-#                 focus, gain): configfs keeps those descriptors read-only with one control each.
+#                 focus, gain): configfs keeps those descriptors read-only with one control each;
+#                 and which can offer a second, smaller streaming setting.
 # Each is rebuilt only when the kernel, its edits or this script change.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,7 +20,8 @@ KVER=$("$ROOT/scripts/kernel-version.sh")                               # 6.1.0-
 VERSION=$(dpkg-query -W -f='${Version}' "linux-image-$KVER")            # 6.1.192-3
 ABI=${KVER%-*}                                                           # 6.1.0-57
 SERIES=$(echo "$KVER" | cut -d. -f1-2)                                   # 6.1
-up_to_date() { [ -s "$OUTDIR/$1" ] && [ "$OUTDIR/$1" -nt "$0" ] && { [ -z "${2:-}" ] || [ "$OUTDIR/$1" -nt "$2" ]; } &&
+SELF="$(realpath "$0")"   # $0 may be relative, and the script changes directory before it asks
+up_to_date() { [ -s "$OUTDIR/$1" ] && [ "$OUTDIR/$1" -nt "$SELF" ] && { [ -z "${2:-}" ] || [ "$OUTDIR/$1" -nt "$2" ]; } &&
 	[ "$(cat "$OUTDIR/$1.kernel" 2>/dev/null)" = "$KVER $VERSION" ]; }
 up_to_date dummy_hcd.ko "$PATCH" && up_to_date usb_f_uvc.ko && exit 0
 
@@ -92,6 +94,24 @@ if ! up_to_date usb_f_uvc.ko; then
 	sed -i -e 's/^\(\s*cd->bmControls\[0\]\s*=\s*\)2;/\10x2a;/' -e 's/^\(\s*cd->bmControls\[2\]\s*=\s*\)0;/\10x02;/' \
 		-e 's/^\(\s*pd->bmControls\[1\]\s*=\s*\)0;/\10x02;/' "$UVC/f_uvc.c"
 	[ "$(grep -cE 'cd->bmControls\[0\]\s*=\s*0x2a;|cd->bmControls\[2\]\s*=\s*0x02;|pd->bmControls\[1\]\s*=\s*0x02;' "$UVC/f_uvc.c")" = 3 ]
+	# A second, smaller streaming setting at high speed, as real cameras offer several: configfs
+	# `streaming_small_maxpacket` (bytes a microframe, 0: none, the stock function's one setting)
+	# adds alternate setting 2 with that endpoint size; uvcvideo picks the smallest setting that
+	# carries what the camera's probe answer asks.
+	perl -0pi -e 's/(\tunsigned int\s+streaming_maxburst;\n)/$1\tunsigned int\t\t\t\t\tstreaming_small_maxpacket;\n/' "$UVC/u_uvc.h"
+	perl -0pi -e 's/(UVCG_OPTS_ATTR\(streaming_maxburst, streaming_maxburst, 15\);\n)/$1UVCG_OPTS_ATTR(streaming_small_maxpacket, streaming_small_maxpacket, 1024);\n/;
+		s/(\t&f_uvc_opts_attr_streaming_maxburst,\n)/$1\t&f_uvc_opts_attr_streaming_small_maxpacket,\n/' "$UVC/uvc_configfs.c"
+	perl -0pi -e '
+		s/(static struct usb_endpoint_descriptor uvc_fs_streaming_ep = \{)/static struct usb_interface_descriptor uvc_streaming_intf_alt2 = {\n\t.bLength = USB_DT_INTERFACE_SIZE, .bDescriptorType = USB_DT_INTERFACE,\n\t.bAlternateSetting = 2, .bNumEndpoints = 1, .bInterfaceClass = USB_CLASS_VIDEO,\n\t.bInterfaceSubClass = UVC_SC_VIDEOSTREAMING,\n};\n\nstatic struct usb_endpoint_descriptor uvc_hs_streaming_ep_small = {\n\t.bLength = USB_DT_ENDPOINT_SIZE, .bDescriptorType = USB_DT_ENDPOINT,\n\t.bEndpointAddress = USB_DIR_IN, .bmAttributes = USB_ENDPOINT_SYNC_ASYNC | USB_ENDPOINT_XFER_ISOC,\n};\n\n$1/;
+		s/static const struct usb_descriptor_header \* const uvc_hs_streaming\[\] = \{\n(.*?)\tNULL,/static const struct usb_descriptor_header *uvc_hs_streaming[] = {\n$1\t(struct usb_descriptor_header *) &uvc_streaming_intf_alt2,\n\t(struct usb_descriptor_header *) &uvc_hs_streaming_ep_small,\n\tNULL,/s;
+		s/(\tuvc_hs_streaming_ep\.bEndpointAddress = uvc->video\.ep->address;\n)/$1\tuvc_hs_streaming_ep_small.bEndpointAddress = uvc->video.ep->address;\n\tuvc_hs_streaming_ep_small.wMaxPacketSize = cpu_to_le16(opts->streaming_small_maxpacket);\n\tuvc_hs_streaming_ep_small.bInterval = uvc_hs_streaming_ep.bInterval;\n\tuvc_hs_streaming[2] = opts->streaming_small_maxpacket ? (struct usb_descriptor_header *) &uvc_streaming_intf_alt2 : NULL;\n/;
+		s/(\tuvc_streaming_intf_alt1\.bInterfaceNumber = ret;\n)/$1\tuvc_streaming_intf_alt2.bInterfaceNumber = ret;\n\tuvc_streaming_intf_alt2.iInterface = uvc_streaming_intf_alt1.iInterface;\n/;
+		s/(\tcase 1:\n\t\tif \(uvc->state != UVC_STATE_CONNECTED\))/\tcase 2:\n$1/;
+		s/config_ep_by_speed\(f->config->cdev->gadget,\n(\s*)&\(uvc->func\), uvc->video\.ep\);/config_ep_by_speed_and_alt(f->config->cdev->gadget,\n$1&(uvc->func), uvc->video.ep, alt);/;
+	' "$UVC/f_uvc.c"
+	[ "$(grep -c 'streaming_small_maxpacket' "$UVC/f_uvc.c")" = 2 ] && grep -q 'case 2:' "$UVC/f_uvc.c" && grep -q 'config_ep_by_speed_and_alt' "$UVC/f_uvc.c" \
+		&& grep -q 'uvc_streaming_intf_alt2.bInterfaceNumber' "$UVC/f_uvc.c" && grep -q '&uvc_hs_streaming_ep_small,' "$UVC/f_uvc.c" \
+		&& grep -q 'streaming_small_maxpacket;' "$UVC/u_uvc.h" && grep -q 'attr_streaming_small_maxpacket,' "$UVC/uvc_configfs.c"
 	# The objects as the kernel's own Makefile lists them (5 on 6.1; 6.12 may add more).
 	objects=$(sed -n 's/^usb_f_uvc-y\s*:=\s*//p' "$FUNCTION/Makefile")
 	[ -n "$objects" ]

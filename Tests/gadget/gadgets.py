@@ -40,6 +40,9 @@ class Function:
     formats: list
     name: str = ""                         # the IAD's string (iFunction) where the kernel lets us set it
     max_packet: int | None = None          # bytes a microframe its streaming setting reserves (default: the gadget's)
+    small_packet: int | None = None        # a second, smaller streaming setting (high speed; the test bed's f_uvc)
+    asks: str = "largest"                  # the probe answer: the largest setting whatever the format, what
+                                           # each format "needed", or what MJPEG needs ("needed-compressed")
 
 
 @dataclass
@@ -138,6 +141,8 @@ class Gadget:
         for speed in ("fs", "hs", "ss"):
             (streaming / f"class/{speed}/h").symlink_to(header)
         write(directory / "streaming_maxpacket", str(function.max_packet or self.max_packet))
+        if function.small_packet:
+            write(directory / "streaming_small_maxpacket", str(function.small_packet))
 
     # ---- plugging --------------------------------------------------------------
     def plug(self, bus=0, wait=True):
@@ -155,6 +160,7 @@ class Gadget:
                 args.append("-P")
             if self.shared_clock:
                 args.append("-c")
+            args += {"largest": [], "needed": ["-n"], "needed-compressed": ["-m"]}[self.functions[index].asks]
             if self.scene:
                 args += ["-s", str(self.scene)]
             args += [str(self.root / f"functions/uvc.{index}"), node]

@@ -2,7 +2,7 @@
  * uvc-gadget: the userspace half of one configfs UVC function (f_uvc), so the
  * guest's own uvcvideo drives it as it would a physical webcam.
  *
- *   uvc-gadget FUNCTION_DIR GADGET_NODE [-P | -c] [-l CONTROL_LOG] [-s SCENE]
+ *   uvc-gadget FUNCTION_DIR GADGET_NODE [-P | -c] [-n | -m] [-l CONTROL_LOG] [-s SCENE]
  *
  * FUNCTION_DIR is the function in configfs (…/usb_gadget/NAME/functions/uvc.N),
  * read after the gadget is bound: the formats, frame sizes and intervals the
@@ -30,6 +30,12 @@
  * change. In the automatic exposure mode the camera meters the whole picture itself (a backlit
  * face stays dark); with focus auto on it focuses on the background. The scene file is read
  * again when it changes (replace it whole, by a rename), so a test moves what the camera films.
+ *
+ * The probe answer's dwMaxPayloadTransferSize, from which uvcvideo picks the streaming setting, is
+ * the largest setting's payload whatever the format (what many webcams ask), or with -n what the
+ * format needs at the committed rate (needed_payload), so that a function with a second, smaller
+ * setting (configfs streaming_small_maxpacket) streams small formats on it; with -m only MJPEG
+ * asks what it needs (cameras over-ask for uncompressed formats: uvcvideo's FIX_BANDWIDTH quirk).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -89,6 +95,7 @@ static int control_interface, streaming_interface;
 static uint32_t max_payload;
 static int pacing = 1;
 static int shared_clock; /* -c */
+static int asks_needed;  /* -n: every format; -m: compressed formats only */
 static FILE *control_log;
 static int node = -1;
 static volatile sig_atomic_t quit;
@@ -520,6 +527,17 @@ static void start_streaming(void)
 /* ---- class requests -------------------------------------------------------- */
 
 /* Fills a streaming control for the format, frame and interval asked, each snapped to what exists. */
+/* What a microframe must carry for the format at `interval` (100 ns units): its frames (MJPEG
+ * taken as compressing 4:1 against YUYV, this camera's own rule) and a 12-byte payload header;
+ * never more than the largest setting. */
+static uint32_t needed_payload(uint32_t fourcc, int width, int height, uint32_t interval)
+{
+	double frame = fourcc == V4L2_PIX_FMT_MJPEG ? width * height / 2.0 : (double)frame_bytes(fourcc, width, height);
+	double per_microframe = frame * (1e7 / (interval ? interval : 333333)) / 8000;
+	uint32_t needed = (uint32_t)per_microframe + (per_microframe > (uint32_t)per_microframe) + 12;
+	return needed < max_payload ? needed : max_payload;
+}
+
 static void negotiate(struct uvc_streaming_control *control, int format_index, int frame_index, uint32_t interval)
 {
 	const struct format_desc *format = find_format(format_index);
@@ -538,7 +556,8 @@ static void negotiate(struct uvc_streaming_control *control, int format_index, i
 	control->bFrameIndex = (uint8_t)frame->index;
 	control->dwFrameInterval = chosen;
 	control->dwMaxVideoFrameSize = frame_bytes(format->fourcc, frame->width, frame->height);
-	control->dwMaxPayloadTransferSize = max_payload;
+	int needed = asks_needed == 2 || (asks_needed == 1 && format->fourcc == V4L2_PIX_FMT_MJPEG);
+	control->dwMaxPayloadTransferSize = needed ? needed_payload(format->fourcc, frame->width, frame->height, chosen) : max_payload;
 	control->dwClockFrequency = 48000000;
 	control->bmFramingInfo = 3;
 	control->bPreferedVersion = control->bMinVersion = control->bMaxVersion = 1;
@@ -751,20 +770,22 @@ static void stop(int signal_number)
 int main(int argc, char **argv)
 {
 	int option;
-	while ((option = getopt(argc, argv, "Pcl:s:")) != -1) {
+	while ((option = getopt(argc, argv, "Pcmnl:s:")) != -1) {
 		if (option == 's' && (!(scene = scene_load(scene_path = optarg)) || stat(optarg, &scene_file) != 0))
 			return 2;
 		else if (option == 'P')
 			pacing = 0;
 		else if (option == 'c')
 			shared_clock = 1;
+		else if (option == 'n' || option == 'm')
+			asks_needed = option == 'n' ? 2 : 1;
 		else if (option == 'l' && !(control_log = fopen(optarg, "a")))
 			return perror(optarg), 2;
-		else if (option != 'l' && option != 'c' && option != 's')
+		else if (option != 'l' && option != 'c' && option != 's' && option != 'n' && option != 'm')
 			return 2;
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "usage: uvc-gadget FUNCTION_DIR GADGET_NODE [-P | -c] [-l CONTROL_LOG] [-s SCENE]\n");
+		fprintf(stderr, "usage: uvc-gadget FUNCTION_DIR GADGET_NODE [-P | -c] [-n | -m] [-l CONTROL_LOG] [-s SCENE]\n");
 		return 2;
 	}
 	if (read_function(argv[optind]) != 0) {
