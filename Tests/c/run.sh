@@ -150,7 +150,8 @@ read -r sp _ sf _ < <(tail -1 "$PREFIX/steady.log")
 # Memory errors the suite's own checks cannot see (issue 25: every stop freed the PipeWire stream
 # while its loop still had an invoke for it queued; glibc's default arenas hid the reuse): sessions
 # churned from several threads under valgrind memcheck and natively with one arena and freed
-# memory scribbled, and the CLI's stream, snap, record and listen under memcheck. Any invalid access fails.
+# memory scribbled, and the CLI's stream (one camera and two), snap, record and listen under memcheck.
+# Any invalid access fails.
 cc $CFLAGS -pthread $(pkg-config --cflags ocellus) -o "$PREFIX/session_churn" "$HERE/session_churn.c" $(pkg-config --libs ocellus)
 # --fair-sched: valgrind runs one thread at a time, and with its default lock a busy thread (the
 # encoder) can keep the CPU for long stretches on a loaded machine — the likely cause of one CI
@@ -164,6 +165,9 @@ memcheck() {   # NAME COMMAND...
 }
 memcheck "sessions started and stopped on 2 threads" "$PREFIX/session_churn" 2 6
 memcheck "ocellus stream" "$PREFIX/bin/ocellus" stream --frames 20
+# Two cameras in one multi-camera session, paired by the synchronizer (destroyed before its outputs).
+memcheck "ocellus stream of two cameras, synchronized" "$PREFIX/bin/ocellus" stream usb-1d6b:0110-VCAM-0000 usb-1d6b:0111-VCAM-0001 \
+	--synchronized --frames 15 --json
 # Small sizes: 1080p encoding under valgrind is slow enough to look like a stalled camera.
 memcheck "ocellus snap" "$PREFIX/bin/ocellus" snap -o "$PREFIX/memcheck.jpg" --size 640x480
 memcheck "ocellus record" "$PREFIX/bin/ocellus" record -o "$PREFIX/memcheck.mp4" --seconds 2 --size 320x240

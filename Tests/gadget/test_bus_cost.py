@@ -153,7 +153,7 @@ def test_fit_instead_of_fail_streams_every_camera():
                  small_packet=1024, asks="needed"),
         Function([Format("YUYV", [(320, 240)])], name="Rear Camera", max_packet=3072),
     ]
-    other = Gadget("busb", serial="BUSB0001", functions=[Function([Format("YUYV", [(640, 480)])], max_packet=3072)])
+    other = Gadget("busb640", serial="BUSB0001", functions=[Function([Format("YUYV", [(640, 480)])], max_packet=3072)])
     with Gadget("busfit", serial="BUS00001", functions=functions).plug(0) as gadget, other.plug(1):
         device = gadget.host_device_path()
         rear = hold_the_bus(device)
