@@ -1287,7 +1287,9 @@ oc_status oc_capture_session_create(oc_context *ctx, oc_capture_session **out);
 
 /**
  * Stop (if running) and destroy a session. Its outputs stay valid (the caller
- * owns them). NULL or a destroyed session is ignored apart from the last error.
+ * owns them). NULL or a destroyed session is ignored apart from the last error, as is
+ * a multi-camera session's branch (it goes with its camera:
+ * oc_multi_cam_session_remove_camera()).
  * \threadsafety Any thread except a frame or event callback of the session.
  */
 void oc_capture_session_destroy(oc_capture_session *session);
@@ -1316,7 +1318,8 @@ oc_status oc_capture_session_commit_configuration(oc_capture_session *session);
  * Make `camera` the session's input (replacing any other).
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT for a
  *          microphone, a disconnected device or one without video formats, or
- *          outputs it cannot serve (outside a batch).
+ *          outputs it cannot serve (outside a batch); OC_ERROR_WRONG_STATE for a
+ *          multi-camera session's branch (its camera is fixed).
  * \ownership The session keeps its own reference to the device.
  * \threadsafety Any thread except a frame callback of the session.
  */
@@ -1382,7 +1385,8 @@ oc_status oc_capture_session_set_preset(oc_capture_session *session, oc_session_
  * microphone (oc_capture_session_set_audio_input()) and no camera runs its sound
  * alone (since 0.3).
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE without an input
- *          camera or microphone, or from a frame callback; OC_ERROR_BUSY when the camera is in use by
+ *          camera or microphone, from a frame callback, or for a multi-camera session's
+ *          branch (its session starts it); OC_ERROR_BUSY when the camera is in use by
  *          another client (an INTERRUPTED event follows, the session retries
  *          every 250 ms and posts INTERRUPTION_ENDED and STARTED once the camera
  *          is free, until oc_capture_session_stop_running()); OC_ERROR_DISCONNECTED;
@@ -1393,7 +1397,8 @@ oc_status oc_capture_session_start_running(oc_capture_session *session);
 
 /**
  * Stop the stream; returns after the last frame callback has returned. Blocking.
- * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE from a frame callback.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE, OC_ERROR_WRONG_STATE from a frame callback or
+ *          for a multi-camera session's branch (its session stops it).
  * \threadsafety Any thread except a frame callback of the session.
  */
 oc_status oc_capture_session_stop_running(oc_capture_session *session);
@@ -1585,7 +1590,8 @@ oc_status oc_capture_session_remove_callback(oc_capture_session *session, oc_cal
  * is finished it checks again and switches then. Each switch is reported as
  * OC_SESSION_EVENT_INPUT_SWITCHED (or SWITCH_FAILED, keeping the input).
  * Enabling it switches at once when the input is not the system preferred camera.
- * \returns OC_OK, OC_ERROR_INVALID_HANDLE.
+ * \returns OC_OK, OC_ERROR_INVALID_HANDLE; OC_ERROR_WRONG_STATE for a multi-camera
+ *          session's branch (automatic switching is a single-camera feature).
  * \threadsafety Any thread except a frame or event callback of the session
  *               (enabling may restart the camera stream, which blocks).
  */

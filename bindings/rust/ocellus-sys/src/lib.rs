@@ -903,7 +903,7 @@ extern "C" {
     pub fn oc_video_data_output_get_stop_status(output: *const oc_video_data_output) -> oc_status;
     /// Create a session on `ctx`'s cameras.
     pub fn oc_capture_session_create(ctx: *mut oc_context, out: *mut *mut oc_capture_session) -> oc_status;
-    /// Stop (if running) and destroy a session. Its outputs stay valid (the caller owns them). NULL or a destroyed session is ignored apart from the last error.
+    /// Stop (if running) and destroy a session. Its outputs stay valid (the caller owns them). NULL or a destroyed session is ignored apart from the last error, as is a multi-camera session's branch (it goes with its camera: oc_multi_cam_session_remove_camera()).
     pub fn oc_capture_session_destroy(session: *mut oc_capture_session);
     /// Batch changes: inputs and outputs added or removed until oc_capture_session_commit_configuration() apply together. Outside a batch, each change applies at once.
     pub fn oc_capture_session_begin_configuration(session: *mut oc_capture_session) -> oc_status;
