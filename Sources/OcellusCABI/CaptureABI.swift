@@ -76,14 +76,22 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
     abiCall(SessionBox.lookup(handle), body)
 }
 
-@c @implementation public func oc_capture_session_create(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    guard let out else { return LastError.fail(.invalidArgument, "oc_capture_session_create: out is NULL") }
+/// `oc_*_create(ctx, out)`: `make` a handle on the context's devices, into `out`.
+func createInContext(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?, function: String,
+                     _ make: (ContextBox) -> OpaquePointer) -> oc_status {
+    guard let out else { return LastError.fail(.invalidArgument, "\(function): out is NULL") }
     out.pointee = nil
     guard let context = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    let box = SessionBox(session: .system(hub: context.hub), context: context)
-    box.handle = HandleTable.register(box)
-    out.pointee = box.handle
+    out.pointee = make(context)
     return oc_status(OC_OK)
+}
+
+@c @implementation public func oc_capture_session_create(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+    createInContext(ctx, out, function: "oc_capture_session_create") { context in
+        let box = SessionBox(session: .system(hub: context.hub), context: context)
+        box.handle = HandleTable.register(box)
+        return box.handle
+    }
 }
 
 @c @implementation public func oc_capture_session_destroy(_ session: OpaquePointer?) {

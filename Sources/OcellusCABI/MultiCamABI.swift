@@ -21,13 +21,11 @@ final class MultiCamBox {
 }
 
 @c @implementation public func oc_multi_cam_session_create(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
-    guard let out else { return LastError.fail(.invalidArgument, "oc_multi_cam_session_create: out is NULL") }
-    out.pointee = nil
-    guard let context = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    let box = MultiCamBox(session: .system(hub: context.hub), context: context)
-    box.handle = HandleTable.register(box)
-    out.pointee = box.handle
-    return oc_status(OC_OK)
+    createInContext(ctx, out, function: "oc_multi_cam_session_create") { context in
+        let box = MultiCamBox(session: .system(hub: context.hub), context: context)
+        box.handle = HandleTable.register(box)
+        return box.handle
+    }
 }
 
 @c @implementation public func oc_multi_cam_session_destroy(_ session: OpaquePointer?) {

@@ -13,8 +13,8 @@ import weakref
 from concurrent.futures import Future
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import (TYPE_CHECKING, Any, AsyncIterator, Callable, Dict, Iterator, List, Optional, Set, Tuple,
-                    Union)
+from typing import (TYPE_CHECKING, Any, AsyncIterator, Callable, Dict, Generic, Iterator, List, Optional, Protocol, Set,
+                    Tuple, TypeVar, Union)
 
 from . import _native
 from ._callbacks import Registration, _Closable, c_callback, register, unregister
@@ -744,7 +744,7 @@ class CaptureSession(_Closable):
         """Whether a movie file output of the session records (until its file is finished)."""
         return bool(_lib.oc_capture_session_is_recording(self._handle))
 
-    def running(self) -> "_Running":
+    def running(self) -> "_Running[CaptureSession]":
         """`with session.running():` starts the stream and stops it on exit."""
         return _Running(self)
 
@@ -769,13 +769,22 @@ class CaptureSession(_Closable):
         _lib.oc_capture_session_remove_callback(self._handle, callback_id)
 
 
-class _Running:
-    """What `CaptureSession.running()` returns: starts the session on entry, stops it on exit."""
+_SessionT = TypeVar("_SessionT", bound="_Runnable")
 
-    def __init__(self, session: CaptureSession):
+
+class _Runnable(Protocol):
+    def start_running(self) -> None: ...
+
+    def stop_running(self) -> None: ...
+
+
+class _Running(Generic[_SessionT]):
+    """What `running()` of a session (or a multi-camera session) returns: starts it on entry, stops it on exit."""
+
+    def __init__(self, session: _SessionT):
         self._session = session
 
-    def __enter__(self) -> CaptureSession:
+    def __enter__(self) -> _SessionT:
         self._session.start_running()
         return self._session
 

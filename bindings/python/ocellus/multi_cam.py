@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Set, Tuple, Un
 from . import _native
 from ._callbacks import Registration, _Closable, register, unregister
 from ._library import _lib, _text
-from .capture import CaptureSession, HardwareCost, SessionEvent
+from .capture import CaptureSession, HardwareCost, SessionEvent, _Running
 from .devices import Device
 from .errors import NotFound as NotFoundError
 
@@ -83,7 +83,7 @@ class MultiCamSession(_Closable):
         """Whether the cameras stream (False after one of them ended on its own)."""
         return bool(_lib.oc_multi_cam_session_is_running(self._handle))
 
-    def running(self) -> "_Running":
+    def running(self) -> "_Running[MultiCamSession]":
         """`with multi.running():` starts every camera and stops them on exit."""
         return _Running(self)
 
@@ -117,17 +117,3 @@ class MultiCamSession(_Closable):
 
     def _remove_callback(self, callback_id: int) -> None:
         _lib.oc_multi_cam_session_remove_callback(self._handle, callback_id)
-
-
-class _Running:
-    """What `MultiCamSession.running()` returns: starts the session on entry, stops it on exit."""
-
-    def __init__(self, session: MultiCamSession):
-        self._session = session
-
-    def __enter__(self) -> MultiCamSession:
-        self._session.start_running()
-        return self._session
-
-    def __exit__(self, *exc: object) -> None:
-        self._session.stop_running()
