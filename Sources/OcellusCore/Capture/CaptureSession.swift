@@ -144,9 +144,9 @@ public final class CaptureSession: @unchecked Sendable {
     /// that session starts and stops it.
     public internal(set) var isMultiCamBranch = false
 
-    private func refuseOnBranch(_ name: String) throws(OcellusError) {
+    private func refuseOnBranch(_ name: String, because owned: String = "starts and stops it") throws(OcellusError) {
         if isMultiCamBranch {
-            throw OcellusError(.wrongState, "\(name): this session is one camera of a multi-camera session, which \(name.contains("Input") ? "sets its camera" : "starts and stops it")")
+            throw OcellusError(.wrongState, "\(name): this session is one camera of a multi-camera session, which \(owned)")
         }
     }
 
@@ -190,7 +190,7 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     public func addInput(_ device: Device) throws(OcellusError) {
-        try refuseOnBranch("addInput")
+        try refuseOnBranch("addInput", because: "sets its camera")
         guard canAddInput(device) else {
             throw OcellusError(.invalidArgument, "\(device.uniqueID) cannot be a session input (\(device.isConnected ? "no video formats" : "disconnected"))")
         }
@@ -198,7 +198,7 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     public func removeInput() throws(OcellusError) {
-        try refuseOnBranch("removeInput")
+        try refuseOnBranch("removeInput", because: "sets its camera")
         try change { $0.input = nil }
     }
 
@@ -311,7 +311,15 @@ public final class CaptureSession: @unchecked Sendable {
     /// the session would choose, or when none fits, the one it would choose on an idle bus (then
     /// `fits` is false and committing is refused). nil off USB, without an input, or when no
     /// format serves the outputs (then committing says why).
-    public var hardwareCost: HardwareCost.BusShare? {
+    public var hardwareCost: HardwareCost.BusShare? { share(choosing: formats) }
+
+    /// The share the camera would take beside `others` alone (a multi-camera session plans its
+    /// cameras in turn, each beside those before it, reading the bus once).
+    func plannedShare(beside others: [BusReservation]) -> HardwareCost.BusShare? {
+        share(choosing: FormatChoice(conversion: formats.conversion, bus: GivenReservations(held: others)))
+    }
+
+    private func share(choosing formats: FormatChoice) -> HardwareCost.BusShare? {
         let configuration = lock.withLock { pending ?? committed }
         guard let input = configuration.input,
               let (format, rate) = (try? formats.picture(for: configuration)) ?? (try? formats.picture(for: configuration, ignoringBus: true))

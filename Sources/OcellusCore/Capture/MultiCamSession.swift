@@ -85,7 +85,7 @@ public final class MultiCamSession: @unchecked Sendable {
         }
         try refuseWhileRunning("add a camera")
         let session = makeBranch(BranchBus(system: bus, camera: camera, cameras: { [weak self] in self?.cameras ?? [] },
-                                           planned: { [weak self] camera in self?.plannedReservation(of: camera) }))
+                                           planned: { [weak self] camera, others in self?.plannedReservation(of: camera, beside: others) }))
         try session.becomeBranch(of: camera)
         let observer = session.events.addObserver { [weak self] event in self?.branchEvent(event, from: camera) }
         lock.withLock { branches.append(Branch(camera: camera, session: session, observer: observer)) }
@@ -184,34 +184,37 @@ public final class MultiCamSession: @unchecked Sendable {
         error.message.hasPrefix("\(camera.uniqueID): ") ? error : OcellusError(error.code, "\(camera.uniqueID): \(error.message)")
     }
 
-    /// What `camera`'s branch will reserve once it streams (nil off USB or with nothing to stream).
-    private func plannedReservation(of camera: Device) -> BusReservation? {
+    /// What `camera`'s branch will reserve once it streams beside `others` (nil off USB or with
+    /// nothing to stream).
+    private func plannedReservation(of camera: Device, beside others: [BusReservation]) -> BusReservation? {
         guard let link = camera.details.usbLink, let interface = link.streamingInterface,
-              let endpoint = branch(for: camera)?.hardwareCost?.reservation else { return nil }
+              let endpoint = branch(for: camera)?.plannedShare(beside: others)?.reservation else { return nil }
         return BusReservation(device: camera.name, interface: interface, speedMbps: link.speedMbps,
                               translator: link.translator, endpoints: [endpoint])
     }
 }
 
 /// The buses as a branch sees them: what they carry now, and what the cameras added before its
-/// own will reserve (those not streaming yet; a streaming one is in what the bus carries).
+/// own will reserve (those not streaming yet; a streaming one is in what the bus carries). The
+/// bus is read once; each camera before is planned beside what is counted so far.
 private struct BranchBus: USBBusReading, @unchecked Sendable {
     let system: (any USBBusReading)?
     let camera: Device
     let cameras: () -> [Device]
-    let planned: (Device) -> BusReservation?
-
-    init(system: (any USBBusReading)?, camera: Device, cameras: @escaping () -> [Device], planned: @escaping (Device) -> BusReservation?) {
-        self.system = system
-        self.camera = camera
-        self.cameras = cameras
-        self.planned = planned
-    }
+    let planned: (Device, [BusReservation]) -> BusReservation?
 
     func reservations(onBus bus: String) -> [BusReservation] {
-        let carried = system?.reservations(onBus: bus) ?? []
-        let before = cameras().prefix { $0 !== camera }.filter { $0.details.usbLink?.bus == bus }
-        let plans = before.compactMap(planned).filter { plan in !carried.contains { $0.interface == plan.interface } }
-        return carried + plans
+        var counted = system?.reservations(onBus: bus) ?? []
+        for earlier in cameras().prefix(while: { $0 !== camera }) where earlier.details.usbLink?.bus == bus {
+            let streaming = counted.contains { $0.interface == earlier.details.usbLink?.streamingInterface }
+            if !streaming, let plan = planned(earlier, counted) { counted.append(plan) }
+        }
+        return counted
     }
+}
+
+/// Reservations given, not read (a plan beside the cameras counted so far).
+struct GivenReservations: USBBusReading {
+    let held: [BusReservation]
+    func reservations(onBus bus: String) -> [BusReservation] { held }
 }
