@@ -228,10 +228,13 @@ def test_a_slow_consumer_gets_drops_counted_not_queued(context):
     output.set_frame_callback(slow)
     session.set_input(camera(context))
     session.add_output(output)
-    with session.running():
+    began = time.monotonic()
+    with session.running():   # frames may flow before the start returns: the whole run is timed
         time.sleep(2)
+    elapsed = time.monotonic() - began
     dropped = output.dropped_frames
-    assert output.delivered_frames == len(calls) <= 12   # never more than the camera could be served
+    # Never more calls than the handler had time for (one every 0.2 s), and none after the stop.
+    assert output.delivered_frames == len(calls) <= elapsed / 0.2 + 1, (len(calls), elapsed)
     assert dropped["late"] + dropped["out_of_buffers"] > 0, dropped
     assert dropped["corrupt"] == 0
     session.close()
