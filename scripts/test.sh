@@ -47,6 +47,13 @@ count_pytest() {
 }
 count_cargo() { awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$1"; }
 
+# The lines that name what failed in a suite's log, in any of the suites' formats (pytest's short
+# summary, TAP, Swift Testing, XCTest, cargo), so that the end of a long run says which tests failed.
+what_failed() {
+	grep -aE '^(FAILED|ERROR) |^not ok|✘ Test|error: -\[|^test .* FAILED$|^---- .* stdout ----$' "$1" | head -20
+	tail -3 "$1"
+}
+
 suite swift count_plain make -s test-swift
 suite c count_plain make -s test-c
 suite badinput count_plain make -s test-badinput
@@ -83,6 +90,11 @@ else
 	echo "not ok - the Debian 13 root could not be built"; failed=$((failed + 1)); broken+=(trixie)
 fi
 
+for name in "${broken[@]}"; do
+	[ -f "$LOGS/$name.log" ] || continue
+	echo "=== what failed in $name ==="
+	what_failed "$LOGS/$name.log"
+done
 [ ${#broken[@]} = 0 ] || echo "failing suites: ${broken[*]}"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && [ ${#broken[@]} = 0 ]

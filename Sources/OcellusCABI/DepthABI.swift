@@ -19,7 +19,7 @@ final class SynchronizerBox {
     var handle: OpaquePointer!
 
     init(_ first: any SynchronizedOutputBox, _ second: any SynchronizedOutputBox) {
-        synchronizer = OutputSynchronizer(first.frameOutput, second.frameOutput)
+        synchronizer = OutputSynchronizer(pairing: first.frameOutput, second.frameOutput)
         outputs = (first, second)
         firstView.handle = HandleTable.register(firstView)
         secondView.handle = HandleTable.register(secondView)
@@ -32,14 +32,19 @@ final class SynchronizerBox {
         out.pointee = nil
         guard let first, let second else { return oc_status(OC_ERROR_INVALID_HANDLE) }
         guard first !== second else { return LastError.fail(.invalidArgument, "\(function): the two outputs are one") }
-        guard first.synchronizer == nil && second.synchronizer == nil else {
-            return LastError.fail(.wrongState, "\(function): an output already belongs to a synchronizer")
-        }
         guard !first.frameOutput.isDeliveringThread && !second.frameOutput.isDeliveringThread else {
             return LastError.fail(.wrongState, "\(function): called from an output's own frame callback")
         }
-        let box = SynchronizerBox(first, second)
-        (first.synchronizer, second.synchronizer) = (box, box)
+        // The check and the claim are one step: two synchronizers made at once cannot share an
+        // output. The frames are taken after, outside the lock (that waits for a delivery in flight).
+        let box: SynchronizerBox? = outputLinks.withLock { _ in
+            guard first.synchronizer == nil && second.synchronizer == nil else { return nil }
+            let box = SynchronizerBox(first, second)
+            (first.synchronizer, second.synchronizer) = (box, box)
+            return box
+        }
+        guard let box else { return LastError.fail(.wrongState, "\(function): an output already belongs to a synchronizer") }
+        box.synchronizer.attach()
         box.handle = HandleTable.register(box)
         out.pointee = box.handle
         return oc_status(OC_OK)
@@ -154,7 +159,7 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
     }
     box.synchronizer.pairHandler = nil
     box.synchronizer.detach()   // waits for a delivery in flight
-    (box.outputs.first.synchronizer, box.outputs.second.synchronizer) = (nil, nil)
+    outputLinks.withLock { _ in (box.outputs.first.synchronizer, box.outputs.second.synchronizer) = (nil, nil) }
     HandleTable.unregister(box.firstView.handle)
     HandleTable.unregister(box.secondView.handle)
     HandleTable.unregister(box.handle)

@@ -2,13 +2,15 @@
 import COcellus
 import OcellusCore
 import OcellusSystem
+import Synchronization
 
 final class MultiCamBox {
     let session: MultiCamSession
     let context: ContextBox
     var handle: OpaquePointer!
     /// Each camera's branch, as the app reaches it: a session handle the multi-camera session owns.
-    var branches: [SessionBox] = []
+    /// Locked: apps may add and remove cameras from several threads.
+    let branches = Mutex<[SessionBox]>([])
 
     init(session: MultiCamSession, context: ContextBox) {
         self.session = session
@@ -36,11 +38,10 @@ final class MultiCamBox {
         _ = LastError.fail(error)
         return
     }
-    for branch in box.branches {
+    for branch in box.branches.withLock({ branches in defer { branches = [] }; return branches }) {
         try? box.session.removeCamera(branch.session.input!)
         HandleTable.unregister(branch.handle)
     }
-    box.branches = []
     HandleTable.unregister(box.handle)
     box.session.events.stop()
 }
@@ -58,7 +59,7 @@ final class MultiCamBox {
     return abiCall(MultiCamBox.lookup(session)) { (box: MultiCamBox) throws(OcellusError) in
         let branch = SessionBox(session: try box.session.addCamera(device), context: box.context)
         branch.handle = HandleTable.register(branch)
-        box.branches.append(branch)
+        box.branches.withLock { $0.append(branch) }
         outBranch.pointee = branch.handle
     }
 }
@@ -67,9 +68,10 @@ final class MultiCamBox {
     guard let device = DeviceBox.lookup(camera)?.device else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     return abiCall(MultiCamBox.lookup(session)) { (box: MultiCamBox) throws(OcellusError) in
         try box.session.removeCamera(device)
-        guard let index = box.branches.firstIndex(where: { $0.session.input === device }) else { return }
-        let branch = box.branches.remove(at: index)
-        HandleTable.unregister(branch.handle)
+        let removed = box.branches.withLock { branches in
+            branches.firstIndex { $0.session.input === device }.map { branches.remove(at: $0) }
+        }
+        if let removed { HandleTable.unregister(removed.handle) }
     }
 }
 

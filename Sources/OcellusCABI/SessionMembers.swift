@@ -3,6 +3,7 @@
 // Picture and depth outputs share one box (`FrameOutputBox`) as they share `FrameOutput`.
 import COcellus
 import OcellusCore
+import Synchronization
 
 /// An output handle that belongs to at most one session.
 protocol SessionMember: AnyObject {
@@ -33,11 +34,26 @@ func addMember<Member: SessionMember>(_ member: Member?, to session: OpaquePoint
                                       _ add: (CaptureSession, Member) throws(OcellusError) -> Void) -> oc_status {
     guard let member else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
-        guard member.session == nil else { throw OcellusError(.wrongState, "the \(what) already belongs to a session") }
-        try add(box.session, member)
-        member.session = box
+        // The check and the claim are one step: two threads adding one output to two sessions
+        // cannot both pass it. The claim is undone when the session refuses the output.
+        let claimed = outputLinks.withLock { _ in
+            guard member.session == nil else { return false }
+            member.session = box
+            return true
+        }
+        guard claimed else { throw OcellusError(.wrongState, "the \(what) already belongs to a session") }
+        do throws(OcellusError) {
+            try add(box.session, member)
+        } catch {
+            outputLinks.withLock { _ in member.session = nil }
+            throw error
+        }
     }
 }
+
+/// Guards every output handle's links to its session and its synchronizer (held only to read or
+/// set links, never across a call into the core).
+let outputLinks = Mutex(())
 
 /// `oc_*_output_destroy`, before the handle goes: refused from the output's own callback (the
 /// rule for calls from inside callbacks), then the output leaves its session. False, with the
@@ -62,9 +78,11 @@ func removeMember<Member: SessionMember>(_ member: Member?, from session: Opaque
                                          _ remove: (CaptureSession, Member) throws(OcellusError) -> Void) -> oc_status {
     guard let member else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
-        guard member.session === box else { throw OcellusError(.notFound, "the \(what) is not in this session") }
+        guard outputLinks.withLock({ _ in member.session === box }) else {
+            throw OcellusError(.notFound, "the \(what) is not in this session")
+        }
         try remove(box.session, member)
-        member.session = nil
+        outputLinks.withLock { _ in member.session = nil }
     }
 }
 

@@ -1582,6 +1582,94 @@ static int test_pulled_frames_and_pollable_fd(void)
     return 0;
 }
 
+struct joining {
+    oc_capture_session *session;
+    oc_video_data_output *output;
+    pthread_barrier_t *start;
+    oc_status status;
+};
+
+static void *join_session(void *argument)
+{
+    struct joining *j = argument;
+    pthread_barrier_wait(j->start);
+    j->status = oc_capture_session_add_output(j->session, j->output);
+    return NULL;
+}
+
+struct pairing {
+    oc_video_data_output *first, *second;
+    pthread_barrier_t *start;
+    oc_output_synchronizer *synchronizer;
+};
+
+static void *pair_outputs(void *argument)
+{
+    struct pairing *p = argument;
+    pthread_barrier_wait(p->start);
+    p->synchronizer = NULL;
+    oc_output_synchronizer_create_for_cameras(p->first, p->second, &p->synchronizer);
+    return NULL;
+}
+
+static int test_an_output_joins_one_session_whichever_thread_asks(void)
+{
+    oc_context *ctx = create_with_private_state("org.ocellus.test.c.membership");
+    CHECK(ctx != NULL);
+    oc_capture_session *sessions[2] = { NULL, NULL };
+    oc_video_data_output *output = NULL;
+    CHECK(oc_capture_session_create(ctx, &sessions[0]) == OC_OK && oc_capture_session_create(ctx, &sessions[1]) == OC_OK);
+    CHECK(oc_video_data_output_create(&output) == OC_OK);
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, 2);
+    /* Two threads add one output to two sessions at once: one of them, never both, gets it. */
+    for (int round = 0; round < 200; round++) {
+        struct joining joins[2] = { { sessions[0], output, &start, OC_OK }, { sessions[1], output, &start, OC_OK } };
+        pthread_t threads[2];
+        for (int i = 0; i < 2; i++) CHECK(pthread_create(&threads[i], NULL, join_session, &joins[i]) == 0);
+        for (int i = 0; i < 2; i++) pthread_join(threads[i], NULL);
+        int joined = (joins[0].status == OC_OK) + (joins[1].status == OC_OK);
+        if (joined != 1) fprintf(stderr, "  round %d: %d sessions took the output\n", round, joined);
+        CHECK(joined == 1);
+        oc_status refused = joins[0].status == OC_OK ? joins[1].status : joins[0].status;
+        CHECK(refused == OC_ERROR_WRONG_STATE);
+        int owner = joins[0].status == OC_OK ? 0 : 1;
+        CHECK(oc_capture_session_remove_output(sessions[1 - owner], output) == OC_ERROR_NOT_FOUND);
+        CHECK(oc_capture_session_remove_output(sessions[owner], output) == OC_OK);
+    }
+    /* Two synchronizers made at once over a shared output: one of them, never both. */
+    oc_video_data_output *left = NULL, *right = NULL;
+    CHECK(oc_video_data_output_create(&left) == OC_OK && oc_video_data_output_create(&right) == OC_OK);
+    for (int round = 0; round < 200; round++) {
+        struct pairing pairs[2] = { { left, output, &start, NULL }, { output, right, &start, NULL } };
+        pthread_t threads[2];
+        for (int i = 0; i < 2; i++) CHECK(pthread_create(&threads[i], NULL, pair_outputs, &pairs[i]) == 0);
+        for (int i = 0; i < 2; i++) pthread_join(threads[i], NULL);
+        int made = (pairs[0].synchronizer != NULL) + (pairs[1].synchronizer != NULL);
+        if (made != 1) fprintf(stderr, "  round %d: %d synchronizers share one output\n", round, made);
+        CHECK(made == 1);
+        oc_output_synchronizer_destroy(pairs[0].synchronizer ? pairs[0].synchronizer : pairs[1].synchronizer);
+    }
+    oc_video_data_output_destroy(left);
+    oc_video_data_output_destroy(right);
+    pthread_barrier_destroy(&start);
+    /* A destroyed session lets its outputs go: they join another. */
+    CHECK(oc_capture_session_add_output(sessions[0], output) == OC_OK);
+    oc_capture_session_destroy(sessions[0]);
+    CHECK(oc_capture_session_add_output(sessions[1], output) == OC_OK);
+    oc_photo_output *photo = NULL;
+    oc_capture_session *other = NULL;
+    CHECK(oc_photo_output_create(&photo) == OC_OK && oc_capture_session_create(ctx, &other) == OC_OK);
+    CHECK(oc_capture_session_add_photo_output(other, photo) == OC_OK);
+    oc_capture_session_destroy(other);
+    CHECK(oc_capture_session_add_photo_output(sessions[1], photo) == OC_OK);
+    oc_capture_session_destroy(sessions[1]);
+    oc_photo_output_destroy(photo);
+    oc_video_data_output_destroy(output);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
 static int test_last_error_is_per_thread(void)
 {
     oc_context_copy_devices(NULL, NULL);
@@ -1706,6 +1794,7 @@ int main(void)
     run("two cameras paired by capture time", test_two_cameras_paired_by_capture_time);
     run("unreachable remote fails fast", test_unreachable_remote_fails_fast);
     run("last error is per thread", test_last_error_is_per_thread);
+    run("an output joins one session, whichever thread asks", test_an_output_joins_one_session_whichever_thread_asks);
     run("hardening contracts", test_hardening_contracts);
     run("pixel formats by name", test_pixel_formats_by_name);
     run("pulled frames and pollable fd", test_pulled_frames_and_pollable_fd);

@@ -22,7 +22,7 @@ export OCELLUS_UVC_GADGET=$ROOT/build/testbed/uvc-gadget
 cd "$ROOT" || exit 1
 TESTS="@TESTS@"
 # Each test's name as it ends (-v), on the console as it happens: a hung guest shows where it hung.
-{ /usr/bin/python3 -m pytest -v -p no:cacheprovider --color=no ${TESTS:-Tests/gadget} 2>&1; echo $? > "$TMPDIR/pytest.status"; } |
+{ /usr/bin/python3 -m pytest -v --durations=12 -p no:cacheprovider --color=no ${TESTS:-Tests/gadget} 2>&1; echo $? > "$TMPDIR/pytest.status"; } |
 	tee "$TMPDIR/pytest.log"
 status=$(cat "$TMPDIR/pytest.status")
 # What this stack listed for the gadgets, for scripts/test.sh to compare across stacks.

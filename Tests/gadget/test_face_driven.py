@@ -117,7 +117,9 @@ def test_a_backlit_face_is_brought_into_the_band_and_focused_and_the_camera_give
         # Frames from the first to reach the band to the end: no swing out of it (no oscillation).
         reached = inside.index(True)
         print(f"frames to the band: {reached} of {len(frames)}")
-        assert sum(not good for good in inside[reached:]) <= 2, levels[reached:]
+        outside = [(index, round(levels[index])) for index in range(reached, len(levels)) if not inside[index]]
+        assert len(outside) <= 2, f"out of the band after frame {reached} of {len(levels)} (frame, level): {outside}; " \
+            f"controls set: {gadget.controls_logged()}"
         log = gadget.controls_logged()
         assert "ae_mode 1" in log and any(line.startswith("exposure_time ") for line in log)
         # Focus: swept to the face (60), away from where the camera's autofocus sat (the background, 90).

@@ -40,10 +40,21 @@ public final class OutputSynchronizer: @unchecked Sendable {
     private let unmatchedFirst = Atomic<UInt64>(0), unmatchedSecond = Atomic<UInt64>(0)
 
     /// Takes over both outputs' deliveries (their own handlers are replaced) until `detach`.
-    public init(_ first: FrameOutput, _ second: FrameOutput) {
+    public convenience init(_ first: FrameOutput, _ second: FrameOutput) {
+        self.init(pairing: first, second)
+        attach()
+    }
+
+    /// The synchronizer of the two outputs, not yet taking their frames (`attach` does): its owner
+    /// can claim the outputs first without waiting on a delivery in flight.
+    public init(pairing first: FrameOutput, _ second: FrameOutput) {
         outputs = (first, second)
-        first.frameHandler = { [unowned(unsafe) self] frame in self.arrived(frame, from: .first) }
-        second.frameHandler = { [unowned(unsafe) self] frame in self.arrived(frame, from: .second) }
+    }
+
+    /// Takes over both outputs' deliveries; replacing a handler waits for a call in flight.
+    public func attach() {
+        outputs.first.frameHandler = { [unowned(unsafe) self] frame in self.arrived(frame, from: .first) }
+        outputs.second.frameHandler = { [unowned(unsafe) self] frame in self.arrived(frame, from: .second) }
     }
 
     /// A picture and its depth map.
