@@ -171,7 +171,7 @@ test-badinput: build
 
 test-python: build
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_LIBRARY=$(abspath $(LIB)) $(TESTBED) run -- \
-		$(PYTHON) -m pytest -q -p no:cacheprovider bindings/python/tests
+		$(PYTHON) -m pytest -q --durations=8 -p no:cacheprovider bindings/python/tests
 
 # Camera access through the real xdg-desktop-portal (scripts/portal-bed.sh), apps sandboxed with bwrap.
 test-portal: build

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Installs what Ocellus needs on Debian 12 (idempotent: apt runs only when
-# something is missing) and checks for the Swift toolchain.
+# setup.sh [PACKAGE...] — installs what Ocellus needs on Debian 12 (idempotent: apt runs only
+# when something is missing) and checks for the Swift toolchain. With packages named, installs
+# those alone (scripts/test.sh gets debootstrap first, to make the Debian 13 root meanwhile).
 set -euo pipefail
 
 PACKAGES=(
@@ -30,6 +31,7 @@ PACKAGES=(
 )
 command -v cargo >/dev/null 2>&1 || PACKAGES+=(cargo)                      # Rust bindings
 command -v rustfmt >/dev/null 2>&1 || PACKAGES+=(rustfmt)                  # their formatting, checked
+[ $# = 0 ] || PACKAGES=("$@")
 
 missing=()
 for package in "${PACKAGES[@]}"; do
@@ -38,7 +40,8 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "setup: installing ${missing[*]}" >&2
 	SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-	$SUDO apt-get update -qq
+	# The package lists once an hour is enough (a first call with packages named has just read them).
+	find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -newermt '-1 hour' | grep -q . || $SUDO apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 

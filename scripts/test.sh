@@ -6,14 +6,16 @@
 # line: "N passed, N failed". Each suite's time is printed after it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh || exit 1
 export PATH="$PATH:/opt/swift/usr/bin"
 LOGS=$(mktemp -d /tmp/ocellus-test-logs.XXXXXX)
 trap 'rm -rf "$LOGS"' EXIT
 # The Debian 13 root (minutes of download and unpacking on a fresh machine) is made while this
-# machine builds, and waited for before any test runs, so that no test shares the machine with it.
+# machine sets up and builds, and waited for before any test runs, so that no test shares the
+# machine with it.
+scripts/setup.sh debootstrap || exit 1
 scripts/trixie-root.sh >"$LOGS/trixie-root.log" 2>&1 &
 trixie_root=$!
+scripts/setup.sh || exit 1
 # Voice isolation's engines, which the suites then require (not installed, they would skip them).
 engines=$(scripts/fetch-voice-engines.sh) || exit 1
 export $engines OCELLUS_REQUIRE_VOICE_ENGINES=1

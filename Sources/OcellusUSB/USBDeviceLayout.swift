@@ -17,21 +17,25 @@ public struct USBDeviceLayout: Equatable, Sendable {
     /// The VideoStreaming interfaces of each VideoControl interface (its class header's baInterfaceNr).
     public var videoStreamingInterfaces: [Int: [Int]]
     /// Each VideoStreaming interface's isochronous IN endpoints, one per alternate setting that has one.
-    public var isochronousSettings: [Int: [(wMaxPacketSize: UInt16, bInterval: UInt8)]]
+    public var isochronousSettings: [Int: [IsochronousSetting]]
+
+    /// An isochronous endpoint as an alternate setting declares it.
+    public struct IsochronousSetting: Equatable, Sendable {
+        public var wMaxPacketSize: UInt16
+        public var bInterval: UInt8
+
+        public init(wMaxPacketSize: UInt16, bInterval: UInt8) {
+            self.wMaxPacketSize = wMaxPacketSize
+            self.bInterval = bInterval
+        }
+    }
 
     public init(videoInputTerminals: [Int: [UInt16]] = [:], audioInputTerminals: [UInt16] = [],
-                videoStreamingInterfaces: [Int: [Int]] = [:], isochronousSettings: [Int: [(wMaxPacketSize: UInt16, bInterval: UInt8)]] = [:]) {
+                videoStreamingInterfaces: [Int: [Int]] = [:], isochronousSettings: [Int: [IsochronousSetting]] = [:]) {
         self.videoInputTerminals = videoInputTerminals
         self.audioInputTerminals = audioInputTerminals
         self.videoStreamingInterfaces = videoStreamingInterfaces
         self.isochronousSettings = isochronousSettings
-    }
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.videoInputTerminals == b.videoInputTerminals && a.audioInputTerminals == b.audioInputTerminals
-            && a.videoStreamingInterfaces == b.videoStreamingInterfaces
-            && a.isochronousSettings.mapValues { $0.map { "\($0.wMaxPacketSize)/\($0.bInterval)" } }
-                == b.isochronousSettings.mapValues { $0.map { "\($0.wMaxPacketSize)/\($0.bInterval)" } }
     }
 
     /// One alternate setting of one interface, as its descriptors give it.
@@ -108,7 +112,7 @@ public struct USBDeviceLayout: Equatable, Sendable {
         for interface in interfaces {
             if interface.interfaceClass == 14 && interface.subclass == 2,
                let endpoint = interface.endpoints.first(where: { $0.attributes & 3 == 1 && $0.address & 0x80 != 0 }) {
-                layout.isochronousSettings[interface.number, default: []].append((endpoint.wMaxPacketSize, endpoint.bInterval))
+                layout.isochronousSettings[interface.number, default: []].append(IsochronousSetting(wMaxPacketSize: endpoint.wMaxPacketSize, bInterval: endpoint.bInterval))
             }
             guard interface.subclass == 1 else { continue }   // VideoControl / AudioControl
             var offset = 0

@@ -195,7 +195,7 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
             layout.isochronousSettings[interface] = parts[1].split(separator: ",").compactMap { setting in
                 let fields = setting.split(separator: "/")
                 guard fields.count == 2, let size = hex(fields[0]), let interval = UInt8(fields[1]) else { return nil }
-                return (size, interval)
+                return USBDeviceLayout.IsochronousSetting(wMaxPacketSize: size, bInterval: interval)
             }
         }
         return layout

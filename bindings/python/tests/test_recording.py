@@ -469,13 +469,13 @@ def test_recording_under_cpu_pressure_keeps_up_or_says_why(tmp_path, cameras):
 
 def test_sigkill_with_a_microphone_that_delivers_nothing_keeps_the_picture(tmp_path, testbed_dir):
     # The microphone stalls (its process stopped) half a second into each recording; the recorder
-    # is killed at a random moment. Every file must play, with the picture up to about a second
+    # is killed at moments spread over a second and a half, so that the kills fall at every point
+    # of a (one-second) fragment. Every file must play, with the picture up to about a second
     # before the kill: video fragments do not wait for sound.
     testbed = os.path.join(os.path.dirname(__file__), "..", "..", "..", "scripts", "testbed.sh")
     try:
         subprocess.run([testbed, "add-process-mic", testbed_dir, "deadmic"], check=True)
-        rng = np.random.default_rng(15)
-        for attempt in range(20):
+        for attempt, after_stall in enumerate(np.linspace(2.2, 3.7, 7)):
             subprocess.run([testbed, "signal", testbed_dir, "deadmic", "CONT"], check=True)
             path = tmp_path / f"kill{attempt}.mp4"
             recorder = subprocess.Popen([CLI, "record", VCAM0, "-o", str(path), "--size", "640x480",
@@ -483,7 +483,7 @@ def test_sigkill_with_a_microphone_that_delivers_nothing_keeps_the_picture(tmp_p
             started = time.monotonic()
             time.sleep(0.8)
             subprocess.run([testbed, "signal", testbed_dir, "deadmic", "STOP"], check=True)
-            time.sleep(float(rng.uniform(2.2, 3.7)))
+            time.sleep(float(after_stall))
             recorder.kill()
             recorder.wait()
             elapsed = time.monotonic() - started
