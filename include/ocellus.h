@@ -1329,7 +1329,8 @@ oc_status oc_capture_session_set_input(oc_capture_session *session, oc_device *c
  * Add an output. The session keeps a reference; the caller still destroys its own.
  * \returns OC_OK; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT when the
  *          output's format, size or rate cannot be served by the input (outside
- *          a batch); OC_ERROR_WRONG_STATE when it is already in a session.
+ *          a batch); OC_ERROR_WRONG_STATE when it is already in a session (of
+ *          two calls adding one output to two sessions at once, one succeeds).
  * \threadsafety Any thread except a frame callback of the session.
  */
 oc_status oc_capture_session_add_output(oc_capture_session *session, oc_video_data_output *output);
