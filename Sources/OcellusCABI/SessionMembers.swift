@@ -52,7 +52,7 @@ func addMember<Member: SessionMember>(_ member: Member?, to session: OpaquePoint
 }
 
 /// Guards every output handle's links to its session and its synchronizer (held only to read or
-/// set links, never across a call into the core).
+/// set links, never across a call that can wait, such as replacing an output's handler).
 let outputLinks = Mutex(())
 
 /// `oc_*_output_destroy`, before the handle goes: refused from the output's own callback (the
