@@ -29,7 +29,7 @@ public final class FrameConverter: FrameConverting {
     private var destination = Buffer()
     private var sourcePlanar = Planar()
     private var scaledPlanar = Planar()
-    private var jpegPlanes = Planar()   // 4:2:2 JPEGs decode here before I420
+    private var jpegChroma = Buffer()   // chroma of JPEGs not 4:2:0 (4:4:4, 4:2:2, 4:4:0, 4:1:1) before I420
     private var rotatedPlanar = Planar()
     private var mirroredPlanar = Planar()
     private var decompressor: tjhandle?
@@ -57,7 +57,7 @@ public final class FrameConverter: FrameConverting {
         destination.free()
         sourcePlanar.free()
         scaledPlanar.free()
-        jpegPlanes.free()
+        jpegChroma.free()
         rotatedPlanar.free()
         mirroredPlanar.free()
         if let decompressor { tjDestroy(decompressor) }
@@ -84,8 +84,12 @@ public final class FrameConverter: FrameConverting {
     }
 
     /// The converted frame (views into this converter's buffer, valid until the next
-    /// call), or nil when the source cannot be decoded.
+    /// call), or nil when the source cannot be decoded or its bytes are short of its format.
     public func convert(_ frame: CameraFrame) -> CameraFrame? {
+        guard frame.holdsItsPicture else {
+            corruptFrames += 1
+            return nil
+        }
         let (w, h) = (Int(width), Int(height))
         let layout = Self.layout(of: target, width: w, height: h)
         destination.ensure(layout.total)
@@ -270,26 +274,39 @@ public final class FrameConverter: FrameConverting {
         let planar = sourcePlanar
         let (y, yStride) = luma ?? (planar.y, planar.yStride)
         let (u, v, cStride) = chroma ?? (planar.u, planar.v, planar.cStride)
+        let count = UInt(bytes.count)
         switch subsampling {
         case Int32(TJSAMP_420.rawValue):
             var planes: [UnsafeMutablePointer<UInt8>?] = [y, u, v]
             var strides: [Int32] = [yStride, cStride, cStride]
-            return tjDecompressToYUVPlanes(decompressor, jpeg, UInt(bytes.count), &planes, jpegWidth, &strides, jpegHeight, 0) == 0
-        case Int32(TJSAMP_422.rawValue):
-            // UVC cameras mostly send 4:2:2: decode at full chroma height, then halve it (as
-            // libyuv's I422ToI420 does, without its copy of the luma).
-            jpegPlanes.ensure(width: width, height: height * 2)
-            var planes: [UnsafeMutablePointer<UInt8>?] = [y, jpegPlanes.u, jpegPlanes.v]
-            var strides: [Int32] = [yStride, jpegPlanes.cStride, jpegPlanes.cStride]
-            guard tjDecompressToYUVPlanes(decompressor, jpeg, UInt(bytes.count), &planes, jpegWidth, &strides, jpegHeight, 0) == 0 else {
-                return false
-            }
-            let chromaWidth = Int32((width + 1) / 2)
-            ScalePlane(jpegPlanes.u, jpegPlanes.cStride, chromaWidth, Int32(height), u, cStride, chromaWidth, Int32((height + 1) / 2), kFilterBilinear)
-            ScalePlane(jpegPlanes.v, jpegPlanes.cStride, chromaWidth, Int32(height), v, cStride, chromaWidth, Int32((height + 1) / 2), kFilterBilinear)
+            return tjDecompressToYUVPlanes(decompressor, jpeg, count, &planes, jpegWidth, &strides, jpegHeight, 0) == 0
+        case Int32(TJSAMP_GRAY.rawValue):
+            // Greyscale (infrared cameras): the luma, and neutral chroma.
+            var planes: [UnsafeMutablePointer<UInt8>?] = [y, nil, nil]
+            var strides: [Int32] = [yStride, 0, 0]
+            guard tjDecompressToYUVPlanes(decompressor, jpeg, count, &planes, jpegWidth, &strides, jpegHeight, 0) == 0 else { return false }
+            let (chromaWidth, chromaHeight) = (Int32((width + 1) / 2), Int32((height + 1) / 2))
+            SetPlane(u, cStride, chromaWidth, chromaHeight, 128)
+            SetPlane(v, cStride, chromaWidth, chromaHeight, 128)
             return true
         default:
-            return false
+            // Any other sampling a JPEG may use (UVC cameras mostly send 4:2:2): chroma decoded at
+            // its own size, then scaled to 4:2:0's (as libyuv's I422ToI420 does, without its copy
+            // of the luma).
+            let (jpegChromaWidth, jpegChromaHeight) = (tjPlaneWidth(1, jpegWidth, subsampling), tjPlaneHeight(1, jpegHeight, subsampling))
+            guard jpegChromaWidth > 0, jpegChromaHeight > 0 else { return false }
+            let planeSize = Int(jpegChromaWidth) * Int(jpegChromaHeight)
+            jpegChroma.ensure(2 * planeSize)
+            let (jpegU, jpegV) = (jpegChroma.base!, jpegChroma.base! + planeSize)
+            var planes: [UnsafeMutablePointer<UInt8>?] = [y, jpegU, jpegV]
+            var strides: [Int32] = [yStride, jpegChromaWidth, jpegChromaWidth]
+            guard tjDecompressToYUVPlanes(decompressor, jpeg, count, &planes, jpegWidth, &strides, jpegHeight, 0) == 0 else {
+                return false
+            }
+            let (chromaWidth, chromaHeight) = (Int32((width + 1) / 2), Int32((height + 1) / 2))
+            ScalePlane(jpegU, jpegChromaWidth, jpegChromaWidth, jpegChromaHeight, u, cStride, chromaWidth, chromaHeight, kFilterBilinear)
+            ScalePlane(jpegV, jpegChromaWidth, jpegChromaWidth, jpegChromaHeight, v, cStride, chromaWidth, chromaHeight, kFilterBilinear)
+            return true
         }
     }
 

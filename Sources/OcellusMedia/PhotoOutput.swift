@@ -115,10 +115,13 @@ public final class PhotoOutput: @unchecked Sendable {
     /// On the stream thread: copies the frame for the oldest request (only while one waits).
     private func take(_ frame: CameraFrame) {
         guard lock.withLock({ !requests.isEmpty }) else { return }
-        // A corrupt camera JPEG is skipped: the request waits for the next frame; from an H.264
+        // A camera JPEG that does not decode whole is skipped: the request waits for the next frame; from an H.264
         // camera it waits for an IDR picture, the only kind that decodes on its own.
-        if frame.isCorrupt || (frame.pixelFormat == .mjpeg && JPEGPhoto.jpegSize(frame.plane(0)!.bytes) == nil)
-            || (frame.pixelFormat == .h264 && !H264.isKeyFrame(frame.plane(0)!.bytes)) { return }
+        if frame.isCorrupt || (frame.pixelFormat == .h264 && !H264.isKeyFrame(frame.plane(0)!.bytes)) { return }
+        if frame.pixelFormat == .mjpeg && !JPEGPhoto.decodesWhole(frame.plane(0)!.bytes, width: frame.width, height: frame.height) {
+            videoOutput.countUndecodable()
+            return
+        }
         guard let (settings, completion, rotation, mirrored, camera) = lock.withLock({ () -> (PhotoSettings, Completion, Int, Bool, Device?)? in
             guard !requests.isEmpty else { return nil }
             let (settings, completion) = requests.removeFirst()

@@ -200,12 +200,15 @@ import Testing
         let jpeg = Array(UnsafeBufferPointer(start: output, count: Int(size)))
         let decompressor = try #require(tjInitDecompress())
         defer { tjDestroy(decompressor) }
-        let chromaHeight = subsampling == TJSAMP_422 ? height : height / 2
-        var (y, u, v) = ([UInt8](repeating: 0, count: width * height), [UInt8](repeating: 0, count: width / 2 * chromaHeight),
-                         [UInt8](repeating: 0, count: width / 2 * chromaHeight))
+        // Chroma at the JPEG's own sampling (none for greyscale).
+        let sampling = Int32(subsampling.rawValue)
+        let chromaWidth = max(0, Int(tjPlaneWidth(1, Int32(width), sampling)))
+        let chromaSize = chromaWidth * max(0, Int(tjPlaneHeight(1, Int32(height), sampling)))
+        var (y, u, v) = ([UInt8](repeating: 0, count: width * height), [UInt8](repeating: 0, count: chromaSize),
+                         [UInt8](repeating: 0, count: chromaSize))
         y.withUnsafeMutableBufferPointer { yp in u.withUnsafeMutableBufferPointer { up in v.withUnsafeMutableBufferPointer { vp in
-            var planes: [UnsafeMutablePointer<UInt8>?] = [yp.baseAddress, up.baseAddress, vp.baseAddress]
-            var strides: [Int32] = [Int32(width), Int32(width / 2), Int32(width / 2)]
+            var planes: [UnsafeMutablePointer<UInt8>?] = chromaSize == 0 ? [yp.baseAddress, nil, nil] : [yp.baseAddress, up.baseAddress, vp.baseAddress]
+            var strides: [Int32] = [Int32(width), Int32(chromaWidth), Int32(chromaWidth)]
             _ = tjDecompressToYUVPlanes(decompressor, jpeg, UInt(jpeg.count), &planes, Int32(width), &strides, Int32(height), 0)
         } } }
         return (jpeg, y, u, v)
@@ -241,6 +244,47 @@ import Testing
         let uv = Array(semi.plane(1)!.bytes)
         let interleaved = (0..<u.count).allSatisfy { (index: Int) -> Bool in uv[2 * index] == u[index] && uv[2 * index + 1] == v[index] }
         #expect(interleaved)
+    }
+
+    /// Every chroma sampling a JPEG may use decodes, greyscale too (infrared cameras send it):
+    /// the picture as libjpeg-turbo's own full decode to BGR has it, within rounding.
+    @Test(arguments: [TJSAMP_444, TJSAMP_422, TJSAMP_420, TJSAMP_440, TJSAMP_411, TJSAMP_GRAY])
+    func everyJPEGSamplingDecodes(subsampling: TJSAMP) throws {
+        let (width, height) = (64, 48)
+        let reference = try colourJPEG(width: width, height: height, subsampling: subsampling)
+        let decompressor = try #require(tjInitDecompress())
+        defer { tjDestroy(decompressor) }
+        var expected = [UInt8](repeating: 0, count: width * height * 4)
+        #expect(tjDecompress2(decompressor, reference.jpeg, UInt(reference.jpeg.count), &expected, Int32(width), 0, Int32(height),
+                              Int32(TJPF_BGRX.rawValue), 0) == 0)
+        let (_, input) = frame(reference.jpeg, .mjpeg, width, height, stride: 0)
+        for target in [FourCC.bgra, .nv12] {
+            let converter = FrameConverter(target: target, width: UInt32(width), height: UInt32(height))
+            let output = try #require(withExtendedLifetime(reference.jpeg) { converter.convert(input) }, "\(target) from \(subsampling)")
+            #expect(converter.corruptFrames == 0)
+            guard target == .bgra else { continue }
+            let pixels = Array(output.plane(0)!.bytes)
+            var (total, worst) = (0, 0)
+            for index in pixels.indices where index % 4 != 3 {
+                let difference = abs(Int(pixels[index]) - Int(expected[index]))
+                (total, worst) = (total + difference, max(worst, difference))
+            }
+            let mean = Double(total) / Double(width * height * 3)
+            #expect(mean < 3 && worst < 40, "mean \(mean), worst \(worst) against libjpeg-turbo's decode")
+        }
+    }
+
+    /// A raw frame whose buffer is short of the size it claims (another app renegotiated the
+    /// camera to 640x480 while this output converts 1080p) is dropped as corrupt, never read.
+    @Test(arguments: [FourCC.yuyv, .uyvy, .nv12, .i420])
+    func aFrameShortOfItsSizeIsDroppedNotRead(format: FourCC) {
+        let bytes = [UInt8](repeating: 0x80, count: 640 * 480 * 2)
+        let (_, input) = frame(bytes, format, 1920, 1080, stride: format == .yuyv || format == .uyvy ? 3840 : 1920)
+        for converter in [FrameConverter(target: .i420, width: 1920, height: 1080), FrameConverter(target: .bgra, width: 640, height: 360),
+                          FrameConverter(target: .nv12, width: 1080, height: 1920, rotation: 90)] {
+            #expect(withExtendedLifetime(bytes) { converter.convert(input) } == nil)
+            #expect(converter.corruptFrames == 1)
+        }
     }
 
     @Test func corruptMJPEGIsDroppedAndCounted() throws {

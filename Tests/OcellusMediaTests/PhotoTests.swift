@@ -166,6 +166,28 @@ import Glibc
         #expect(throws: OcellusError.self) { try JPEGPhoto.insertingEXIF(PhotoMetadata(), into: UnsafeRawBufferPointer(start: nil, count: 0)) }
     }
 
+    /// A camera's JPEG becomes a photo only when it decodes to its end as the frame's size: a
+    /// truncated frame and one whose header claims another size (65500x65500) have readable
+    /// headers, and are refused all the same.
+    @Test func aCameraJPEGThatDoesNotDecodeWholeIsNeverAPhoto() throws {
+        let bytes = halves(width: 64, height: 32)
+        let encoded = try withExtendedLifetime(bytes) { try JPEGPhoto.make(from: yuyv(bytes, 64, 32), metadata: PhotoMetadata()) }.bytes
+        let truncated = Array(encoded.prefix(encoded.count * 2 / 3))
+        var huge = encoded
+        let frameHeader = try #require(huge.indices.first { huge[$0] == 0xFF && huge[$0 + 1] == 0xC0 })
+        huge.replaceSubrange(frameHeader + 5..<frameHeader + 9, with: [0xFF, 0xDC, 0xFF, 0xDC])   // 65500 high and wide
+        for (name, jpeg, decodes) in [("whole", encoded, true), ("truncated", truncated, false), ("65500x65500", huge, false)] {
+            let frame = jpeg.withUnsafeBytes { view in
+                CameraFrame(pixelFormat: .mjpeg, width: 64, height: 32, sequence: 1, timestampNanoseconds: 1, isFullRange: true,
+                            planes: FramePlane(bytes: view, stride: 0))
+            }
+            withExtendedLifetime(jpeg) {
+                #expect(JPEGPhoto.decodesWhole(frame.plane(0)!.bytes, width: 64, height: 32) == decodes, "\(name)")
+                #expect(((try? JPEGPhoto.make(from: frame, metadata: PhotoMetadata())) != nil) == decodes, "\(name)")
+            }
+        }
+    }
+
     /// The JPEG after SOI without any APP1 Exif segment.
     func stripExif(_ jpeg: [UInt8]) -> [UInt8] {
         var result: [UInt8] = [], position = 2

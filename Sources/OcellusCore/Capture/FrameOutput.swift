@@ -37,6 +37,11 @@ public class FrameOutput: @unchecked Sendable {
     /// Frames dropped for `reason` so far.
     public func droppedFrames(_ reason: FrameDropReason) -> UInt64 { accounting.dropped(reason) }
 
+    /// Counts a frame the handler was given and could not use (a camera JPEG that does not decode
+    /// whole) as corrupt, as a failed conversion is: a session whose outputs can use none of a
+    /// camera's frames stops with a reason (`StallWatchdog`). From the handler only.
+    public final func countUndecodable() { accounting.count(.corrupt) }
+
     /// The stream's frame interval, set by the session (for lateness and pairing).
     final var frameInterval: UInt64 {
         get { accounting.frameInterval }
