@@ -30,10 +30,11 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     private let lock = ConditionLock()
     /// What each backend reported, by backend and key; `device` is nil while shadowed.
     private struct Entry {
-        let facts: DeviceFacts
+        /// As the backend reported them, or with the identity of a view sharing a kernel node.
+        var facts: DeviceFacts
         let backend: BackendKind
         /// The camera's unique ID, also while another view of it is listed instead (`device` nil).
-        let uniqueID: String
+        var uniqueID: String
         var device: Device?
         /// When the hub first saw it (monotonic µs): a microphone's plug time when the system gives none.
         let seenAt: UInt64
@@ -275,12 +276,45 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     // stays, the best of them becomes a device again.
 
     /// Whether two entries with one unique ID are views of one camera: seen by the two backends,
-    /// or two video functions of one USB unit (same port). Two software sources of one backend
-    /// that happen to share a name are two cameras.
+    /// two video functions of one USB unit (same port), or two views of one kernel node (one
+    /// device number). Two software sources of one backend that happen to share a name are two
+    /// cameras.
     private static func sameCamera(_ kind: BackendKind, _ facts: DeviceFacts, _ other: Entry) -> Bool {
-        guard other.backend == kind else { return true }
+        guard other.backend == kind, !facts.sharesDeviceNumber(with: other.facts) else { return true }
         let port = DeviceClassifier.port(of: facts)
         return facts.vendorID != nil && port != nil && DeviceClassifier.port(of: other.facts) == port
+    }
+
+    /// Which of two views of one kernel node names the camera: the one that knows more of the
+    /// hardware, then the kernel's own view (V4L2) over a daemon's; else the one listed first.
+    private static func namesCamera(_ facts: DeviceFacts, _ kind: BackendKind, over other: DeviceFacts, _ otherKind: BackendKind) -> Bool {
+        let order: (BackendKind) -> Int = { $0 == .v4l2 ? 0 : 1 }
+        return (facts.identityStrength, -order(kind)) > (other.identityStrength, -order(otherKind))
+    }
+
+    /// One device number, one camera (lock held): `facts` take the identity and unique ID of a
+    /// listed view of the same kernel node that names the camera better; else the views that
+    /// share a node take this one's, and any of them listed is taken down to be ranked again.
+    /// Returns the facts to list and the unique ID they must have (nil: their own).
+    private func sharingDeviceNumbers(_ reported: DeviceFacts, backend: BackendKind, key: String,
+                                      changes: inout [(HotplugEvent, Device)]) -> (DeviceFacts, String?, renamed: [String]) {
+        var facts = reported
+        let sharing = entries.filter { $0.key != key && facts.sharesDeviceNumber(with: $0.value.facts) }
+        guard !sharing.isEmpty else { return (facts, nil, []) }
+        if let donor = sharing.values.first(where: { view in
+            !sharing.values.contains { Self.namesCamera($0.facts, $0.backend, over: view.facts, view.backend) }
+        }), !Self.namesCamera(facts, backend, over: donor.facts, donor.backend) {
+            if donor.facts.identityStrength > facts.identityStrength { facts.adoptIdentity(of: donor.facts) }
+            return (facts, donor.uniqueID, [])
+        }
+        for (otherKey, other) in sharing {
+            if facts.identityStrength > other.facts.identityStrength { entries[otherKey]?.facts.adoptIdentity(of: facts) }
+            if let listed = other.device {
+                entries[otherKey]?.device = nil
+                if listed.markDisconnected() { changes.append((.removed, listed)) }
+            }
+        }
+        return (facts, nil, Array(sharing.keys))
     }
 
     /// How an entry ranks among the views of one camera (compared in order).
@@ -293,19 +327,24 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         return (backendRank, pictures)
     }
 
-    public func backend(_ backend: any DeviceBackend, didAdd facts: DeviceFacts) {
+    public func backend(_ backend: any DeviceBackend, didAdd reported: DeviceFacts) {
         let changes: [(HotplugEvent, Device)] = lock.withLock {
             guard !closed else { return [] }
             var changes: [(HotplugEvent, Device)] = []
-            let key = Self.key(backend.kind, facts.backendKey)
+            let key = Self.key(backend.kind, reported.backendKey)
             if let replaced = entries.removeValue(forKey: key)?.device, replaced.markDisconnected() {
                 changes.append((.removed, replaced))
             }
-            let device = makeDevice(facts, backend: backend.kind)
+            let (facts, sharedID, renamed) = sharingDeviceNumbers(reported, backend: backend.kind, key: key, changes: &changes)
+            let device = makeDevice(facts, backend: backend.kind, uniqueID: sharedID)
+            for otherKey in renamed { entries[otherKey]?.uniqueID = device.uniqueID }
             let rank = Self.rank(backend.kind, facts)
-            // Ties keep what is listed: a camera does not change instance for an equal view.
             let views = entries.filter { $0.value.uniqueID == device.uniqueID && Self.sameCamera(backend.kind, facts, $0.value) }
+            // Ties keep what is listed: a camera does not change instance for an equal view. A
+            // view taken down above competes again, and comes back when it ranks higher.
             let outranked = views.values.contains { $0.device != nil && Self.rank($0.backend, $0.facts) >= rank }
+            let aside = views.filter { $0.value.device == nil && Self.rank($0.value.backend, $0.value.facts) > rank }
+                .max { Self.rank($0.value.backend, $0.value.facts) < Self.rank($1.value.backend, $1.value.facts) }
             if !outranked {
                 for (otherKey, other) in views {
                     guard let loser = other.device else { continue }
@@ -313,9 +352,15 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                     if loser.markDisconnected() { changes.append((.removed, loser)) }
                 }
             }
+            let listed = !outranked && aside == nil
+            if !outranked, let (asideKey, best) = aside {
+                let revived = makeDevice(best.facts, backend: best.backend, uniqueID: best.uniqueID)
+                entries[asideKey]?.device = revived
+                changes.append((.added, revived))
+            }
             entries[key] = Entry(facts: facts, backend: backend.kind, uniqueID: device.uniqueID,
-                                 device: outranked ? nil : device, seenAt: monotonicMicroseconds())
-            if !outranked { changes.append((.added, device)) }
+                                 device: listed ? device : nil, seenAt: monotonicMicroseconds())
+            if listed { changes.append((.added, device)) }
             return changes
         }
         publish(changes)
@@ -360,7 +405,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 let (ra, rb) = (Self.rank(a.value.backend, a.value.facts), Self.rank(b.value.backend, b.value.facts))
                 return ra != rb ? ra < rb : a.key > b.key
             }) else { continue }
-            let revived = makeDevice(best.value.facts, backend: best.value.backend)
+            let revived = makeDevice(best.value.facts, backend: best.value.backend, uniqueID: best.value.uniqueID)
             entries[best.key]?.device = revived
             changes.append((.added, revived))
         }
@@ -377,7 +422,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
 
     /// A device for `facts`, with the behaviour §1 rules (lock held: a serial another
     /// listed device of the same model already uses does not identify the unit).
-    private func makeDevice(_ facts: DeviceFacts, backend: BackendKind) -> Device {
+    private func makeDevice(_ facts: DeviceFacts, backend: BackendKind, uniqueID sharedID: String? = nil) -> Device {
         let port = DeviceClassifier.port(of: facts)
         let serialTaken = entries.values.contains { entry in
             guard let other = entry.device, other.backendKey != facts.backendKey, other.vendorID != nil,
@@ -396,8 +441,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 facts.serial.map { sharedSerials.contains(vendor: vendor, product: product, serial: $0) }
             }
         } == true
-        var uniqueID = DeviceClassifier.uniqueID(of: facts, backend: backend, serialTaken: serialShared)
-        if DeviceClassifier.hasFallbackID(facts) {
+        var uniqueID = sharedID ?? DeviceClassifier.uniqueID(of: facts, backend: backend, serialTaken: serialShared)
+        if sharedID == nil && DeviceClassifier.hasFallbackID(facts) {
             // Two producers may publish one node name (two GStreamer pipelines, two copies of a
             // tool): the later one gets a number, so that an ID names one device.
             let base = uniqueID

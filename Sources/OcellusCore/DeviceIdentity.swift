@@ -32,6 +32,9 @@ public struct DeviceFacts: Sendable, Equatable {
     public var inLid: Bool?
     /// Firmware node of a platform (MIPI) camera.
     public var firmwarePath: String?
+    /// The kernel device numbers of the nodes it streams from (`DeviceNumbers`): two views
+    /// that share one are one camera, whatever else they say.
+    public var deviceNumbers: [UInt64] = []
     /// Location reported by libcamera or `V4L2_CID_CAMERA_ORIENTATION`: front, back, external.
     public var location: String?
     /// Set by the backend for software sources (v4l2loopback, PipeWire nodes with no device).
@@ -63,6 +66,27 @@ public struct DeviceFacts: Sendable, Equatable {
         formats = []
         depthFormats = []
         properties = [:]
+    }
+
+    /// How much of the hardware's identity these facts carry: a USB model (2), a firmware
+    /// node (1), nothing (0, a backend's own name).
+    public var identityStrength: Int {
+        vendorID != nil && productID != nil ? 2 : firmwarePath != nil ? 1 : 0
+    }
+
+    /// Whether both name a kernel node in common.
+    public func sharesDeviceNumber(with other: DeviceFacts) -> Bool {
+        deviceNumbers.contains { other.deviceNumbers.contains($0) }
+    }
+
+    /// Takes the hardware identity of another view of the same camera (one that reaches the
+    /// same kernel node and knows more: libcamera names a USB webcam by an ACPI path where
+    /// sysfs is out of reach, the V4L2 monitor by its USB model and port).
+    public mutating func adoptIdentity(of other: DeviceFacts) {
+        (vendorID, productID, serial, usbPort, busPath, bus) = (other.vendorID, other.productID, other.serial, other.usbPort,
+                                                                other.busPath, other.bus)
+        (removable, portConnection, panel, inLid, firmwarePath) = (other.removable, other.portConnection, other.panel,
+                                                                   other.inLid, other.firmwarePath)
     }
 }
 

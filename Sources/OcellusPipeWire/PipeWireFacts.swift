@@ -40,8 +40,8 @@ enum PipeWireFacts {
         var facts = DeviceFacts(media: node.media, name: name, backendKey: node.serial ?? "", fallbackName: nodeName)
         facts.bus = all["device.bus"] ?? (all["api.v4l2.cap.bus_info"]?.hasPrefix("usb-") == true ? "usb" : nil)
         facts.busPath = all["device.bus-path"]
-        facts.vendorID = all["device.vendor.id"].flatMap(parseHex16)
-        facts.productID = all["device.product.id"].flatMap(parseHex16)
+        facts.vendorID = all["device.vendor.id"].flatMap(parseUSBID)
+        facts.productID = all["device.product.id"].flatMap(parseUSBID)
         facts.serial = all["device.serial"]
         facts.location = all["api.libcamera.location"]
         facts.pluggedMicroseconds = all["device.plugged.usec"].flatMap { UInt64($0) }
@@ -53,6 +53,7 @@ enum PipeWireFacts {
         facts.details.objectPath = all["object.path"].map { String($0.drop { $0 != "/" }) }
         facts.details.sensorRotation = all["api.libcamera.rotation"].flatMap { Int($0) }
         (facts.details.vendorName, facts.details.productName) = (all["device.vendor.name"], all["device.product.name"])
+        facts.deviceNumbers = deviceNumbers(all)
         if let path = all["api.v4l2.path"], let usb = USBIdentity(videoNode: path) {
             describeUSBCamera(usb, in: &facts)
             let node = path.split(separator: "/").last.map(String.init) ?? path
@@ -94,10 +95,29 @@ enum PipeWireFacts {
         if let product = usb.product, !product.isEmpty { facts.name = product }
     }
 
-    /// "0x046d" or "046d" → 0x046d.
-    static func parseHex16(_ text: String) -> UInt16? {
-        let digits = text.hasPrefix("0x") || text.hasPrefix("0X") ? String(text.dropFirst(2)) : text
-        return UInt16(digits, radix: 16)
+    /// A USB vendor or product ID as PipeWire writes it: "0x046d" (current versions), a decimal
+    /// integer ("1133": 0.3.4x, e.g. Ubuntu 22.04's 0.3.48, wrote the number itself), or udev's
+    /// bare hex ("046d", "0825": four digits, a letter or a leading zero show it).
+    static func parseUSBID(_ text: String) -> UInt16? {
+        if text.hasPrefix("0x") || text.hasPrefix("0X") { return UInt16(text.dropFirst(2), radix: 16) }
+        let bareHex = text.count == 4 && (text.hasPrefix("0") || text.contains { $0.isLetter })
+        return bareHex ? UInt16(text, radix: 16) : UInt16(text)
+    }
+
+    /// The kernel nodes a node streams from: what PipeWire's V4L2 monitor (`device.devids`) and
+    /// its libcamera monitor (`api.libcamera.SystemDevices`) say, and sysfs for the V4L2 path.
+    static func deviceNumbers(_ properties: [String: String]) -> [UInt64] {
+        var numbers: [UInt64] = []
+        for key in ["device.devids", "api.libcamera.SystemDevices"] {
+            numbers += properties[key].map(DeviceNumbers.parse(list:)) ?? []
+        }
+        if let path = properties["api.v4l2.path"], let node = path.split(separator: "/").last,
+           let number = readAttribute("/sys/class/video4linux/\(node)/dev").flatMap(DeviceNumbers.parse(majorMinor:)) {
+            numbers.append(number)
+        }
+        var unique: [UInt64] = []
+        for number in numbers where !unique.contains(number) { unique.append(number) }
+        return unique
     }
 }
 
@@ -122,6 +142,13 @@ enum PipeWireFormats {
         case SPA_VIDEO_FORMAT_GRAY16_LE.rawValue: return .z16
         default: return nil
         }
+    }
+
+    /// The pixel format a parsed format names, for messages ("YUYV", or the SPA numbers).
+    static func describe(_ parsed: ocpw_video_format) -> String {
+        let format = parsed.n_formats > 0 ? parsed.formats.0 : 0
+        return fourCC(subtype: parsed.media_subtype, format: format)?.description
+            ?? "subtype \(parsed.media_subtype) format \(format)"
     }
 
     /// The SPA (subtype, video format) of a fourcc, for building a format pod.

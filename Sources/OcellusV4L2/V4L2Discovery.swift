@@ -302,6 +302,7 @@ public struct V4L2Discovery {
         facts.formats = pictureNodes.isEmpty ? facts.depthFormats : Self.uniqueFormats(pictureNodes)
         facts.location = nodes.lazy.compactMap(\.location).first
         facts.isSoftwareSource = Self.softwareDrivers.contains(primary.driver)
+        facts.deviceNumbers = nodes.compactMap { system.attribute("/sys/class/video4linux/\($0.name)/dev").flatMap(DeviceNumbers.parse(majorMinor:)) }
         if let usb {
             usb.apply(to: &facts)
             system.usbLayout(ofDevice: usb.sysfsPath)?.describeVideoFunction(of: primary.deviceDirectory, identity: usb, in: &facts)

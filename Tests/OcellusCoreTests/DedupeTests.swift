@@ -35,6 +35,53 @@ import OcellusTestSupport
         #expect(hub.devices().map(\.backend) == [.pipewire])
     }
 
+    /// One device number, one camera: a USB webcam that PipeWire publishes through both its V4L2
+    /// monitor and its libcamera monitor, whose camera ID is an ACPI path sysfs cannot resolve
+    /// (the only key they share is the kernel node), is listed once, as the webcam, in either
+    /// order of appearance.
+    @Test(arguments: [false, true])
+    func theLibcameraAndV4L2MonitorNodesOfOneWebcamAreOneCamera(libcameraFirst: Bool) throws {
+        let (hub, pipewire, _, _) = try makeHub()
+        defer { hub.close() }
+        var monitor = webcam(key: "70")
+        monitor.deviceNumbers = [DeviceNumbers.make(major: 81, minor: 2)]
+        var libcamera = DeviceFacts(media: .video, name: "Integrated Camera", backendKey: "71",
+                                    fallbackName: "libcamera_input.__SB_.PC00.XHCI.RHUB.HS05-5_1.0-046d_082d")
+        libcamera.firmwarePath = "\\_SB_.PC00.XHCI.RHUB.HS05-5:1.0-046d:082d"
+        libcamera.location = "external"
+        libcamera.deviceNumbers = [DeviceNumbers.make(major: 81, minor: 2)]
+        libcamera.formats = monitor.formats
+        for facts in libcameraFirst ? [libcamera, monitor] : [monitor, libcamera] { pipewire.add(facts) }
+        let cameras = hub.devices()
+        #expect(cameras.map(\.uniqueID) == ["usb-046d:082d-B61DEDAF"], "\(cameras.map(\.uniqueID))")
+        #expect(cameras.first?.type == .externalCamera && cameras.first?.vendorID == 0x046d)
+        // Either view going leaves the camera listed through the other, under the same ID.
+        pipewire.remove(libcameraFirst ? "70" : "71")
+        #expect(hub.devices().map(\.uniqueID) == ["usb-046d:082d-B61DEDAF"])
+    }
+
+    /// A v4l2loopback relay (an IPU6 camera passed on through a loopback node) seen by raw V4L2 and
+    /// through PipeWire's node of the same /dev/video: no hardware identity at all, one device
+    /// number, one camera, named alike in either order.
+    @Test(arguments: [false, true])
+    func aLoopbackNodeSeenByBothBackendsIsOneCamera(pipewireFirst: Bool) throws {
+        let (hub, pipewire, v4l2, _) = try makeHub()
+        defer { hub.close() }
+        var raw = DeviceFacts(media: .video, name: "Intel MIPI Camera", backendKey: "/dev/video50", fallbackName: "platform:v4l2loopback-050")
+        var node = DeviceFacts(media: .video, name: "Intel MIPI Camera", backendKey: "88", fallbackName: "v4l2_input.platform-v4l2loopback-050")
+        for index in [0, 1] {
+            var facts = index == 0 ? raw : node
+            facts.isSoftwareSource = true
+            facts.deviceNumbers = [DeviceNumbers.make(major: 81, minor: 50)]
+            facts.formats = [VideoFormat(pixelFormat: .yuyv, width: 1280, height: 720, frameRates: [FrameRate(30)])]
+            if index == 0 { raw = facts } else { node = facts }
+        }
+        if pipewireFirst { pipewire.add(node); v4l2.add(raw) } else { v4l2.add(raw); pipewire.add(node) }
+        let cameras = hub.devices()
+        #expect(cameras.count == 1 && cameras.first?.backend == .pipewire, "\(cameras.map(\.uniqueID))")
+        #expect(cameras.first?.uniqueID == "v4l2-platform:v4l2loopback-050")
+    }
+
     /// Two units of one model with one serial: once seen together, the serial is remembered
     /// (in the state directory) and both get port IDs in any plug order, in any later context.
     @Test func aSerialSeenOnTwoUnitsGivesPortIDsFromThenOn() throws {
