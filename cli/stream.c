@@ -265,6 +265,7 @@ int command_stream(const global_options *options, arguments *a)
     if (center_stage) oc_device_get_center_stage(c.device, &framing);
     oc_capture_session_stop_running(c.session);
     uint64_t dropped = dropped_frames(run.output);
+    uint64_t corrupt = oc_video_data_output_dropped_frames(run.output, OC_DROP_CORRUPT);
     oc_video_data_output_destroy(run.output);
     stream_statistics *s = &run.statistics;
     strbuf out;
@@ -276,6 +277,7 @@ int command_stream(const global_options *options, arguments *a)
         json_object_begin(&w);
         json_key(&w, "frames"); json_int(&w, (int64_t)statistics_count(s));
         json_key(&w, "dropped"); json_int(&w, (int64_t)dropped);
+        json_key(&w, "corrupt"); json_int(&w, (int64_t)corrupt);
         json_key(&w, "fps"); json_number(&w, statistics_fps(s));
         json_key(&w, "pixel_format"); json_string(&w, name);
         json_key(&w, "width"); json_int(&w, shown_width);
@@ -293,6 +295,7 @@ int command_stream(const global_options *options, arguments *a)
         text_printf(&out, "%" PRIu64 " frames, %" PRIu64 " dropped, %s fps, latency median %s ms, p99 %s ms", statistics_count(s),
                     dropped, number_text(statistics_fps(s), fps), number_text(statistics_latency(s, 0.5), median),
                     number_text(statistics_latency(s, 0.99), p99));
+        if (corrupt > 0) text_printf(&out, "; %" PRIu64 " of the dropped frames corrupt", corrupt);
     }
     if ((depth || metadata_types || center_stage) && !as_json && !frame_events) {
         json w;   /* the text summary gets the depth and metadata members too: one way of telling them */
@@ -311,6 +314,8 @@ int command_stream(const global_options *options, arguments *a)
     emit(out.data);
     text_free(&out);
     if (problem) return fail(1, "%s", problem);
+    if (statistics_count(s) == 0 && corrupt > 0)
+        return fail(1, "none of the %" PRIu64 " frames the camera sent could be decoded (corrupt)", corrupt);
     if (writer.error) return fail(1, "cannot write %s: %s (the output holds the frames written until then)", output_path, strerror(writer.error));
     if (run.writer && writer.fd > 2 && close(writer.fd) != 0) return fail(1, "cannot write %s: %s", output_path, strerror(errno));
     return 0;

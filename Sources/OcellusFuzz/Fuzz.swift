@@ -1,7 +1,8 @@
 // libFuzzer targets for everything Ocellus parses from outside (`make fuzz`): camera
 // JPEGs and H.264, photos built from arbitrary JPEGs, state files, the kernel's V4L2
-// answers, PipeWire format pods, and depth maps of any size and stride through the
-// depth outputs and the synchronizer. One binary; OCELLUS_FUZZ_TARGET picks the target.
+// answers, PipeWire format pods, depth maps of any size and stride through the
+// depth outputs and the synchronizer, and raw frames whose buffers may be short of the
+// format, size and strides they claim (another app renegotiated the camera). One binary; OCELLUS_FUZZ_TARGET picks the target.
 // Built with -sanitize=fuzzer,address and -D FUZZING (main hands over to libFuzzer's
 // driver); a plain build gets a main that says how to run it.
 import CPipeWire
@@ -15,7 +16,7 @@ import Glibc
 #endif
 
 enum FuzzTarget: String, CaseIterable {
-    case mjpeg, h264, photo, state, v4l2, pod, depth
+    case mjpeg, h264, photo, state, v4l2, pod, depth, raw
 
     static let current: FuzzTarget = {
         guard let name = getenv("OCELLUS_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
@@ -34,6 +35,7 @@ enum FuzzTarget: String, CaseIterable {
         case .v4l2: _ = V4L2Discovery(system: FuzzV4L2System(data)).cameras()
         case .pod: FuzzInputs.pod(data)
         case .depth: FuzzInputs.depth(data)
+        case .raw: FuzzInputs.raw(data)
         }
     }
 }
@@ -56,6 +58,33 @@ enum FuzzInputs {
         var framed = frame(data, format)
         framed.region = region(data)
         for converter in targets { _ = converter.convert(framed) }
+    }
+
+    /// A raw frame whose format, size and strides the input's first bytes set, its planes cut
+    /// from the rest at lengths the input sets too, through converters scaling, turning and
+    /// framing it: what a frame that claims more than its buffer holds must never be read as.
+    static func raw(_ data: UnsafeRawBufferPointer) {
+        guard data.count >= 8 else { return }
+        let formats: [FourCC] = [.yuyv, .uyvy, .nv12, .i420]
+        let format = formats[Int(data[0]) % formats.count]
+        let width = UInt32(data[1] % 80), height = UInt32(data[2] % 60)
+        let stride = Int(data[3]), chromaStride = Int(data[4])
+        let payload = UnsafeRawBufferPointer(rebasing: data[8...])
+        let firstLength = min(payload.count, Int(data[5]) * 32), secondLength = min(payload.count - firstLength, Int(data[6]) * 16)
+        func plane(_ start: Int, _ length: Int, _ stride: Int) -> FramePlane {
+            FramePlane(bytes: UnsafeRawBufferPointer(rebasing: payload[start..<start + length]), stride: stride)
+        }
+        let rest = firstLength + secondLength
+        var frame = CameraFrame(pixelFormat: format, width: width, height: height, sequence: 1, timestampNanoseconds: 1,
+                                planes: plane(0, firstLength, stride), plane(firstLength, secondLength, chromaStride),
+                                plane(rest, payload.count - rest, chromaStride))
+        let targets = converters[FourCC(rawValue: 0)] ?? [FrameConverter(target: .nv12, width: 64, height: 48),
+                                           FrameConverter(target: .bgra, width: 32, height: 24, rotation: 90),
+                                           FrameConverter(target: .i420, width: 80, height: 60, mirrored: true)]
+        converters[FourCC(rawValue: 0)] = targets
+        for converter in targets { _ = converter.convert(frame) }
+        frame.region = region(data)
+        for converter in targets { _ = converter.convert(frame) }
     }
 
     static func region(_ data: UnsafeRawBufferPointer) -> PictureRegion {

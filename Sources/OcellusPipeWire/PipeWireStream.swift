@@ -15,8 +15,10 @@ struct PipeWireCaptureMedia {
     var description: String
     /// Builds the single EnumFormat param offered, into the given buffer.
     var buildFormat: (UnsafeMutablePointer<UInt8>, UInt32) -> UnsafePointer<spa_pod>?
-    /// The format was agreed; the stream may be given more params.
-    var formatAgreed: (OpaquePointer) -> Void = { _ in }
+    /// The format was agreed (`param`), first or again while streaming: the stream may be given
+    /// more params, or an error when it cannot take that format, which ends the stream before
+    /// any of its buffers is read.
+    var formatAgreed: (OpaquePointer, UnsafePointer<spa_pod>) -> OcellusError? = { _, _ in nil }
     /// A dequeued buffer (queued back after the call), and when its graph cycle began (the
     /// driver's CLOCK_MONOTONIC wakeup; nil if the stream has no time yet, or unless `wantsCycleTime`).
     var process: (UnsafeMutablePointer<spa_buffer>, UInt64?) -> Void
@@ -194,8 +196,8 @@ final class PipeWireCapture: @unchecked Sendable {
     }
 
     private func paramChanged(id: UInt32, param: UnsafePointer<spa_pod>?) {
-        guard id == SPA_PARAM_Format.rawValue, param != nil, let stream else { return }
-        media.formatAgreed(stream)
+        guard id == SPA_PARAM_Format.rawValue, let param, let stream else { return }
+        if let refusal = media.formatAgreed(stream, param) { fail(refusal) }
     }
 
     private func process() {
@@ -247,12 +249,24 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
                 var rate = spa_fraction(num: frameRate.numerator, denom: frameRate.denominator)
                 return ocpw_build_video_enum_format(buffer, size, spa.subtype, spa.format, width, height, &rate, 1)
             },
-            formatAgreed: { stream in
+            formatAgreed: { stream, param in
+                // Only the format offered can be read: another format or size (the producer
+                // renegotiated, e.g. for another app at a size of its own) ends the stream.
+                var agreed = ocpw_video_format()
+                guard ocpw_parse_video_format(param, &agreed) == 0, agreed.n_sizes > 0,
+                      PipeWireFormats.fourCC(subtype: agreed.media_subtype, format: agreed.n_formats > 0 ? agreed.formats.0 : 0)
+                        == format.pixelFormat,
+                      agreed.sizes.0.width == width, agreed.sizes.0.height == height else {
+                    let size = agreed.n_sizes > 0 ? " \(agreed.sizes.0.width)x\(agreed.sizes.0.height)" : ""
+                    return OcellusError(.io, "the camera's format changed to \(PipeWireFormats.describe(agreed))\(size) while it streamed "
+                        + "\(format.pixelFormat) \(width)x\(height) (another app asked for it); the stream ended")
+                }
                 var meta = [UInt8](repeating: 0, count: 256)
                 _ = meta.withUnsafeMutableBufferPointer { bytes in
                     var params: UnsafePointer<spa_pod>? = ocpw_build_meta_header_param(bytes.baseAddress, UInt32(bytes.count))
                     return pw_stream_update_params(stream, &params, 1)
                 }
+                return nil
             },
             process: { [unowned(unsafe) self] buffer, _ in self.deliver(buffer) },
             failed: { [unowned(unsafe) self] error in self.handler(.failed(error)) })

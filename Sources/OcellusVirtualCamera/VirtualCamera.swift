@@ -29,6 +29,10 @@ public final class VirtualCamera {
         /// MJPEG frames are this JPEG file's bytes, unchanged, instead of the test pattern: pictures
         /// from an encoder that is not ours, for tests that compare against independent decoders.
         public var mjpegFile: [UInt8]?
+        /// Each frame's chunk says a quarter of the bytes the agreed format needs: what a consumer
+        /// sees when another app made the producer renegotiate to a smaller size (tests of the
+        /// consumer's checks; no real camera should).
+        public var shortFrames = false
 
         public init() {}
     }
@@ -254,7 +258,7 @@ public final class VirtualCamera {
         guard let destination = data.pointee.data else { return }
         let written = pattern.write(frame: sequence, into: destination, capacity: Int(data.pointee.maxsize))
         data.pointee.chunk.pointee.offset = 0
-        data.pointee.chunk.pointee.size = UInt32(written)
+        data.pointee.chunk.pointee.size = UInt32(configuration.shortFrames ? written / 4 : written)
         data.pointee.chunk.pointee.stride = Int32(pattern.stride)
         if let header = ocpw_buffer_find_header(buffer) {
             var now = timespec()

@@ -8,7 +8,7 @@ import Glibc
 let usage = """
 usage: ocellus virtual-camera [--pipewire-remote PATH] [--name N] [--desc D] [--formats YUY2,NV12,MJPG,H264]
                               [--sizes 640x480,1280x720] [--fps 30,15] [--prop key=value]...
-                              [--device-prop key=value]... [--frames N] [--mjpeg-file JPEG]
+                              [--device-prop key=value]... [--frames N] [--mjpeg-file JPEG] [--short-frames]
 """
 
 struct UsageError: Error { let message: String }
@@ -83,6 +83,7 @@ func configuration(_ arguments: inout Arguments) throws -> VirtualCamera.Configu
         while case let count = fread(&chunk, 1, chunk.count, file), count > 0 { bytes += chunk[..<count] }
         configuration.mjpegFile = bytes
     }
+    configuration.shortFrames = arguments.flag("--short-frames")
     try arguments.finish()
     guard !configuration.formats.isEmpty, !configuration.sizes.isEmpty, !configuration.frameRates.isEmpty else {
         throw UsageError(message: "--formats, --sizes and --fps must not be empty")

@@ -36,6 +36,28 @@ import OcellusTestSupport
         #expect(second.droppedFrames(.late) == 0)
     }
 
+    /// A frame whose buffer is short of its format (another app renegotiated the camera to a
+    /// smaller size) reaches no output: each counts it as corrupt, and the watchdog is told.
+    @Test func aFrameShortOfItsFormatReachesNoOutput() throws {
+        let backend = ScriptedBackend(), reads = Reads()
+        let video = VideoDataOutput(), depth = DepthDataOutput()
+        var delivered = 0
+        video.frameHandler = { _ in delivered += 1 }
+        reads.outputs = [video, depth]
+        let stream = SessionStream(commits: SessionStream.Commits(), committedOutputs: reads.read, watchdog: nil) { _, _ in }
+        try stream.open(backend, camera: camera, format: camera.formats[0], rate: FrameRate(30))
+        let scripted = try #require(backend.opened.first)
+        let short = [UInt8](repeating: 0x80, count: 4 * 2)   // one row of a 4x2 YUYV frame
+        short.withUnsafeBytes { bytes in
+            scripted.feed(CameraFrame(pixelFormat: .yuyv, width: 4, height: 2, sequence: 1, timestampNanoseconds: monotonicNanoseconds(),
+                                      planes: FramePlane(bytes: bytes, stride: 8)))
+        }
+        scripted.feed(sequence: 2)
+        stream.stop()
+        #expect(delivered == 1)
+        #expect(video.droppedFrames(.corrupt) == 1 && depth.droppedFrames(.corrupt) == 1)
+    }
+
     @Test func itKnowsItsThreadUntilItFails() throws {
         let backend = ScriptedBackend()
         let failures = Reads()

@@ -44,15 +44,65 @@ import Glibc
         let start = monotonicNanoseconds()
         watchdog.frameArrived(at: start)
         watchdog.deliveryFinished()
-        guard case .stalled(let silent)? = reports.next(within: 5_000_000_000) else {
+        guard case .stalled(let silent, let undecodable)? = reports.next(within: 5_000_000_000) else {
             Issue.record("no stall reported after a second of silence")
             return
         }
-        #expect(silent >= 1_000_000_000 && monotonicNanoseconds() - start >= 1_000_000_000)
+        #expect(silent >= 1_000_000_000 && monotonicNanoseconds() - start >= 1_000_000_000 && undecodable == 0)
         watchdog.frameArrived(at: monotonicNanoseconds())
         watchdog.deliveryFinished()
         guard case .resumed? = reports.next(within: 2_000_000_000) else {
             Issue.record("frames coming back did not end the stall")
+            return
+        }
+    }
+
+    /// A camera whose every frame is undecodable (corrupt MJPEG, buffers short of their format)
+    /// sends frames, but none an app can have: the session is given up on at the first-frame
+    /// deadline, with how many came, instead of streaming nothing for ever.
+    @Test func framesNoneOfWhichIsUsableAreGivenUpOnAtTheFirstFrameDeadline() {
+        let watchdog = StallWatchdog(), reports = Reports()
+        let start = monotonicNanoseconds()
+        watchdog.arm(frameInterval: 33_333_333) { reports.record($0) }
+        defer { watchdog.disarm() }
+        var change: StallWatchdog.Change?
+        while change == nil && monotonicNanoseconds() - start < 8_000_000_000 {
+            watchdog.frameArrived(at: monotonicNanoseconds())
+            watchdog.deliveryFinished(usable: false)
+            change = reports.next(within: 30_000_000)
+        }
+        guard case .gaveUp(_, let undecodable)? = change else {
+            Issue.record("undecodable frames were not given up on: \(String(describing: change))")
+            return
+        }
+        let waited = monotonicNanoseconds() - start
+        #expect(undecodable >= 20 && waited >= 4_000_000_000 && waited < 7_000_000_000)
+    }
+
+    /// After usable frames, a run of unusable ones is a stall like silence (the app is told), and
+    /// a usable frame ends it.
+    @Test func unusableFramesAfterGoodOnesAreAStallThatAGoodFrameEnds() {
+        let watchdog = StallWatchdog(), reports = Reports()
+        watchdog.arm(frameInterval: 33_333_333) { reports.record($0) }
+        defer { watchdog.disarm() }
+        watchdog.frameArrived(at: monotonicNanoseconds())
+        watchdog.deliveryFinished(usable: true)
+        var change: StallWatchdog.Change?
+        let start = monotonicNanoseconds()
+        while change == nil && monotonicNanoseconds() - start < 5_000_000_000 {
+            watchdog.frameArrived(at: monotonicNanoseconds())
+            watchdog.deliveryFinished(usable: false)
+            change = reports.next(within: 30_000_000)
+        }
+        guard case .stalled(_, let undecodable)? = change else {
+            Issue.record("unusable frames after good ones were no stall: \(String(describing: change))")
+            return
+        }
+        #expect(undecodable >= 10)
+        watchdog.frameArrived(at: monotonicNanoseconds())
+        watchdog.deliveryFinished(usable: true)
+        guard case .resumed? = reports.next(within: 2_000_000_000) else {
+            Issue.record("a usable frame did not end the stall")
             return
         }
     }

@@ -30,8 +30,11 @@ echo 'AAAATWVtRnJlZaUIlVGkIYre8WlN5eEwOT+9M7d4ePv3ut3bEed3LhW+5LsDAAIAAAMAeB4kSy
 # A 4x2 Z16 map with a stride of 8 words, then frame times.
 printf '\x04\x02\x08\x00\x01\x00\x00\x00\xe8\x03\xc4\x09\x07\x00\x00\x00\x10\x11\x20\x21\x30\x31\x40\x41' | seed depth ramp
 
+# A 64x48 YUYV frame claiming a stride its 2,000 bytes cannot hold (what a renegotiated camera sends).
+head -c 2008 /dev/zero | tr '\0' '\200' | seed raw short-yuyv
+
 passed=0 failed=0
-for target in mjpeg h264 photo state v4l2 pod depth; do
+for target in mjpeg h264 photo state v4l2 pod depth raw; do
 	mkdir -p "$CORPUS/$target"
 	log="$ARTIFACTS/$target.log"
 	OCELLUS_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 "$BINARY" -max_total_time="$SECONDS_EACH" -max_len=65536 \

@@ -749,14 +749,16 @@ public final class CaptureSession: @unchecked Sendable {
     private func stallChanged(_ change: StallWatchdog.Change, camera: Device) {
         guard isRunning else { return }
         switch change {
-        case .stalled(let silent):
-            events.post(.interrupted(OcellusError(.timeout,
-                "\(camera.uniqueID) sent no frame for \(silent / 1_000_000) ms (the camera stalled); waiting for it to recover")))
+        case .stalled(let silent, let undecodable):
+            let what = undecodable == 0 ? "sent no frame for \(silent / 1_000_000) ms (the camera stalled)"
+                : "sent no frame that could be decoded for \(silent / 1_000_000) ms (\(undecodable) corrupt)"
+            events.post(.interrupted(OcellusError(.timeout, "\(camera.uniqueID) \(what); waiting for it to recover")))
         case .resumed:
             events.post(.interruptionEnded)
-        case .gaveUp(let silent):
-            let error = OcellusError(.timeout,
-                "\(camera.uniqueID) sent no frame for \(silent / 1_000_000_000) s (the camera stalled); the session stopped")
+        case .gaveUp(let silent, let undecodable):
+            let what = undecodable == 0 ? "sent no frame for \(silent / 1_000_000_000) s (the camera stalled)"
+                : "sent no frame that could be decoded in \(silent / 1_000_000) ms (\(undecodable) corrupt)"
+            let error = OcellusError(undecodable == 0 ? .timeout : .io, "\(camera.uniqueID) \(what); the session stopped")
             for output in lock.withLock({ pulling }) { output.latest.setStreaming(false, stoppedBy: error) }
             events.post(.runtimeError(error))
             pthread_detach(startThread { [weak self] in try? self?.stop() })

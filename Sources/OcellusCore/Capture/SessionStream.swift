@@ -76,7 +76,16 @@ final class SessionStream: @unchecked Sendable {
             thread.store(UInt(pthread_self()), ordering: .relaxed)
             (outputs, outputsCommit) = (committedOutputs(), seen)
         }
+        // A frame short of what its format claims is dropped before anything reads it; one that
+        // every output dropped as undecodable is not usable either (one passed on as it is, or
+        // dropped as late, is): both are the watchdog's to judge.
+        guard frame.pointee.holdsItsPicture else {
+            for output in outputs { output.accounting.count(.corrupt) }
+            watchdog?.deliveryFinished(usable: false)
+            return
+        }
         let isolated = outputs.count > 1
+        let corruptBefore = watchdog == nil ? 0 : corruptDrops
         // In place and unretained: only this thread changes the array, which holds the outputs.
         outputs.withUnsafeBufferPointer { outputs in
             for index in outputs.indices {
@@ -85,6 +94,12 @@ final class SessionStream: @unchecked Sendable {
                 }
             }
         }
-        watchdog?.deliveryFinished()
+        watchdog?.deliveryFinished(usable: outputs.isEmpty || corruptDrops &- corruptBefore < UInt64(outputs.count))
+    }
+
+    /// The outputs' corrupt drops so far (decoding happens on this thread, so a frame's count
+    /// has landed when its delivery returns).
+    private var corruptDrops: UInt64 {
+        outputs.reduce(0) { $0 &+ $1.accounting.dropped(.corrupt) }
     }
 }

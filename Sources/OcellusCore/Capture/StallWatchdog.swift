@@ -4,17 +4,20 @@ import Glibc
 #endif
 
 /// Notices a camera that stops delivering without going away (a stuck USB camera, a
-/// suspended or stopped producer): no frame for `stallAfter` is a stall, frames coming
-/// back end it, and a stall that lasts `giveUpAfter` more is given up on. The stream
-/// thread only stores an arrival time per frame; a thread of the watchdog's own looks.
+/// suspended or stopped producer) or whose frames cannot be used (every MJPEG corrupt, buffers
+/// shorter than their format): no usable frame for `stallAfter` is a stall, usable frames coming
+/// back end it, and a stall that lasts `giveUpAfter` more is given up on — at once when no frame
+/// of the stream was ever usable, which no wait mends. The stream thread only stores a time and
+/// a count per frame; a thread of the watchdog's own looks.
 /// While the stream thread is delivering (an app's callback can block it for seconds, and
 /// with it the camera's next buffers) the camera is not judged: a slow callback is not a
 /// stalled camera.
 public final class StallWatchdog: @unchecked Sendable {
+    /// `undecodable`: the frames that came meanwhile and could not be used (0: none came).
     public enum Change: Sendable {
-        case stalled(silentFor: UInt64)
+        case stalled(silentFor: UInt64, undecodable: UInt64)
         case resumed
-        case gaveUp(silentFor: UInt64)
+        case gaveUp(silentFor: UInt64, undecodable: UInt64)
     }
 
     /// How long without a frame is a stall: ten frame intervals, within 1–3 s; before the
@@ -24,9 +27,12 @@ public final class StallWatchdog: @unchecked Sendable {
     }
     public static let giveUpAfter: UInt64 = 10_000_000_000
 
+    /// The arrival of the last usable frame.
     private let lastFrame = Atomic<UInt64>(0)
     /// The arrival of the frame being delivered; 0 between deliveries.
     private let deliveringSince = Atomic<UInt64>(0)
+    /// Frames since the last usable one that could not be used.
+    private let unusableFrames = Atomic<UInt64>(0)
     private let lock = ConditionLock()
     private var thread: pthread_t?
     private var armed = false
@@ -36,19 +42,28 @@ public final class StallWatchdog: @unchecked Sendable {
     /// On the stream thread, for every frame.
     @inline(__always)
     public func frameArrived(at arrival: UInt64) {
-        lastFrame.store(arrival, ordering: .relaxed)
         deliveringSince.store(arrival, ordering: .relaxed)
     }
 
-    /// On the stream thread, when the frame's outputs have had it.
+    /// On the stream thread, when the frame's outputs have had it; `usable` false when it could
+    /// not be used (short of its format, or no output could decode it).
     @inline(__always)
-    public func deliveryFinished() { deliveringSince.store(0, ordering: .relaxed) }
+    public func deliveryFinished(usable: Bool = true) {
+        if usable {
+            lastFrame.store(deliveringSince.load(ordering: .relaxed), ordering: .relaxed)
+            if unusableFrames.load(ordering: .relaxed) != 0 { unusableFrames.store(0, ordering: .relaxed) }
+        } else {
+            unusableFrames.wrappingAdd(1, ordering: .relaxed)
+        }
+        deliveringSince.store(0, ordering: .relaxed)
+    }
 
     /// Starts watching a stream at `frameInterval` (replacing any watch); `report` runs on
     /// the watchdog's thread, which ends after `.gaveUp`.
     public func arm(frameInterval: UInt64, report: @escaping @Sendable (Change) -> Void) {
         disarm()
         lastFrame.store(0, ordering: .relaxed)
+        unusableFrames.store(0, ordering: .relaxed)
         let started = monotonicNanoseconds()
         lock.withLock {
             armed = true
@@ -93,15 +108,21 @@ public final class StallWatchdog: @unchecked Sendable {
                         continue
                     }
                     if now - since >= Self.giveUpAfter {
-                        lock.unlocked { report(.gaveUp(silentFor: silent)) }
+                        let undecodable = unusableFrames.load(ordering: .relaxed)
+                        lock.unlocked { report(.gaveUp(silentFor: silent, undecodable: undecodable)) }
                         return
                     }
                     nextLook = now + 100_000_000
                 } else {
                     let stallAfter = Self.stallAfter(frameInterval: frameInterval, firstFrame: last == 0)
                     if silent >= stallAfter {
+                        let undecodable = unusableFrames.load(ordering: .relaxed)
+                        if last == 0 && undecodable > 0 {
+                            lock.unlocked { report(.gaveUp(silentFor: silent, undecodable: undecodable)) }
+                            return
+                        }
                         stalledSince = now
-                        lock.unlocked { report(.stalled(silentFor: silent)) }
+                        lock.unlocked { report(.stalled(silentFor: silent, undecodable: undecodable)) }
                         continue
                     }
                     nextLook = reference + stallAfter
