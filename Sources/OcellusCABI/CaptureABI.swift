@@ -257,9 +257,7 @@ func sessionEventFields(_ event: CaptureSession.Event) -> (oc_session_event, oc_
 
 @c @implementation public func oc_capture_session_get_hardware_cost(_ session: OpaquePointer?, _ cost: UnsafeMutablePointer<oc_hardware_cost>?) -> oc_status {
     abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
-        guard let cost, Int(cost.pointee.struct_size) >= MemoryLayout<oc_hardware_cost>.size else {
-            throw OcellusError(.invalidArgument, "oc_capture_session_get_hardware_cost: cost is NULL or its struct_size is not sizeof(oc_hardware_cost)")
-        }
+        let cost = try oc_hardware_cost.checked(cost, "cost", in: "oc_capture_session_get_hardware_cost")
         guard let share = box.session.hardwareCost else {
             throw OcellusError(.notFound, "oc_capture_session_get_hardware_cost: no USB cost to report (no input, a camera not on USB, or outputs no format serves)")
         }
@@ -269,14 +267,12 @@ func sessionEventFields(_ event: CaptureSession.Event) -> (oc_session_event, oc_
 
 /// Fills the caller's `oc_hardware_cost` (its struct_size checked already).
 func fillHardwareCost(_ cost: UnsafeMutablePointer<oc_hardware_cost>, bus: String, fits: Bool, total: Double, own: Double, others: Int) {
-    cost.pointee.fits = fits
-    cost.pointee.total = total
-    cost.pointee.own = own
-    cost.pointee.others = UInt32(others)
-    withUnsafeMutableBytes(of: &cost.pointee.bus) { bytes in
-        bytes.initializeMemory(as: UInt8.self, repeating: 0)
+    var filled = oc_hardware_cost()
+    (filled.fits, filled.total, filled.own, filled.others) = (fits, total, own, UInt32(others))
+    withUnsafeMutableBytes(of: &filled.bus) { bytes in
         for (index, byte) in bus.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
     }
+    oc_hardware_cost.fill(cost, with: filled)
 }
 
 @c @implementation public func oc_video_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {

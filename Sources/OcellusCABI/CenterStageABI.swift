@@ -11,14 +11,12 @@ private func centerStageCamera(_ box: DeviceBox, _ function: String) throws(Ocel
 
 @c @implementation public func oc_device_get_center_stage(_ device: OpaquePointer?, _ state: UnsafeMutablePointer<oc_center_stage_state>?) -> oc_status {
     abiCall(DeviceBox.lookup(device)) { (box: DeviceBox) throws(OcellusError) in
-        guard let state, Int(state.pointee.struct_size) >= MemoryLayout<oc_center_stage_state>.size else {
-            throw OcellusError(.invalidArgument, "oc_device_get_center_stage: state is NULL or its struct_size is not sizeof(oc_center_stage_state)")
-        }
+        let state = try oc_center_stage_state.checked(state, "state", in: "oc_device_get_center_stage")
         let (settings, uniqueID) = try centerStageCamera(box, "oc_device_get_center_stage")
         let current = settings.state(of: uniqueID)
-        state.pointee.enabled = current.isEnabled
-        state.pointee.active = current.isActive
-        state.pointee.window = (current.window.x, current.window.y, current.window.width, current.window.height)
+        oc_center_stage_state.fill(state, with: oc_center_stage_state(
+            struct_size: 0, enabled: current.isEnabled, active: current.isActive,
+            window: (current.window.x, current.window.y, current.window.width, current.window.height)))
     }
 }
 

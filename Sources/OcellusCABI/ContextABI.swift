@@ -22,11 +22,8 @@ import Glibc
     var stateDirectory: String?
     var timeout: UInt32 = 0
     do {
-        if let options {
-            guard options.pointee.struct_size >= UInt32(MemoryLayout<oc_context_options>.size) else {
-                return LastError.fail(.invalidArgument,
-                    "oc_context_create: options->struct_size is \(options.pointee.struct_size); initialise the options with oc_context_options_init()")
-            }
+        if options != nil {
+            let options = try oc_context_options.checked(options, "options", in: "oc_context_create")
             if let given = options.pointee.pipewire_remote { remote = try stringArgument(given, "oc_context_create: options->pipewire_remote") }
             if let given = options.pointee.state_directory { stateDirectory = try stringArgument(given, "oc_context_create: options->state_directory") }
             timeout = options.pointee.timeout_ms

@@ -40,39 +40,30 @@ private func withController(_ device: OpaquePointer?, _ body: (any CameraControl
 }
 
 @c @implementation public func oc_control_list_get(_ list: OpaquePointer?, _ index: Int,
-                                                   _ info: UnsafeMutablePointer<oc_control_info>?) -> oc_status {
+                                                   _ given: UnsafeMutablePointer<oc_control_info>?) -> oc_status {
     guard let box = ControlListBox.lookup(list) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    // 0.1 callers know the struct up to menu_count: fill what they know.
-    let knownSize = MemoryLayout<oc_control_info>.offset(of: \oc_control_info.has_payload)!
-    guard let info, Int(info.pointee.struct_size) >= knownSize else {
-        return LastError.fail(.invalidArgument, "oc_control_list_get: info is NULL or its struct_size is not sizeof(oc_control_info)")
-    }
-    let extended = Int(info.pointee.struct_size) >= MemoryLayout<oc_control_info>.size
+    let info: UnsafeMutablePointer<oc_control_info>
+    do { info = try oc_control_info.checked(given, "info", in: "oc_control_list_get") } catch { return LastError.fail(error) }
     guard index >= 0 && index < box.controls.count else {
         return LastError.fail(.invalidArgument, "oc_control_list_get: index \(index) is out of range (\(box.controls.count) controls)")
     }
     let control = box.controls[index]
-    info.pointee.id = control.id
-    info.pointee.name = UnsafePointer(box.names[index].pointer)
-    info.pointee.type = oc_control_type(rawValue: UInt32(control.kind.rawValue))
-    info.pointee.minimum = control.minimum
-    info.pointee.maximum = control.maximum
-    info.pointee.step = control.step
-    info.pointee.default_value = control.defaultValue
-    info.pointee.flags = control.flags.rawValue
-    info.pointee.has_value = control.value != nil
-    info.pointee.value = control.value ?? 0
-    info.pointee.menu_count = UInt32(control.menu.count)
-    if extended {
-        info.pointee.has_payload = control.hasPayload
-        info.pointee.element_size = UInt32(control.elementSize)
-        info.pointee.element_count = UInt32(control.elementCount)
-        info.pointee.dimension_count = UInt32(control.dimensions.count)
-        withUnsafeMutableBytes(of: &info.pointee.dimensions) { raw in
-            let slots = raw.bindMemory(to: UInt32.self)
-            for index in 0..<slots.count { slots[index] = index < control.dimensions.count ? control.dimensions[index] : 0 }
-        }
+    var filled = oc_control_info()
+    filled.id = control.id
+    filled.name = UnsafePointer(box.names[index].pointer)
+    filled.type = oc_control_type(rawValue: UInt32(control.kind.rawValue))
+    (filled.minimum, filled.maximum, filled.step) = (control.minimum, control.maximum, control.step)
+    (filled.default_value, filled.flags) = (control.defaultValue, control.flags.rawValue)
+    (filled.has_value, filled.value) = (control.value != nil, control.value ?? 0)
+    filled.menu_count = UInt32(control.menu.count)
+    filled.has_payload = control.hasPayload
+    (filled.element_size, filled.element_count) = (UInt32(control.elementSize), UInt32(control.elementCount))
+    filled.dimension_count = UInt32(control.dimensions.count)
+    withUnsafeMutableBytes(of: &filled.dimensions) { raw in
+        let slots = raw.bindMemory(to: UInt32.self)
+        for index in 0..<min(slots.count, control.dimensions.count) { slots[index] = control.dimensions[index] }
     }
+    oc_control_info.fill(info, with: filled)
     return oc_status(OC_OK)
 }
 

@@ -156,32 +156,21 @@ private let backendNames = NameTable("backend", Dictionary(uniqueKeysWithValues:
 func describeFormat(_ index: Int, of formats: [VideoFormat], rates: [UnsafeMutablePointer<oc_fraction>],
                             into info: UnsafeMutablePointer<oc_format_info>?, function: String,
                             what: String = "formats") -> oc_status {
-    guard let info else { return LastError.fail(.invalidArgument, "\(function): info is NULL") }
-    // 0.1's struct ended at frame_rates_are_range: accepted, and filled up to there.
-    let rangeFields = MemoryLayout<oc_format_info>.offset(of: \oc_format_info.sizes_are_range)!
-    guard info.pointee.struct_size >= UInt32(rangeFields) else {
-        return LastError.fail(.invalidArgument,
-            "\(function): info->struct_size is \(info.pointee.struct_size); set it to sizeof(oc_format_info)")
-    }
+    let checked: UnsafeMutablePointer<oc_format_info>
+    do { checked = try oc_format_info.checked(info, "info", in: function) } catch { return LastError.fail(error) }
     guard index >= 0 && index < formats.count else {
         return LastError.fail(.invalidArgument,
             "\(function): index \(index) is out of range (the device has \(formats.count) \(what))")
     }
-    let format = formats[index]
-    info.pointee.pixel_format = format.pixelFormat.rawValue
-    info.pointee.width = format.width
-    info.pointee.height = format.height
-    info.pointee.frame_rate_count = UInt32(format.frameRates.count)
-    info.pointee.frame_rates = UnsafePointer(rates[index])
-    info.pointee.frame_rates_are_range = format.frameRatesAreRange
-    if info.pointee.struct_size >= UInt32(MemoryLayout<oc_format_info>.size) {
-        let range = format.sizeRange
-        info.pointee.sizes_are_range = range != nil
-        info.pointee.min_width = range?.minWidth ?? format.width
-        info.pointee.min_height = range?.minHeight ?? format.height
-        info.pointee.step_width = range?.stepWidth ?? 0
-        info.pointee.step_height = range?.stepHeight ?? 0
-    }
+    let format = formats[index], range = format.sizeRange
+    var filled = oc_format_info()
+    (filled.pixel_format, filled.width, filled.height) = (format.pixelFormat.rawValue, format.width, format.height)
+    (filled.frame_rate_count, filled.frame_rates) = (UInt32(format.frameRates.count), UnsafePointer(rates[index]))
+    filled.frame_rates_are_range = format.frameRatesAreRange
+    filled.sizes_are_range = range != nil
+    (filled.min_width, filled.min_height) = (range?.minWidth ?? format.width, range?.minHeight ?? format.height)
+    (filled.step_width, filled.step_height) = (range?.stepWidth ?? 0, range?.stepHeight ?? 0)
+    oc_format_info.fill(checked, with: filled)
     return oc_status(OC_OK)
 }
 

@@ -23,9 +23,7 @@ private func adjustment(_ value: oc_face_driven_adjustment, _ function: String) 
 @c @implementation public func oc_device_get_face_driven(_ device: OpaquePointer?, _ which: oc_face_driven_adjustment,
                                                          _ state: UnsafeMutablePointer<oc_face_driven_state>?) -> oc_status {
     abiCall(DeviceBox.lookup(device)) { (box: DeviceBox) throws(OcellusError) in
-        guard let state, Int(state.pointee.struct_size) >= MemoryLayout<oc_face_driven_state>.size else {
-            throw OcellusError(.invalidArgument, "oc_device_get_face_driven: state is NULL or its struct_size is not sizeof(oc_face_driven_state)")
-        }
+        let state = try oc_face_driven_state.checked(state, "state", in: "oc_device_get_face_driven")
         let isExposure = try adjustment(which, "oc_device_get_face_driven")
         let (settings, uniqueID) = try faceDrivenCamera(box, "oc_device_get_face_driven")
         // A camera whose controls cannot be reached cannot be steered: tier none, not an error.
@@ -33,10 +31,11 @@ private func adjustment(_ value: oc_face_driven_adjustment, _ function: String) 
         let tiers = (try? controller?.controls()).map { FaceDrivenTiers(controls: $0) } ?? FaceDrivenTiers(exposure: .none, focus: .none)
         let current = settings.state(of: uniqueID)
         let setting = isExposure ? current.exposure : current.focus
-        state.pointee.automatically_adjusts = setting.automaticallyAdjusts
-        state.pointee.enabled = setting.allows(appHoldsConfigurationLock: controller?.holdsConfigurationLock ?? false)
-        state.pointee.tier = oc_face_driven_tier(rawValue: UInt32((isExposure ? tiers.exposure : tiers.focus).rawValue))
-        state.pointee.active = isExposure ? current.exposureActive : current.focusActive
+        oc_face_driven_state.fill(state, with: oc_face_driven_state(
+            struct_size: 0, automatically_adjusts: setting.automaticallyAdjusts,
+            enabled: setting.allows(appHoldsConfigurationLock: controller?.holdsConfigurationLock ?? false),
+            tier: oc_face_driven_tier(rawValue: UInt32((isExposure ? tiers.exposure : tiers.focus).rawValue)),
+            active: isExposure ? current.exposureActive : current.focusActive))
     }
 }
 

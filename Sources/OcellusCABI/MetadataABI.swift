@@ -112,13 +112,10 @@ private func withMetadataViews(_ objects: [MetadataObject], into views: inout [o
 @c @implementation public func oc_metadata_output_get_statistics(_ output: OpaquePointer?,
                                                                  _ out: UnsafeMutablePointer<oc_metadata_statistics>?) -> oc_status {
     abiCall(MetadataBox.lookup(output)) { (box: MetadataBox) throws(OcellusError) in
-        guard let out else { throw OcellusError(.invalidArgument, "oc_metadata_output_get_statistics: out is NULL") }
-        guard out.pointee.struct_size >= UInt32(MemoryLayout<oc_metadata_statistics>.size) else {
-            throw OcellusError(.invalidArgument, "oc_metadata_output_get_statistics: struct_size is \(out.pointee.struct_size), expected \(MemoryLayout<oc_metadata_statistics>.size)")
-        }
+        let out = try oc_metadata_statistics.checked(out, "out", in: "oc_metadata_output_get_statistics")
         let counts = box.output.statistics
-        out.pointee = oc_metadata_statistics(struct_size: out.pointee.struct_size, deliveries: counts.deliveries, objects: counts.objects,
-                                             analysed_frames: counts.analysedFrames, dropped_frames: counts.droppedFrames,
-                                             corrupt_frames: counts.corruptFrames)
+        oc_metadata_statistics.fill(out, with: oc_metadata_statistics(
+            struct_size: 0, deliveries: counts.deliveries, objects: counts.objects, analysed_frames: counts.analysedFrames,
+            dropped_frames: counts.droppedFrames, corrupt_frames: counts.corruptFrames))
     }
 }

@@ -89,9 +89,7 @@ final class MultiCamBox {
 
 @c @implementation public func oc_multi_cam_session_get_hardware_cost(_ session: OpaquePointer?, _ cost: UnsafeMutablePointer<oc_hardware_cost>?) -> oc_status {
     abiCall(MultiCamBox.lookup(session)) { (box: MultiCamBox) throws(OcellusError) in
-        guard let cost, Int(cost.pointee.struct_size) >= MemoryLayout<oc_hardware_cost>.size else {
-            throw OcellusError(.invalidArgument, "oc_multi_cam_session_get_hardware_cost: cost is NULL or its struct_size is not sizeof(oc_hardware_cost)")
-        }
+        let cost = try oc_hardware_cost.checked(cost, "cost", in: "oc_multi_cam_session_get_hardware_cost")
         let total = box.session.hardwareCost
         guard let busiest = total.buses.max(by: { $0.load < $1.load }) else {
             throw OcellusError(.notFound, "oc_multi_cam_session_get_hardware_cost: no camera of the session is on USB (or no format serves its outputs)")

@@ -53,10 +53,8 @@ final class PhotoBox: SessionMember {
         guard let callback else { throw OcellusError(.invalidArgument, "oc_photo_output_capture: callback is NULL") }
         var chosen = PhotoSettings()
         var path: String?
-        if let settings {
-            guard settings.pointee.struct_size >= UInt32(MemoryLayout<oc_photo_settings>.size) else {
-                throw OcellusError(.invalidArgument, "oc_photo_output_capture: settings.struct_size is \(settings.pointee.struct_size), expected \(MemoryLayout<oc_photo_settings>.size)")
-            }
+        if settings != nil {
+            let settings = try oc_photo_settings.checked(settings, "settings", in: "oc_photo_output_capture")
             chosen.appliesRotationToPixels = settings.pointee.apply_rotation_to_pixels
             if settings.pointee.quality != 0 { chosen.quality = settings.pointee.quality }
             if let given = settings.pointee.path { path = try stringArgument(given, "oc_photo_output_capture: settings.path") }

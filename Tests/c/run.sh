@@ -42,6 +42,17 @@ listed=$(awk '/^ oc_/ {print $1}' "$ROOT/debian/libocellus0.symbols" | sort)
 if [ "$listed" = "$(echo "$exported" | sed 's/@@\?/@/' | sort)" ]; then ok "debian/libocellus0.symbols lists exactly the exported functions and their nodes"
 else not_ok "debian/libocellus0.symbols and the exports differ:"; diff <(echo "$listed") <(echo "$exported" | sed 's/@@\?/@/' | sort) | head; fi
 
+# Every struct the caller sizes (struct_size first) is listed in docs/ABI.md and checked by the one
+# helper whose minimum is its first release's size (Sources/OcellusCABI/CallerSizedStructs.swift).
+sized=$(awk '/^typedef struct oc_[a-z_]* \{/ { name = $3; first = 1; next }
+	first && /^[ \t]*(\/\*|\*|$)/ { next }
+	first { if ($0 ~ /^[ \t]*uint32_t struct_size;/) print name; first = 0 }' "$ROOT/include/ocellus.h" | sort)
+documented=$(sed -n 's/^ *| `\(oc_[a-z_]*\)` |.*/\1/p' "$ROOT/docs/ABI.md" | sort)
+helped=$(sed -n 's/^extension \(oc_[a-z_]*\): CallerSizedStruct .*/\1/p' "$ROOT/Sources/OcellusCABI/CallerSizedStructs.swift" | sort)
+if [ -n "$sized" ] && [ "$sized" = "$documented" ] && [ "$sized" = "$helped" ]; then
+	ok "every caller-sized struct ($(echo $sized | wc -w)) is in docs/ABI.md and checked against its first release's size"
+else not_ok "caller-sized structs: header, docs/ABI.md and CallerSizedStructs.swift differ"; diff <(echo "$sized") <(echo "$documented") || true; diff <(echo "$sized") <(echo "$helped") || true; fi
+
 # The CLI is a client of the installed library, found through its RUNPATH, with no core of its own.
 if [ "$(env -u LD_LIBRARY_PATH "$PREFIX/bin/ocellus" --version)" = "ocellus $(sed -n 's/^#define OCELLUS_VERSION_STRING "\(.*\)"/\1/p' "$ROOT/include/ocellus.h")" ] \
 	&& env -u LD_LIBRARY_PATH ldd "$PREFIX/bin/ocellus" | grep -q "libocellus.so.0 => $PREFIX/bin/../lib/libocellus.so.0" \
