@@ -96,6 +96,18 @@ import OcellusTestSupport
         try multi.stopRunning()
     }
 
+    /// An error that names its camera already (a stall, a disconnection: "ID sent no frame …") is
+    /// not named again; one that does not is ("ID: the driver failed").
+    @Test func aCamerasErrorNamesItOnce() {
+        let camera = choice.webcam(speedMbps: 5000, bus: "usb2", serial: "A")
+        let id = camera.uniqueID
+        for (message, expected) in [("\(id) sent no frame for 3 s (the camera stalled)", "\(id) sent no frame for 3 s (the camera stalled)"),
+                                    ("\(id): busy", "\(id): busy"), ("the driver failed", "\(id): the driver failed"),
+                                    ("\(id)0 is another camera", "\(id): \(id)0 is another camera")] {
+            #expect(MultiCamSession.naming(camera, OcellusError(.io, message)).message == expected)
+        }
+    }
+
     /// Branches are the session's: they neither start, stop nor change camera on their own, and
     /// cameras are added and removed only while the session is stopped.
     @Test func theSessionOwnsItsBranches() throws {

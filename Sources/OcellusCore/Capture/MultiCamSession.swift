@@ -179,9 +179,11 @@ public final class MultiCamSession: @unchecked Sendable {
         }
     }
 
-    /// The error with the camera's unique ID in front ("ID: …"), as every camera's error reads.
+    /// The error with the camera's unique ID in front ("ID: …"), as every camera's error reads;
+    /// one that starts with the ID already ("ID sent no frame …") is not named twice.
     static func naming(_ camera: Device, _ error: OcellusError) -> OcellusError {
-        error.message.hasPrefix("\(camera.uniqueID): ") ? error : OcellusError(error.code, "\(camera.uniqueID): \(error.message)")
+        let named = [": ", " "].contains { error.message.hasPrefix(camera.uniqueID + $0) }
+        return named ? error : OcellusError(error.code, "\(camera.uniqueID): \(error.message)")
     }
 
     /// What `camera`'s branch will reserve once it streams beside `others` (nil off USB or with
