@@ -277,7 +277,6 @@ int command_stream(const global_options *options, arguments *a)
         json_object_begin(&w);
         json_key(&w, "frames"); json_int(&w, (int64_t)statistics_count(s));
         json_key(&w, "dropped"); json_int(&w, (int64_t)dropped);
-        json_key(&w, "corrupt"); json_int(&w, (int64_t)corrupt);
         json_key(&w, "fps"); json_number(&w, statistics_fps(s));
         json_key(&w, "pixel_format"); json_string(&w, name);
         json_key(&w, "width"); json_int(&w, shown_width);
@@ -287,6 +286,7 @@ int command_stream(const global_options *options, arguments *a)
         json_key(&w, "median"); json_number(&w, statistics_latency(s, 0.5));
         json_key(&w, "p99"); json_number(&w, statistics_latency(s, 0.99));
         json_object_end(&w);
+        json_key(&w, "corrupt"); json_int(&w, (int64_t)corrupt);
         if (depth) depth_counter_json(&depth_maps, &w);
         if (metadata_types) metadata_lines_json(&metadata, &w);
         if (center_stage) center_stage_json(&framing, &w);

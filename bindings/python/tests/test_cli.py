@@ -118,7 +118,8 @@ def test_virtual_camera_rejects_bad_arguments():
 def test_stream_json_is_one_summary_object():
     result = run("stream", "usb-1d6b:0110-VCAM-0000", "--format", "NV12", "--size", "320x240", "--frames", "15", "--json")
     summary = json.loads(result.stdout)   # exactly one object: the whole of stdout
-    assert list(summary) == ["frames", "dropped", "fps", "pixel_format", "width", "height", "latency_ms"]
+    assert list(summary) == ["frames", "dropped", "fps", "pixel_format", "width", "height", "latency_ms", "corrupt"]
+    assert summary["corrupt"] == 0
     assert (summary["frames"], summary["pixel_format"], summary["width"], summary["height"]) == (15, "NV12", 320, 240)
     assert 10 < summary["fps"] < 45 and summary["dropped"] >= 0
     assert 0 <= summary["latency_ms"]["median"] <= summary["latency_ms"]["p99"] < 1000
