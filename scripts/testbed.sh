@@ -116,18 +116,17 @@ add_usb_camera() {   # INDEX
 		--device-prop "device.product.name=Virtual Camera $i" --device-prop device.serial=VCAM-000$i
 }
 
-node_id() {   # NODE_NAME -> global id
-	pw-cli ls Node 2>/dev/null | awk -v want="$1" '
-		/^[ \t]*id [0-9]+,/ { id=$2; gsub(",", "", id) }
-		/node.name = / { n=$3; gsub("\"", "", n); if (n == want) { print id; exit } }'
-}
-
+# A microphone playing a 440 Hz tone at VOLUME (0–1 of full scale: microphones told apart by
+# loudness), a process of Ocellus's own as the cameras are. PipeWire 0.3.65's in-daemon
+# audiotestsrc, used before, stopped delivering to every later client once a few had ended.
 add_mic() {   # NAME [VOLUME]
-	local name="$1" volume="${2:-}"
-	pw-cli create-node adapter "{ factory.name=audiotestsrc node.name=$name node.description=\"Virtual Microphone $name\" media.class=Audio/Source object.linger=true $NO_SUSPEND }" >/dev/null
-	wait_for 5 has_node "$name" || { log "microphone $name did not come up"; return 1; }
-	# The adapter's volume: microphones told apart by loudness in recordings.
-	[ -z "$volume" ] || pw-cli set-param "$(node_id "$name")" Props "{ volume: $volume }" >/dev/null
+	local name="$1" volume="${2:-1}"
+	rm -f "$DIR/$name.log"
+	spawn "$name" "$OCELLUS_CLI" virtual-camera --microphone --name "$name" --desc "Virtual Microphone $name" \
+		--prop "$NO_SUSPEND" --volume "$volume"
+	if ! wait_for 10 grep -q '^READY' "$DIR/$name.log"; then
+		log "microphone $name did not come up:"; cat "$DIR/$name.log" >&2; return 1
+	fi
 }
 
 # WirePlumber's configuration for the series installed (0.4: Lua fragments; 0.5: SPA-JSON
@@ -242,9 +241,11 @@ add-camera) DIR="$1"; shift; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR
 add-mic) DIR="$1"; shift; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0"; add_mic "$@" ;;
 add-process-mic) DIR="$1"; shift; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0"; add_process_mic "$@" ;;
 remove-mic)
+	# Unplugged once its node is gone (a process's node goes with the process).
 	DIR="$1"; export XDG_RUNTIME_DIR="$DIR" PIPEWIRE_REMOTE="$DIR/pipewire-0"
-	id="$(node_id "$2")"; [ -n "$id" ] && pw-cli destroy "$id" >/dev/null
-	wait_for 5 lacks_node "$2"
+	set -- "$2" $(awk -v n="$2" '$2==n{print $1, $3}' "$DIR/pids" | tail -1)
+	ours "${2:-}" "${3:-}" && kill -TERM "$2"
+	wait_for 5 lacks_node "$1"
 	;;
 remove-camera|signal)
 	DIR="$1"; name="$2"; sig="${3:-TERM}"

@@ -44,25 +44,15 @@ public final class VirtualCamera {
         case formatNegotiated(VirtualPixelFormat, width: UInt32, height: UInt32, rate: (UInt32, UInt32))
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     private let configuration: Configuration
     private let onEvent: (Event) -> Void
-    private var loop: OpaquePointer?
-    private var core: OpaquePointer?
+    private var connection: ProducerConnection?
     private var stream: OpaquePointer?
-    private var registry: OpaquePointer?
     private var timer: UnsafeMutablePointer<spa_source>?
     private var device: OpaquePointer?
     private var deviceID: UInt32?
     // PipeWire keeps pointers to hooks and event tables: they need fixed addresses.
-    private let coreHook = Pinned(spa_hook()), streamHook = Pinned(spa_hook()), registryHook = Pinned(spa_hook())
-    private let coreEvents = Pinned(pw_core_events()), streamEvents = Pinned(pw_stream_events())
-    private let registryEvents = Pinned(pw_registry_events())
-    private var announced = false
-    private var failure: String?
+    private let streamHook = Pinned(spa_hook()), streamEvents = Pinned(pw_stream_events())
 
     private var pattern: TestPattern?
     private var frameInterval: UInt64 = 0
@@ -74,56 +64,28 @@ public final class VirtualCamera {
     }
 
     /// Publishes the camera and serves frames until a signal, `maxFrames`, or the daemon going away.
-    public func run() throws {
-        pw_init(nil, nil)
-        loop = pw_main_loop_new(nil)
-        guard let loop else { throw Failure(description: "could not create a PipeWire loop") }
+    public func run() throws(ProducerFailure) {
+        let connection = try ProducerConnection(remote: configuration.remote)
+        self.connection = connection
         defer { tearDown() }
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        let pwLoop = pw_main_loop_get_loop(loop)
-        for signalNumber in [SIGINT, SIGTERM] {
-            _ = ocpw_loop_add_signal(pwLoop, signalNumber, { data, _ in
-                Unmanaged<VirtualCamera>.fromOpaque(data!).takeUnretainedValue().quit()
-            }, me)
-        }
-        let context = pw_context_new(pwLoop, nil, 0)
-        var connectProperties = properties([:])
-        if let remote = configuration.remote { pw_properties_set(connectProperties, "remote.name", remote) }
-        core = pw_context_connect(context, connectProperties, 0)
-        connectProperties = nil
-        guard let core else {
-            throw Failure(description: "cannot connect to PipeWire: \(String(cString: strerror(errno)))")
-        }
-        coreEvents.pointer.pointee.version = UInt32(PW_VERSION_CORE_EVENTS)
-        coreEvents.pointer.pointee.error = { data, id, _, res, message in
-            let camera = Unmanaged<VirtualCamera>.fromOpaque(data!).takeUnretainedValue()
-            if id == UInt32(PW_ID_CORE) && res == -EPIPE {
-                camera.failure = "the PipeWire daemon went away"
-                camera.quit()
-            }
-        }
-        ocpw_core_add_listener(core, coreHook.pointer, coreEvents.pointer, me)
-        timer = ocpw_loop_add_timer(pwLoop, { data, _ in
+        timer = ocpw_loop_add_timer(connection.pwLoop, { data, _ in
             let camera = Unmanaged<VirtualCamera>.fromOpaque(data!).takeUnretainedValue()
             if let stream = camera.stream { pw_stream_trigger_process(stream) }
-        }, me)
+        }, Unmanaged.passUnretained(self).toOpaque())
 
         var nodeProperties = configuration.nodeProperties
         if !configuration.deviceProperties.isEmpty {
-            try exportDevice()
+            try exportDevice(connection)
             nodeProperties["device.id"] = String(deviceID!)
         }
-        try connectStream(nodeProperties: nodeProperties)
-        watchRegistry()
-        pw_main_loop_run(loop)
-        if let failure { throw Failure(description: failure) }
+        let stream = try connectStream(connection, nodeProperties: nodeProperties)
+        connection.announce(nodeOf: stream) { [onEvent] id, serial in onEvent(.ready(nodeID: id, objectSerial: serial)) }
+        try connection.run()
     }
 
-    private func quit() {
-        if let loop { pw_main_loop_quit(loop) }
-    }
+    private func quit() { connection?.quit() }
 
-    private func exportDevice() throws {
+    private func exportDevice(_ connection: ProducerConnection) throws(ProducerFailure) {
         var deviceProperties = configuration.deviceProperties
         deviceProperties["media.class"] = deviceProperties["media.class"] ?? "Video/Device"
         deviceProperties["device.name"] = deviceProperties["device.name"] ?? "\(configuration.name).device"
@@ -133,20 +95,20 @@ public final class VirtualCamera {
             clock_gettime(CLOCK_MONOTONIC, &now)
             deviceProperties["device.plugged.usec"] = String(UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000)
         }
-        let dict = properties(deviceProperties)
+        let dict = producerProperties(deviceProperties)
         defer { pw_properties_free(dict) }
-        device = ocpw_props_device_export(core, &dict!.pointee.dict, { data, id in
+        device = ocpw_props_device_export(connection.core, &dict!.pointee.dict, { data, id in
             let camera = Unmanaged<VirtualCamera>.fromOpaque(data!).takeUnretainedValue()
             camera.deviceID = id
             camera.quit()
         }, Unmanaged.passUnretained(self).toOpaque())
-        guard device != nil else { throw Failure(description: "could not export the Video/Device object") }
-        pw_main_loop_run(loop)  // until bound (or a signal)
-        guard let deviceID else { throw Failure(description: failure ?? "interrupted before the device was published") }
+        guard device != nil else { throw ProducerFailure(description: "could not export the Video/Device object") }
+        pw_main_loop_run(connection.loop)  // until bound (or a signal)
+        guard let deviceID else { throw ProducerFailure(description: connection.failure ?? "interrupted before the device was published") }
         onEvent(.deviceExported(deviceID: deviceID))
     }
 
-    private func connectStream(nodeProperties: [String: String]) throws {
+    private func connectStream(_ connection: ProducerConnection, nodeProperties: [String: String]) throws(ProducerFailure) -> OpaquePointer {
         var all = nodeProperties
         all["media.class"] = "Video/Source"
         all["media.type"] = "Video"
@@ -154,8 +116,10 @@ public final class VirtualCamera {
         all["node.name"] = configuration.name
         all["node.description"] = all["node.description"] ?? configuration.description ?? configuration.name
         all["node.nick"] = all["node.nick"] ?? configuration.description ?? configuration.name
-        stream = pw_stream_new(core, configuration.name, properties(all))
-        guard let stream else { throw Failure(description: "could not create the stream: \(String(cString: strerror(errno)))") }
+        guard let stream = pw_stream_new(connection.core, configuration.name, producerProperties(all)) else {
+            throw ProducerFailure(description: "could not create the stream: \(String(cString: strerror(errno)))")
+        }
+        self.stream = stream
 
         streamEvents.pointer.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
         streamEvents.pointer.pointee.state_changed = { data, _, state, _ in
@@ -182,7 +146,7 @@ public final class VirtualCamera {
                                                      rateList.baseAddress, UInt32(rateList.count))
                     }
                 }
-                guard built != nil else { throw Failure(description: "format description too large") }
+                guard built != nil else { throw ProducerFailure(description: "format description too large") }
                 storage.append(buffer)
             }
         }
@@ -191,30 +155,16 @@ public final class VirtualCamera {
                               pw_stream_flags(PW_STREAM_FLAG_DRIVER.rawValue | PW_STREAM_FLAG_MAP_BUFFERS.rawValue),
                               params.baseAddress, UInt32(params.count))
         }
-        guard result >= 0 else { throw Failure(description: "stream connect failed: \(String(cString: strerror(-result)))") }
-    }
-
-    /// Prints the node's global id and serial once the registry shows it, so scripts can wait for it.
-    private func watchRegistry() {
-        registry = pw_core_get_registry(core, UInt32(PW_VERSION_REGISTRY), 0)
-        registryEvents.pointer.pointee.version = UInt32(PW_VERSION_REGISTRY_EVENTS)
-        registryEvents.pointer.pointee.global = { data, id, _, type, _, props in
-            let camera = Unmanaged<VirtualCamera>.fromOpaque(data!).takeUnretainedValue()
-            guard !camera.announced, let type, String(cString: type) == "PipeWire:Interface:Node",
-                  let stream = camera.stream, id == pw_stream_get_node_id(stream),
-                  let serial = ocpw_dict_lookup(props, "object.serial") else { return }
-            camera.announced = true
-            camera.onEvent(.ready(nodeID: id, objectSerial: String(cString: serial)))
-        }
-        ocpw_registry_add_listener(registry, registryHook.pointer, registryEvents.pointer, Unmanaged.passUnretained(self).toOpaque())
+        guard result >= 0 else { throw ProducerFailure(description: "stream connect failed: \(String(cString: strerror(-result)))") }
+        return stream
     }
 
     private func stateChanged(_ state: pw_stream_state) {
         switch state {
         case PW_STREAM_STATE_STREAMING:
-            _ = ocpw_loop_update_timer(pw_main_loop_get_loop(loop), timer, frameInterval)
+            if let connection { _ = ocpw_loop_update_timer(connection.pwLoop, timer, frameInterval) }
         case PW_STREAM_STATE_PAUSED:
-            _ = ocpw_loop_update_timer(pw_main_loop_get_loop(loop), timer, 0)
+            if let connection { _ = ocpw_loop_update_timer(connection.pwLoop, timer, 0) }
         case PW_STREAM_STATE_ERROR, PW_STREAM_STATE_UNCONNECTED:
             quit()  // the daemon went away: a camera does not outlive its bus
         default:
@@ -275,21 +225,10 @@ public final class VirtualCamera {
     private func tearDown() {
         if let stream { spa_hook_remove(streamHook.pointer); pw_stream_destroy(stream) }
         stream = nil
-        if let registry { spa_hook_remove(registryHook.pointer); pw_proxy_destroy(registry) }
-        registry = nil
         if let device { ocpw_props_device_destroy(device) }
         device = nil
-        if let core { pw_core_disconnect(core) }
-        core = nil
-        if let loop { pw_main_loop_destroy(loop) }
-        loop = nil
+        connection = nil
     }
-}
-
-private func properties(_ values: [String: String]) -> UnsafeMutablePointer<pw_properties>? {
-    let result = pw_properties_new_string("")
-    for (key, value) in values { pw_properties_set(result, key, value) }
-    return result
 }
 
 /// Calls `body` with an array of `spa_pod` pointers into `pods` (each a buffer holding one pod).

@@ -1,5 +1,6 @@
-// `ocellus-virtual-camera` (run as `ocellus virtual-camera`): publishes a test-pattern camera into
-// PipeWire until interrupted, for test beds, demos and app developers' own tests.
+// `ocellus-virtual-camera` (run as `ocellus virtual-camera`): publishes a test-pattern camera, or
+// with --microphone a microphone playing a tone, into PipeWire until interrupted, for test beds,
+// demos and app developers' own tests.
 import OcellusVirtualCamera
 #if canImport(Glibc)
 import Glibc
@@ -9,6 +10,8 @@ let usage = """
 usage: ocellus virtual-camera [--pipewire-remote PATH] [--name N] [--desc D] [--formats YUY2,NV12,MJPG,H264]
                               [--sizes 640x480,1280x720] [--fps 30,15] [--prop key=value]...
                               [--device-prop key=value]... [--frames N] [--mjpeg-file JPEG] [--short-frames]
+       ocellus virtual-camera --microphone [--pipewire-remote PATH] [--name N] [--desc D] [--prop key=value]...
+                              [--volume 0-1] [--tone HZ]
 """
 
 struct UsageError: Error { let message: String }
@@ -48,6 +51,26 @@ func parseProperties(_ pairs: [String]) throws -> [String: String] {
         result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
     }
     return result
+}
+
+func microphoneConfiguration(_ arguments: inout Arguments) throws -> VirtualMicrophone.Configuration {
+    var configuration = VirtualMicrophone.Configuration()
+    configuration.remote = try arguments.value("--pipewire-remote")
+    if let name = try arguments.value("--name") { configuration.name = name }
+    configuration.description = try arguments.value("--desc")
+    configuration.nodeProperties = try parseProperties(arguments.values("--prop"))
+    if let text = try arguments.value("--volume") {
+        guard let volume = Float(text), (0...1).contains(volume) else { throw UsageError(message: "bad volume '\(text)' (0 to 1)") }
+        configuration.volume = volume
+    }
+    if let text = try arguments.value("--tone") {
+        guard let frequency = Double(text), frequency > 0, frequency < Double(configuration.sampleRate) / 2 else {
+            throw UsageError(message: "bad tone '\(text)' (hertz, under half the sample rate)")
+        }
+        configuration.frequency = frequency
+    }
+    try arguments.finish()
+    return configuration
 }
 
 func configuration(_ arguments: inout Arguments) throws -> VirtualCamera.Configuration {
@@ -96,6 +119,19 @@ if arguments.flag("--help") || arguments.flag("-h") {
     emit(usage)
     exit(0)
 }
+if arguments.flag("--microphone") {
+    let chosen: VirtualMicrophone.Configuration
+    do {
+        chosen = try microphoneConfiguration(&arguments)
+    } catch let error as UsageError {
+        fail("\(error.message) (see ocellus virtual-camera --help)", status: 2)
+    }
+    let microphone = VirtualMicrophone(chosen) { nodeID, serial in
+        emit("READY node.id=\(nodeID) object.serial=\(serial) node.name=\(chosen.name) pid=\(getpid())")
+    }
+    do { try microphone.run() } catch { fail(error.description) }
+    exit(0)
+}
 let chosen: VirtualCamera.Configuration
 do {
     chosen = try configuration(&arguments)
@@ -113,10 +149,4 @@ let camera = VirtualCamera(chosen) { event in
         emit("FORMAT node.name=\(name) format=\(format.rawValue) size=\(width)x\(height) framerate=\(rate.0)/\(rate.1)")
     }
 }
-do {
-    try camera.run()
-} catch let error as VirtualCamera.Failure {
-    fail(error.description)
-} catch {
-    fail("\(error)")
-}
+do { try camera.run() } catch { fail(error.description) }

@@ -56,11 +56,8 @@ def cameras(testbed_dir):
 
 
 class Microphones:
-    """Plugs and unplugs virtual microphones (440 Hz tones at a chosen volume) and unplugs what is left.
-
-    A test that must hear a tone plugs a microphone of its own: the test bed's vmic0 (PipeWire
-    0.3.65's in-daemon audiotestsrc) can be left running and silent for good by earlier clients
-    that vanished mid-stream (seen: 1 in 12-20 kills; in CI, a recording of vmic0 all zeros)."""
+    """Plugs and unplugs virtual microphones (440 Hz tones at a chosen volume, each a process of
+    its own: `ocellus virtual-camera --microphone`) and unplugs what is left."""
 
     def __init__(self, directory):
         self.directory = directory

@@ -98,3 +98,23 @@ def test_cli_microphones_shows_the_route(microphones):
     table = subprocess.run([cli, "microphones"], capture_output=True, text=True, check=True).stdout.splitlines()
     assert table[0] == 'microphone -> pipewire-vmiccli "Virtual Microphone vmiccli"'
     assert '* pipewire-vmiccli "Virtual Microphone vmiccli"' in table and '  pipewire-vmic0 "Virtual Microphone vmic0"' in table
+
+
+def test_the_test_beds_microphone_delivers_to_a_hundred_clients_in_a_row(tmp_path):
+    """vmic0 is a producer process of Ocellus's own: PipeWire 0.3.65's in-daemon audiotestsrc, the
+    bed's microphone before, stopped delivering to every later client after a few had ended (five
+    3-second pw-record runs, then 44-byte files). Each of a hundred pw-record clients in turn hears
+    the tone, at its level."""
+    import subprocess
+    import wave
+
+    import numpy
+    for run in range(100):
+        path = tmp_path / f"{run}.wav"
+        subprocess.run(["timeout", "-s", "INT", "0.3", "pw-record", "--target", "vmic0", "--rate", "48000", "--channels", "2",
+                        "--format", "s16", str(path)], capture_output=True, timeout=10)
+        with wave.open(str(path)) as recording:
+            samples = numpy.frombuffer(recording.readframes(recording.getnframes()), dtype=numpy.int16).astype(numpy.float64)
+        assert len(samples) >= 2400, f"client {run}: {len(samples)} samples"
+        level = numpy.sqrt(numpy.mean(samples[len(samples) // 4:] ** 2)) / 32768
+        assert 0.5 < level < 0.8, f"client {run}: RMS {level:.3f} of full scale (a full-scale sine is 0.707)"
