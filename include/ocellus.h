@@ -1798,7 +1798,12 @@ typedef enum oc_drop_reason {
      * pictures it refers to never arrived).
      */
     OC_DROP_DISCONTINUITY = 2,
-    /** It could not be decoded (corrupt MJPEG), or a depth map was shorter than its size. */
+    /**
+     * It could not be decoded (corrupt MJPEG), or its buffer was shorter than its format,
+     * size and strides claim (a depth map, or a picture after another app renegotiated the
+     * camera). A session none of whose frames its outputs can use stops with a runtime
+     * error at the first-frame deadline (4 s).
+     */
     OC_DROP_CORRUPT = 3
 } oc_drop_reason;
 

@@ -568,7 +568,7 @@ pub const OC_DROP_LATE: oc_drop_reason = 0;
 pub const OC_DROP_OUT_OF_BUFFERS: oc_drop_reason = 1;
 /// The source skipped it (a gap in sequence numbers not caused by this output), or it is an H.264 picture before the first key frame the output saw (the pictures it refers to never arrived).
 pub const OC_DROP_DISCONTINUITY: oc_drop_reason = 2;
-/// It could not be decoded (corrupt MJPEG), or a depth map was shorter than its size.
+/// It could not be decoded (corrupt MJPEG), or its buffer was shorter than its format, size and strides claim (a depth map, or a picture after another app renegotiated the camera). A session none of whose frames its outputs can use stops with a runtime error at the first-frame deadline (4 s).
 pub const OC_DROP_CORRUPT: oc_drop_reason = 3;
 /// Which stream of a synchronizer.
 pub type oc_sync_stream = u32;
