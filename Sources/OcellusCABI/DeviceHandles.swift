@@ -1,6 +1,5 @@
 import COcellus
 import OcellusCore
-import Synchronization
 
 /// The C view of one `Device`: reference counted, with its strings and format
 /// tables kept alive for as long as any C reference exists. One box per device
@@ -21,7 +20,7 @@ final class DeviceBox {
     /// The references the caller owns (from retain and the copy functions): only these can be released.
     private var callerReferences = 0
 
-    private static let boxes = Mutex<[ObjectIdentifier: DeviceBox]>([:])
+    private static let boxes = Locked<[ObjectIdentifier: DeviceBox]>([:])
 
     private init(device: Device) {
         self.device = device

@@ -1,6 +1,5 @@
 import COcellus
 import OcellusCore
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +11,7 @@ import Glibc
 /// open-addressing hash of pointer bits rather than a SipHash dictionary, and the
 /// type check compares class identities instead of a dynamic cast.
 enum HandleTable {
-    private static let live = Mutex(PointerTable())
+    private static let live = Locked(PointerTable())
 
     static func register(_ object: AnyObject) -> OpaquePointer {
         let pointer = Unmanaged.passUnretained(object).toOpaque()

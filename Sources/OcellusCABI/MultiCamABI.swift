@@ -2,7 +2,6 @@
 import COcellus
 import OcellusCore
 import OcellusSystem
-import Synchronization
 
 final class MultiCamBox {
     let session: MultiCamSession
@@ -10,7 +9,7 @@ final class MultiCamBox {
     var handle: OpaquePointer!
     /// Each camera's branch, as the app reaches it: a session handle the multi-camera session owns.
     /// Locked: apps may add and remove cameras from several threads.
-    let branches = Mutex<[SessionBox]>([])
+    let branches = Locked<[SessionBox]>([])
 
     init(session: MultiCamSession, context: ContextBox) {
         self.session = session

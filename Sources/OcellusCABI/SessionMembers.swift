@@ -3,7 +3,6 @@
 // Picture and depth outputs share one box (`FrameOutputBox`) as they share `FrameOutput`.
 import COcellus
 import OcellusCore
-import Synchronization
 
 /// An output handle that belongs to at most one session.
 protocol SessionMember: AnyObject {
@@ -53,7 +52,7 @@ func addMember<Member: SessionMember>(_ member: Member?, to session: OpaquePoint
 
 /// Guards every output handle's links to its session and its synchronizer (held only to read or
 /// set links, never across a call that can wait, such as replacing an output's handler).
-let outputLinks = Mutex(())
+let outputLinks = Locked(())
 
 /// `oc_*_output_destroy`, before the handle goes: refused from the output's own callback (the
 /// rule for calls from inside callbacks), then the output leaves its session. False, with the

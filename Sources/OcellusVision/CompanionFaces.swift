@@ -8,7 +8,7 @@ import Synchronization
 final class CompanionFaces: @unchecked Sendable {
     let output = VideoDataOutput()
     private let forwarding = Atomic<Bool>(false)
-    private let analysis = Mutex<MetadataOutput?>(nil)
+    private let analysis = Locked<MetadataOutput?>(nil)
     private let width: Int?
     private let observer: (GreyPicture, [MetadataObject]) -> Void
 

@@ -393,14 +393,13 @@ public final class CaptureSession: @unchecked Sendable {
                 { conversion.makeConverter(to: target, width: quarterTurn ? height : width, height: quarterTurn ? width : height,
                                            rotation: rotation, mirrored: mirrored, yuvFullRange: output.yuvFullRange) }
             }
-            output.converter = same ? nil : converter?()
             // Center Stage: an output given the camera's pixels as they are gets a converter too,
             // used only while the window frames (none for compressed data, which cannot be cropped,
             // nor for outputs that convert frames themselves and read the window from the frame).
             let framable = !target.isCompressed && !output.convertsFramesItself
                 && formats.conversion?.canConvert(from: format.pixelFormat, to: target) == true
-            output.framedConverter = same && framable ? converter?() : nil
-            output.framing = framing
+            output.publish(DeliveryPlan(converter: same ? nil : converter?(), framedConverter: same && framable ? converter?() : nil,
+                                        framing: framing))
             // A framed output's size bounds the zoom: never fewer of the camera's pixels than it delivers.
             if framable {
                 minimumScale = max(minimumScale, Double(width) / Double(max(1, format.width)), Double(height) / Double(max(1, format.height)))

@@ -17,8 +17,12 @@ final class DeliveryAccounting: @unchecked Sendable {
     // Touched only by the stream thread.
     private var lastSequence: UInt64?
     private var lastArrival: UInt64 = 0
-    /// The stream's frame interval, set by the session.
-    var frameInterval: UInt64 = 33_333_333
+    private let interval = Atomic<UInt64>(33_333_333)
+    /// The stream's frame interval, set by the session while the stream thread reads it.
+    var frameInterval: UInt64 {
+        get { interval.load(ordering: .relaxed) }
+        set { interval.store(newValue, ordering: .relaxed) }
+    }
 
     var deliveredFrames: UInt64 { delivered.load(ordering: .relaxed) }
 

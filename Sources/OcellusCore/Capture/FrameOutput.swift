@@ -77,8 +77,12 @@ public class FrameOutput: @unchecked Sendable {
 
     /// Work the handler hands to a thread of its own (a metadata output's analysis), waited for
     /// with the deliveries: once a session has stopped, nothing its frames started calls back.
-    /// Set before the output joins a session; it returns at once on that thread itself.
-    public var waitForHandedOffWork: (() -> Void)?
+    /// It returns at once on that thread itself. Set from any thread, also while a stop waits.
+    public var waitForHandedOffWork: (() -> Void)? {
+        get { handedOffWork.withLock { $0 } }
+        set { handedOffWork.withLock { $0 = newValue } }
+    }
+    private let handedOffWork = Locked<(() -> Void)?>(nil)
 
     /// Returns once a frame handed to the output's own thread has been delivered, and the work
     /// its handler handed on is done. Not from that thread.

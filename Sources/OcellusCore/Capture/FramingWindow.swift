@@ -45,7 +45,7 @@ public final class FramingWindow: Sendable {
     }
 
     private let engaged = Atomic<Bool>(false)
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

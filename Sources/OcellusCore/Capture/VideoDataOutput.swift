@@ -21,8 +21,19 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     public var pixelFormat: FourCC?
     public var width: UInt32?
     public var height: UInt32?
-    /// Frames closer together than this rate allows are skipped for this output.
-    public var maximumFrameRate: FrameRate?
+    /// Frames closer together than this rate allows are skipped for this output. Set from any
+    /// thread, also while frames flow.
+    public var maximumFrameRate: FrameRate? {
+        get { cap.withLock { $0 } }
+        set {
+            cap.withLock { $0 = newValue }
+            let interval = newValue.map { $0.numerator > 0 ? UInt64(1e9 * Double($0.denominator) / Double($0.numerator)) : 0 } ?? 0
+            capInterval.store(interval, ordering: .relaxed)
+        }
+    }
+    private let cap = Locked<FrameRate?>(nil)
+    /// The cap as a frame interval (0: none), what the stream thread reads.
+    private let capInterval = Atomic<UInt64>(0)
     /// Clockwise degrees the output's pixels are turned (behaviour §3 connection angle). Costly
     /// (every frame is converted): rotating the display layer by the coordinator's preview
     /// angle is free. Takes effect at the next commit or start.
@@ -66,18 +77,22 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     public var isStreamThread: Bool { deliveringThread.load(ordering: .relaxed) == UInt(pthread_self()) }
     // Touched only by the stream thread, in `deliver`.
     private var lastDelivery: UInt64 = 0
-    /// Set by the session when the stream's format or size is not the output's.
-    var converter: (any FrameConverting)?
-    /// Center Stage (behaviour §4): the stream's window, and for an output otherwise given the
-    /// camera's pixels as they are, the converter that crops them while the window frames.
-    var framing: FramingWindow?
-    var framedConverter: (any FrameConverting)?
+    /// The plan the frames being delivered were converted by: kept until the output's thread is
+    /// done with them, since a conversion's frame is a view into its converter's buffer.
+    private var planInUse = DeliveryPlan()
+    /// How the session wants this output's frames converted, published whole (`publish`).
+    private let plan = Locked(DeliveryPlan())
     /// Set by outputs that convert frames themselves (metadata, photo, movie): they get the
     /// camera's frame with the window in its `region`, and their size does not bound the zoom.
     public var convertsFramesItself = false
     /// Whether Center Stage frames the stream feeding this output now (a recording of compressed
     /// camera data that starts then is encoded again, so that it follows the window).
-    public var isFramed: Bool { framing?.isEngaged == true }
+    public var isFramed: Bool { plan.withLock { $0 }.framing?.isEngaged == true }
+
+    /// Replaces how frames are converted, in one step: the stream thread takes the plan once per
+    /// frame, so that a commit while frames flow (an output added or removed beside this one)
+    /// never changes a converter, window or crop under a frame being converted.
+    func publish(_ next: DeliveryPlan) { plan.withLock { $0 = next } }
 
     public init(pixelFormat: FourCC? = nil, width: UInt32? = nil, height: UInt32? = nil) {
         self.pixelFormat = pixelFormat
@@ -88,18 +103,21 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     /// Thins frames to the rate cap and converts them to what the output asked for.
     override func deliver(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
                           lender: (any CameraBufferLending)? = nil) {
+        let plan = self.plan.withLock { $0 }
+        let converter = plan.converter
         guard admits(frame, arrival: arrival) else {
             converter?.skip(frame.pointee, late: true)   // a decoder behind sheds load until a key frame
             return
         }
+        if plan !== planInUse { planInUse = plan }   // admitted: the output's thread is done with the last frame
         if let reason = converter?.keyFrameWait(before: frame.pointee) {
             accounting.count(reason)   // still catching up, or the stream's first key frame not seen yet
             return
         }
         // Thinned only when the stream runs faster than the cap (a stream at the cap is never
         // thinned by jitter), on a schedule a quarter interval lenient.
-        if let limit = maximumFrameRate, limit.numerator > 0 {
-            let interval = UInt64(1e9 * Double(limit.denominator) / Double(limit.numerator))
+        let interval = capInterval.load(ordering: .relaxed)
+        if interval > 0 {
             if frameInterval < interval - interval / 10 {
                 let timestamp = frame.pointee.timestampNanoseconds
                 guard lastDelivery == 0 || timestamp + interval / 4 >= lastDelivery + interval else {
@@ -112,10 +130,10 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
             }
         }
         // Framed: the frame carries the window (a copy of the record, its bytes untouched).
-        if let region = framing?.region(at: frame.pointee.timestampNanoseconds) {
+        if let region = plan.framing?.region(at: frame.pointee.timestampNanoseconds) {
             var framed = frame.pointee
             framed.region = region
-            withUnsafePointer(to: framed) { convertAndHand(over: $0, converter: converter ?? framedConverter, isolated: isolated, lender: lender) }
+            withUnsafePointer(to: framed) { convertAndHand(over: $0, converter: converter ?? plan.framedConverter, isolated: isolated, lender: lender) }
         } else {
             convertAndHand(over: frame, converter: converter, isolated: isolated, lender: lender)
         }
@@ -141,3 +159,16 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     }
 }
 
+/// How a session has an output's frames converted: the converter when the stream's format or
+/// size is not the output's, and Center Stage's window with, for an output otherwise given the
+/// camera's pixels as they are, the converter that crops them while the window frames. Never
+/// changed once made: a new configuration publishes a new plan.
+final class DeliveryPlan: @unchecked Sendable {
+    let converter: (any FrameConverting)?
+    let framedConverter: (any FrameConverting)?
+    let framing: FramingWindow?
+
+    init(converter: (any FrameConverting)? = nil, framedConverter: (any FrameConverting)? = nil, framing: FramingWindow? = nil) {
+        (self.converter, self.framedConverter, self.framing) = (converter, framedConverter, framing)
+    }
+}
