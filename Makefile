@@ -74,7 +74,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-portal test-rust rust-sys-docs symbol-order test-examples test-debian test-ffmpeg test-vivid test-gadget test-fuzz test-sanitizers fuzz fuzz-build soak bench clean
+.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-portal test-rust rust-sys-docs symbol-order test-examples test-debian test-ffmpeg test-vivid test-gadget test-fuzz test-tsan test-sanitizers fuzz fuzz-build soak bench clean
 
 all: build
 
@@ -254,6 +254,20 @@ test-fuzz: fuzz-build
 # The Swift suites (unit tests and the PipeWire tests on a private daemon) under
 # AddressSanitizer and ThreadSanitizer, each in its own build folder. Not part of `make test`
 # (two more full builds); see docs/DESIGN.md for what each covers and what it cannot.
+# The ThreadSanitizer stress (part of the test command): the library built with -sanitize=thread,
+# driven from C by threads at once on the test bed (Tests/sanitizers/stress.c); a race ends it.
+# The program links the toolchain's libdispatch and BlocksRuntime, which TSan's runtime expects.
+TSAN_BUILD := .build/tsan-lib
+SWIFT_BIN := $(dir $(realpath $(SWIFT)))
+test-tsan: build
+	$(SWIFT) build --build-path $(TSAN_BUILD) --sanitize=thread --product ocellus
+	ln -sf libocellus.so $(TSAN_BUILD)/debug/libocellus.so.0
+	$(SWIFT_BIN)clang -std=c11 -fsanitize=thread -g -O1 -pthread -Iinclude Tests/sanitizers/stress.c -o $(TSAN_BUILD)/tsan-stress \
+		-L$(TSAN_BUILD)/debug -locellus -L$(SWIFT_BIN)../lib/swift/linux -ldispatch -lBlocksRuntime \
+		-Wl,-rpath,$(abspath $(TSAN_BUILD))/debug -Wl,-rpath,$(realpath $(SWIFT_BIN)../lib/swift/linux)
+	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_FACES_LIB=$(abspath $(FACES_PLUGIN)) $(TESTBED) run -- \
+		env TSAN_OPTIONS="halt_on_error=1 suppressions=$(abspath Tests/sanitizers/tsan.supp)" $(TSAN_BUILD)/tsan-stress
+
 test-sanitizers: build
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- env LSAN_OPTIONS=suppressions=$(abspath Tests/sanitizers/lsan.supp) \
 		$(SWIFT) test --build-path .build/asan --sanitize=address

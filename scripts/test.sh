@@ -64,6 +64,7 @@ suite portal count_pytest make -s test-portal
 suite rust count_cargo make -s test-rust
 suite examples count_plain make -s test-examples
 suite fuzz count_plain make -s test-fuzz
+suite tsan count_plain make -s test-tsan
 suite v4l2-vivid count_plain make -s test-vivid
 suite usb-gadget count_plain make -s test-gadget
 suite debian count_plain make -s test-debian
