@@ -2749,7 +2749,7 @@ typedef void (*oc_metadata_callback)(oc_metadata_output *output, uint64_t timest
  * Create a metadata output looking for `object_types` (OC_METADATA_OBJECT_*
  * ORed). `face_model` names the face detector's model: an OpenCV cascade (.xml)
  * or a YuNet model (.onnx); NULL for the system's (OCELLUS_FACE_MODEL, else
- * opencv-data's frontal-face LBP cascade).
+ * opencv-data's frontal-face Haar cascade, alt2).
  * \returns OC_OK; OC_ERROR_INVALID_ARGUMENT (NULL out, no or unknown types, a
  *          model that cannot be read); OC_ERROR_LIBRARY_UNAVAILABLE naming what
  *          is missing (the plugin, OpenCV, zxing-cpp, a model).

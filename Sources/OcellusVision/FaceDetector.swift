@@ -7,9 +7,9 @@ import Glibc
 
 /// Faces found by OpenCV's objdetect, through Ocellus's plugin `libocellus-faces-opencv.so`
 /// (plugins/faces-opencv), loaded on first use so that the library never links OpenCV. The model
-/// is the one the app names, else the system's (`OCELLUS_FACE_MODEL`), else the frontal-face LBP
-/// cascade of Debian's opencv-data (as accurate as its Haar cascade on photographs, and a third of
-/// the cost: bench/metadata.sh). One detector is used by one thread at a time.
+/// is the one the app names, else the system's (`OCELLUS_FACE_MODEL`), else the frontal-face Haar
+/// cascade (alt2) of Debian's opencv-data: the LBP one, cheaper, missed faces the size a webcam
+/// frames them (docs/benchmarks.md). One detector is used by one thread at a time.
 final class FaceDetector {
     struct Library: @unchecked Sendable {
         typealias New = @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int) -> OpaquePointer?
@@ -35,9 +35,10 @@ final class FaceDetector {
         }
     }
 
-    /// Where the default model is looked for: opencv-data's cascade (Debian, Ubuntu; Fedora's opencv-data).
-    static let defaultModels = ["/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml",
-                                "/usr/share/opencv/lbpcascades/lbpcascade_frontalface.xml"]
+    /// Where the default model is looked for: opencv-data's Haar frontal-face cascade (Debian,
+    /// Ubuntu; Fedora's opencv-data).
+    static let defaultModels = ["/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml",
+                                "/usr/share/opencv/haarcascades/haarcascade_frontalface_alt2.xml"]
 
     /// The model used when the app names none.
     static func defaultModel() throws(OcellusError) -> String {

@@ -37,7 +37,7 @@ public final class MetadataOutput: @unchecked Sendable {
     private var rate = 10.0
 
     /// Loads the detectors `objectTypes` need: `faceModel` names a cascade (.xml) or YuNet model
-    /// (.onnx), nil for the system's (`OCELLUS_FACE_MODEL`, else opencv-data's LBP frontal-face cascade).
+    /// (.onnx), nil for the system's (`OCELLUS_FACE_MODEL`, else opencv-data's Haar frontal-face cascade).
     /// Throws `.libraryUnavailable` naming what is missing (the plugin, OpenCV, zxing-cpp, a model).
     public init(objectTypes: MetadataObjectTypes, faceModel: String? = nil) throws(OcellusError) {
         guard !objectTypes.isEmpty, objectTypes.isSubset(of: .all) else {
@@ -95,8 +95,8 @@ public final class MetadataOutput: @unchecked Sendable {
         lock.withLock { rate = perSecond }
     }
 
-    /// The width of the grey copy searched: 480 for faces (a face a sixteenth of the picture wide
-    /// is 30 pixels, above the cascade's 24-pixel window), 640 when codes are read (their modules
+    /// The width of the grey copy searched: 480 for faces (a face a twentieth of the picture wide
+    /// is 24 pixels, above the cascade's 20-pixel window), 640 when codes are read (their modules
     /// must stay a few pixels wide). Center Stage's framing searches 640 wide: its faces are
     /// those of a wide picture, smaller. Set before frames come.
     public internal(set) lazy var analysisWidth = objectTypes.contains(.codes) ? 640 : 480
@@ -276,9 +276,10 @@ private final class Analysis: @unchecked Sendable {
             let pixels = grey.baseAddress!
             if let faces {
                 faceBounds.removeAll(keepingCapacity: true)
-                // Faces down to a sixteenth of the picture's width (30 pixels of 480): smaller ones
-                // cost most (the largest scales) and are rarer in front of a webcam.
-                let found = faces.detect(pixels, width: width, height: height, stride: width, minimumSize: max(24, width / 16)) ?? []
+                // Faces down to a twentieth of the picture's width (24 pixels of 480, a face a seventh
+                // of a 16:9 picture high): smaller ones cost most (the largest scales), are rarer in
+                // front of a webcam, and are below what the cascade finds reliably.
+                let found = faces.detect(pixels, width: width, height: height, stride: width, minimumSize: max(20, width / 20)) ?? []
                 for face in found {
                     faceBounds.append(NormalizedRect(x: Double(face.x) / w, y: Double(face.y) / h,
                                                      width: Double(face.width) / w, height: Double(face.height) / h))

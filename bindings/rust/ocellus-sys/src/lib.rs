@@ -1028,7 +1028,7 @@ extern "C" {
         user_data: *mut c_void,
     ) -> oc_status;
 
-    /// Create a metadata output looking for `object_types` (OC_METADATA_OBJECT_* ORed). `face_model` names the face detector's model: an OpenCV cascade (.xml) or a YuNet model (.onnx); NULL for the system's (OCELLUS_FACE_MODEL, else opencv-data's frontal-face LBP cascade).
+    /// Create a metadata output looking for `object_types` (OC_METADATA_OBJECT_* ORed). `face_model` names the face detector's model: an OpenCV cascade (.xml) or a YuNet model (.onnx); NULL for the system's (OCELLUS_FACE_MODEL, else opencv-data's frontal-face Haar cascade, alt2).
     pub fn oc_metadata_output_create(
         object_types: u32,
         face_model: *const c_char,
