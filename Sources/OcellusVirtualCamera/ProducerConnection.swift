@@ -58,6 +58,19 @@ final class ProducerConnection {
 
     var pwLoop: UnsafeMutablePointer<pw_loop> { pw_main_loop_get_loop(loop) }
 
+    /// A stream published as a node of `mediaClass` named `name`, with `properties` (its
+    /// description `description`, else the name, unless the properties give one).
+    func makeStream(name: String, description: String?, mediaClass: String, mediaType: String,
+                    properties: [String: String]) throws(ProducerFailure) -> OpaquePointer {
+        var all = properties
+        (all["media.class"], all["media.type"], all["node.name"]) = (mediaClass, mediaType, name)
+        all["node.description"] = all["node.description"] ?? description ?? name
+        guard let stream = pw_stream_new(core, name, producerProperties(all)) else {
+            throw ProducerFailure(description: "could not create the stream: \(String(cString: strerror(errno)))")
+        }
+        return stream
+    }
+
     /// Calls `ready` once the registry shows `stream`'s node, with its global ID and serial.
     func announce(nodeOf stream: OpaquePointer, ready: @escaping (UInt32, String) -> Void) {
         node = (stream, ready)

@@ -110,15 +110,10 @@ public final class VirtualCamera {
 
     private func connectStream(_ connection: ProducerConnection, nodeProperties: [String: String]) throws(ProducerFailure) -> OpaquePointer {
         var all = nodeProperties
-        all["media.class"] = "Video/Source"
-        all["media.type"] = "Video"
         all["media.role"] = all["media.role"] ?? "Camera"
-        all["node.name"] = configuration.name
-        all["node.description"] = all["node.description"] ?? configuration.description ?? configuration.name
         all["node.nick"] = all["node.nick"] ?? configuration.description ?? configuration.name
-        guard let stream = pw_stream_new(connection.core, configuration.name, producerProperties(all)) else {
-            throw ProducerFailure(description: "could not create the stream: \(String(cString: strerror(errno)))")
-        }
+        let stream = try connection.makeStream(name: configuration.name, description: configuration.description,
+                                               mediaClass: "Video/Source", mediaType: "Video", properties: all)
         self.stream = stream
 
         streamEvents.pointer.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)

@@ -48,14 +48,8 @@ public final class VirtualMicrophone {
             stream = nil
             self.connection = nil
         }
-        var all = configuration.nodeProperties
-        all["media.class"] = "Audio/Source"
-        all["media.type"] = "Audio"
-        all["node.name"] = configuration.name
-        all["node.description"] = all["node.description"] ?? configuration.description ?? configuration.name
-        guard let stream = pw_stream_new(connection.core, configuration.name, producerProperties(all)) else {
-            throw ProducerFailure(description: "could not create the stream: \(String(cString: strerror(errno)))")
-        }
+        let stream = try connection.makeStream(name: configuration.name, description: configuration.description,
+                                               mediaClass: "Audio/Source", mediaType: "Audio", properties: configuration.nodeProperties)
         self.stream = stream
         streamEvents.pointer.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
         streamEvents.pointer.pointee.state_changed = { data, _, state, _ in

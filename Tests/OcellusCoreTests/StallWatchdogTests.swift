@@ -57,6 +57,18 @@ import Glibc
         }
     }
 
+    /// Frames none of which can be used, about 30 a second, until the watchdog reports a change.
+    func unusableFrames(to watchdog: StallWatchdog, until reports: Reports, forAtMost nanoseconds: UInt64) -> StallWatchdog.Change? {
+        let start = monotonicNanoseconds()
+        var change: StallWatchdog.Change?
+        while change == nil && monotonicNanoseconds() - start < nanoseconds {
+            watchdog.frameArrived(at: monotonicNanoseconds())
+            watchdog.deliveryFinished(usable: false)
+            change = reports.next(within: 30_000_000)
+        }
+        return change
+    }
+
     /// A camera whose every frame is undecodable (corrupt MJPEG, buffers short of their format)
     /// sends frames, but none an app can have: the session is given up on at the first-frame
     /// deadline, with how many came, instead of streaming nothing for ever.
@@ -65,12 +77,7 @@ import Glibc
         let start = monotonicNanoseconds()
         watchdog.arm(frameInterval: 33_333_333) { reports.record($0) }
         defer { watchdog.disarm() }
-        var change: StallWatchdog.Change?
-        while change == nil && monotonicNanoseconds() - start < 8_000_000_000 {
-            watchdog.frameArrived(at: monotonicNanoseconds())
-            watchdog.deliveryFinished(usable: false)
-            change = reports.next(within: 30_000_000)
-        }
+        let change = unusableFrames(to: watchdog, until: reports, forAtMost: 8_000_000_000)
         guard case .gaveUp(_, let undecodable)? = change else {
             Issue.record("undecodable frames were not given up on: \(String(describing: change))")
             return
@@ -87,13 +94,7 @@ import Glibc
         defer { watchdog.disarm() }
         watchdog.frameArrived(at: monotonicNanoseconds())
         watchdog.deliveryFinished(usable: true)
-        var change: StallWatchdog.Change?
-        let start = monotonicNanoseconds()
-        while change == nil && monotonicNanoseconds() - start < 5_000_000_000 {
-            watchdog.frameArrived(at: monotonicNanoseconds())
-            watchdog.deliveryFinished(usable: false)
-            change = reports.next(within: 30_000_000)
-        }
+        let change = unusableFrames(to: watchdog, until: reports, forAtMost: 5_000_000_000)
         guard case .stalled(_, let undecodable)? = change else {
             Issue.record("unusable frames after good ones were no stall: \(String(describing: change))")
             return
