@@ -107,7 +107,7 @@ func createInContext(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePo
         return
     }
     HandleTable.unregister(box.handle)
-    box.session.events.stop()
+    box.session.events.stop(deliveringQueued: true)   // STOPPED, posted by the stop above, included
 }
 
 @c @implementation public func oc_capture_session_begin_configuration(_ session: OpaquePointer?) -> oc_status {

@@ -42,7 +42,7 @@ final class MultiCamBox {
         HandleTable.unregister(branch.handle)
     }
     HandleTable.unregister(box.handle)
-    box.session.events.stop()
+    box.session.events.stop(deliveringQueued: true)   // STOPPED, posted by the stop above, included
 }
 
 @c @implementation public func oc_multi_cam_session_can_add_camera(_ session: OpaquePointer?, _ camera: OpaquePointer?) -> Bool {

@@ -22,13 +22,15 @@ public final class EventThread<Event>: @unchecked Sendable {
         var queueHead = 0
         var inFlight: UInt64 = 0
         var stopping = false
+        /// Stopping after the events queued before the stop are delivered.
+        var draining = false
         var thread: pthread_t?
 
         func run() {
             lock.withLock {
                 while true {
                     while queueHead == queue.count && !stopping { lock.wait() }
-                    if stopping { return }
+                    if stopping && !(draining && queueHead < queue.count) { return }
                     let event = queue[queueHead]
                     queueHead += 1
                     if queueHead == queue.count { queue.removeAll(keepingCapacity: true); queueHead = 0 }
@@ -40,7 +42,7 @@ public final class EventThread<Event>: @unchecked Sendable {
                         lock.unlocked { next.body(event) }
                         inFlight = 0
                         lock.broadcast()
-                        if stopping { return }
+                        if stopping && !draining { return }
                     }
                 }
             }
@@ -91,16 +93,21 @@ public final class EventThread<Event>: @unchecked Sendable {
     }
 
     /// Drops all observers and waits for the thread to finish; on the event thread itself
-    /// (from an observer) it returns at once and no later call is made.
-    public func stop() {
+    /// (from an observer) it returns at once and no later call is made. `deliveringQueued`: the
+    /// events posted before the stop are delivered first (a handle destroyed right after a call
+    /// that posted one, as stop then destroy, still tells its observers), except from the event
+    /// thread itself, which cannot wait for its own calls.
+    public func stop(deliveringQueued: Bool = false) {
         let running: pthread_t? = loop.lock.withLock {
             loop.stopping = true
-            loop.observers.removeAll()
+            loop.draining = deliveringQueued && !isEventThread
+            if !loop.draining { loop.observers.removeAll() }
             loop.lock.broadcast()
             defer { loop.thread = nil }
             return loop.thread
         }
         if let running { joinUnlessCurrent(running) }
+        loop.lock.withLock { loop.observers.removeAll() }
     }
 }
 

@@ -34,6 +34,27 @@ import Glibc
         events.stop()
     }
 
+    /// A handle destroyed right after a call that posted an event (a session's STOPPED, then
+    /// destroy) still tells its observers: stopping delivers what was queued before it, when
+    /// asked, while a plain stop drops it.
+    @Test func stoppingCanDeliverWhatWasQueuedFirst() {
+        for delivering in [true, false] {
+            let events = EventThread<Int>()
+            let log = Log()
+            _ = events.addObserver { value in
+                usleep(value == 1 ? 100_000 : 0)   // still busy with the first when the stop comes
+                log.append(value)
+            }
+            for value in 1...3 { events.post(value) }
+            usleep(20_000)
+            events.stop(deliveringQueued: delivering)
+            #expect(log.values == (delivering ? [1, 2, 3] : [1]), "delivering queued: \(delivering)")
+            events.post(4)
+            usleep(20_000)
+            #expect(log.values.count == (delivering ? 3 : 1), "nothing after the stop")
+        }
+    }
+
     @Test func removeWaitsForTheCallInFlight() {
         let events = EventThread<Int>()
         let started = Log(), finished = Log()

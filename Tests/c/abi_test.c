@@ -666,6 +666,42 @@ static int test_capture_session_delivers_frames(void)
     return 0;
 }
 
+static void on_session_event_slowly(oc_capture_session *session, oc_session_event event, oc_status error,
+                                    const char *message, void *user_data)
+{
+    if (event == OC_SESSION_EVENT_STARTED) usleep(200000);   /* still busy with it when stop and destroy come */
+    on_session_event(session, event, error, message, user_data);
+}
+
+/* Stop then destroy at once: the STOPPED that stop posted reaches the callback before destroy returns. */
+static int test_destroy_delivers_the_stop_before_it(void)
+{
+    oc_context *ctx = create();
+    CHECK(ctx != NULL);
+    oc_device *camera = NULL;
+    CHECK(oc_context_copy_device_by_unique_id(ctx, "usb-1d6b:0110-VCAM-0000", &camera) == OC_OK);
+    for (int round = 0; round < 3; round++) {
+        struct frame_log log;
+        memset(&log, 0, sizeof log);
+        pthread_mutex_init(&log.lock, NULL);
+        oc_capture_session *session = NULL;
+        oc_video_data_output *output = NULL;
+        oc_callback_id id;
+        CHECK(oc_capture_session_create(ctx, &session) == OC_OK && oc_video_data_output_create(&output) == OC_OK);
+        CHECK(oc_capture_session_add_event_callback(session, on_session_event_slowly, &log, &id) == OC_OK);
+        CHECK(oc_capture_session_set_input(session, camera) == OC_OK && oc_capture_session_add_output(session, output) == OC_OK);
+        CHECK(oc_capture_session_start_running(session) == OC_OK);
+        CHECK(oc_capture_session_stop_running(session) == OC_OK);
+        oc_capture_session_destroy(session);
+        CHECK(log.events_started == 1 && log.events_stopped == 1);
+        oc_video_data_output_destroy(output);
+        pthread_mutex_destroy(&log.lock);
+    }
+    oc_device_release(camera);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
 struct still_log {
     pthread_mutex_t lock;
     pthread_cond_t changed;
@@ -1783,6 +1819,7 @@ int main(void)
     run("camera selection", test_camera_selection);
     run("discovery session", test_discovery_session);
     run("capture session delivers frames", test_capture_session_delivers_frames);
+    run("destroy delivers the stop before it", test_destroy_delivers_the_stop_before_it);
     run("photo and movie outputs", test_photo_and_movie_outputs);
     run("microphone and audio output", test_microphone_and_audio_output);
     run("microphone route", test_microphone_route);
