@@ -823,7 +823,9 @@ static int test_photo_and_movie_outputs(void)
     return 0;
 }
 
-struct audio_log { volatile size_t frames; volatile int wrong_format, silent; };
+/* `leading`: quiet buffers before the tone began. PipeWire 1.4 gives a client linking to the test
+ * bed's microphone (a follower stream of its own process) one quantum of silence first. */
+struct audio_log { volatile size_t frames; volatile int wrong_format, silent, leading; };
 
 static void on_audio(oc_audio_data_output *output, const float *samples, size_t frame_count, uint32_t channels,
                      uint32_t sample_rate, uint64_t timestamp_ns, void *user_data)
@@ -833,8 +835,9 @@ static void on_audio(oc_audio_data_output *output, const float *samples, size_t 
     (void)output; (void)timestamp_ns;
     for (size_t i = 0; i < frame_count * channels; i++) peak = samples[i] > peak ? samples[i] : peak;
     if (channels != 2 || sample_rate != 48000) log->wrong_format++;
-    if (peak < 0.01f) log->silent++;
-    log->frames += frame_count;
+    if (peak < 0.01f && log->frames == 0) log->leading++;
+    else if (peak < 0.01f) log->silent++;
+    if (peak >= 0.01f || log->frames > 0) log->frames += frame_count;
 }
 
 static int test_microphone_and_audio_output(void)
@@ -846,7 +849,7 @@ static int test_microphone_and_audio_output(void)
     oc_device *camera = find(list, "usb-1d6b:0110-VCAM-0000"), *mic = find(list, "pipewire-vmic0");
     oc_capture_session *session = NULL;
     oc_audio_data_output *audio = NULL;
-    struct audio_log log = { 0, 0, 0 };
+    struct audio_log log = { 0, 0, 0, 0 };
     CHECK(oc_capture_session_create(ctx, &session) == OC_OK);
 
     /* Bad input. */
@@ -870,8 +873,8 @@ static int test_microphone_and_audio_output(void)
     double deadline = now_ms() + 10000;
     while (log.frames < 24000 && now_ms() < deadline) usleep(1000);
     CHECK(oc_capture_session_stop_running(session) == OC_OK);
-    CHECK(log.frames >= 24000 && log.wrong_format == 0 && log.silent == 0);   /* half a second of the test tone */
-    CHECK(oc_audio_data_output_delivered_frames(audio) == log.frames);
+    CHECK(log.frames >= 24000 && log.wrong_format == 0 && log.silent == 0 && log.leading <= 2);   /* half a second of the tone */
+    CHECK(oc_audio_data_output_delivered_frames(audio) >= log.frames);
     CHECK(oc_capture_session_remove_audio_output(session, audio) == OC_OK);
     CHECK(oc_capture_session_set_audio_input(session, NULL) == OC_OK);
     oc_audio_data_output_destroy(audio);
@@ -935,7 +938,7 @@ static int test_microphone_modes(void)
     CHECK(mic != NULL);
     oc_capture_session *session = NULL;
     oc_audio_data_output *audio = NULL;
-    struct audio_log log = { 0, 0, 0 };
+    struct audio_log log = { 0, 0, 0, 0 };
     struct mode_events events = { PTHREAD_MUTEX_INITIALIZER, 0, 0, "" };
     CHECK(oc_capture_session_create(ctx, &session) == OC_OK);
     CHECK(oc_capture_session_add_event_callback(session, on_mode_event, &events, NULL) == OC_OK);

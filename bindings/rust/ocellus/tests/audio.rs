@@ -45,9 +45,17 @@ fn the_microphone_device_follows_the_default_input_and_delivers_pcm() {
     session.start_running().unwrap();
     let mut frames = 0;
     let mut last = 0;
+    // PipeWire 1.4 gives a client linking to the test bed's microphone (a follower stream of its
+    // own process) one quantum of silence before the tone: at most two quiet buffers lead.
+    let mut leading = 0;
     while frames < 24_000 {
         let (count, channels, rate, timestamp, peak) = buffers.recv_timeout(Duration::from_secs(10)).unwrap();
         assert_eq!((channels, rate), (2, 48_000));
+        if frames == 0 && peak <= 0.1 && leading < 2 {
+            leading += 1;
+            last = timestamp;
+            continue;
+        }
         assert!(peak > 0.1 && timestamp > last, "the test tone, in order");
         last = timestamp;
         frames += count / 2;
