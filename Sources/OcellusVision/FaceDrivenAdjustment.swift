@@ -235,7 +235,7 @@ struct SteeredCamera {
     }
 
     private mutating func focus(_ picture: GreyPicture, _ face: NormalizedRect, _ list: [CameraControl]? = nil) {
-        guard focusSweep != nil, let sharpness = picture.sharpness(in: core(of: face)) else { return }
+        guard let sweep = focusSweep, let sharpness = picture.sharpness(in: core(of: sweep.measuringRegion(for: face))) else { return }
         guard let position = focusSweep!.next(face: face, sharpness: sharpness) else { return }
         guard let list = list ?? (try? controls.controls()) else { return }
         remember(.focus, [FaceDrivenControlID.focusAuto, FaceDrivenControlID.focusAbsolute], list)

@@ -347,10 +347,11 @@ def luma(x, y, width, number):
     return BAR_YUV[x * 8 // width][0]
 
 
-def write_scene(path, radiance, subject_focus, background_focus):
+def write_scene(path, radiance, subject_focus, background_focus, focus_per_pixel=None):
     """A scene file for uvc-gadget -s (testbed/usb-gadget/scene.h): `radiance` a 2-D float array
     (1.0: a mid-grey card in the light the default exposure expects), the focus distances of the
-    subject and of the background (where the camera's own autofocus settles). Writing it again
+    subject and of the background (where the camera's own autofocus settles), and the lens's depth
+    of field as focus units per pixel of blur radius (the gadget's 15 when None). Writing it again
     while the camera streams changes what it films (half a second later at most)."""
     import numpy as np
     radiance = np.ascontiguousarray(radiance, dtype="<f4")
@@ -358,7 +359,8 @@ def write_scene(path, radiance, subject_focus, background_focus):
     # Whole or not at all: a camera filming this scene reads it again when it is replaced.
     written = Path(f"{path}.new")
     with open(written, "wb") as scene:
-        scene.write(f"OCSCENE {width} {height} {subject_focus} {background_focus}\n".encode())
+        lens = "" if focus_per_pixel is None else f" {focus_per_pixel}"
+        scene.write(f"OCSCENE {width} {height} {subject_focus} {background_focus}{lens}\n".encode())
         scene.write(radiance.tobytes())
     written.replace(path)
     return Path(path)

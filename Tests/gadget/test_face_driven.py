@@ -134,6 +134,28 @@ def test_a_backlit_face_is_brought_into_the_band_and_focused_and_the_camera_give
             assert after[name]["value"] == before[name]["value"], name
 
 
+def test_a_lens_sharp_only_near_the_face_is_found_from_a_manual_focus_far_off(tmp_path):
+    """A narrow depth of field (a pixel of blur radius every 3 focus steps: sharp within ±4 of
+    250) and a face evenly lit, the lens set by hand 18 steps off, where the face is barely found:
+    most positions a sweep tries show a face too blurred to find or to tell apart."""
+    subject = 140
+    radiance = backlit_scene()
+    radiance[radiance > 2] = 1.1   # no window behind: the face is found at the camera's own exposure
+    face = true_face(radiance)
+    scene = write_scene(tmp_path / "narrow.scene", radiance, subject, 40, focus_per_pixel=3)
+    with Gadget("narrowcam", serial="FACE0001", functions=GREY_ONLY, scene=scene).plug(0) as gadget:
+        cli("controls", CAMERA, "--set", "focus_automatic_continuous=0", "--set", f"focus_absolute={subject + 18}")
+        frames, summary = stream(tmp_path, "--no-face-exposure", seconds=35)
+        log = gadget.controls_logged()
+        focus = settled_focus(log)
+        sharpness = [face_sharpness(frame, face) for frame in frames]
+        print(f"focus settled at {focus} (the subject at {subject}); sharpness first {sharpness[0]:.4f}, "
+              f"last {sharpness[-1]:.4f}, best {max(sharpness):.4f}; controls set: {log}")
+        assert focus is not None and abs(focus - subject) <= 3, log
+        # What the frames show, by the test's own measure: the face as sharp as the lens makes it.
+        assert sharpness[-1] >= 0.8 * max(sharpness) and sharpness[-1] > 2 * sharpness[0]
+
+
 def test_turned_off_the_face_stays_dark_and_nothing_is_touched(tmp_path):
     radiance = backlit_scene()
     face = true_face(radiance)

@@ -2,6 +2,7 @@
 #include "scene.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,13 +10,14 @@
 struct scene {
 	int width, height;
 	int subject_focus, background_focus;
+	double focus_per_pixel;
 	float *radiance;
 };
 
 /* Light let in per unit radiance that renders radiance 1.0 mid-grey at the exposure time 100
  * (10 ms) without gain. */
 #define LIGHT_SCALE 0.0018
-/* Focus units per pixel of blur radius (at the scene's own width). */
+/* Focus units per pixel of blur radius (at the scene's own width), unless the scene says. */
 #define FOCUS_PER_PIXEL 15.0
 
 struct scene *scene_load(const char *path)
@@ -26,9 +28,13 @@ struct scene *scene_load(const char *path)
 		return NULL;
 	}
 	struct scene *scene = calloc(1, sizeof *scene);
-	if (fscanf(file, "OCSCENE %d %d %d %d", &scene->width, &scene->height, &scene->subject_focus, &scene->background_focus) != 4
-	    || fgetc(file) != '\n' || scene->width <= 0 || scene->height <= 0 || scene->width > 8192 || scene->height > 8192) {
-		fprintf(stderr, "%s: not a scene (OCSCENE WIDTH HEIGHT SUBJECT_FOCUS BACKGROUND_FOCUS, then float32 radiances)\n", path);
+	scene->focus_per_pixel = FOCUS_PER_PIXEL;
+	int after = 0;
+	bool read = fscanf(file, "OCSCENE %d %d %d %d", &scene->width, &scene->height, &scene->subject_focus, &scene->background_focus) == 4;
+	if (read && (after = fgetc(file)) == ' ')
+		read = fscanf(file, "%lf", &scene->focus_per_pixel) == 1 && scene->focus_per_pixel > 0 && (after = fgetc(file)) != EOF;
+	if (!read || after != '\n' || scene->width <= 0 || scene->height <= 0 || scene->width > 8192 || scene->height > 8192) {
+		fprintf(stderr, "%s: not a scene (OCSCENE WIDTH HEIGHT SUBJECT_FOCUS BACKGROUND_FOCUS [FOCUS_PER_PIXEL], then float32 radiances)\n", path);
 		fclose(file);
 		free(scene);
 		return NULL;
@@ -100,7 +106,7 @@ void scene_render(const struct scene *scene, const struct scene_settings *settin
 			luma[(size_t)y * width + x] = tone(row[x * scene->width / width] * light);
 	}
 	/* Defocus: a box blur twice (close to a disc), its radius growing with the focus error. */
-	int radius = (int)lround(abs(settings->focus - scene->subject_focus) / FOCUS_PER_PIXEL * width / scene->width);
+	int radius = (int)lround(abs(settings->focus - scene->subject_focus) / scene->focus_per_pixel * width / scene->width);
 	for (int pass = 0; radius > 0 && pass < 2; pass++) {
 		blur_pass(luma, width, height, radius, 1);
 		blur_pass(luma, width, height, radius, 0);

@@ -19,9 +19,11 @@ struct scene_settings {
 };
 
 /*
- * Reads a scene file: the line "OCSCENE WIDTH HEIGHT SUBJECT_FOCUS BACKGROUND_FOCUS\n", then
- * WIDTH × HEIGHT little-endian float32 radiances, row by row (1.0 a mid-grey card in the light
- * the default exposure expects). NULL, said on stderr, when it cannot.
+ * Reads a scene file: the line "OCSCENE WIDTH HEIGHT SUBJECT_FOCUS BACKGROUND_FOCUS\n" (optionally
+ * " FOCUS_PER_PIXEL" before the newline: the lens's depth of field, as focus units per pixel of
+ * blur radius; 15 when absent), then WIDTH × HEIGHT little-endian float32 radiances, row by row
+ * (1.0 a mid-grey card in the light the default exposure expects). NULL, said on stderr, when it
+ * cannot.
  */
 struct scene *scene_load(const char *path);
 
