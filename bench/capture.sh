@@ -38,6 +38,7 @@ per_frame() { awk -v ir="$1" -v n="$2" 'BEGIN { printf "%.0f", ir / n }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 passthrough=$(per_frame "$(window_ir "$WORK/capture_bench" session pipewire-benchyuyv YUYV "$FRAMES")" "$FRAMES")
+unsteered=$(per_frame "$(window_ir "$WORK/capture_bench" session-unsteered pipewire-benchyuyv YUYV "$FRAMES")" "$FRAMES")
 two_outputs=$(per_frame "$(window_ir "$WORK/capture_bench" two-outputs pipewire-benchyuyv YUYV "$FRAMES")" "$FRAMES")
 bare_copy=$(per_frame "$(window_ir "$WORK/capture_bench" bare-copy "$FRAMES")" "$FRAMES")
 bare_stream=$(per_frame "$(window_ir "$WORK/capture_bench" bare-pw-stream "$YUYV_SERIAL" "$FRAMES")" "$FRAMES")
@@ -63,6 +64,7 @@ fi
 
 echo "capture benchmark, 1080p, instructions per delivered frame (callgrind, $FRAMES frames):"
 echo "  passthrough YUYV:   $passthrough  (bare pw_stream consumer: $bare_stream, ratio $(ratio "$passthrough" "$bare_stream"), goal ≤ 1.5)"
+echo "                      (face-driven exposure and focus off: $unsteered, ratio $(ratio "$passthrough" "$unsteered"); the camera has neither control, so nothing should run)"
 [ -z "$gstreamer" ] || echo "                      (gst-launch pipewiresrc ! fakesink: $gstreamer, ratio $(ratio "$passthrough" "$gstreamer"))"
 echo "  two passthrough outputs, each on its own thread (PipeWire frames copied for each): $two_outputs"
 echo "                      (bare pw_stream consumer + two 1080p YUYV copies: $((bare_stream + 2 * bare_copy)), ratio $(ratio "$two_outputs" "$((bare_stream + 2 * bare_copy))"))"

@@ -3,6 +3,8 @@
  * same frame. Run by bench/capture.sh inside the PipeWire test bed.
  *
  *   capture_bench session UNIQUE_ID FOURCC_OUT FRAMES   measured window of FRAMES frames
+ *   capture_bench session-unsteered UNIQUE_ID FOURCC_OUT FRAMES
+ *                                                       the same with face-driven exposure and focus off
  *   capture_bench bare-yuyv FRAMES                      YUY2ToNV12 on a 1080p frame
  *   capture_bench bare-mjpeg FRAMES                     turbojpeg decode + I420ToNV12, 1080p
  *   capture_bench bare-mjpeg-decode FRAMES              turbojpeg decode alone, 1080p
@@ -16,6 +18,8 @@
  * Under callgrind (--instr-atstart=no) only the measured window is counted. */
 #define _DEFAULT_SOURCE
 #include <ocellus.h>
+
+#include <stdbool.h>
 
 #include <libavcodec/avcodec.h>
 #include <libyuv/convert_from.h>
@@ -100,7 +104,7 @@ static void on_other_frame(oc_video_data_output *output, const oc_frame *frame, 
 
 /* `outputs` 2: a second passthrough output beside the measured one, so that each delivers on a
  * thread of its own (PipeWire frames copied for each). */
-static int session(const char *unique_id, const char *out, int window, int latency, int outputs)
+static int session(const char *unique_id, const char *out, int window, int latency, int outputs, bool face_driven)
 {
     oc_context *ctx = NULL;
     oc_device_list *list = NULL;
@@ -121,6 +125,11 @@ static int session(const char *unique_id, const char *out, int window, int laten
     uint64_t start = now_ns();
     if (outputs == 2 && (oc_video_data_output_create(&other) || oc_video_data_output_set_format(other, fourcc(out), W, H)
                          || oc_video_data_output_set_frame_callback(other, on_other_frame, NULL))) {
+        fprintf(stderr, "capture_bench: %s\n", oc_last_error_message());
+        return 1;
+    }
+    if (camera && !face_driven && (oc_device_set_face_driven(camera, OC_FACE_DRIVEN_EXPOSURE, false, false)
+                                   || oc_device_set_face_driven(camera, OC_FACE_DRIVEN_FOCUS, false, false))) {
         fprintf(stderr, "capture_bench: %s\n", oc_last_error_message());
         return 1;
     }
@@ -371,9 +380,10 @@ static int bare_pw_stream(const char *serial, int window)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 5 && !strcmp(argv[1], "session")) return session(argv[2], argv[3], atoi(argv[4]), 0, 1);
-    if (argc >= 5 && !strcmp(argv[1], "two-outputs")) return session(argv[2], argv[3], atoi(argv[4]), 0, 2);
-    if (argc >= 5 && !strcmp(argv[1], "latency")) return session(argv[2], argv[3], atoi(argv[4]), 1, 1);
+    if (argc >= 5 && !strcmp(argv[1], "session")) return session(argv[2], argv[3], atoi(argv[4]), 0, 1, true);
+    if (argc >= 5 && !strcmp(argv[1], "session-unsteered")) return session(argv[2], argv[3], atoi(argv[4]), 0, 1, false);
+    if (argc >= 5 && !strcmp(argv[1], "two-outputs")) return session(argv[2], argv[3], atoi(argv[4]), 0, 2, true);
+    if (argc >= 5 && !strcmp(argv[1], "latency")) return session(argv[2], argv[3], atoi(argv[4]), 1, 1, true);
     if (argc >= 3 && !strcmp(argv[1], "bare-copy")) return bare_copy(atoi(argv[2]));
     if (argc >= 3 && !strcmp(argv[1], "bare-yuyv")) return bare_yuyv(atoi(argv[2]));
     if (argc >= 4 && !strcmp(argv[1], "bare-pw-stream")) return bare_pw_stream(argv[2], atoi(argv[3]));

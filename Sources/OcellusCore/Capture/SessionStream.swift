@@ -26,6 +26,8 @@ final class SessionStream: @unchecked Sendable {
     // The stream thread's own: its copy of the outputs, the commit it is from, and who it is.
     private var outputs: [FrameOutput] = []
     private var outputsCommit = UInt64.max
+    /// The outputs' corrupt drops after the last frame (or commit): one sum a frame, not two.
+    private var corruptSeen: UInt64 = 0
     private let thread = Atomic<UInt>(0)
     private let stopped = Atomic<Bool>(false)
 
@@ -75,17 +77,18 @@ final class SessionStream: @unchecked Sendable {
         if seen != outputsCommit {
             thread.store(UInt(pthread_self()), ordering: .relaxed)
             (outputs, outputsCommit) = (committedOutputs(), seen)
+            corruptSeen = corruptDrops
         }
         // A frame short of what its format claims is dropped before anything reads it; one that
         // every output dropped as undecodable is not usable either (one passed on as it is, or
         // dropped as late, is): both are the watchdog's to judge.
         guard frame.pointee.holdsItsPicture else {
             for output in outputs { output.accounting.count(.corrupt) }
+            corruptSeen &+= UInt64(outputs.count)
             watchdog?.deliveryFinished(usable: false)
             return
         }
         let isolated = outputs.count > 1
-        let corruptBefore = watchdog == nil ? 0 : corruptDrops
         // In place and unretained: only this thread changes the array, which holds the outputs.
         outputs.withUnsafeBufferPointer { outputs in
             for index in outputs.indices {
@@ -94,12 +97,22 @@ final class SessionStream: @unchecked Sendable {
                 }
             }
         }
-        watchdog?.deliveryFinished(usable: outputs.isEmpty || corruptDrops &- corruptBefore < UInt64(outputs.count))
+        guard let watchdog else { return }
+        let corrupt = corruptDrops
+        let dropped = corrupt &- corruptSeen
+        corruptSeen = corrupt
+        watchdog.deliveryFinished(usable: outputs.isEmpty || dropped < UInt64(outputs.count))
     }
 
     /// The outputs' corrupt drops so far (decoding happens on this thread, so a frame's count
     /// has landed when its delivery returns).
     private var corruptDrops: UInt64 {
-        outputs.reduce(0) { $0 &+ $1.accounting.dropped(.corrupt) }
+        outputs.withUnsafeBufferPointer { outputs in   // unretained, as `deliver` reads them
+            var total: UInt64 = 0
+            for index in outputs.indices {
+                total &+= Unmanaged.passUnretained(outputs[index])._withUnsafeGuaranteedRef { $0.accounting.dropped(.corrupt) }
+            }
+            return total
+        }
     }
 }

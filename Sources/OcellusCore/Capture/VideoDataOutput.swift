@@ -80,8 +80,13 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     /// The plan the frames being delivered were converted by: kept until the output's thread is
     /// done with them, since a conversion's frame is a view into its converter's buffer.
     private var planInUse = DeliveryPlan()
-    /// How the session wants this output's frames converted, published whole (`publish`).
+    /// How the session wants this output's frames converted, published whole (`publish`), and
+    /// how many times it was: the stream thread takes the plan again only when that changed.
     private let plan = Locked(DeliveryPlan())
+    private let planVersion = Atomic<UInt64>(0)
+    /// The newest plan the stream thread took, and its version.
+    private var planTaken = DeliveryPlan()
+    private var planTakenVersion: UInt64 = 0
     /// Set by outputs that convert frames themselves (metadata, photo, movie): they get the
     /// camera's frame with the window in its `region`, and their size does not bound the zoom.
     public var convertsFramesItself = false
@@ -92,7 +97,10 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     /// Replaces how frames are converted, in one step: the stream thread takes the plan once per
     /// frame, so that a commit while frames flow (an output added or removed beside this one)
     /// never changes a converter, window or crop under a frame being converted.
-    func publish(_ next: DeliveryPlan) { plan.withLock { $0 = next } }
+    func publish(_ next: DeliveryPlan) {
+        plan.withLock { $0 = next }
+        planVersion.add(1, ordering: .releasing)
+    }
 
     public init(pixelFormat: FourCC? = nil, width: UInt32? = nil, height: UInt32? = nil) {
         self.pixelFormat = pixelFormat
@@ -103,7 +111,13 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     /// Thins frames to the rate cap and converts them to what the output asked for.
     override func deliver(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
                           lender: (any CameraBufferLending)? = nil) {
-        let plan = self.plan.withLock { $0 }
+        // The version first: a plan published meanwhile is taken now and again next frame.
+        let version = planVersion.load(ordering: .acquiring)
+        if version != planTakenVersion {
+            planTaken = self.plan.withLock { $0 }
+            planTakenVersion = version
+        }
+        let plan = planTaken
         let converter = plan.converter
         guard admits(frame, arrival: arrival) else {
             converter?.skip(frame.pointee, late: true)   // a decoder behind sheds load until a key frame
