@@ -2,8 +2,8 @@
 # Microphone modes' cost, inside scripts/testbed.sh: instructions per second of delivered sound
 # (callgrind, every thread of the process) through a session of a microphone alone, standard
 # beside voice isolation (RNNoise, DeepFilterNet where installed; webrtc's echo canceller before
-# them, also measured without), on a microphone of its own (pw-cat sending silence: RNNoise's
-# cost does not depend on what it hears).
+# them, also measured without), on a microphone of its own hearing speech over a fan's noise
+# (alsa-utils' recordings: on silence RNNoise skips its network, and would look 6 times cheaper).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="$ROOT/build"
@@ -16,7 +16,7 @@ if [ -z "${OCELLUS_RNNOISE_LIB:-}" ] && ! /sbin/ldconfig -p | grep -q librnnoise
 fi
 cc -O2 -I"$BUILD/include" -o "$WORK/voice_bench" "$ROOT/bench/voice_bench.c" -L"$BUILD/lib" -locellus
 export LD_LIBRARY_PATH="$BUILD/lib"
-"$ROOT/scripts/testbed.sh" add-process-mic "$OCELLUS_TESTBED_DIR" benchmic
+"$ROOT/scripts/testbed.sh" add-process-mic "$OCELLUS_TESTBED_DIR" benchmic speech
 
 measure() {   # MODE -> "instructions frames dropped"
 	local out="$WORK/cg.$1"

@@ -9,7 +9,8 @@
 #   testbed.sh stop [DIR]              stop everything started (by PID) and remove DIR
 #   testbed.sh add-camera DIR NAME [virtual-camera args...]   hotplug a camera (prints its READY line)
 #   testbed.sh remove-camera DIR NAME [SIGNAL]                unplug it (kill its process)
-#   testbed.sh add-process-mic DIR NAME                       a microphone that is its own process (silence)
+#   testbed.sh add-process-mic DIR NAME [speech]              a microphone that is its own process (silence, or
+#                                                             alsa-utils' speech over pink noise, looped)
 #   testbed.sh signal DIR NAME SIGNAL                         STOP / CONT a camera or process microphone: it stalls, recovers
 #   testbed.sh add-mic DIR NAME [VOLUME]                      hotplug a microphone (a 440 Hz tone at VOLUME, default 1)
 #   testbed.sh remove-mic DIR NAME                            unplug it
@@ -92,11 +93,20 @@ lacks_node() { ! has_node "$1"; }
 
 # A microphone that is a process of its own (pw-cat feeding silence as an Audio/Source
 # stream), so that `signal DIR NAME STOP` makes it deliver nothing without going away.
-add_process_mic() {   # NAME
-	local name="$1" raw=""
+add_process_mic() {   # NAME [speech]
+	local name="$1" raw="" source=/dev/zero
 	# PipeWire 1.x's pw-cat reads stdin as a sound file unless told it is raw (0.3.65's has no flag).
 	pw-cat --help 2>&1 | grep -q -- --raw && raw=--raw
-	spawn "$name" sh -c "exec pw-cat -p $raw --target 0 -P '{ media.class=Audio/Source node.name=$name node.description=$name session.suspend-timeout-seconds=0 }' --format f32 --rate 48000 --channels 2 - < /dev/zero"
+	if [ "${2:-}" = speech ]; then
+		# What a user's microphone hears: the speech alsa-utils ships, a pause, and a fan's pink
+		# noise under it throughout, as raw stereo float, played again and again.
+		local sound="$DIR/$name.f32" speech=/usr/share/sounds/alsa
+		sox -m -v 1 "|sox $speech/Front_Center.wav $speech/Front_Left.wav $speech/Rear_Right.wav -p rate 48000 channels 2 pad 0 0.7" \
+			-v 1 "|sox -n -p synth 6 pinknoise vol 0.05 rate 48000 channels 2" -t f32 -r 48000 -c 2 "$sound" trim 0 6 || return 1
+		source="<(while :; do cat '$sound'; done)"
+	fi
+	# pw-cat is the process spawned (what remove-mic stops); a loop feeding it ends with it.
+	spawn "$name" bash -c "exec pw-cat -p $raw --target 0 -P '{ media.class=Audio/Source node.name=$name node.description=$name session.suspend-timeout-seconds=0 }' --format f32 --rate 48000 --channels 2 - < $source"
 	wait_for 10 has_node "$name" || { log "microphone $name did not come up:"; cat "$DIR/$name.log" >&2; return 1; }
 }
 
