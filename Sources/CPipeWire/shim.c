@@ -137,9 +137,11 @@ static uint32_t collect_values(const struct spa_pod *value, uint32_t want_type, 
         break;
     case SPA_CHOICE_Range:
     case SPA_CHOICE_Step:
+        /* default, min, max[, step]: the first three, the producer's default first */
+        if (n_values < 3)
+            return 0;
         *choice = OCPW_CHOICE_RANGE;
-        first = n_values >= 3 ? 1 : 0;  /* default, min, max[, step] */
-        n_values = n_values >= 3 ? 3 : n_values;
+        n_values = 3;
         break;
     default:
         return 0;

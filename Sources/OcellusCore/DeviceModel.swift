@@ -140,9 +140,12 @@ public struct VideoFormat: Hashable, Sendable {
     /// Sizes a driver offers as a stepwise or continuous range (V4L2 `ENUM_FRAMESIZES`),
     /// nil for one discrete size. `width`×`height` is its maximum.
     public let sizeRange: SizeRange?
+    /// The rate the producer streams when nothing asks for one, where it says (a PipeWire
+    /// range's default); nil: the highest.
+    public let preferredFrameRate: FrameRate?
 
     public init(pixelFormat: FourCC, width: UInt32, height: UInt32, frameRates: [FrameRate], frameRatesAreRange: Bool = false,
-                sizeRange: SizeRange? = nil) {
+                sizeRange: SizeRange? = nil, preferredFrameRate: FrameRate? = nil) {
         self.pixelFormat = pixelFormat
         self.width = width
         self.height = height
@@ -150,6 +153,7 @@ public struct VideoFormat: Hashable, Sendable {
         self.frameRates = frameRatesAreRange ? [unique.first, unique.last].compactMap { $0 } : unique
         self.frameRatesAreRange = frameRatesAreRange
         self.sizeRange = sizeRange
+        self.preferredFrameRate = preferredFrameRate
     }
 
     /// Shortest frame duration the format allows, as the highest frame rate.
@@ -168,8 +172,15 @@ public struct VideoFormat: Hashable, Sendable {
     /// The same format at a size its range holds (the size a stream is then opened with).
     public func sized(width: UInt32, height: UInt32) -> VideoFormat {
         VideoFormat(pixelFormat: pixelFormat, width: width, height: height, frameRates: frameRates,
-                    frameRatesAreRange: frameRatesAreRange, sizeRange: sizeRange)
+                    frameRatesAreRange: frameRatesAreRange, sizeRange: sizeRange, preferredFrameRate: preferredFrameRate)
     }
+}
+
+/// A frame's width and height.
+public struct FrameSize: Hashable, Sendable {
+    public let width: UInt32, height: UInt32
+
+    public init(width: UInt32, height: UInt32) { (self.width, self.height) = (width, height) }
 }
 
 /// A stepwise (or, with steps of 1, continuous) range of frame sizes.
@@ -177,6 +188,9 @@ public struct SizeRange: Hashable, Sendable {
     public let minWidth: UInt32, minHeight: UInt32
     public let maxWidth: UInt32, maxHeight: UInt32
     public let stepWidth: UInt32, stepHeight: UInt32
+    /// The size the producer streams when nothing asks for one, where it says (a PipeWire
+    /// range's default; a V4L2 driver states none).
+    public var preferred: FrameSize?
 
     public init(minWidth: UInt32, minHeight: UInt32, maxWidth: UInt32, maxHeight: UInt32, stepWidth: UInt32, stepHeight: UInt32) {
         (self.minWidth, self.minHeight, self.maxWidth, self.maxHeight) = (minWidth, minHeight, maxWidth, maxHeight)
@@ -189,9 +203,11 @@ public struct SizeRange: Hashable, Sendable {
             && (width - minWidth) % stepWidth == 0 && (height - minHeight) % stepHeight == 0
     }
 
-    /// Sizes worth offering from the range when nothing asks for one: the common ones it holds
-    /// (a 16384x8640 maximum is a limit of the hardware, not a size to stream at).
-    public var commonSizes: [(UInt32, UInt32)] {
-        [(3840, 2160), (1920, 1080), (1280, 720), (640, 480)].filter { contains(width: $0.0, height: $0.1) }
+    /// Sizes worth offering from the range when nothing asks for one: the one the producer
+    /// prefers, where it says; else the common ones it holds (a 16384x8640 maximum is a limit of
+    /// the hardware, not a size to stream at).
+    public var sizesToOffer: [(UInt32, UInt32)] {
+        if let preferred { return [(preferred.width, preferred.height)] }
+        return [(3840, 2160), (1920, 1080), (1280, 720), (640, 480)].filter { contains(width: $0.0, height: $0.1) }
     }
 }

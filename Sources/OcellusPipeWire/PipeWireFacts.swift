@@ -174,13 +174,17 @@ enum PipeWireFormats {
         }
         let sizes: [spa_rectangle] = values(parsed.sizes, count: parsed.n_sizes)
         let fractions: [spa_fraction] = values(parsed.rates, count: parsed.n_rates)
-        let isRange = parsed.rate_choice == OCPW_CHOICE_RANGE.rawValue && fractions.count == 2
+        let isRange = parsed.rate_choice == OCPW_CHOICE_RANGE.rawValue && fractions.count == 3
         let rates: [FrameRate]
+        var preferredRate: FrameRate?
         if isRange {
-            // A rate range (PipeWire's own videotestsrc: 0/1 to 2^31-1/1) held to what a camera could
-            // deliver, from at least one frame a second.
-            let (low, high) = (FrameRate(fractions[0].num, fractions[0].denom), FrameRate(fractions[1].num, fractions[1].denom))
+            // A rate range (PipeWire's own videotestsrc: 0/1 to 2^31-1/1, 25/1 by default) held to
+            // what a camera could deliver, from at least one frame a second; its default is what
+            // the producer streams when nothing asks otherwise.
+            let (low, high) = (FrameRate(fractions[1].num, fractions[1].denom), FrameRate(fractions[2].num, fractions[2].denom))
             rates = [min(max(high, FrameRate(1)), maximumRate), min(max(low, FrameRate(1)), maximumRate)]
+            let stated = FrameRate(fractions[0].num, fractions[0].denom)
+            preferredRate = fractions[0].num > 0 && rates[1] <= stated && stated <= rates[0] ? stated : nil
         } else {
             let positive = fractions.filter { $0.num > 0 }.map { FrameRate($0.num, $0.denom) }
             // A producer that fixes no rate (GStreamer's framerate=0/1: frames when they come) is
@@ -189,22 +193,25 @@ enum PipeWireFormats {
         }
         var result: [VideoFormat] = []
         for pixelFormat in pixelFormats {
-            if parsed.size_choice == OCPW_CHOICE_RANGE.rawValue && sizes.count == 2 {
-                // Sizes as a range (1x1 to 2^31-1 squared): one format with its range, its maximum held
-                // to 1080p, instead of its two ends as sizes.
-                let (low, high) = (sizes[0], sizes[1])
+            if parsed.size_choice == OCPW_CHOICE_RANGE.rawValue && sizes.count == 3 {
+                // Sizes as a range (1x1 to 2^31-1 squared, 320x240 by default): one format with its
+                // range, its maximum held to 1080p, instead of its two ends as sizes.
+                let (stated, low, high) = (sizes[0], sizes[1], sizes[2])
                 let (maxWidth, maxHeight) = (min(high.width, maximumSize.width), min(high.height, maximumSize.height))
                 let (minWidth, minHeight) = (min(max(1, low.width), maxWidth), min(max(1, low.height), maxHeight))
                 guard maxWidth > 0 && maxHeight > 0 else { continue }
-                let range = minWidth == maxWidth && minHeight == maxHeight ? nil
-                    : SizeRange(minWidth: minWidth, minHeight: minHeight, maxWidth: maxWidth, maxHeight: maxHeight, stepWidth: 1, stepHeight: 1)
+                var range: SizeRange?
+                if minWidth != maxWidth || minHeight != maxHeight {
+                    range = SizeRange(minWidth: minWidth, minHeight: minHeight, maxWidth: maxWidth, maxHeight: maxHeight, stepWidth: 1, stepHeight: 1)
+                    range!.preferred = range!.contains(width: stated.width, height: stated.height) ? FrameSize(width: stated.width, height: stated.height) : nil
+                }
                 result.append(VideoFormat(pixelFormat: pixelFormat, width: maxWidth, height: maxHeight,
-                                          frameRates: rates, frameRatesAreRange: isRange, sizeRange: range))
+                                          frameRates: rates, frameRatesAreRange: isRange, sizeRange: range, preferredFrameRate: preferredRate))
                 continue
             }
             for size in sizes where size.width > 0 && size.height > 0 {
                 result.append(VideoFormat(pixelFormat: pixelFormat, width: size.width, height: size.height,
-                                          frameRates: rates, frameRatesAreRange: isRange))
+                                          frameRates: rates, frameRatesAreRange: isRange, preferredFrameRate: preferredRate))
             }
         }
         return result

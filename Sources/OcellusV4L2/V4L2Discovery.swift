@@ -127,7 +127,7 @@ public struct V4L2Discovery {
             if Self.multiMemoryPlaneFormats.contains(pixelFormat) { continue }
             for (width, height, range) in sizes(fd, pixelFormat: description.pixelformat) {
                 // A range's rates are asked at a size it holds that a stream would use.
-                let (probeWidth, probeHeight) = range?.commonSizes.first ?? (width, height)
+                let (probeWidth, probeHeight) = range?.sizesToOffer.first ?? (width, height)
                 var (rates, isRange) = frameRates(fd, pixelFormat: description.pixelformat, width: probeWidth, height: probeHeight)
                 if rates.isEmpty, let current = currentFrameRate(fd, bufferType: bufferType) { rates = [current] }
                 result.append(VideoFormat(pixelFormat: pixelFormat, width: width, height: height,

@@ -134,4 +134,24 @@ extension FormatChoiceTests {
         #expect(range.contains(width: 640, height: 360) && !range.contains(width: 641, height: 360)
             && !range.contains(width: 16386, height: 100))
     }
+
+    /// A producer that states what it prefers within its ranges (PipeWire's videotestsrc: any size
+    /// and rate, 320x240 at 25 by default) streams that when nothing asks otherwise, as GStreamer
+    /// fixates it: its largest, at its fastest, is a picture no machine draws in software in time.
+    @Test func aRangeStreamsTheProducersDefaultWhenNothingAsks() throws {
+        var range = SizeRange(minWidth: 1, minHeight: 1, maxWidth: 1920, maxHeight: 1080, stepWidth: 1, stepHeight: 1)
+        range.preferred = FrameSize(width: 320, height: 240)
+        let source = Device(uniqueID: "pipewire-pwranged", name: "videotestsrc", type: .virtualCamera, position: .unspecified,
+                            backend: .pipewire, backendKey: "k",
+                            formats: [VideoFormat(pixelFormat: .uyvy, width: 1920, height: 1080, frameRates: [FrameRate(60), FrameRate(1)],
+                                                  frameRatesAreRange: true, sizeRange: range, preferredFrameRate: FrameRate(25))],
+                            vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, properties: [:])
+        let free = try #require(try choose(source, [VideoDataOutput()]))
+        #expect((free.0.width, free.0.height, free.1) == (320, 240, FrameRate(25)))
+        // What outputs ask for still wins: a pinned size and a rate cap within the ranges.
+        let capped = VideoDataOutput(width: 640, height: 480)
+        capped.maximumFrameRate = FrameRate(50)
+        let asked = try #require(try choose(source, [capped]))
+        #expect((asked.0.width, asked.0.height, asked.1) == (640, 480, FrameRate(50)))
+    }
 }

@@ -80,6 +80,7 @@ int ocpw_node_set_param(struct pw_node *node, uint32_t id, uint32_t flags, const
 /* ---- video format pods ---- */
 #define OCPW_MAX_VALUES 32
 
+/* RANGE: three values, the producer's default, the minimum and the maximum. */
 enum ocpw_choice { OCPW_CHOICE_NONE = 0, OCPW_CHOICE_ENUM = 1, OCPW_CHOICE_RANGE = 2 };
 
 /* A video EnumFormat/Format param flattened. Lists hold the alternatives

@@ -49,7 +49,7 @@ struct FormatChoice {
         let pinned = outputs.compactMap { output in output.width.flatMap { width in output.height.map { (width, $0) } } }
         let concrete = input.depthFormats(beside: picture).flatMap { format -> [VideoFormat] in
             guard let range = format.sizeRange else { return [format] }
-            let sizes = pinned.filter { range.contains(width: $0.0, height: $0.1) } + range.commonSizes
+            let sizes = pinned.filter { range.contains(width: $0.0, height: $0.1) } + range.sizesToOffer
             return sizes.isEmpty ? [format] : sizes.map { format.sized(width: $0.0, height: $0.1) }
         }
         let candidates = concrete.filter { format in format.maxFrameRate != nil && outputs.allSatisfy { $0.isServed(by: format) } }
@@ -121,10 +121,12 @@ struct FormatChoice {
             }.count
         }
         /// A rate the camera offers: the wanted one within a range, else the lowest listed rate at
-        /// or above it (outputs thin the rest), else the top rate.
+        /// or above it (outputs thin the rest), else the top rate; none wanted, the one the
+        /// producer prefers, or the top rate.
         func streamRate(_ format: VideoFormat) -> FrameRate {
             let top = format.maxFrameRate ?? FrameRate(30)
-            guard let wanted = wantedRate, wanted < top else { return top }
+            guard let wanted = wantedRate else { return format.preferredFrameRate ?? top }
+            guard wanted < top else { return top }
             if format.frameRatesAreRange { return max(wanted, format.frameRates.last ?? wanted) }
             return format.frameRates.filter { $0 >= wanted }.min() ?? top
         }
@@ -133,7 +135,7 @@ struct FormatChoice {
         let pinned = outputs.compactMap(size)
         let concrete = input.formats.flatMap { format -> [VideoFormat] in
             guard let range = format.sizeRange else { return [format] }
-            let sizes = pinned.filter { range.contains(width: $0.0, height: $0.1) } + range.commonSizes
+            let sizes = pinned.filter { range.contains(width: $0.0, height: $0.1) } + range.sizesToOffer
             return sizes.isEmpty ? [format] : sizes.map { format.sized(width: $0.0, height: $0.1) }
         }
         // A rate cap is a maximum: a camera slower than the cap still serves the output.

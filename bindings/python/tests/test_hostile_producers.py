@@ -113,3 +113,18 @@ def test_a_source_with_size_and_rate_ranges_lists_its_range_and_streams(ranged_s
         assert out.returncode == 0, out.stderr
         summary = json.loads(out.stdout)
         assert summary["frames"] == 10 and (summary["width"], summary["height"]) == size
+
+
+
+def test_a_source_with_ranges_streams_its_own_default_when_nothing_asks(ranged_source):
+    # videotestsrc states 320x240 at 25/1 as its ranges' defaults: without a size or rate it streams
+    # that (as GStreamer fixates it), not its largest at its fastest (1080p RGB at 60 in software).
+    import json
+    ranged_source, environment = ranged_source
+    out = subprocess.run([CLI, "stream", ranged_source, "--seconds", "3", "--json"],
+                         capture_output=True, text=True, timeout=60, env=environment)
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert (summary["width"], summary["height"]) == (320, 240), summary
+    # 25 a second, not 60 (the source sometimes starts slowly: its first second may bring fewer).
+    assert summary["frames"] >= 30 and summary["fps"] <= 27, summary
