@@ -1552,6 +1552,10 @@ typedef enum oc_session_event {
      * YUYV 640x480 at 30.0 fps: " and why: the share of the bus the wanted format would
      * take ("it would take 122% of usb1 beside …"), or the kernel's refusal at stream-on
      * ("the kernel refused it (…)"), after which the next format that fits was tried.
+     * Also (with `error` OC_ERROR_BUSY, whatever the bus fit) when another app streams a
+     * PipeWire camera in another format, which the outputs are then served from (scaled or
+     * converted): why reads "the camera streams YUYV 1920x1080 for another app, not …". When
+     * they cannot be served from it, starting fails with OC_ERROR_BUSY saying so.
      */
     OC_SESSION_EVENT_FORMAT_FALLBACK = 11
 } oc_session_event;

@@ -213,7 +213,7 @@ func sessionEventFields(_ event: CaptureSession.Event) -> (oc_session_event, oc_
     case .microphoneModeChanged(let mode):
         (OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED, mode.reason.isEmpty ? 0 : ErrorCode.libraryUnavailable.rawValue,
          mode.reason.isEmpty ? mode.active.name : "\(mode.active.name): \(mode.reason)")
-    case .formatFallback(let fallback): (OC_SESSION_EVENT_FORMAT_FALLBACK, ErrorCode.noResources.rawValue, fallback.description)
+    case .formatFallback(let fallback): (OC_SESSION_EVENT_FORMAT_FALLBACK, fallback.code.rawValue, fallback.description)
     }
 }
 

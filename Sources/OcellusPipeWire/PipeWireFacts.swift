@@ -151,6 +151,14 @@ enum PipeWireFormats {
             ?? "subtype \(parsed.media_subtype) format \(format)"
     }
 
+    /// The format and rate a fixed (agreed) format names, where Ocellus knows its pixel format.
+    static func running(_ parsed: ocpw_video_format) -> (format: VideoFormat, rate: FrameRate)? {
+        guard let fourCC = fourCC(subtype: parsed.media_subtype, format: parsed.n_formats > 0 ? parsed.formats.0 : 0),
+              parsed.n_sizes > 0, parsed.sizes.0.width > 0, parsed.sizes.0.height > 0 else { return nil }
+        let rate = parsed.n_rates > 0 ? FrameRate(parsed.rates.0.num, parsed.rates.0.denom) : FrameRate(0, 1)
+        return (VideoFormat(pixelFormat: fourCC, width: parsed.sizes.0.width, height: parsed.sizes.0.height, frameRates: [rate]), rate)
+    }
+
     /// The SPA (subtype, video format) of a fourcc, for building a format pod.
     static func spaFormat(for fourCC: FourCC) -> (subtype: UInt32, format: UInt32)? {
         if fourCC == .mjpeg { return (SPA_MEDIA_SUBTYPE_mjpg.rawValue, SPA_VIDEO_FORMAT_UNKNOWN.rawValue) }

@@ -15,10 +15,10 @@ struct PipeWireCaptureMedia {
     var description: String
     /// Builds the single EnumFormat param offered, into the given buffer.
     var buildFormat: (UnsafeMutablePointer<UInt8>, UInt32) -> UnsafePointer<spa_pod>?
-    /// The format was agreed (`param`), first or again while streaming: the stream may be given
+    /// The format was agreed (`param`), first (`beforeStreaming`) or again while streaming: the stream may be given
     /// more params, or an error when it cannot take that format, which ends the stream before
     /// any of its buffers is read.
-    var formatAgreed: (OpaquePointer, UnsafePointer<spa_pod>) -> OcellusError? = { _, _ in nil }
+    var formatAgreed: (OpaquePointer, UnsafePointer<spa_pod>, _ beforeStreaming: Bool) -> OcellusError? = { _, _, _ in nil }
     /// A dequeued buffer (queued back after the call), and when its graph cycle began (the
     /// driver's CLOCK_MONOTONIC wakeup; nil if the stream has no time yet, or unless `wantsCycleTime`).
     var process: (UnsafeMutablePointer<spa_buffer>, UInt64?) -> Void
@@ -197,7 +197,7 @@ final class PipeWireCapture: @unchecked Sendable {
 
     private func paramChanged(id: UInt32, param: UnsafePointer<spa_pod>?) {
         guard id == SPA_PARAM_Format.rawValue, let param, let stream else { return }
-        if let refusal = media.formatAgreed(stream, param) { fail(refusal) }
+        if let refusal = media.formatAgreed(stream, param, !everStreamed) { fail(refusal) }
     }
 
     private func process() {
@@ -249,17 +249,22 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
                 var rate = spa_fraction(num: frameRate.numerator, denom: frameRate.denominator)
                 return ocpw_build_video_enum_format(buffer, size, spa.subtype, spa.format, width, height, &rate, 1)
             },
-            formatAgreed: { stream, param in
-                // Only the format offered can be read: another format or size (the producer
-                // renegotiated, e.g. for another app at a size of its own) ends the stream.
+            formatAgreed: { stream, param, beforeStreaming in
+                // Only the format offered can be read. The camera already running another format
+                // or size for another app is said with that format (the session can share it);
+                // one changed while streaming (the producer renegotiated) ends the stream.
                 var agreed = ocpw_video_format()
                 guard ocpw_parse_video_format(param, &agreed) == 0, agreed.n_sizes > 0,
                       PipeWireFormats.fourCC(subtype: agreed.media_subtype, format: agreed.n_formats > 0 ? agreed.formats.0 : 0)
                         == format.pixelFormat,
                       agreed.sizes.0.width == width, agreed.sizes.0.height == height else {
                     let size = agreed.n_sizes > 0 ? " \(agreed.sizes.0.width)x\(agreed.sizes.0.height)" : ""
-                    return OcellusError(.io, "the camera's format changed to \(PipeWireFormats.describe(agreed))\(size) while it streamed "
-                        + "\(format.pixelFormat) \(width)x\(height) (another app asked for it); the stream ended")
+                    guard beforeStreaming else {
+                        return OcellusError(.io, "the camera's format changed to \(PipeWireFormats.describe(agreed))\(size) while it streamed "
+                            + "\(format.pixelFormat) \(width)x\(height) (another app asked for it); the stream ended")
+                    }
+                    return OcellusError(.busy, "the camera streams \(PipeWireFormats.describe(agreed))\(size) for another app, "
+                        + "not \(format.pixelFormat) \(width)x\(height)", formatInUse: PipeWireFormats.running(agreed))
                 }
                 var meta = [UInt8](repeating: 0, count: 256)
                 _ = meta.withUnsafeMutableBufferPointer { bytes in

@@ -49,6 +49,13 @@ public final class CaptureSession: @unchecked Sendable {
         public let wanted: (format: VideoFormat, rate: FrameRate)
         public let chosen: (format: VideoFormat, rate: FrameRate)
         public let reason: String
+        /// `.noResources` for the bus, `.busy` for a format another app streams the camera in.
+        public let code: ErrorCode
+
+        public init(camera: Device, wanted: (format: VideoFormat, rate: FrameRate), chosen: (format: VideoFormat, rate: FrameRate),
+                    reason: String, code: ErrorCode = .noResources) {
+            (self.camera, self.wanted, self.chosen, self.reason, self.code) = (camera, wanted, chosen, reason, code)
+        }
 
         public var description: String {
             "\(camera.uniqueID) runs \(HardwareCost.describe(chosen.format, chosen.rate)) instead of "
@@ -622,24 +629,34 @@ public final class CaptureSession: @unchecked Sendable {
     /// want of bandwidth (ENOSPC at stream-on: the estimate was low, or another process took the
     /// bus meanwhile) is left out and the next that fits is tried; a format run instead of the
     /// one wanted is posted as `.formatFallback`.
+    /// A camera another app streams in another format is shared in that one when it serves the
+    /// outputs (scaled or converted), with `.formatFallback` saying so; else the refusal says why.
     private func openStreams(_ configuration: SessionConfiguration) throws(OcellusError) {
         var refused: [(format: VideoFormat, error: OcellusError)] = []
+        var inUse: OcellusError?
         while true {
             let choice: FormatChoice.Streams
             do throws(OcellusError) {
-                choice = try formats.streams(for: configuration, excluding: refused.map(\.format))
+                choice = try formats.streams(for: configuration, excluding: refused.map(\.format), sharing: inUse?.formatInUse)
             } catch {
+                if let inUse, let camera = configuration.input {
+                    throw OcellusError(.busy, "\(camera.uniqueID): \(inUse.message), and this session's \(error.message)")
+                }
                 throw refused.last?.error ?? error   // nothing left to step to: the kernel's refusal says most
             }
             do throws(OcellusError) {
                 try startStream(configuration, choice)
             } catch {
+                if inUse == nil, error.formatInUse != nil {
+                    inUse = error
+                    continue
+                }
                 guard error.code == .noResources, configuration.fitsBus, let (format, _) = choice.picture else { throw error }
                 refused.append((format, error))
                 continue
             }
-            if configuration.fitsBus, let input = configuration.input, let chosen = choice.picture {
-                reportFallback(camera: input, configuration, chosen: chosen, refused: refused)
+            if let input = configuration.input, let chosen = choice.picture, configuration.fitsBus || inUse != nil {
+                reportFallback(camera: input, configuration, chosen: chosen, refused: refused, inUse: inUse)
             }
             return
         }
@@ -647,10 +664,12 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// Posts `.formatFallback` when `chosen` is not what the outputs and preset would have on an idle bus.
     private func reportFallback(camera: Device, _ configuration: SessionConfiguration, chosen: (format: VideoFormat, rate: FrameRate),
-                                refused: [(format: VideoFormat, error: OcellusError)]) {
+                                refused: [(format: VideoFormat, error: OcellusError)], inUse: OcellusError? = nil) {
         guard let wanted = try? formats.picture(for: configuration, ignoringBus: true),
               !(wanted.format.sameStream(as: chosen.format) && wanted.rate == chosen.rate) else { return }
-        let reason = if let refusal = refused.first(where: { $0.format.sameStream(as: wanted.format) }) {
+        let reason = if let inUse {
+            inUse.message
+        } else if let refusal = refused.first(where: { $0.format.sameStream(as: wanted.format) }) {
             "the kernel refused it (\(refusal.error.message))"
         } else if let cost = formats.share(of: camera, format: wanted.format, rate: wanted.rate) {
             "it would take \(HardwareCost.percent(cost.load)) of \(cost.bus)"
@@ -658,7 +677,8 @@ public final class CaptureSession: @unchecked Sendable {
         } else {
             "it does not fit the camera's bus"
         }
-        events.post(.formatFallback(FormatFallback(camera: camera, wanted: wanted, chosen: chosen, reason: reason)))
+        events.post(.formatFallback(FormatFallback(camera: camera, wanted: wanted, chosen: chosen, reason: reason,
+                                                   code: inUse == nil ? .noResources : .busy)))
     }
 
     private func startStream(_ configuration: SessionConfiguration, _ choice: FormatChoice.Streams) throws(OcellusError) {

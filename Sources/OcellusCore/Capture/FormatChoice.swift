@@ -24,8 +24,9 @@ struct FormatChoice {
     }
 
     /// The picture stream's format and rate, and where depth comes from.
-    func streams(for configuration: SessionConfiguration, excluding: [VideoFormat] = []) throws(OcellusError) -> Streams {
-        let picture = try self.picture(for: configuration, excluding: excluding)
+    func streams(for configuration: SessionConfiguration, excluding: [VideoFormat] = [],
+                 sharing: (format: VideoFormat, rate: FrameRate)? = nil) throws(OcellusError) -> Streams {
+        let picture = try self.picture(for: configuration, excluding: excluding, sharing: sharing)
         guard let input = configuration.input, !configuration.depthOutputs.isEmpty, let (format, rate) = picture else {
             return Streams(picture: picture, depth: nil)
         }
@@ -94,9 +95,10 @@ struct FormatChoice {
     /// needing conversion, raw before MJPEG (no decoding), then the smallest size
     /// covering every pinned size — or, with none pinned, the largest at ≥ 30 fps —
     /// and the rate every output asks for.
-    /// `excluding`: formats the kernel refused at this start (any rate of them).
-    func picture(for configuration: SessionConfiguration, ignoringBus: Bool = false,
-                 excluding: [VideoFormat] = []) throws(OcellusError) -> (format: VideoFormat, rate: FrameRate)? {
+    /// `excluding`: formats the kernel refused at this start (any rate of them). `sharing`: the
+    /// format and rate another app streams the camera in, the only one it can be shared in.
+    func picture(for configuration: SessionConfiguration, ignoringBus: Bool = false, excluding: [VideoFormat] = [],
+                 sharing: (format: VideoFormat, rate: FrameRate)? = nil) throws(OcellusError) -> (format: VideoFormat, rate: FrameRate)? {
         guard let input = configuration.input else { return nil }
         let outputs = configuration.outputs
         // An output without a cap wants every frame the camera has.
@@ -143,6 +145,17 @@ struct FormatChoice {
         let depthOutputs = input.depthSharesPictureStream ? configuration.depthOutputs : []
         let served = concrete.filter { format in
             outputs.allSatisfy { serves(format, $0) } && depthOutputs.allSatisfy { $0.isServed(by: format) }
+        }
+        if let sharing {
+            // What the camera runs for another app, whatever it lists: the bus carries it already.
+            guard outputs.allSatisfy({ serves(sharing.format, $0) }) && depthOutputs.allSatisfy({ $0.isServed(by: sharing.format) }) else {
+                let wants = outputs.map { output in
+                    "\(output.pixelFormat?.name ?? "any format") at \(size(output).map { "\($0.0)x\($0.1)" } ?? "any size")"
+                }
+                throw OcellusError(.busy, "\(wants.joined(separator: "; ")) cannot be made from it "
+                    + "(a size smaller than it, in its aspect ratio, can)")
+            }
+            return sharing
         }
         // Formats the kernel refused for this start are out. With fitting on, a format runs at the
         // fastest of its rates up to the wanted one that fits the USB bus beside what it carries now,

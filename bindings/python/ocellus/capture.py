@@ -74,8 +74,8 @@ class SessionEvent(enum.IntEnum):
     #: the active microphone mode or its engine changed (message: the active mode's name, then why
     #: when it is not the preferred one)
     MICROPHONE_MODE_CHANGED = 10
-    #: the camera runs another format than it would on an idle bus, to fit its USB bus (message:
-    #: "ID runs … instead of …: " and why); see `BusFit`
+    #: the camera runs another format than it would on an idle bus, to fit its USB bus, or because
+    #: another app streams it in that format (message: "ID runs … instead of …: " and why); see `BusFit`
     FORMAT_FALLBACK = 11
 
 

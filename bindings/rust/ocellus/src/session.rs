@@ -172,8 +172,8 @@ pub enum SessionEvent {
     /// The active microphone mode or its engine changed: the active mode's name, then after ": "
     /// why it is not the preferred one (see [`CaptureSession::microphone_mode`]).
     MicrophoneModeChanged(String),
-    /// To fit its USB bus the camera runs another format than it would on an idle bus
-    /// ("ID runs … instead of …: " and why).
+    /// To fit its USB bus, or because another app streams it so, the camera runs another format
+    /// than it would on an idle bus ("ID runs … instead of …: " and why).
     FormatFallback(String),
 }
 
