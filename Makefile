@@ -74,7 +74,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install uninstall man test test-swift test-c test-badinput test-python test-portal test-rust rust-sys-docs symbol-order test-examples test-debian test-ffmpeg test-vivid test-gadget test-fuzz test-tsan test-sanitizers fuzz fuzz-build soak bench clean
+.PHONY: all build install uninstall man dist test test-swift test-c test-abi test-dist test-badinput test-python test-portal test-rust rust-sys-docs symbol-order test-examples test-debian test-ffmpeg test-vivid test-gadget test-fuzz test-tsan test-sanitizers fuzz fuzz-build soak bench clean
 
 all: build
 
@@ -164,6 +164,18 @@ test-swift: build
 test-c: build
 	export SWIFT="$(SWIFT)"; \
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- Tests/c/run.sh $(abspath $(BUILD))
+
+# The header's C ABI against the last release's (abi/ocellus.abi, abidiff), and the release
+# tarball with every place that states the version (docs/releasing.md).
+test-abi: build
+	scripts/abi-check.sh $(BUILD)
+
+test-dist:
+	scripts/dist.sh $(BUILD)/dist --check
+
+# The release tarball, build/dist/ocellus-VERSION.tar.gz, of the committed tree.
+dist:
+	scripts/dist.sh $(BUILD)/dist
 
 # Every function of the header with bad input and from inside its callbacks (Tests/badinput).
 test-badinput: build

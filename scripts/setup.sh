@@ -28,6 +28,7 @@ PACKAGES=(
 	python3-qrcode                                                         # an independent QR encoder (tests)
 	sox bucklespring-data python3-pip                                      # voice isolation: mixes of alsa-utils' speech and recorded typing; RNNoise from PyPI
 	debhelper dh-python python3-all lintian debootstrap                    # Debian packages, checked on a clean system
+	abigail-tools                                                          # the C ABI checked against the last release (abidiff)
 )
 command -v cargo >/dev/null 2>&1 || PACKAGES+=(cargo)                      # Rust bindings
 command -v rustfmt >/dev/null 2>&1 || PACKAGES+=(rustfmt)                  # their formatting, checked

@@ -58,6 +58,8 @@ what_failed() {
 
 suite swift count_plain make -s test-swift
 suite c count_plain make -s test-c
+suite abi count_plain make -s test-abi
+suite dist count_plain make -s test-dist
 suite badinput count_plain make -s test-badinput
 suite python count_pytest make -s test-python
 suite portal count_pytest make -s test-portal
