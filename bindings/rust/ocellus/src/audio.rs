@@ -175,7 +175,7 @@ unsafe extern "C" fn samples_trampoline(
     contain_panic("an audio callback", || callback(view, channels, sample_rate, timestamp_ns));
 }
 
-impl<'ctx> CaptureSession<'ctx> {
+impl CaptureSession {
     /// The session's microphone (`None` removes it): a microphone from `devices()`, a camera's
     /// `associated_microphone`, or `default_microphone()` to follow the route.
     pub fn set_audio_input(&self, microphone: Option<&Device>) -> Result<()> {

@@ -3,6 +3,7 @@
 use crate::{c_string, check, contain_panic, ffi, text, Backend, Device, DiscoverySession, Position, Result};
 use std::os::raw::{c_char, c_void};
 use std::ptr::{self, NonNull};
+use std::sync::Arc;
 
 /// What happened to a device a hotplug callback names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,9 +37,28 @@ pub enum PreferredCamera {
 type HotplugClosure = Box<dyn FnMut(HotplugEvent, &Device) + Send + 'static>;
 type PreferredClosure = Box<dyn FnMut(PreferredCamera, Option<&Device>) + Send + 'static>;
 
-/// A connection to the system's cameras for one application; destroyed on drop.
+/// A connection to the system's cameras for one application. A counted handle, as rusb's
+/// context is: clones share one connection, and every session made from it holds it too, so a
+/// session can move to another thread or live beside its context in one struct; the connection
+/// is destroyed when the last of them goes.
+#[derive(Clone)]
 pub struct Context {
     pub(crate) raw: NonNull<ffi::oc_context>,
+    _shared: Arc<ContextHandle>,
+}
+
+/// The one owner of a context handle: destroys it when the last `Context` clone goes.
+struct ContextHandle(NonNull<ffi::oc_context>);
+
+// SAFETY: see `Context`'s: the handle is only destroyed, once, from whichever thread drops last.
+unsafe impl Send for ContextHandle {}
+// SAFETY: nothing is called through a shared `ContextHandle` but its drop.
+unsafe impl Sync for ContextHandle {}
+
+impl Drop for ContextHandle {
+    fn drop(&mut self) {
+        unsafe { ffi::oc_context_destroy(self.0.as_ptr()) }
+    }
 }
 
 // SAFETY: the header documents every `oc_context_*` function as safe from any thread, concurrently
@@ -61,7 +81,8 @@ impl Context {
         raw_options.timeout_ms = options.timeout_ms;
         let mut raw = ptr::null_mut();
         check(unsafe { ffi::oc_context_create(app_id.as_ptr(), &raw_options, &mut raw) })?;
-        Ok(Context { raw: NonNull::new(raw).expect("oc_context_create returned OK with a handle") })
+        let raw = NonNull::new(raw).expect("oc_context_create returned OK with a handle");
+        Ok(Context { raw, _shared: Arc::new(ContextHandle(raw)) })
     }
 
     /// The app ID the context was created with.
@@ -166,7 +187,7 @@ impl Context {
         device_types: u32,
         media_type: ffi::oc_media_type,
         position: Position,
-    ) -> Result<DiscoverySession<'_>> {
+    ) -> Result<DiscoverySession> {
         let position = match position {
             Position::Unspecified => ffi::OC_DEVICE_POSITION_UNSPECIFIED,
             Position::Front => ffi::OC_DEVICE_POSITION_FRONT,
@@ -174,7 +195,7 @@ impl Context {
         };
         let mut raw = ptr::null_mut();
         check(unsafe { ffi::oc_discovery_session_create(self.raw.as_ptr(), device_types, media_type, position, &mut raw) })?;
-        Ok(DiscoverySession { raw: NonNull::new(raw).expect("session handle"), _context: self })
+        Ok(DiscoverySession { raw: NonNull::new(raw).expect("session handle"), _context: self.clone() })
     }
 
     /// Calls `callback` when the user or system preferred camera changes (plug, unplug, a new
@@ -217,12 +238,6 @@ impl Context {
             return Err(error);
         }
         Ok(Registration { context: self, id, free: Box::new(move || drop(unsafe { Box::from_raw(user_data) })) })
-    }
-}
-
-impl Drop for Context {
-    fn drop(&mut self) {
-        unsafe { ffi::oc_context_destroy(self.raw.as_ptr()) }
     }
 }
 

@@ -120,7 +120,7 @@ unsafe extern "C" fn depth_trampoline(
     contain_panic("a depth callback", || callback(&view));
 }
 
-impl CaptureSession<'_> {
+impl CaptureSession {
     /// Adds a depth output (the input must be a depth camera); keep it alive while the session uses it.
     pub fn add_depth_output(&self, output: &DepthDataOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_add_depth_output(self.raw(), output.raw.as_ptr()) })

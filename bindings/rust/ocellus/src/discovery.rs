@@ -3,12 +3,12 @@ use crate::{check, ffi, Context, Device, Result};
 use std::ptr::{self, NonNull};
 
 /// A live, filtered view of a context's devices; destroyed on drop.
-pub struct DiscoverySession<'a> {
+pub struct DiscoverySession {
     pub(crate) raw: NonNull<ffi::oc_discovery_session>,
-    pub(crate) _context: &'a Context,
+    pub(crate) _context: Context,
 }
 
-impl DiscoverySession<'_> {
+impl DiscoverySession {
     /// The matching connected devices now, in the default order.
     pub fn devices(&self) -> Result<Vec<Device>> {
         let mut list = ptr::null_mut();
@@ -20,7 +20,7 @@ impl DiscoverySession<'_> {
     }
 }
 
-impl Drop for DiscoverySession<'_> {
+impl Drop for DiscoverySession {
     fn drop(&mut self) {
         unsafe { ffi::oc_discovery_session_destroy(self.raw.as_ptr()) }
     }

@@ -175,7 +175,7 @@ unsafe fn object(view: &ffi::oc_metadata_object) -> MetadataObject {
     MetadataObject { kind, bounds: (view.x, view.y, view.width, view.height), confidence: view.confidence }
 }
 
-impl CaptureSession<'_> {
+impl CaptureSession {
     /// Adds a metadata output; it searches the running stream's frames.
     pub fn add_metadata_output(&self, output: &MetadataOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_add_metadata_output(self.raw(), output.raw.as_ptr()) })

@@ -123,7 +123,7 @@ unsafe extern "C" fn recording_trampoline(
     contain_panic("a recording closure", || done(recording));
 }
 
-impl CaptureSession<'_> {
+impl CaptureSession {
     /// Adds a movie file output; keep it alive while the session uses it.
     pub fn add_movie_file_output(&self, output: &MovieFileOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_add_movie_file_output(self.raw(), output.raw.as_ptr()) })

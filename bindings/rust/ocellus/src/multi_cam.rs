@@ -7,35 +7,35 @@ use std::ptr::{self, NonNull};
 /// Several cameras streaming together, started and stopped as one; stopped and destroyed on
 /// drop. Each camera added has a branch, a [`CaptureSession`] for that camera's outputs, whose
 /// formats are chosen beside the cameras added before it so that the session fits its USB buses.
-pub struct MultiCamSession<'ctx> {
+pub struct MultiCamSession {
     raw: NonNull<ffi::oc_multi_cam_session>,
-    context: &'ctx Context,
-    branches: Vec<(String, CaptureSession<'ctx>)>,
+    context: Context,
+    branches: Vec<(String, CaptureSession)>,
 }
 
 // SAFETY: as a capture session's, the handle has no thread affinity.
-unsafe impl Send for MultiCamSession<'_> {}
+unsafe impl Send for MultiCamSession {}
 
 impl Context {
     /// A new multi-camera session on this context's cameras.
-    pub fn multi_cam_session(&self) -> Result<MultiCamSession<'_>> {
+    pub fn multi_cam_session(&self) -> Result<MultiCamSession> {
         let mut raw = ptr::null_mut();
         check(unsafe { ffi::oc_multi_cam_session_create(self.raw.as_ptr(), &mut raw) })?;
-        Ok(MultiCamSession { raw: NonNull::new(raw).expect("session handle"), context: self, branches: Vec::new() })
+        Ok(MultiCamSession { raw: NonNull::new(raw).expect("session handle"), context: self.clone(), branches: Vec::new() })
     }
 }
 
-impl<'ctx> MultiCamSession<'ctx> {
+impl MultiCamSession {
     /// Whether `camera` could join: a connected camera with video formats, not in the session.
     pub fn can_add_camera(&self, camera: &Device) -> bool {
         unsafe { ffi::oc_multi_cam_session_can_add_camera(self.raw.as_ptr(), camera.raw.as_ptr()) }
     }
 
     /// Adds `camera` (while stopped) and returns its branch, to which its outputs are added.
-    pub fn add_camera(&mut self, camera: &Device) -> Result<&CaptureSession<'ctx>> {
+    pub fn add_camera(&mut self, camera: &Device) -> Result<&CaptureSession> {
         let mut branch = ptr::null_mut();
         check(unsafe { ffi::oc_multi_cam_session_add_camera(self.raw.as_ptr(), camera.raw.as_ptr(), &mut branch) })?;
-        let session = CaptureSession::branch(NonNull::new(branch).expect("branch handle"), self.context);
+        let session = CaptureSession::branch(NonNull::new(branch).expect("branch handle"), &self.context);
         self.branches.push((camera.unique_id(), session));
         Ok(&self.branches.last().expect("just added").1)
     }
@@ -49,7 +49,7 @@ impl<'ctx> MultiCamSession<'ctx> {
     }
 
     /// The branch of the camera with `unique_id`, if it is in the session.
-    pub fn branch(&self, unique_id: &str) -> Option<&CaptureSession<'ctx>> {
+    pub fn branch(&self, unique_id: &str) -> Option<&CaptureSession> {
         self.branches.iter().find(|(id, _)| id == unique_id).map(|(_, session)| session)
     }
 
@@ -85,7 +85,7 @@ impl<'ctx> MultiCamSession<'ctx> {
     /// stream ended on its own (every camera stopped), and the branches' other events with the
     /// camera's unique ID.
     #[must_use = "dropping the registration unregisters the callback"]
-    pub fn on_event<F>(&self, callback: F) -> Result<MultiCamRegistration<'_, 'ctx>>
+    pub fn on_event<F>(&self, callback: F) -> Result<MultiCamRegistration<'_>>
     where
         F: FnMut(SessionEvent, Option<String>) + Send + 'static,
     {
@@ -107,7 +107,7 @@ impl<'ctx> MultiCamSession<'ctx> {
     }
 }
 
-impl Drop for MultiCamSession<'_> {
+impl Drop for MultiCamSession {
     fn drop(&mut self) {
         self.branches.clear(); // branches are not destroyed on their own; the session takes them along
         unsafe { ffi::oc_multi_cam_session_destroy(self.raw.as_ptr()) }
@@ -117,13 +117,13 @@ impl Drop for MultiCamSession<'_> {
 type EventClosure = Box<dyn FnMut(SessionEvent, Option<String>) + Send + 'static>;
 
 /// A multi-camera session event callback; dropping it unregisters it (waiting for a call in flight).
-pub struct MultiCamRegistration<'s, 'ctx> {
-    session: &'s MultiCamSession<'ctx>,
+pub struct MultiCamRegistration<'s> {
+    session: &'s MultiCamSession,
     id: ffi::oc_callback_id,
     closure: *mut EventClosure,
 }
 
-impl Drop for MultiCamRegistration<'_, '_> {
+impl Drop for MultiCamRegistration<'_> {
     fn drop(&mut self) {
         unsafe {
             ffi::oc_multi_cam_session_remove_callback(self.session.raw.as_ptr(), self.id);

@@ -119,7 +119,7 @@ unsafe extern "C" fn photo_trampoline(
     contain_panic("a photo closure", || done(result));
 }
 
-impl CaptureSession<'_> {
+impl CaptureSession {
     /// Adds a photo output; keep it alive while the session uses it.
     pub fn add_photo_output(&self, output: &PhotoOutput) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_add_photo_output(self.raw(), output.raw.as_ptr()) })

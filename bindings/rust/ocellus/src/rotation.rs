@@ -3,22 +3,22 @@ use crate::{check, ffi, Context, Device, Result};
 use std::ptr::{self, NonNull};
 
 /// behaviour §3 preview and capture angles (clockwise degrees) for one camera; destroyed on drop.
-pub struct RotationCoordinator<'ctx> {
+pub struct RotationCoordinator {
     pub(crate) raw: NonNull<ffi::oc_rotation_coordinator>,
-    _context: &'ctx Context,
+    _context: Context,
 }
 
 impl Context {
     /// A coordinator for `camera`; `mirrored` None for the camera's default.
-    pub fn rotation_coordinator(&self, camera: &Device, mirrored: Option<bool>) -> Result<RotationCoordinator<'_>> {
+    pub fn rotation_coordinator(&self, camera: &Device, mirrored: Option<bool>) -> Result<RotationCoordinator> {
         let mut raw = ptr::null_mut();
         let mode = mirrored.map_or(-1, |m| m as i32);
         check(unsafe { ffi::oc_rotation_coordinator_create(self.raw.as_ptr(), camera.raw.as_ptr(), mode, &mut raw) })?;
-        Ok(RotationCoordinator { raw: NonNull::new(raw).expect("coordinator handle"), _context: self })
+        Ok(RotationCoordinator { raw: NonNull::new(raw).expect("coordinator handle"), _context: self.clone() })
     }
 }
 
-impl RotationCoordinator<'_> {
+impl RotationCoordinator {
     /// (preview, capture).
     pub fn angles(&self) -> (i32, i32) {
         let (mut preview, mut capture) = (0, 0);
@@ -44,7 +44,7 @@ impl RotationCoordinator<'_> {
     }
 }
 
-impl Drop for RotationCoordinator<'_> {
+impl Drop for RotationCoordinator {
     fn drop(&mut self) {
         unsafe { ffi::oc_rotation_coordinator_destroy(self.raw.as_ptr()) }
     }

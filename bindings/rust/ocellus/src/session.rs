@@ -4,34 +4,34 @@ use std::os::raw::{c_char, c_void};
 use std::ptr::{self, NonNull};
 
 /// An input camera, outputs and one stream feeding them; stopped and destroyed on drop.
-pub struct CaptureSession<'ctx> {
+pub struct CaptureSession {
     pub(crate) raw: NonNull<ffi::oc_capture_session>,
-    _context: &'ctx Context,
+    _context: Context,
     /// False for a multi-camera session's branch, which goes with its session.
     owned: bool,
 }
 
 // SAFETY: the session handle has no thread affinity: its functions run on any thread (those that
 // wait for the stream refuse a frame callback of the session with WRONG_STATE instead).
-unsafe impl Send for CaptureSession<'_> {}
+unsafe impl Send for CaptureSession {}
 
 impl Context {
     /// A new capture session on this context's cameras.
-    pub fn capture_session(&self) -> Result<CaptureSession<'_>> {
+    pub fn capture_session(&self) -> Result<CaptureSession> {
         let mut raw = ptr::null_mut();
         check(unsafe { ffi::oc_capture_session_create(self.raw.as_ptr(), &mut raw) })?;
-        Ok(CaptureSession { raw: NonNull::new(raw).expect("session handle"), _context: self, owned: true })
+        Ok(CaptureSession { raw: NonNull::new(raw).expect("session handle"), _context: self.clone(), owned: true })
     }
 }
 
-impl<'ctx> CaptureSession<'ctx> {
+impl CaptureSession {
     /// A multi-camera session's branch (its handle, not destroyed on drop).
-    pub(crate) fn branch(raw: NonNull<ffi::oc_capture_session>, context: &'ctx Context) -> Self {
-        CaptureSession { raw, _context: context, owned: false }
+    pub(crate) fn branch(raw: NonNull<ffi::oc_capture_session>, context: &Context) -> Self {
+        CaptureSession { raw, _context: context.clone(), owned: false }
     }
 }
 
-impl CaptureSession<'_> {
+impl CaptureSession {
     pub(crate) fn raw(&self) -> *mut ffi::oc_capture_session {
         self.raw.as_ptr()
     }
@@ -138,7 +138,7 @@ pub struct HardwareCost {
     pub bus: String,
 }
 
-impl Drop for CaptureSession<'_> {
+impl Drop for CaptureSession {
     fn drop(&mut self) {
         if self.owned {
             unsafe { ffi::oc_capture_session_destroy(self.raw.as_ptr()) }
@@ -180,13 +180,13 @@ pub enum SessionEvent {
 type EventClosure = Box<dyn FnMut(SessionEvent) + Send + 'static>;
 
 /// A session event callback; dropping it unregisters it (waiting for a call in flight) and frees it.
-pub struct SessionRegistration<'s, 'ctx> {
-    session: &'s CaptureSession<'ctx>,
+pub struct SessionRegistration<'s> {
+    session: &'s CaptureSession,
     id: ffi::oc_callback_id,
     closure: *mut EventClosure,
 }
 
-impl Drop for SessionRegistration<'_, '_> {
+impl Drop for SessionRegistration<'_> {
     fn drop(&mut self) {
         unsafe {
             ffi::oc_capture_session_remove_callback(self.session.raw(), self.id);
@@ -195,7 +195,7 @@ impl Drop for SessionRegistration<'_, '_> {
     }
 }
 
-impl<'ctx> CaptureSession<'ctx> {
+impl CaptureSession {
     /// behaviour §4 automatic switching (opt-in): the input follows the system preferred camera,
     /// never during a recording (the switch waits for its end).
     pub fn set_automatically_switches_camera(&self, enabled: bool) -> Result<()> {
@@ -214,7 +214,7 @@ impl<'ctx> CaptureSession<'ctx> {
 
     /// Calls `callback` on a library thread for each session event until the registration drops.
     #[must_use = "dropping the registration unregisters the callback"]
-    pub fn on_event<F>(&self, callback: F) -> Result<SessionRegistration<'_, 'ctx>>
+    pub fn on_event<F>(&self, callback: F) -> Result<SessionRegistration<'_>>
     where
         F: FnMut(SessionEvent) + Send + 'static,
     {

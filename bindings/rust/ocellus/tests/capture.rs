@@ -136,3 +136,34 @@ fn an_unsandboxed_app_is_authorized_directly() {
     assert_eq!(ctx.camera_authorization(), CameraAuthorization::Authorized);
     assert_eq!(ctx.request_camera_access().unwrap(), CameraAuthorization::Authorized);
 }
+
+/// An app's camera object: the context and a session beside it in one struct (a session holds a
+/// counted handle of its context, as rusb's devices do), moved to a worker thread whole, and the
+/// app's own `Context` dropped first: the connection lives until the session goes.
+#[test]
+fn a_session_lives_beside_its_context_and_moves_to_a_thread() {
+    struct Camera {
+        _context: Context,
+        session: ocellus::CaptureSession,
+        output: VideoDataOutput,
+    }
+    let ctx = Context::new("org.ocellus.test.rust.owned", &ContextOptions::default()).unwrap();
+    let device = ctx.devices().unwrap().into_iter().find(|d| d.unique_id() == "usb-1d6b:0110-VCAM-0000").unwrap();
+    let camera = Camera {
+        _context: ctx.clone(),
+        session: ctx.capture_session().unwrap(),
+        output: VideoDataOutput::new(None, Some((640, 480))).unwrap(),
+    };
+    drop(ctx);
+    let worker = std::thread::spawn(move || {
+        camera.session.set_input(&device).unwrap();
+        camera.session.add_output(&camera.output).unwrap();
+        camera.session.start_running().unwrap();
+        let frame = camera.output.next_frame(Duration::from_secs(10)).unwrap();
+        camera.session.stop_running().unwrap();
+        let width = frame.frame().width();
+        drop(camera); // the session, its output and the last handle of the context, in that order
+        width
+    });
+    assert_eq!(worker.join().unwrap(), 640);
+}
