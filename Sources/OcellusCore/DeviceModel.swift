@@ -123,6 +123,9 @@ public struct FrameRate: Hashable, Sendable, Comparable {
 
     public var framesPerSecond: Double { Double(numerator) / Double(denominator) }
 
+    /// Nanoseconds between frames; a rate of 0 (frames when they come) is taken as one a second.
+    public var interval: UInt64 { 1_000_000_000 * UInt64(denominator) / UInt64(max(1, numerator)) }
+
     public static func < (lhs: FrameRate, rhs: FrameRate) -> Bool {
         UInt64(lhs.numerator) * UInt64(rhs.denominator) < UInt64(rhs.numerator) * UInt64(lhs.denominator)
     }

@@ -4,61 +4,39 @@ import Glibc
 import Musl
 #endif
 
-/// A mutex with a condition variable, for the few places that must wait
-/// (callback unregistration, event delivery). Plain pthreads: no libdispatch
-/// threads ever call into host code (CPython crashes on those at exit).
-public final class ConditionLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-
-    public init() {
-        pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        condition.deallocate()
-    }
-
-    public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-
-    /// Runs `body` with the lock released; call only while holding it.
-    public func unlocked<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_unlock(mutex)
-        defer { pthread_mutex_lock(mutex) }
-        return try body()
-    }
-
-    /// Waits (lock held) until signalled; returns false when `deadline` (monotonic ns) passed.
-    @discardableResult
-    public func wait(untilMonotonicNanoseconds deadline: UInt64? = nil) -> Bool {
-        guard let deadline else {
-            pthread_cond_wait(condition, mutex)
-            return true
-        }
-        var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        return pthread_cond_timedwait(condition, mutex, &time) == 0
-    }
-
-    public func broadcast() { pthread_cond_broadcast(condition) }
-}
-
 public func monotonicNanoseconds() -> UInt64 {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
+
+func monotonicMicroseconds() -> UInt64 { monotonicNanoseconds() / 1000 }
+
+/// The kernel's ID of this boot: monotonic times from another boot are not comparable.
+func currentBootID() -> String {
+    readFile("/proc/sys/kernel/random/boot_id").map { text in
+        String(text.filter { !$0.isWhitespace })
+    } ?? String(repeating: "0", count: 32)
+}
+
+/// The whole file as text, or nil when it cannot be opened.
+public func readFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { break }
+        bytes += chunk[0..<count]
+    }
+    return String(validating: bytes, as: UTF8.self) ?? String(decoding: bytes, as: UTF8.self) + "\u{FFFD}"
+}
+
+/// What an errno value means, as strerror says it.
+public func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
 /// Starts a pthread running `body`; returns its handle for joining.
 public func startThread(_ body: @escaping () -> Void) -> pthread_t {

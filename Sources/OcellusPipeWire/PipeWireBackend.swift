@@ -338,7 +338,3 @@ func makeProperties(_ values: [String: String]) -> UnsafeMutablePointer<pw_prope
     for (key, value) in values { pw_properties_set(properties, key, value) }
     return properties
 }
-
-func errnoText(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code))
-}

@@ -159,7 +159,6 @@ public final class CameraPortal: Sendable {
     }
 }
 
-private func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
 
 extension Substring {
     fileprivate func replacingAll(_ target: Character, with replacement: Character) -> String {

@@ -48,7 +48,7 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
         guard tiers.exposure != .none || tiers.focus != .none else { return nil }
         lock.withLock {
             stream = SteeredCamera(camera: camera, controls: controls, tiers: tiers, width: Int(format.width), height: Int(format.height),
-                                 controlList: list, frameInterval: format.maxFrameRate.map { 1_000_000_000 * UInt64($0.denominator) / UInt64(max(1, $0.numerator)) })
+                                 controlList: list, frameInterval: format.maxFrameRate?.interval)
         }
         guard let output = faces.start(rate: Self.watchingRate) else {   // no detector here: nothing to steer by
             lock.withLock { stream = nil }

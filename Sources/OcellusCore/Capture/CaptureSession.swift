@@ -387,7 +387,7 @@ public final class CaptureSession: @unchecked Sendable {
         let framing = lock.withLock { self.framing }
         var minimumScale = 0.0
         for output in outputs {
-            output.frameInterval = UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))
+            output.frameInterval = rate.interval
             let target = output.pixelFormat ?? format.pixelFormat
             let (width, height) = (output.width ?? format.width, output.height ?? format.height)
             let rotation = output.videoRotationAngle
@@ -570,7 +570,7 @@ public final class CaptureSession: @unchecked Sendable {
     private func prepareDepthOutputs(_ outputs: [DepthDataOutput], rate: FrameRate?) {
         let rate = rate ?? FrameRate(30)
         for output in outputs {
-            output.frameInterval = UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))
+            output.frameInterval = rate.interval
         }
     }
 
@@ -713,7 +713,7 @@ public final class CaptureSession: @unchecked Sendable {
         }
         lock.withLock { (picture, depth, depthSource, running) = (opened, depthOpened, choice.depth, true) }
         updatePulling()
-        watchdog.arm(frameInterval: UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))) { [weak self] change in
+        watchdog.arm(frameInterval: rate.interval) { [weak self] change in
             self?.stallChanged(change, camera: input)
         }
         onStreamingStarted?(input)
@@ -722,7 +722,7 @@ public final class CaptureSession: @unchecked Sendable {
     /// Tells the companions a stream starts, with a new framing window, and takes the outputs
     /// they feed from it now; each may put its output in or out while the stream runs.
     private func startCompanions(camera: Device, format: VideoFormat, rate: FrameRate) {
-        let interval = UInt64(1e9 * Double(rate.denominator) / Double(max(1, rate.numerator)))
+        let interval = rate.interval
         let (companions, generation, framing) = lock.withLock { () -> ([any SessionCompanion], UInt64, FramingWindow) in
             companionGeneration &+= 1
             self.framing = FramingWindow()

@@ -8,8 +8,9 @@ import Glibc
 /// stream feeds several outputs (the session says: `isolated`), on a thread of the output's own,
 /// one frame at a time, so that a slow handler holds up only its own output: while its thread is
 /// busy its frames drop as late, and the other outputs go on. The frame is not copied when the
-/// output owns its bytes (a conversion's buffer) or the stream lends its buffer (PipeWire, V4L2);
-/// only streams that cannot lend are copied, into storage reused from frame to frame.
+/// output owns its bytes (a conversion's buffer) or the stream lends its buffer (V4L2's do:
+/// `CameraBufferLending`); frames of streams that cannot lend (PipeWire's) are copied, into
+/// storage reused from frame to frame.
 final class FrameHandOff: @unchecked Sendable {
     private let handler: HandlerSlot<UnsafePointer<CameraFrame>>
     private let accounting: DeliveryAccounting

@@ -27,7 +27,7 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
         get { cap.withLock { $0 } }
         set {
             cap.withLock { $0 = newValue }
-            let interval = newValue.map { $0.numerator > 0 ? UInt64(1e9 * Double($0.denominator) / Double($0.numerator)) : 0 } ?? 0
+            let interval = newValue.map { $0.numerator > 0 ? $0.interval : 0 } ?? 0
             capInterval.store(interval, ordering: .relaxed)
         }
     }

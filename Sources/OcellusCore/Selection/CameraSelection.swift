@@ -169,12 +169,3 @@ final class CameraSelection: @unchecked Sendable {
         }
     }
 }
-
-func monotonicMicroseconds() -> UInt64 { monotonicNanoseconds() / 1000 }
-
-/// The kernel's ID of this boot: monotonic times from another boot are not comparable.
-func currentBootID() -> String {
-    readFile("/proc/sys/kernel/random/boot_id").map { text in
-        String(text.filter { !$0.isWhitespace })
-    } ?? String(repeating: "0", count: 32)
-}

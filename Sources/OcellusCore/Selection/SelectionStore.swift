@@ -70,20 +70,3 @@ public final class SelectionStore: @unchecked Sendable {
         return try outcome.get()
     }
 }
-
-/// The whole file as text, or nil when it cannot be opened.
-func readFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { break }
-        bytes += chunk[0..<count]
-    }
-    return String(validating: bytes, as: UTF8.self) ?? String(decoding: bytes, as: UTF8.self) + "\u{FFFD}"
-}
-

@@ -21,7 +21,7 @@ from ._callbacks import Registration, _Closable, c_callback, register, unregiste
 from ._library import _lib, _string, _text
 from .audio import AudioDataOutput, MicrophoneMode, MicrophoneModeState, _microphone_mode
 from .devices import Device, _fourcc, pixel_format_code
-from .errors import NotFound as NotFoundError, OcellusError, Timeout, WrongState
+from .errors import NotFound as NotFoundError, OcellusError, Timeout, WrongState, error_for
 
 if TYPE_CHECKING:
     import numpy as np
@@ -392,11 +392,6 @@ class _Requests:
             return self._futures.pop(token, None)
 
 
-def _error(status: int, message: Optional[bytes]) -> OcellusError:
-    from .errors import _ERRORS
-    return _ERRORS.get(status, OcellusError)(_string(message), status)
-
-
 @dataclass(frozen=True)
 class Photo:
     """A finished photo: JPEG bytes with EXIF."""
@@ -449,7 +444,7 @@ def _photo_completion(requests: _Requests) -> Callable[..., None]:
         if future is None:
             return
         if status != 0:
-            future.set_exception(_error(status, message))
+            future.set_exception(error_for(status, _string(message)))
             return
         value = photo.contents
         future.set_result(Photo(ctypes.string_at(value.data, value.size), value.width, value.height, value.orientation,
@@ -525,7 +520,7 @@ def _recording_completion(requests: _Requests) -> Callable[..., None]:
         if future is None:
             return
         value = summary.contents
-        error = _error(status, message) if status != 0 else None
+        error = error_for(status, _string(message)) if status != 0 else None
         future.set_result(Recording(_string(value.path), value.bytes, value.width, value.height, value.duration, value.frames,
                                     value.dropped_frames, value.rotation, _string(value.video_codec), error,
                                     value.audio_duration, value.dropped_audio_frames))
