@@ -24,6 +24,8 @@ extension DeviceBackendDelegate {
 /// device opens it (the hub routes by `Device.backend`). Implementations live in their own targets.
 public protocol DeviceBackend: AnyObject, Sendable {
     var kind: BackendKind { get }
+    /// What it can do, for the backend-neutral code's decisions.
+    var capabilities: BackendCapabilities { get }
     /// Connects and reports every present device to `delegate` before returning.
     func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError)
     /// Disconnects; no delegate call happens after this returns. Streams already open go on.

@@ -13,6 +13,8 @@ public final class Device: Sendable {
     public let type: DeviceType
     public let position: DevicePosition
     public let backend: BackendKind
+    /// What that backend can do with it (share it, stream its sound or depth).
+    public let capabilities: BackendCapabilities
     /// The backend's own key for this instance (PipeWire: `object.serial`).
     public let backendKey: String
     /// Picture formats (for a depth-only camera, its depth formats).
@@ -53,13 +55,14 @@ public final class Device: Sendable {
                 backend: BackendKind, backendKey: String, formats: [VideoFormat], depthFormats: [VideoFormat] = [],
                 vendorID: UInt16?, productID: UInt16?, serialNumber: String?,
                 pluggedMicroseconds: UInt64?, usbPort: String? = nil, details: DeviceDetails = DeviceDetails(),
-                properties: [String: String], route: MicrophoneRoute? = nil) {
+                properties: [String: String], route: MicrophoneRoute? = nil, capabilities: BackendCapabilities = BackendCapabilities()) {
         self.uniqueID = uniqueID
         self.fixedName = name
         self.route = route
         self.type = type
         self.position = position
         self.backend = backend
+        self.capabilities = capabilities
         self.backendKey = backendKey
         self.formats = formats
         self.depthFormats = depthFormats
@@ -73,14 +76,15 @@ public final class Device: Sendable {
     }
 
     /// The device a backend's facts describe, typed and placed by the behaviour §1 rules.
-    public convenience init(classifying facts: DeviceFacts, uniqueID: String, backend: BackendKind) {
+    public convenience init(classifying facts: DeviceFacts, uniqueID: String, backend: BackendKind,
+                            capabilities: BackendCapabilities = BackendCapabilities()) {
         let type = DeviceClassifier.type(of: facts)
         self.init(uniqueID: uniqueID, name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
                   backend: backend, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormatsListed,
                   vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
                   pluggedMicroseconds: facts.pluggedMicroseconds,
                   usbPort: facts.vendorID == nil ? nil : DeviceClassifier.port(of: facts), details: facts.details,
-                  properties: facts.properties)
+                  properties: facts.properties, capabilities: capabilities)
     }
 
     public var isConnected: Bool { connected.load(ordering: .acquiring) }
@@ -99,7 +103,7 @@ public final class Device: Sendable {
 
     /// behaviour §4 multitasking: whether several applications can stream this device at
     /// once — through PipeWire yes, raw V4L2 is exclusive.
-    public var supportsMultitasking: Bool { backend == .pipewire }
+    public var supportsMultitasking: Bool { capabilities.sharesCameras }
 
     /// Marks the instance gone. Returns true only for the call that changed it.
     @discardableResult

@@ -11,16 +11,19 @@ final class DeviceControllers: @unchecked Sendable {
     private let lock = ConditionLock()
     private var slots: [ObjectIdentifier: Slot] = [:]
 
-    func controller(for device: Device, backends: (BackendKind) -> (any DeviceBackend)?) throws(OcellusError) -> any CameraControlling {
+    /// A camera's controls through the kernel's own view of its node where a backend offers that
+    /// view (it reaches every control the driver has), else through the camera's own backend.
+    func controller(for device: Device, backends: [any DeviceBackend]) throws(OcellusError) -> any CameraControlling {
         guard device.type.isCamera else { throw OcellusError(.notFound, "\(device.uniqueID) is not a camera") }
         guard device.isConnected else { throw OcellusError(.disconnected, "\(device.uniqueID) is disconnected") }
         if let kept = lock.withLock({ slots[ObjectIdentifier(device)].flatMap { $0.device === device ? $0.controller : nil } }) {
             return kept
         }
         let found: any CameraControlling
-        if device.backend != .v4l2, let v4l2 = backends(.v4l2), let direct = try? v4l2.controller(for: device) {
+        if !device.capabilities.isKernelView, let kernel = backends.last(where: \.capabilities.isKernelView),
+           let direct = try? kernel.controller(for: device) {
             found = direct
-        } else if let own = backends(device.backend) {
+        } else if let own = backends.last(where: { $0.kind == device.backend }) {
             found = try own.controller(for: device)
         } else {
             throw OcellusError(.notFound, "\(device.uniqueID) has no controls Ocellus can reach (its \(device.backend.name) backend is not running)")
@@ -37,6 +40,6 @@ final class DeviceControllers: @unchecked Sendable {
 extension DeviceHub {
     /// The controls of one of the hub's cameras (one controller per device instance).
     public func controller(for device: Device) throws(OcellusError) -> any CameraControlling {
-        try controllers.controller(for: device) { runningBackend($0) }
+        try controllers.controller(for: device, backends: runningBackends())
     }
 }

@@ -33,6 +33,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         /// As the backend reported them, or with the identity of a view sharing a kernel node.
         var facts: DeviceFacts
         let backend: BackendKind
+        let capabilities: BackendCapabilities
         /// The camera's unique ID, also while another view of it is listed instead (`device` nil).
         var uniqueID: String
         var device: Device?
@@ -77,7 +78,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         self.appID = appID
         microphone = Device(uniqueID: "microphone", name: "Microphone", type: .microphone, position: .unspecified,
                             backend: .pipewire, backendKey: "", formats: [], vendorID: nil, productID: nil,
-                            serialNumber: nil, pluggedMicroseconds: nil, properties: [:], route: microphoneRoute)
+                            serialNumber: nil, pluggedMicroseconds: nil, properties: [:], route: microphoneRoute,
+                            capabilities: BackendCapabilities(streamsSound: true))
         self.stateDirectory = try StateDirectory.resolve(explicit: stateDirectory, environment: environmentVariable)
         sharedSerials = SharedSerials(directory: self.stateDirectory)
         microphone.listed(by: self)
@@ -186,6 +188,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         lock.withLock { backends.last { $0.kind == kind } }
     }
 
+    func runningBackends() -> [any DeviceBackend] { lock.withLock { backends } }
+
     /// Runs `body` when the hub closes (before its backends stop): for helpers it owns.
     public func onClose(_ body: @escaping () -> Void) {
         lock.withLock { closeHandlers.append(body) }
@@ -287,23 +291,23 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
 
     /// Which of two views of one kernel node names the camera: the one that knows more of the
     /// hardware, then the kernel's own view (V4L2) over a daemon's; else the one listed first.
-    private static func namesCamera(_ facts: DeviceFacts, _ kind: BackendKind, over other: DeviceFacts, _ otherKind: BackendKind) -> Bool {
-        let order: (BackendKind) -> Int = { $0 == .v4l2 ? 0 : 1 }
-        return (facts.identityStrength, -order(kind)) > (other.identityStrength, -order(otherKind))
+    private static func namesCamera(_ facts: DeviceFacts, _ view: BackendCapabilities, over other: DeviceFacts,
+                                    _ otherView: BackendCapabilities) -> Bool {
+        (facts.identityStrength, view.isKernelView ? 1 : 0) > (other.identityStrength, otherView.isKernelView ? 1 : 0)
     }
 
     /// One device number, one camera (lock held): `facts` take the identity and unique ID of a
     /// listed view of the same kernel node that names the camera better; else the views that
     /// share a node take this one's, and any of them listed is taken down to be ranked again.
     /// Returns the facts to list and the unique ID they must have (nil: their own).
-    private func sharingDeviceNumbers(_ reported: DeviceFacts, backend: BackendKind, key: String,
+    private func sharingDeviceNumbers(_ reported: DeviceFacts, capabilities: BackendCapabilities, key: String,
                                       changes: inout [(HotplugEvent, Device)]) -> (DeviceFacts, String?, renamed: [String]) {
         var facts = reported
         let sharing = entries.filter { $0.key != key && facts.sharesDeviceNumber(with: $0.value.facts) }
         guard !sharing.isEmpty else { return (facts, nil, []) }
         if let donor = sharing.values.first(where: { view in
-            !sharing.values.contains { Self.namesCamera($0.facts, $0.backend, over: view.facts, view.backend) }
-        }), !Self.namesCamera(facts, backend, over: donor.facts, donor.backend) {
+            !sharing.values.contains { Self.namesCamera($0.facts, $0.capabilities, over: view.facts, view.capabilities) }
+        }), !Self.namesCamera(facts, capabilities, over: donor.facts, donor.capabilities) {
             if donor.facts.identityStrength > facts.identityStrength { facts.adoptIdentity(of: donor.facts) }
             return (facts, donor.uniqueID, [])
         }
@@ -318,11 +322,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     }
 
     /// How an entry ranks among the views of one camera (compared in order).
-    private static func rank(_ kind: BackendKind, _ facts: DeviceFacts) -> (Int, Int) {
-        let backendRank = switch kind {
-        case .v4l2: facts.depthFormatsListed.isEmpty ? 0 : 2
-        case .pipewire: 1
-        }
+    private static func rank(_ view: BackendCapabilities, _ facts: DeviceFacts) -> (Int, Int) {
+        let backendRank = view.viewRank(listsDepth: !facts.depthFormatsListed.isEmpty)
         let pictures = facts.formats.filter { ![FourCC.grey, .y16, .y12, .z16].contains($0.pixelFormat) }.count
         return (backendRank, pictures)
     }
@@ -335,16 +336,16 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             if let replaced = entries.removeValue(forKey: key)?.device, replaced.markDisconnected() {
                 changes.append((.removed, replaced))
             }
-            let (facts, sharedID, renamed) = sharingDeviceNumbers(reported, backend: backend.kind, key: key, changes: &changes)
-            let device = makeDevice(facts, backend: backend.kind, uniqueID: sharedID)
+            let (facts, sharedID, renamed) = sharingDeviceNumbers(reported, capabilities: backend.capabilities, key: key, changes: &changes)
+            let device = makeDevice(facts, backend: backend.kind, capabilities: backend.capabilities, uniqueID: sharedID)
             for otherKey in renamed { entries[otherKey]?.uniqueID = device.uniqueID }
-            let rank = Self.rank(backend.kind, facts)
+            let rank = Self.rank(backend.capabilities, facts)
             let views = entries.filter { $0.value.uniqueID == device.uniqueID && Self.sameCamera(backend.kind, facts, $0.value) }
             // Ties keep what is listed: a camera does not change instance for an equal view. A
             // view taken down above competes again, and comes back when it ranks higher.
-            let outranked = views.values.contains { $0.device != nil && Self.rank($0.backend, $0.facts) >= rank }
-            let aside = views.filter { $0.value.device == nil && Self.rank($0.value.backend, $0.value.facts) > rank }
-                .max { Self.rank($0.value.backend, $0.value.facts) < Self.rank($1.value.backend, $1.value.facts) }
+            let outranked = views.values.contains { $0.device != nil && Self.rank($0.capabilities, $0.facts) >= rank }
+            let aside = views.filter { $0.value.device == nil && Self.rank($0.value.capabilities, $0.value.facts) > rank }
+                .max { Self.rank($0.value.capabilities, $0.value.facts) < Self.rank($1.value.capabilities, $1.value.facts) }
             if !outranked {
                 for (otherKey, other) in views {
                     guard let loser = other.device else { continue }
@@ -354,11 +355,11 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             }
             let listed = !outranked && aside == nil
             if !outranked, let (asideKey, best) = aside {
-                let revived = makeDevice(best.facts, backend: best.backend, uniqueID: best.uniqueID)
+                let revived = makeDevice(best.facts, backend: best.backend, capabilities: best.capabilities, uniqueID: best.uniqueID)
                 entries[asideKey]?.device = revived
                 changes.append((.added, revived))
             }
-            entries[key] = Entry(facts: facts, backend: backend.kind, uniqueID: device.uniqueID,
+            entries[key] = Entry(facts: facts, backend: backend.kind, capabilities: backend.capabilities, uniqueID: device.uniqueID,
                                  device: listed ? device : nil, seenAt: monotonicMicroseconds())
             if listed { changes.append((.added, device)) }
             return changes
@@ -402,10 +403,10 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 $0.value.device == nil && $0.value.uniqueID == entry.uniqueID && Self.sameCamera(entry.backend, entry.facts, $0.value)
             }
             guard let best = kept.max(by: { a, b in
-                let (ra, rb) = (Self.rank(a.value.backend, a.value.facts), Self.rank(b.value.backend, b.value.facts))
+                let (ra, rb) = (Self.rank(a.value.capabilities, a.value.facts), Self.rank(b.value.capabilities, b.value.facts))
                 return ra != rb ? ra < rb : a.key > b.key
             }) else { continue }
-            let revived = makeDevice(best.value.facts, backend: best.value.backend, uniqueID: best.value.uniqueID)
+            let revived = makeDevice(best.value.facts, backend: best.value.backend, capabilities: best.value.capabilities, uniqueID: best.value.uniqueID)
             entries[best.key]?.device = revived
             changes.append((.added, revived))
         }
@@ -422,7 +423,8 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
 
     /// A device for `facts`, with the behaviour §1 rules (lock held: a serial another
     /// listed device of the same model already uses does not identify the unit).
-    private func makeDevice(_ facts: DeviceFacts, backend: BackendKind, uniqueID sharedID: String? = nil) -> Device {
+    private func makeDevice(_ facts: DeviceFacts, backend: BackendKind, capabilities: BackendCapabilities,
+                            uniqueID sharedID: String? = nil) -> Device {
         let port = DeviceClassifier.port(of: facts)
         let serialTaken = entries.values.contains { entry in
             guard let other = entry.device, other.backendKey != facts.backendKey, other.vendorID != nil,
@@ -452,7 +454,7 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 number += 1
             }
         }
-        let device = Device(classifying: facts, uniqueID: uniqueID, backend: backend)
+        let device = Device(classifying: facts, uniqueID: uniqueID, backend: backend, capabilities: capabilities)
         device.listed(by: self)
         return device
     }

@@ -17,6 +17,7 @@ import Glibc
 /// PipeWire reuses global ids at once.
 public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     public let kind = BackendKind.pipewire
+    public let capabilities = BackendCapabilities(sharesCameras: true, streamsSound: true)
     public let remote: PipeWireRemote
 
     private var connection: PipeWireConnection?

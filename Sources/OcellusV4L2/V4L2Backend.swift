@@ -12,6 +12,7 @@ import Glibc
 /// reported.
 public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
     public let kind = BackendKind.v4l2
+    public let capabilities = BackendCapabilities(streamsDepth: true, isKernelView: true)
     private let system: any V4L2System
     private let lock = ConditionLock()
     private weak var delegate: (any DeviceBackendDelegate)?

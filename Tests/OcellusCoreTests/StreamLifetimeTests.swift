@@ -45,7 +45,7 @@ import OcellusTestSupport
     @Test func anAudioHandlerChangingTheSessionWhileItsStreamOpensDoesNotDeadlock() throws {
         let microphone = Device(uniqueID: "mic", name: "Mic", type: .microphone, position: .unspecified, backend: .pipewire,
                                 backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
-                                pluggedMicroseconds: nil, properties: [:])
+                                pluggedMicroseconds: nil, properties: [:], capabilities: ScriptedBackend(.pipewire).capabilities)
         // The microphone's first samples come while its stream is still being opened, and it opens
         // only once they were handled: PipeWire's connect runs the first process callback first.
         let backend = ScriptedBackend(.pipewire)

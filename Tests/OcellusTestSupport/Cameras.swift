@@ -33,7 +33,7 @@ public enum ScriptedCameras {
         details.soundFormat = soundFormat
         return Device(uniqueID: "usb-046d:082d-\(serial)-mic", name: "C920 Mic", type: .microphone, position: .unspecified,
                       backend: .pipewire, backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
-                      pluggedMicroseconds: nil, details: details, properties: [:])
+                      pluggedMicroseconds: nil, details: details, properties: [:], capabilities: ScriptedBackend(.pipewire).capabilities)
     }
 
     /// A fresh directory for a hub's selection state.

@@ -19,7 +19,14 @@ public final class ScriptedBackend: DeviceBackend, CameraStreamOpening, AudioStr
     private var references: [ScriptedAudioStream] = []
     private var referenceFailures: [OcellusError] = []
 
-    public init(_ kind: BackendKind = .v4l2) { self.kind = kind }
+    public let capabilities: BackendCapabilities
+
+    /// Stands in for `kind`, with what that backend states it can do.
+    public init(_ kind: BackendKind = .v4l2) {
+        self.kind = kind
+        capabilities = kind == .pipewire ? BackendCapabilities(sharesCameras: true, streamsSound: true)
+            : BackendCapabilities(streamsDepth: true, isKernelView: true)
+    }
 
     public func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) { self.delegate = delegate }
     public func stop() {}

@@ -243,7 +243,7 @@ public final class CaptureSession: @unchecked Sendable {
     public var audioOutputs: [AudioDataOutput] { lock.withLock { (pending ?? committed).audioOutputs } }
 
     public func canAddAudioInput(_ device: Device) -> Bool {
-        audio.canOpen && device.type == .microphone && device.isConnected && device.backend == .pipewire
+        audio.canOpen && device.type == .microphone && device.isConnected && device.capabilities.streamsSound
     }
 
     /// The microphone the session's audio outputs hear (a PipeWire source).
@@ -251,7 +251,7 @@ public final class CaptureSession: @unchecked Sendable {
         guard canAddAudioInput(device) else {
             throw OcellusError(.invalidArgument, !audio.canOpen ? "this session has no audio support"
                 : device.type != .microphone ? "\(device.uniqueID) is not a microphone"
-                : !device.isConnected ? "\(device.uniqueID) is disconnected" : "\(device.uniqueID) is not a PipeWire source")
+                : !device.isConnected ? "\(device.uniqueID) is disconnected" : "\(device.uniqueID) is not a microphone its backend can open")
         }
         try change { $0.audioInput = device }
     }
