@@ -154,4 +154,31 @@ extension FormatChoiceTests {
         let asked = try #require(try choose(source, [capped]))
         #expect((asked.0.width, asked.0.height, asked.1) == (640, 480, FrameRate(50)))
     }
+
+    /// Refusals say which rule a size breaks and what would work (an 800x600 output of a 640x480
+    /// camera was refused "a size must keep a format's aspect ratio", listing nothing).
+    @Test func aRefusedSizeSaysWhyAndWhatWouldWork() throws {
+        func camera(_ sizes: [(UInt32, UInt32)]) -> Device {
+            Device(uniqueID: "usb-046d:082d-REFUSE", name: "C920", type: .externalCamera, position: .unspecified, backend: .v4l2,
+                   backendKey: "k", formats: sizes.map { VideoFormat(pixelFormat: .yuyv, width: $0.0, height: $0.1, frameRates: [FrameRate(30)]) },
+                   vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, properties: [:])
+        }
+        func refusal(_ device: Device, _ outputs: [VideoDataOutput]) -> String {
+            do { _ = try choose(device, outputs); return "" } catch { return (error as? OcellusError)?.message ?? "" }
+        }
+        let vga = camera([(640, 480), (320, 240)])
+        let larger = refusal(vga, [VideoDataOutput(pixelFormat: .nv12, width: 800, height: 600)])
+        #expect(larger.contains("800x600 is larger than every size it streams (640x480, 320x240)") && !larger.contains("aspect"), "\(larger)")
+        let shape = refusal(vga, [VideoDataOutput(pixelFormat: .nv12, width: 640, height: 360)])
+        #expect(shape.contains("640x360 (16:9) cannot be cut from any size it streams (640x480, 320x240)"), "\(shape)")
+        let hd = camera([(1280, 720), (640, 480)])
+        let together = refusal(hd, [VideoDataOutput(pixelFormat: .nv12, width: 1280, height: 720),
+                                    VideoDataOutput(pixelFormat: .bgr24, width: 640, height: 480)])
+        #expect(together.contains("serves 1280x720 (16:9) and 640x480 (4:3) together") && together.hasSuffix("e.g. 1280x720 and 640x360 from 1280x720"),
+                "\(together)")
+        // What a refusal suggests works.
+        #expect(try choose(hd, [VideoDataOutput(pixelFormat: .nv12, width: 1280, height: 720),
+                                VideoDataOutput(pixelFormat: .bgr24, width: 640, height: 360)]) != nil)
+        #expect(try choose(vga, [VideoDataOutput(pixelFormat: .nv12, width: 320, height: 240)]) != nil)
+    }
 }

@@ -229,10 +229,13 @@ struct FormatChoice {
             let wants = outputs.map { output in
                 "\(output.pixelFormat?.name ?? "any format") at \(size(output).map { "\($0.0)x\($0.1)" } ?? "any size")"
             }
+            let pinnedSizes = outputs.compactMap(size).map { FrameSize(width: $0.0, height: $0.1) }
+            let why = conversion == nil ? "this session converts nothing"
+                : FormatRefusal(formats: concrete).explain(pinnedSizes)
+                ?? "an MJPEG output takes the camera's own MJPEG sizes (compressed data is passed on, never scaled)"
             throw OcellusError(.invalidArgument,
                 "\(input.uniqueID) offers no format that serves every output (\(wants.joined(separator: "; "))"
-                + (wantedRate.map { " at \($0.framesPerSecond) fps" } ?? "") + ")"
-                + (conversion == nil ? "; this session converts nothing" : "; a size must keep a format's aspect ratio"))
+                + (wantedRate.map { " at \($0.framesPerSecond) fps" } ?? "") + "): \(why)")
         }
         if !ignoringBus, let cost = share(chosen, at: rates[chosen]), !cost.fits { throw refuse(chosen) }
         return (chosen, rates[chosen]!)
