@@ -34,3 +34,17 @@ def test_the_wheel_carries_its_licence_and_readme_and_twine_passes_it(tmp_path):
     check = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", str(wheel)], capture_output=True, text=True,
                            env={"PYTHONPATH": str(tools), "PATH": "/usr/bin:/bin"}, timeout=120)
     assert check.returncode == 0 and "PASSED" in check.stdout, check.stdout + check.stderr
+
+
+def test_it_builds_offline_with_the_setuptools_the_system_ships(tmp_path):
+    """What docs/python.md tells a Debian user: a venv seeing the system's packages, built with
+    the system's setuptools (Debian 12: 66, which reads only the older licence form), no index."""
+    source = tmp_path / "source"
+    shutil.copytree(BINDING, source, ignore=shutil.ignore_patterns("tests", "build", "*.egg-info", "__pycache__"))
+    venv = tmp_path / "venv"
+    subprocess.run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
+    built = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-build-isolation", "--no-index", str(source)],
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stdout + built.stderr
+    shown = subprocess.run([str(venv / "bin" / "pip"), "show", "ocellus-camera"], capture_output=True, text=True, check=True).stdout
+    assert "License: MIT" in shown or "License-Expression: MIT" in shown, shown
