@@ -14,8 +14,8 @@
 #![warn(missing_docs)]
 
 /// The Rust guide's example (docs/rust.md), compiled by `cargo test` as a doctest so that it
-/// cannot drift from the API.
-#[cfg(doctest)]
+/// cannot drift from the API (in the repository only: build.rs).
+#[cfg(all(doctest, ocellus_guide))]
 #[doc = include_str!("../../../../docs/rust.md")]
 pub struct RustGuide;
 
