@@ -176,6 +176,12 @@ extension FormatChoiceTests {
                                     VideoDataOutput(pixelFormat: .bgr24, width: 640, height: 480)])
         #expect(together.contains("serves 1280x720 (16:9) and 640x480 (4:3) together") && together.hasSuffix("e.g. 1280x720 and 640x360 from 1280x720"),
                 "\(together)")
+        // Sizes that fit but are refused for another reason (MJPEG is never scaled) are not blamed on size.
+        let mjpeg = Device(uniqueID: "usb-046d:082d-MJPEG", name: "C920", type: .externalCamera, position: .unspecified, backend: .v4l2,
+                           backendKey: "m", formats: [VideoFormat(pixelFormat: .mjpeg, width: 640, height: 480, frameRates: [FrameRate(30)])],
+                           vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, properties: [:])
+        let compressed = refusal(mjpeg, [VideoDataOutput(pixelFormat: .mjpeg, width: 320, height: 240)])
+        #expect(compressed.contains("never scaled") && !compressed.contains("cannot be cut"), "\(compressed)")
         // What a refusal suggests works.
         #expect(try choose(hd, [VideoDataOutput(pixelFormat: .nv12, width: 1280, height: 720),
                                 VideoDataOutput(pixelFormat: .bgr24, width: 640, height: 360)]) != nil)

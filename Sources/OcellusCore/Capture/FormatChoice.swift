@@ -232,7 +232,7 @@ struct FormatChoice {
             let pinnedSizes = outputs.compactMap(size).map { FrameSize(width: $0.0, height: $0.1) }
             let why = conversion == nil ? "this session converts nothing"
                 : FormatRefusal(formats: concrete).explain(pinnedSizes)
-                ?? "an MJPEG output takes the camera's own MJPEG sizes (compressed data is passed on, never scaled)"
+                ?? "none of its formats serves them as asked (an MJPEG output takes the camera's own MJPEG sizes: compressed data is passed on, never scaled)"
             throw OcellusError(.invalidArgument,
                 "\(input.uniqueID) offers no format that serves every output (\(wants.joined(separator: "; "))"
                 + (wantedRate.map { " at \($0.framesPerSecond) fps" } ?? "") + "): \(why)")

@@ -22,8 +22,10 @@ struct FormatRefusal {
             && UInt64(wanted.width) * UInt64(size.height) == UInt64(wanted.height) * UInt64(size.width)
     }
 
-    /// The reason and the sizes that would work, for outputs pinning `pinned` sizes.
-    func explain(_ pinned: [FrameSize]) -> String {
+    /// The reason and the sizes that would work, for outputs pinning `pinned` sizes; nil when
+    /// sizes are not the reason (one of the camera's sizes serves them all).
+    func explain(_ pinned: [FrameSize]) -> String? {
+        guard !pinned.isEmpty else { return nil }
         let streamed = "(" + sizes.map(Self.text).joined(separator: ", ") + ")"
         let rule = "an output takes one of those sizes, or a smaller one of the same shape: Ocellus scales down, never up or out of shape"
         if let alone = pinned.first(where: { wanted in !sizes.contains { Self.fits(wanted, in: $0) } }) {
@@ -33,9 +35,9 @@ struct FormatRefusal {
             return "\(why); \(rule)"
         }
         // Each fits some size, but no one size serves all: say the sizes that would go together.
-        let best = sizes.max { a, b in
+        guard let best = sizes.max(by: { a, b in
             pinned.filter { Self.fits($0, in: a) }.count < pinned.filter { Self.fits($0, in: b) }.count
-        } ?? sizes[0]
+        }), !pinned.allSatisfy({ Self.fits($0, in: best) }) else { return nil }
         let together = pinned.map { wanted in Self.fits(wanted, in: best) ? wanted : Self.scaled(wanted, into: best) }
         return "no size it streams \(streamed) serves " + pinned.map { "\(Self.text($0)) (\(Self.shape($0)))" }.joined(separator: " and ")
             + " together; \(rule); e.g. " + together.map(Self.text).joined(separator: " and ") + " from \(Self.text(best))"
