@@ -197,7 +197,7 @@ struct CaptureSessionTests {
         #expect(frames.wait { frames.count >= 3 })
         session.beginConfiguration()
         try session.addOutput(VideoDataOutput(pixelFormat: .nv12, width: 1000, height: 1000))   // no such aspect
-        #expect { try session.commitConfiguration() } throws: { ($0 as? OcellusError)?.message.contains("aspect ratio") == true }
+        #expect { try session.commitConfiguration() } throws: { ($0 as? OcellusError)?.message.contains("1000x1000 (1:1) cannot be cut from any size it streams") == true }
         #expect(session.outputs.count == 1 && session.activeFormat?.pixelFormat == .yuyv)
         let before = frames.count
         #expect(frames.wait { frames.count >= before + 3 })   // still streaming
