@@ -33,6 +33,9 @@ public protocol DeviceBackend: AnyObject, Sendable {
     /// Opens a stream of a camera this backend reported, in exactly `format` at `frameRate`.
     func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
                     handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream
+    /// After `openStream` failed `busy` because another app streams the camera in another
+    /// format: that format and rate, once (`CameraStreamOpening.takeFormatInUse`).
+    func takeFormatInUse(of device: Device) -> (format: VideoFormat, rate: FrameRate)?
     /// Opens a microphone this backend reported.
     func openAudioStream(for device: Device, format: AudioFormat,
                          handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream
@@ -45,6 +48,7 @@ public protocol DeviceBackend: AnyObject, Sendable {
 }
 
 extension DeviceBackend {
+    public func takeFormatInUse(of device: Device) -> (format: VideoFormat, rate: FrameRate)? { nil }
     public func openAudioStream(for device: Device, format: AudioFormat,
                                 handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
         throw OcellusError(.invalidArgument, "\(device.uniqueID) is not a microphone Ocellus can open (the \(kind.name) backend has no sound)")

@@ -7,6 +7,10 @@ extension DeviceHub: CameraStreamOpening, AudioStreamOpening {
         try backend(opening: device).openStream(for: device, format: format, frameRate: frameRate, handler: handler)
     }
 
+    public func takeFormatInUse(of device: Device) -> (format: VideoFormat, rate: FrameRate)? {
+        runningBackend(device.backend)?.takeFormatInUse(of: device)
+    }
+
     public func openAudioStream(for device: Device, format: AudioFormat,
                                 handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
         try backend(opening: device).openAudioStream(for: device, format: format, handler: handler)

@@ -22,14 +22,10 @@ public enum ErrorCode: Int32, Sendable {
 public struct OcellusError: Error, Sendable, CustomStringConvertible {
     public let code: ErrorCode
     public let message: String
-    /// A camera another app streams in one format (and rate) can be shared only in that format:
-    /// what a backend found it running, when that refused the format asked.
-    public let formatInUse: (format: VideoFormat, rate: FrameRate)?
 
-    public init(_ code: ErrorCode, _ message: String, formatInUse: (format: VideoFormat, rate: FrameRate)? = nil) {
+    public init(_ code: ErrorCode, _ message: String) {
         self.code = code
         self.message = message
-        self.formatInUse = formatInUse
     }
 
     public var description: String { message }

@@ -19,6 +19,9 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     public let kind = BackendKind.pipewire
     public let capabilities = BackendCapabilities(sharesCameras: true, streamsSound: true)
     public let remote: PipeWireRemote
+    /// The format another app streams a camera in, by unique ID, from a stream refused for it
+    /// until the session asks (`takeFormatInUse`).
+    private let formatsInUse = Locked<[String: (format: VideoFormat, rate: FrameRate)]>([:])
 
     private var connection: PipeWireConnection?
     private var registry: OpaquePointer?
@@ -93,8 +96,15 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     /// A camera by its node's `object.serial` (its `backendKey`), on a connection of its own.
     public func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
                            handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
-        try PipeWireStream(remote: remote, objectSerial: device.backendKey, format: format, frameRate: frameRate,
-                           application: application, deviceName: device.name, handler: handler)
+        let camera = device.uniqueID
+        return try PipeWireStream(remote: remote, objectSerial: device.backendKey, format: format, frameRate: frameRate,
+                                  application: application, deviceName: device.name,
+                                  foundInUse: { [formatsInUse] running in formatsInUse.withLock { $0[camera] = running } },
+                                  handler: handler)
+    }
+
+    public func takeFormatInUse(of device: Device) -> (format: VideoFormat, rate: FrameRate)? {
+        formatsInUse.withLock { $0.removeValue(forKey: device.uniqueID) }
     }
 
     public func openAudioStream(for device: Device, format: AudioFormat,

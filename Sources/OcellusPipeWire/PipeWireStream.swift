@@ -230,6 +230,7 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
 
     public init(remote: PipeWireRemote, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
                 timeoutMilliseconds: UInt32 = 3000, application: PipeWireApplication? = nil, deviceName: String? = nil,
+                foundInUse: @escaping ((format: VideoFormat, rate: FrameRate)) -> Void = { _ in },
                 handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
         // The rate it runs at, not the rates the camera offers in this format (the session's frame
         // interval, the active format and a recording's rate read it).
@@ -263,8 +264,9 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
                         return OcellusError(.io, "the camera's format changed to \(PipeWireFormats.describe(agreed))\(size) while it streamed "
                             + "\(format.pixelFormat) \(width)x\(height) (another app asked for it); the stream ended")
                     }
+                    if let running = PipeWireFormats.running(agreed) { foundInUse(running) }
                     return OcellusError(.busy, "the camera streams \(PipeWireFormats.describe(agreed))\(size) for another app, "
-                        + "not \(format.pixelFormat) \(width)x\(height)", formatInUse: PipeWireFormats.running(agreed))
+                        + "not \(format.pixelFormat) \(width)x\(height)")
                 }
                 var meta = [UInt8](repeating: 0, count: 256)
                 _ = meta.withUnsafeMutableBufferPointer { bytes in

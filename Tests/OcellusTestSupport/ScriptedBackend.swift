@@ -21,6 +21,9 @@ public final class ScriptedBackend: DeviceBackend, CameraStreamOpening, AudioStr
 
     public let capabilities: BackendCapabilities
 
+    /// Never refused for a format another app runs (both protocols it stands in for ask).
+    public func takeFormatInUse(of device: Device) -> (format: VideoFormat, rate: FrameRate)? { nil }
+
     /// Stands in for `kind`, with what that backend states it can do.
     public init(_ kind: BackendKind = .v4l2) {
         self.kind = kind

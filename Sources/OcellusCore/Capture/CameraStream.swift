@@ -103,6 +103,13 @@ public protocol CameraStream: AnyObject, Sendable {
 public protocol CameraStreamOpening: Sendable {
     func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
                     handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream
+    /// After `openStream` failed `busy` because another app streams the camera in another format
+    /// (a camera several apps share runs one format): that format and rate, once; else nil.
+    func takeFormatInUse(of device: Device) -> (format: VideoFormat, rate: FrameRate)?
+}
+
+extension CameraStreamOpening {
+    public func takeFormatInUse(of device: Device) -> (format: VideoFormat, rate: FrameRate)? { nil }
 }
 
 /// Turns frames of one format and size into another for an output.

@@ -31,8 +31,10 @@ public final class CaptureSession: @unchecked Sendable {
         /// The active microphone mode or its engine changed (behaviour §4 microphone modes).
         case microphoneModeChanged(MicrophoneModeState)
         /// The camera runs another format than the outputs and preset would have on an idle bus,
-        /// to fit its USB bus (behaviour §4 fit instead of fail).
-        case formatFallback(FormatFallback)
+        /// to fit its USB bus (behaviour §4 fit instead of fail) or because another app streams it
+        /// in that format. Boxed: inline, the largest payload made every event that large, and memcheck reported
+        /// reads of its padding in each switch over events.
+        indirect case formatFallback(FormatFallback)
     }
 
     /// behaviour §4 fit instead of fail: whether the session may choose a format that fits the
@@ -633,22 +635,22 @@ public final class CaptureSession: @unchecked Sendable {
     /// outputs (scaled or converted), with `.formatFallback` saying so; else the refusal says why.
     private func openStreams(_ configuration: SessionConfiguration) throws(OcellusError) {
         var refused: [(format: VideoFormat, error: OcellusError)] = []
-        var inUse: OcellusError?
+        var inUse: (error: OcellusError, running: (format: VideoFormat, rate: FrameRate))?
         while true {
             let choice: FormatChoice.Streams
             do throws(OcellusError) {
-                choice = try formats.streams(for: configuration, excluding: refused.map(\.format), sharing: inUse?.formatInUse)
+                choice = try formats.streams(for: configuration, excluding: refused.map(\.format), sharing: inUse?.running)
             } catch {
                 if let inUse, let camera = configuration.input {
-                    throw OcellusError(.busy, "\(camera.uniqueID): \(inUse.message), and this session's \(error.message)")
+                    throw OcellusError(.busy, "\(camera.uniqueID): \(inUse.error.message), and this session's \(error.message)")
                 }
                 throw refused.last?.error ?? error   // nothing left to step to: the kernel's refusal says most
             }
             do throws(OcellusError) {
                 try startStream(configuration, choice)
             } catch {
-                if inUse == nil, error.formatInUse != nil {
-                    inUse = error
+                if inUse == nil, error.code == .busy, let camera = configuration.input, let running = opener.takeFormatInUse(of: camera) {
+                    inUse = (error, running)
                     continue
                 }
                 guard error.code == .noResources, configuration.fitsBus, let (format, _) = choice.picture else { throw error }
@@ -656,7 +658,7 @@ public final class CaptureSession: @unchecked Sendable {
                 continue
             }
             if let input = configuration.input, let chosen = choice.picture, configuration.fitsBus || inUse != nil {
-                reportFallback(camera: input, configuration, chosen: chosen, refused: refused, inUse: inUse)
+                reportFallback(camera: input, configuration, chosen: chosen, refused: refused, inUse: inUse?.error)
             }
             return
         }
