@@ -103,7 +103,8 @@ add_process_mic() {   # NAME [speech]
 		local sound="$DIR/$name.f32" speech=/usr/share/sounds/alsa
 		sox -m -v 1 "|sox $speech/Front_Center.wav $speech/Front_Left.wav $speech/Rear_Right.wav -p rate 48000 channels 2 pad 0 0.7" \
 			-v 1 "|sox -n -p synth 6 pinknoise vol 0.05 rate 48000 channels 2" -t f32 -r 48000 -c 2 "$sound" trim 0 6 || return 1
-		source="<(while :; do cat '$sound'; done)"
+		# The loop ends with pw-cat: cat then fails on the closed pipe.
+		source="<(while cat '$sound'; do :; done)"
 	fi
 	# pw-cat is the process spawned (what remove-mic stops); a loop feeding it ends with it.
 	spawn "$name" bash -c "exec pw-cat -p $raw --target 0 -P '{ media.class=Audio/Source node.name=$name node.description=$name session.suspend-timeout-seconds=0 }' --format f32 --rate 48000 --channels 2 - < $source"
