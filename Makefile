@@ -81,7 +81,10 @@ all: build
 # Hardening as dpkg-buildflags' for C (bind now, read-only relocations; the C shims are fortified
 # in Package.swift), and no RUNPATH: the library and the virtual camera load nothing from beside
 # themselves.
-SWIFT_HARDENING := --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro
+# A target importing one it does not depend on fails to build: SwiftPM alone lets a module built
+# earlier be imported from anywhere, which would let a backend reach up into OcellusCapture.
+SWIFT_LAYERS := --explicit-target-dependency-import-check error
+SWIFT_HARDENING := $(SWIFT_LAYERS) --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro
 
 # The Swift runtime is linked statically into the library and the virtual camera
 # (Package.swift), so they run without the toolchain; the CLI links libocellus.so.0
@@ -158,7 +161,7 @@ test: test-swift test-c test-badinput test-python test-rust test-examples test-v
 test-swift: build
 	rm -f $(BUILD)/swift-tests*.xml
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_ECHO_CANCELLER_LIB=$(abspath $(ECHO_PLUGIN)) \
-		OCELLUS_FACES_LIB=$(abspath $(FACES_PLUGIN)) OCELLUS_CODES_LIB=$(abspath $(CODES_PLUGIN)) $(TESTBED) run -- $(SWIFT) test --xunit-output $(abspath $(BUILD))/swift-tests.xml; \
+		OCELLUS_FACES_LIB=$(abspath $(FACES_PLUGIN)) OCELLUS_CODES_LIB=$(abspath $(CODES_PLUGIN)) $(TESTBED) run -- $(SWIFT) test $(SWIFT_LAYERS) --xunit-output $(abspath $(BUILD))/swift-tests.xml; \
 	status=$$?; $(PYTHON) scripts/xunit-summary.py $(BUILD)/swift-tests.xml $(BUILD)/swift-tests-swift-testing.xml && exit $$status
 
 test-c: build
@@ -230,7 +233,7 @@ test-debian: build
 	scripts/clean-system-test.sh $(BUILD)/debian
 
 test-vivid: build
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(SWIFT_LAYERS)
 	OCELLUS_LIB_DIR=$(abspath $(BUILD)/lib) cargo test --manifest-path bindings/rust/Cargo.toml --no-run -q 2>/dev/null
 	Tests/vivid/run.sh
 

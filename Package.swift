@@ -47,8 +47,12 @@ let package = Package(
                        providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibUSB", path: "Sources/CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
 
-        // Device model, policies and the backend protocol: pure Swift.
+        // Devices (discovery, identity, selection, rotation, controls), the backend contract and the
+        // streams backends deliver: pure Swift.
         .target(name: "OcellusCore", swiftSettings: framePathSettings),
+        // Capture sessions and their outputs, over the devices and streams of the core; a backend
+        // never sees them.
+        .target(name: "OcellusCapture", dependencies: ["OcellusCore"], swiftSettings: framePathSettings),
 
         // USB identity of video devices from sysfs and their descriptors (libusb), shared by both backends.
         .target(name: "OcellusUSB", dependencies: ["OcellusCore", "CLibUSB"], swiftSettings: [.swiftLanguageMode(.v5)]),
@@ -64,18 +68,18 @@ let package = Package(
                 swiftSettings: framePathSettings),
 
         // Pixel conversion and scaling (libyuv) and JPEG decoding (libjpeg-turbo) for outputs.
-        .target(name: "OcellusMedia", dependencies: ["OcellusCore", "CLibYUV", "CTurboJPEG", "CLibExif", "CLibAV"],
+        .target(name: "OcellusMedia", dependencies: ["OcellusCore", "OcellusCapture", "CLibYUV", "CTurboJPEG", "CLibExif", "CLibAV"],
                 swiftSettings: framePathSettings),
 
         // Microphone modes' engines (RNNoise for voice isolation, Ocellus's webrtc-audio-processing
         // plugin for echo cancellation), loaded on first use; CLoadedObject finds the plugin's directory.
         .target(name: "CLoadedObject", cSettings: hardenedC),
         .target(name: "OcellusPlugins", dependencies: ["OcellusCore", "CLoadedObject"], swiftSettings: [.swiftLanguageMode(.v5)]),
-        .target(name: "OcellusVoice", dependencies: ["OcellusCore", "OcellusPlugins"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "OcellusVoice", dependencies: ["OcellusCore", "OcellusCapture", "OcellusPlugins"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Metadata outputs (faces, codes): Ocellus's OpenCV and zxing-cpp plugins, loaded on first use.
         .systemLibrary(name: "CVisionPlugins", path: "Sources/CVisionPlugins"),
-        .target(name: "OcellusVision", dependencies: ["OcellusCore", "OcellusMedia", "OcellusPlugins", "CVisionPlugins"],
+        .target(name: "OcellusVision", dependencies: ["OcellusCore", "OcellusCapture", "OcellusMedia", "OcellusPlugins", "CVisionPlugins"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The host's orientation from iio-sensor-proxy over D-Bus (sd-bus from libsystemd).
@@ -85,7 +89,7 @@ let package = Package(
         .target(name: "OcellusPortal", dependencies: ["OcellusCore", "CSDBus"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // The system's backends assembled into a hub: what the C ABI and the CLI open.
-        .target(name: "OcellusSystem", dependencies: ["OcellusCore", "OcellusUSB", "OcellusPipeWire", "OcellusV4L2", "OcellusMedia", "OcellusPortal", "OcellusVoice", "OcellusVision"],
+        .target(name: "OcellusSystem", dependencies: ["OcellusCore", "OcellusCapture", "OcellusUSB", "OcellusPipeWire", "OcellusV4L2", "OcellusMedia", "OcellusPortal", "OcellusVoice", "OcellusVision"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // A PipeWire producer that behaves like a UVC camera: for test beds, demos and app developers.
@@ -96,7 +100,7 @@ let package = Package(
         .target(name: "CThreadFrame", cSettings: hardenedC),
 
         // The C ABI: the only member of libocellus.so.
-        .target(name: "OcellusCABI", dependencies: ["COcellus", "CThreadFrame", "OcellusCore", "OcellusMedia", "OcellusSystem", "OcellusSensors", "OcellusVision"],
+        .target(name: "OcellusCABI", dependencies: ["COcellus", "CThreadFrame", "OcellusCore", "OcellusCapture", "OcellusMedia", "OcellusSystem", "OcellusSensors", "OcellusVision"],
                 exclude: ["exports.map", "startup.order"],
                 swiftSettings: framePathSettings,
                 linkerSettings: staticSwiftRuntime + [
@@ -123,7 +127,7 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // lld: GNU gold fails on the sanitizer-instrumented objects.
-        .executableTarget(name: "OcellusFuzz", dependencies: ["OcellusCore", "OcellusMedia", "OcellusUSB", "OcellusV4L2", "CPipeWire", "CLibPipeWire"],
+        .executableTarget(name: "OcellusFuzz", dependencies: ["OcellusCore", "OcellusCapture", "OcellusMedia", "OcellusUSB", "OcellusV4L2", "CPipeWire", "CLibPipeWire"],
                           swiftSettings: [.swiftLanguageMode(.v5)], linkerSettings: [.unsafeFlags(["-use-ld=lld"])]),
 
         .testTarget(name: "OcellusMediaTests", dependencies: ["OcellusCore", "OcellusMedia", "CTurboJPEG", "CLibExif"],
@@ -131,15 +135,15 @@ let package = Package(
         // The Swift tests' one stand-in backend and its scripted streams.
         .target(name: "OcellusTestSupport", dependencies: ["OcellusCore"], path: "Tests/OcellusTestSupport",
                 swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "OcellusVisionTests", dependencies: ["OcellusCore", "OcellusVision", "OcellusTestSupport"],
+        .testTarget(name: "OcellusVisionTests", dependencies: ["OcellusCore", "OcellusCapture", "OcellusVision", "OcellusTestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "OcellusVoiceTests", dependencies: ["OcellusCore", "OcellusVoice", "OcellusTestSupport"],
+        .testTarget(name: "OcellusVoiceTests", dependencies: ["OcellusCore", "OcellusCapture", "OcellusVoice", "OcellusTestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "OcellusCoreTests", dependencies: ["OcellusCore", "OcellusTestSupport"],
+        .testTarget(name: "OcellusCoreTests", dependencies: ["OcellusCore", "OcellusCapture", "OcellusTestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "OcellusPipeWireTests", dependencies: ["OcellusCore", "OcellusPipeWire", "OcellusSystem"],
+        .testTarget(name: "OcellusPipeWireTests", dependencies: ["OcellusCore", "OcellusCapture", "OcellusPipeWire", "OcellusSystem"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "OcellusV4L2Tests", dependencies: ["OcellusCore", "OcellusV4L2", "OcellusUSB", "CV4L2", "OcellusVision", "OcellusTestSupport"],
+        .testTarget(name: "OcellusV4L2Tests", dependencies: ["OcellusCore", "OcellusCapture", "OcellusV4L2", "OcellusUSB", "CV4L2", "OcellusVision", "OcellusTestSupport"],
                     exclude: ["Profiles", "Dumps"],   // read at run time from the source tree
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]

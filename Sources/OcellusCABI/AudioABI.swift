@@ -1,5 +1,6 @@
 // Microphone input and audio data outputs in the C ABI (behaviour §4, §5).
 import COcellus
+import OcellusCapture
 import OcellusCore
 
 final class AudioOutputBox: SessionMember {

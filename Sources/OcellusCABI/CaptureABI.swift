@@ -1,6 +1,7 @@
 // Capture sessions, video data outputs and frames in the C ABI (behaviour §4).
 import COcellus
 import CThreadFrame
+import OcellusCapture
 import OcellusCore
 import OcellusSystem
 #if canImport(Glibc)

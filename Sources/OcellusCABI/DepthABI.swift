@@ -1,5 +1,6 @@
 // Depth data outputs, depth maps and the output synchronizer in the C ABI (behaviour §4, depth).
 import COcellus
+import OcellusCapture
 import OcellusCore
 
 /// An output's box as a synchronizer holds it: a video or a depth output's.

@@ -1,5 +1,6 @@
 // Multi-camera sessions in the C ABI (behaviour §4).
 import COcellus
+import OcellusCapture
 import OcellusCore
 import OcellusSystem
 

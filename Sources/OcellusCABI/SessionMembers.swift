@@ -2,6 +2,7 @@
 // outputs — and what their handles share: creation, lookup, joining and leaving a session.
 // Picture and depth outputs share one box (`FrameOutputBox`) as they share `FrameOutput`.
 import COcellus
+import OcellusCapture
 import OcellusCore
 
 /// An output handle that belongs to at most one session.

@@ -8,6 +8,7 @@
 import CPipeWire
 import CLibPipeWire
 @testable import OcellusCore
+@testable import OcellusCapture
 import OcellusMedia
 import OcellusUSB
 import OcellusV4L2

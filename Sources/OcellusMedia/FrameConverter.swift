@@ -1,5 +1,6 @@
 import CLibYUV
 import CTurboJPEG
+import OcellusCapture
 import OcellusCore
 
 /// Converts, scales, rotates (clockwise, by right angles) and mirrors camera frames

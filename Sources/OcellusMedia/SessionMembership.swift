@@ -1,3 +1,4 @@
+import OcellusCapture
 import OcellusCore
 
 /// Where a photo, movie or metadata output stands in a capture session: its video data output

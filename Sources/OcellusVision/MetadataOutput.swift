@@ -1,3 +1,4 @@
+import OcellusCapture
 import OcellusCore
 import OcellusMedia
 import Synchronization

@@ -1,3 +1,4 @@
+import OcellusCapture
 import OcellusCore
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OcellusCore
+@testable import OcellusCapture
 import OcellusTestSupport
 
 /// Depth cameras in a session (behaviour §4, depth): which depth format runs beside the

@@ -1,5 +1,6 @@
 import Testing
 @testable import OcellusCore
+@testable import OcellusCapture
 
 /// How a session picks the camera format for its outputs, and the USB budget (behaviour §4).
 @Suite struct FormatChoiceTests {

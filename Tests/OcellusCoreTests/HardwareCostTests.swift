@@ -1,5 +1,6 @@
 import Testing
 @testable import OcellusCore
+@testable import OcellusCapture
 import OcellusTestSupport
 
 /// The USB hardware cost (behaviour §4): bus time by the kernel's formula, the alternate

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import OcellusCore
+@testable import OcellusCapture
 import OcellusTestSupport
 
 /// Automatic switching (behaviour §4): a session following a hub's system preferred camera,

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import OcellusCore
+@testable import OcellusCapture
 
 /// The retry thread of an interrupted session (behaviour §4 interruptions): tries every 250 ms
 /// until an attempt says stop or the app cancels.

@@ -1,6 +1,7 @@
 import Testing
 import OcellusTestSupport
 @testable import OcellusCore
+@testable import OcellusCapture
 
 /// behaviour §4 multi-camera sessions and fit instead of fail, on the scripted backend with USB
 /// buses whose load is given (the kernel's accounting is tested on the gadget bed).

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OcellusCore
+@testable import OcellusCapture
 import OcellusTestSupport
 
 /// One slow handler holds up only its own output (issue 25, item 7): a stream feeding several

@@ -1,5 +1,6 @@
 import Testing
 @testable import OcellusCore
+@testable import OcellusCapture
 import OcellusTestSupport
 
 /// An output's maximum rate thins a faster stream evenly and never a stream at the cap.

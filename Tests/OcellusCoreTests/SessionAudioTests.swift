@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import OcellusCore
+@testable import OcellusCapture
 import OcellusTestSupport
 
 /// A session's microphone stream (behaviour §4 audio), through the scripted stand-in backend:

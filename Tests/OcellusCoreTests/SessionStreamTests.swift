@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import OcellusCore
+@testable import OcellusCapture
 import OcellusTestSupport
 
 /// One camera stream of a session and the outputs it feeds (the picture's and depth's alike).

@@ -1,5 +1,6 @@
 import Testing
 @testable import OcellusCore
+@testable import OcellusCapture
 #if canImport(Glibc)
 import Glibc
 #endif

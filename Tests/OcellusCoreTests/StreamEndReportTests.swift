@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import OcellusCore
+@testable import OcellusCapture
 import OcellusTestSupport
 
 /// What an app is told when its camera stream ends on its own (behaviour §4 runtime errors): a

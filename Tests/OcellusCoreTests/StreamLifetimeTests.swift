@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import OcellusCore
+@testable import OcellusCapture
 import OcellusTestSupport
 
 /// Who stops a camera stream that failed by itself (behaviour §4 runtime errors). A backend's

@@ -7,7 +7,7 @@ import Glibc
 /// spells a key differently, or a daemon that publishes a hostile value, must not steer them.
 /// Reads the source tree, as a linter would, so that a new property read fails here by name.
 @Suite struct TypedFactsTests {
-    static let policyTargets = ["OcellusCore", "OcellusMedia", "OcellusSystem"]
+    static let policyTargets = ["OcellusCore", "OcellusCapture", "OcellusMedia", "OcellusSystem"]
 
     static func sources(under directory: String) -> [String] {
         guard let listing = opendir(directory) else { return [] }

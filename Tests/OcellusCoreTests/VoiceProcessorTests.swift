@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import Synchronization
 @testable import OcellusCore
+@testable import OcellusCapture
 import OcellusTestSupport
 
 /// A stand-in voice engine, named as such: the core's tests need an engine whose output is known

@@ -1,4 +1,5 @@
 import Foundation
+import OcellusCapture
 import OcellusCore
 import OcellusPipeWire
 import OcellusSystem

@@ -1,4 +1,5 @@
 import Foundation
+import OcellusCapture
 import OcellusCore
 import Testing
 @testable import OcellusV4L2

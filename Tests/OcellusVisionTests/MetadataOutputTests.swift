@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import OcellusCore
+@testable import OcellusCapture
 @testable import OcellusVision
 import OcellusTestSupport
 

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import OcellusCore
+@testable import OcellusCapture
 @testable import OcellusVoice
 
 /// A stand-in voice engine, named as such: passes sound through unchanged, so that what is

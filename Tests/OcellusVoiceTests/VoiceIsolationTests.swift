@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import OcellusCore
+@testable import OcellusCapture
 @testable import OcellusVoice
 
 /// Voice isolation measured on real sound (behaviour §4 microphone modes): speech that Debian

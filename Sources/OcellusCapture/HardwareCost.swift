@@ -1,3 +1,5 @@
+import OcellusCore
+
 /// behaviour §4 hardware cost: the share of its USB bus's periodic time a camera stream takes,
 /// counted with everything else the bus carries. A USB 2 bus gives isochronous and interrupt
 /// transfers 100 of every 125 µs microframe (full speed: 900 of every 1 ms frame); a camera

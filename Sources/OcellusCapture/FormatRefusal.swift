@@ -1,3 +1,5 @@
+import OcellusCore
+
 /// Why no camera format serves a session's outputs, and what would (issue 52: "--size 800x600" on a
 /// 640x480 camera was refused for its aspect ratio, and no refusal said what would work).
 ///

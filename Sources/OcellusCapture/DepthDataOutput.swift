@@ -1,3 +1,5 @@
+import OcellusCore
+
 /// Depth maps of a capture session for one consumer (behaviour §4, depth): views of the
 /// camera's 16-bit buffers (Z16, Y16, Y12: one word per pixel, 0 where the camera has no
 /// depth) with the depth unit stated, or, on request (`pixelFormat = .depthMetres`), float

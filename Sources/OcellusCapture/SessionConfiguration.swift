@@ -1,3 +1,5 @@
+import OcellusCore
+
 /// What a session is set up with: its inputs, outputs and preset. Changed as a whole between
 /// `beginConfiguration` and `commitConfiguration`.
 struct SessionConfiguration {

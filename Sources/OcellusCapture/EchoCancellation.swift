@@ -1,3 +1,5 @@
+import OcellusCore
+
 /// behaviour §4 echo cancellation: removes from a microphone's sound the echo of what the
 /// machine itself plays (a call's far end), given what was played as a reference. 10 ms frames
 /// of 48 kHz mono (`VoiceFrame`), samples in -1...1; used by one thread at a time.

@@ -1,3 +1,4 @@
+import OcellusCore
 import Synchronization
 
 /// Why an output dropped a frame (the same reasons for picture and depth outputs).

@@ -1,3 +1,5 @@
+import OcellusCore
+
 /// behaviour §4 microphone modes, as AVFoundation's `AVCaptureDevice.MicrophoneMode`: what a
 /// session does to its microphone's sound before its audio outputs and recordings get it.
 public enum MicrophoneMode: Int32, Sendable, CaseIterable {

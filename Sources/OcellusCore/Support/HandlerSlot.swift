@@ -85,7 +85,7 @@ public final class HandlerSlot<Argument>: @unchecked Sendable {
 /// Outputs pass frames by reference; a Swift handler that takes a frame value gets its own
 /// copy of the record (the pixels stay where they are).
 extension HandlerSlot where Argument == UnsafePointer<CameraFrame> {
-    var valueHandler: ((CameraFrame) -> Void)? {
+    package var valueHandler: ((CameraFrame) -> Void)? {
         get { current.map { view in { frame in withUnsafePointer(to: frame, view) } } }
         set { replace(with: newValue.map { handler in { handler($0.pointee) } }) }
     }

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import OcellusCore
 import Glibc
 #endif
 

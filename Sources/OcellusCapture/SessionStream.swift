@@ -1,3 +1,4 @@
+import OcellusCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc

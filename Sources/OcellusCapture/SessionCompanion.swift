@@ -1,3 +1,5 @@
+import OcellusCore
+
 /// Work a layer above the core does on the camera a session streams (face-driven exposure and
 /// focus, Center Stage's framing, in OcellusVision). It sees the stream's frames through an
 /// output of its own that pins nothing (so it never changes what the camera streams), only while

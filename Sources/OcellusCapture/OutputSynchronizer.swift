@@ -1,3 +1,4 @@
+import OcellusCore
 import Synchronization
 
 /// Two frames captured at the same instant, both valid during the call: a picture and its

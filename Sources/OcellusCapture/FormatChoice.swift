@@ -1,3 +1,5 @@
+import OcellusCore
+
 /// behaviour §4 format choice: which camera format, size and rate a session's picture stream runs
 /// at for its outputs and preset, and where its depth outputs get their maps. Pure: a session asks
 /// it at each commit (and `canAddOutput` asks it of a configuration not yet committed).
