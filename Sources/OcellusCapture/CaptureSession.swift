@@ -9,86 +9,6 @@ import Glibc
 /// `commitConfiguration` apply together; a commit that fails leaves the previous
 /// configuration (and a running stream) as it was and says why.
 public final class CaptureSession: @unchecked Sendable {
-    public enum Event: Sendable {
-        case started
-        case stopped
-        /// The stream ended on its own (camera disconnected, daemon gone, driver error); the session stopped.
-        case runtimeError(OcellusError)
-        /// The camera is in use by another client; the session keeps trying.
-        case interrupted(OcellusError)
-        /// The camera became free and the session started (`started` follows).
-        case interruptionEnded
-        /// The `microphone` device's new input could not be opened; the session runs without
-        /// sound until the route changes again.
-        case audioInterrupted(OcellusError)
-        /// Automatic switching made this camera the input (behaviour §4).
-        case inputSwitched(Device)
-        /// Automatic switching wants this camera but waits for the recording to end.
-        case switchDeferred(Device)
-        /// Automatic switching could not move to this camera; the session kept its input.
-        case switchFailed(Device, OcellusError)
-        /// A recording's encoder cannot keep up: it records fewer frames, as the error says.
-        case recordingDegraded(OcellusError)
-        /// The active microphone mode or its engine changed (behaviour §4 microphone modes).
-        case microphoneModeChanged(MicrophoneModeState)
-        /// The camera runs another format than the outputs and preset would have on an idle bus,
-        /// to fit its USB bus (behaviour §4 fit instead of fail) or because another app streams it
-        /// in that format. Boxed: inline, the largest payload made every event that large, and memcheck reported
-        /// reads of its padding in each switch over events.
-        indirect case formatFallback(FormatFallback)
-    }
-
-    /// behaviour §4 fit instead of fail: whether the session may choose a format that fits the
-    /// camera's USB bus instead of the one it would choose on an idle bus (MJPEG instead of raw,
-    /// a smaller size where the outputs take it). Automatic: yes, unless an output pins a pixel
-    /// format the camera sends itself; then a format that does not fit is refused.
-    public enum BusFit: Int32, Sendable, CaseIterable {
-        case automatic = 0, on, off
-    }
-
-    /// A format run to fit the bus instead of the one wanted, and why.
-    public struct FormatFallback: Sendable, CustomStringConvertible {
-        public let camera: Device
-        public let wanted: (format: VideoFormat, rate: FrameRate)
-        public let chosen: (format: VideoFormat, rate: FrameRate)
-        public let reason: String
-        /// `.noResources` for the bus, `.busy` for a format another app streams the camera in.
-        public let code: ErrorCode
-
-        public init(camera: Device, wanted: (format: VideoFormat, rate: FrameRate), chosen: (format: VideoFormat, rate: FrameRate),
-                    reason: String, code: ErrorCode = .noResources) {
-            (self.camera, self.wanted, self.chosen, self.reason, self.code) = (camera, wanted, chosen, reason, code)
-        }
-
-        public var description: String {
-            "\(camera.uniqueID) runs \(HardwareCost.describe(chosen.format, chosen.rate)) instead of "
-                + "\(HardwareCost.describe(wanted.format, wanted.rate)): \(reason)"
-        }
-    }
-
-    /// behaviour §4 presets: what the stream aims for when no output pins a size.
-    public enum Preset: Int32, Sendable, CaseIterable {
-        case high = 0, medium, low, photo, vga640x480, hd1280x720, hd1920x1080, uhd3840x2160, inputPriority
-
-        /// The exact size the preset needs, if any.
-        public var size: (width: UInt32, height: UInt32)? {
-            switch self {
-            case .vga640x480: (640, 480)
-            case .hd1280x720: (1280, 720)
-            case .hd1920x1080: (1920, 1080)
-            case .uhd3840x2160: (3840, 2160)
-            default: nil
-            }
-        }
-    }
-
-    /// Whether a camera has what `preset` needs (the fixed sizes need that size).
-    public static func device(_ device: Device, supports preset: Preset) -> Bool {
-        guard device.type.isCamera, !device.formats.isEmpty else { return false }
-        guard let size = preset.size else { return true }
-        return device.formats.contains { $0.width == size.width && $0.height == size.height }
-    }
-
     /// Session events, on a library thread of their own.
     public let events = EventThread<Event>()
     private let opener: any CameraStreamOpening
@@ -119,13 +39,8 @@ public final class CaptureSession: @unchecked Sendable {
     private var pulling: [VideoDataOutput] = []
     /// Automatic switching (behaviour §4), and the recordings that hold it off.
     private let switching = InputSwitching()
-    /// Work above the core on the streamed camera (face-driven exposure and focus).
-    private var companions: [any SessionCompanion] = []
-    /// The companions' outputs for the stream running (fed beside the committed outputs), by
-    /// companion; which stream start they belong to; Center Stage's window on that stream.
-    private var companionOutputs: [VideoDataOutput?] = []
-    private var companionGeneration: UInt64 = 0
-    private var framing = FramingWindow()
+    /// Work above the core on the streamed camera (face-driven exposure and focus, Center Stage).
+    private let companions: SessionCompanions
 
     /// Without `conversion`, outputs receive the camera's own formats only; without
     /// `audio`, a microphone input is refused; without `voiceEngines`, microphone modes that
@@ -135,6 +50,7 @@ public final class CaptureSession: @unchecked Sendable {
                 audio: (any AudioStreamOpening)? = nil, voiceEngines: (any VoiceEngineLoading)? = nil,
                 bus: (any USBBusReading)? = nil) {
         self.opener = opener
+        companions = SessionCompanions { [commits] in commits.count.add(1, ordering: .releasing) }
         formats = FormatChoice(conversion: conversion, bus: bus)
         self.audio = SessionAudio(opener: audio, engines: voiceEngines, events: events)
         switching.session = self
@@ -164,7 +80,7 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// Adds work on the camera this session streams, from its next start (`SessionCompanion`).
     public func addCompanion(_ companion: any SessionCompanion) {
-        lock.withLock { companions.append(companion) }
+        companions.add(companion)
     }
     public var input: Device? { lock.withLock { (pending ?? committed).input } }
     public var outputs: [VideoDataOutput] { lock.withLock { (pending ?? committed).outputs } }
@@ -387,7 +303,7 @@ public final class CaptureSession: @unchecked Sendable {
     /// rate it streams at, not the format's fastest (an output capped at the stream's rate was
     /// taken to run slower than the stream, and thinned frames that came early).
     private func prepareConverters(_ outputs: [VideoDataOutput], for format: VideoFormat, rate: FrameRate, input: Device?) {
-        let framing = lock.withLock { self.framing }
+        let framing = companions.framing
         var minimumScale = 0.0
         for output in outputs {
             output.frameInterval = rate.interval
@@ -566,7 +482,7 @@ public final class CaptureSession: @unchecked Sendable {
         for stream in streams { stream?.stop() }
         // Outputs delivering on threads of their own may still be in a handler call.
         for output in lock.withLock({ committed.frameOutputs }) { output.waitForDelivery() }
-        stopCompanions()
+        companions.streamStopped()
     }
 
     /// Sets each depth output's frame interval (for lateness and pairing) from the rate depth runs at.
@@ -623,7 +539,7 @@ public final class CaptureSession: @unchecked Sendable {
         if !isRunning {
             updatePulling(stoppedBy: reported)
             audio.stop()   // the audio thread waits at most for the lock, which is free here
-            if lock.withLock({ companionOutputs.contains { $0 != nil } }) { pthread_detach(startThread { [weak self] in self?.stopCompanions() }) }
+            if companions.hasOutputs { pthread_detach(startThread { [companions] in companions.streamStopped() }) }
         }
         events.post(.runtimeError(reported))   // not STOPPED too: that means stopped as asked
     }
@@ -689,17 +605,17 @@ public final class CaptureSession: @unchecked Sendable {
             lock.withLock { (picture, depth, depthSource, running) = (nil, nil, nil, configuration.audioInput != nil) }
             return
         }
-        startCompanions(camera: input, format: format, rate: rate)
+        companions.streamWillStart(camera: input, format: format, rate: rate)
         prepareConverters(configuration.outputs, for: format, rate: rate, input: input)
         prepareDepthOutputs(configuration.depthOutputs, rate: choice.depthRate)
         // Unowned: the session outlives its streams (deinit and stop join the stream threads
         // before the session's memory goes), and a weak load per commit costs a side-table trip.
         let sharesDepth = choice.depth == .pictureStream
         let opened = makeStream(watchdog: watchdog) { [unowned(unsafe) self] in
-            self.committed.outputs + self.companionOutputs.compactMap { $0 } + (sharesDepth ? self.committed.depthOutputs : [])
+            self.committed.outputs + self.companions.outputs + (sharesDepth ? self.committed.depthOutputs : [])
         }
         do throws(OcellusError) { try opened.open(opener, camera: input, format: format, rate: rate) } catch {
-            stopCompanions()
+            companions.streamStopped()
             throw error
         }
         var depthOpened: SessionStream?
@@ -709,7 +625,7 @@ public final class CaptureSession: @unchecked Sendable {
                 try stream.open(opener, camera: input, format: depthFormat, rate: depthRate)
             } catch {
                 opened.stop()
-                stopCompanions()
+                companions.streamStopped()
                 throw error
             }
             depthOpened = stream
@@ -720,44 +636,6 @@ public final class CaptureSession: @unchecked Sendable {
             self?.stallChanged(change, camera: input)
         }
         onStreamingStarted?(input)
-    }
-
-    /// Tells the companions a stream starts, with a new framing window, and takes the outputs
-    /// they feed from it now; each may put its output in or out while the stream runs.
-    private func startCompanions(camera: Device, format: VideoFormat, rate: FrameRate) {
-        let interval = rate.interval
-        let (companions, generation, framing) = lock.withLock { () -> ([any SessionCompanion], UInt64, FramingWindow) in
-            companionGeneration &+= 1
-            self.framing = FramingWindow()
-            companionOutputs = Array(repeating: nil, count: self.companions.count)
-            return (self.companions, companionGeneration, self.framing)
-        }
-        for (index, companion) in companions.enumerated() {
-            let stream = CompanionStream(camera: camera, format: format, framing: framing) { [weak self] output in
-                self?.setCompanionOutput(output, at: index, generation: generation, frameInterval: interval)
-            }
-            let output = companion.cameraStreamWillStart(stream)
-            setCompanionOutput(output, at: index, generation: generation, frameInterval: interval)
-        }
-    }
-
-    private func setCompanionOutput(_ output: VideoDataOutput?, at index: Int, generation: UInt64, frameInterval: UInt64) {
-        output?.frameInterval = frameInterval
-        lock.withLock {
-            guard generation == companionGeneration, companionOutputs.indices.contains(index), companionOutputs[index] !== output else { return }
-            companionOutputs[index] = output
-            commits.count.add(1, ordering: .releasing)   // the stream thread re-reads its outputs
-        }
-    }
-
-    /// Tells the companions their stream is over (after its last frame) and forgets their outputs.
-    private func stopCompanions() {
-        let (companions, outputs) = lock.withLock { () -> ([any SessionCompanion], [VideoDataOutput]) in
-            defer { companionOutputs = []; companionGeneration &+= 1 }
-            return (self.companions, companionOutputs.compactMap { $0 })
-        }
-        for output in outputs { output.waitForDelivery() }
-        for companion in companions { companion.cameraStreamStopped() }
     }
 
     /// A stream feeding the outputs `feeds` picks from the committed configuration.
