@@ -46,10 +46,25 @@ public final class CaptureSession: @unchecked Sendable {
     /// `audio`, a microphone input is refused; without `voiceEngines`, microphone modes that
     /// process fall back to standard, saying so; without `bus`, a camera's USB cost is counted
     /// as if nothing else used its bus.
-    public init(opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil,
-                audio: (any AudioStreamOpening)? = nil, voiceEngines: (any VoiceEngineLoading)? = nil,
-                bus: (any USBBusReading)? = nil) {
+    public convenience init(opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil,
+                            audio: (any AudioStreamOpening)? = nil, voiceEngines: (any VoiceEngineLoading)? = nil,
+                            bus: (any USBBusReading)? = nil) {
+        self.init(opener: opener, conversion: conversion, audio: audio, voiceEngines: voiceEngines, bus: bus, branch: nil)
+    }
+
+    /// One camera of a multi-camera session (`MultiCamSession`'s `makeBranch`): its input is
+    /// `branch.camera` for good, its buses are counted as that session plans them, and that
+    /// session starts and stops it.
+    public convenience init(branch: MultiCamBranch, opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil,
+                            audio: (any AudioStreamOpening)? = nil, voiceEngines: (any VoiceEngineLoading)? = nil) {
+        self.init(opener: opener, conversion: conversion, audio: audio, voiceEngines: voiceEngines, bus: branch.bus, branch: branch)
+    }
+
+    private init(opener: any CameraStreamOpening, conversion: (any FrameConversion)?, audio: (any AudioStreamOpening)?,
+                 voiceEngines: (any VoiceEngineLoading)?, bus: (any USBBusReading)?, branch: MultiCamBranch?) {
         self.opener = opener
+        self.branch = branch
+        committed.input = branch?.camera
         companions = SessionCompanions { [commits] in commits.count.add(1, ordering: .releasing) }
         formats = FormatChoice(conversion: conversion, bus: bus)
         self.audio = SessionAudio(opener: audio, engines: voiceEngines, events: events)
@@ -66,9 +81,9 @@ public final class CaptureSession: @unchecked Sendable {
         try? stop()
     }
 
-    /// Set when the session is one camera of a `MultiCamSession`: its input is that camera, and
-    /// that session starts and stops it.
-    public internal(set) var isMultiCamBranch = false
+    /// What the session is a branch of, when it is one camera of a `MultiCamSession` (fixed when made).
+    private let branch: MultiCamBranch?
+    public var isMultiCamBranch: Bool { branch != nil }
 
     private func refuseOnBranch(_ name: String, because owned: String = "starts and stops it") throws(OcellusError) {
         if isMultiCamBranch {
@@ -109,6 +124,7 @@ public final class CaptureSession: @unchecked Sendable {
             throw OcellusError(.wrongState, "commitConfiguration without beginConfiguration")
         }
         try apply(proposed)
+        branch?.configurationChanged()
     }
 
     public func canAddInput(_ device: Device) -> Bool {
@@ -126,12 +142,6 @@ public final class CaptureSession: @unchecked Sendable {
     public func removeInput() throws(OcellusError) {
         try refuseOnBranch("removeInput", because: "sets its camera")
         try change { $0.input = nil }
-    }
-
-    /// A multi-camera session's branch for `camera`.
-    func becomeBranch(of camera: Device) throws(OcellusError) {
-        try change { $0.input = camera }
-        isMultiCamBranch = true
     }
 
     // MARK: Automatic switching (behaviour §4)
@@ -237,15 +247,7 @@ public final class CaptureSession: @unchecked Sendable {
     /// the session would choose, or when none fits, the one it would choose on an idle bus (then
     /// `fits` is false and committing is refused). nil off USB, without an input, or when no
     /// format serves the outputs (then committing says why).
-    public var hardwareCost: HardwareCost.BusShare? { share(choosing: formats) }
-
-    /// The share the camera would take beside `others` alone (a multi-camera session plans its
-    /// cameras in turn, each beside those before it, reading the bus once).
-    func plannedShare(beside others: [BusReservation]) -> HardwareCost.BusShare? {
-        share(choosing: FormatChoice(conversion: formats.conversion, bus: GivenReservations(held: others)))
-    }
-
-    private func share(choosing formats: FormatChoice) -> HardwareCost.BusShare? {
+    public var hardwareCost: HardwareCost.BusShare? {
         let configuration = lock.withLock { pending ?? committed }
         guard let input = configuration.input,
               let (format, rate) = (try? formats.picture(for: configuration)) ?? (try? formats.picture(for: configuration, ignoringBus: true))
@@ -295,7 +297,9 @@ public final class CaptureSession: @unchecked Sendable {
             body(&proposed)
             return proposed
         }
-        if let immediate { try apply(immediate) }
+        guard let immediate else { return }
+        try apply(immediate)
+        branch?.configurationChanged()
     }
 
     /// Gives each output a converter when the stream's format or size is not what it

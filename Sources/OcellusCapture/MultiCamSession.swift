@@ -1,12 +1,15 @@
-#if canImport(Glibc)
 import OcellusCore
+#if canImport(Glibc)
 import Glibc
 #endif
 
 /// behaviour §4 multi-camera session: several cameras streaming together, started and stopped as
 /// one. Each camera has a branch, a `CaptureSession` whose input is that camera and to which the
-/// app connects that camera's outputs (video, depth, photo, movie, metadata); a branch's formats
-/// are chosen beside the cameras added before it, so that the session fits its USB buses together.
+/// app connects that camera's outputs (video, depth, photo, movie, metadata). The session plans its
+/// cameras in one pass, in the order added, and hands each branch what the cameras before it on its
+/// bus will reserve: a branch's formats are chosen beside those, so that the cameras fit their USB
+/// buses together. It plans again when a camera joins or leaves, a branch's configuration changes,
+/// before it starts and when asked its cost.
 /// Automatic switching stays a single-camera feature.
 public final class MultiCamSession: @unchecked Sendable {
     public enum Event: Sendable {
@@ -41,7 +44,7 @@ public final class MultiCamSession: @unchecked Sendable {
     /// Events, on a library thread of their own.
     public let events = EventThread<Event>()
     private let bus: (any USBBusReading)?
-    private let makeBranch: @Sendable (any USBBusReading) -> CaptureSession
+    private let makeBranch: @Sendable (MultiCamBranch) -> CaptureSession
     private let lock = ConditionLock()
     private var branches: [Branch] = []
     private var running = false
@@ -49,12 +52,14 @@ public final class MultiCamSession: @unchecked Sendable {
     private struct Branch {
         let camera: Device
         let session: CaptureSession
+        /// The buses as the plan hands them to this camera's branch.
+        let bus: PlannedBus
         let observer: UInt64
     }
 
-    /// `makeBranch` makes a camera's session, counting the USB buses with the reader it is given;
-    /// `bus` reads what the buses carry now (nil: nothing but this session's cameras).
-    public init(bus: (any USBBusReading)?, makeBranch: @escaping @Sendable (any USBBusReading) -> CaptureSession) {
+    /// `makeBranch` makes a camera's session (`CaptureSession(branch:…)`); `bus` reads what the
+    /// buses carry now (nil: nothing but this session's cameras).
+    public init(bus: (any USBBusReading)?, makeBranch: @escaping @Sendable (MultiCamBranch) -> CaptureSession) {
         self.bus = bus
         self.makeBranch = makeBranch
     }
@@ -85,11 +90,11 @@ public final class MultiCamSession: @unchecked Sendable {
                 : "\(camera.uniqueID) cannot be a session input (\(!camera.type.isCamera ? "not a camera" : camera.isConnected ? "no video formats" : "disconnected"))")
         }
         try refuseWhileRunning("add a camera")
-        let session = makeBranch(BranchBus(system: bus, camera: camera, cameras: { [weak self] in self?.cameras ?? [] },
-                                           planned: { [weak self] camera, others in self?.plannedReservation(of: camera, beside: others) }))
-        try session.becomeBranch(of: camera)
+        let planned = PlannedBus(system: bus)
+        let session = makeBranch(MultiCamBranch(camera: camera, bus: planned) { [weak self] in self?.plan() })
         let observer = session.events.addObserver { [weak self] event in self?.branchEvent(event, from: camera) }
-        lock.withLock { branches.append(Branch(camera: camera, session: session, observer: observer)) }
+        lock.withLock { branches.append(Branch(camera: camera, session: session, bus: planned, observer: observer)) }
+        plan()
         return session
     }
 
@@ -102,6 +107,7 @@ public final class MultiCamSession: @unchecked Sendable {
         }) else { throw OcellusError(.notFound, "\(camera.uniqueID) is not in the session") }
         _ = removed.session.events.removeObserver(removed.observer)
         removed.session.events.stop()
+        plan()
     }
 
     private func refuseWhileRunning(_ what: String) throws(OcellusError) {
@@ -110,21 +116,21 @@ public final class MultiCamSession: @unchecked Sendable {
 
     /// What the buses would carry with the session's configuration as it stands.
     public var hardwareCost: Cost {
-        let branches = lock.withLock { self.branches }
-        let interfaces = Set(branches.compactMap { $0.camera.details.usbLink?.streamingInterface })
+        let planned = plan()
+        let interfaces = Set(planned.compactMap { $0.camera.details.usbLink?.streamingInterface })
         var buses: [Cost.Bus] = []
-        for branch in branches {
-            guard let share = branch.session.hardwareCost else { continue }
+        for (camera, share) in planned {
+            guard let share else { continue }
             // Each camera's share counts the ones before it: the last on a bus sees the bus's load.
             let others = share.others.filter { !interfaces.contains($0.interface) }
             if let index = buses.firstIndex(where: { $0.bus == share.bus }) {
                 buses[index].load = share.load
                 buses[index].own += share.own
-                buses[index].cameras.append(branch.camera)
+                buses[index].cameras.append(camera)
                 buses[index].others = others
                 buses[index].fits = buses[index].fits && share.fits
             } else {
-                buses.append(Cost.Bus(bus: share.bus, load: share.load, own: share.own, cameras: [branch.camera], others: others, fits: share.fits))
+                buses.append(Cost.Bus(bus: share.bus, load: share.load, own: share.own, cameras: [camera], others: others, fits: share.fits))
             }
         }
         return Cost(buses: buses)
@@ -136,6 +142,7 @@ public final class MultiCamSession: @unchecked Sendable {
         let branches = lock.withLock { self.branches }
         guard !branches.isEmpty else { throw OcellusError(.wrongState, "the multi-camera session has no camera") }
         guard !isRunning else { return }
+        plan()
         var started: [CaptureSession] = []
         for branch in branches {
             do throws(OcellusError) { try branch.session.start() } catch {
@@ -187,37 +194,47 @@ public final class MultiCamSession: @unchecked Sendable {
         return named ? error : OcellusError(error.code, "\(camera.uniqueID): \(error.message)")
     }
 
-    /// What `camera`'s branch will reserve once it streams beside `others` (nil off USB or with
-    /// nothing to stream).
-    private func plannedReservation(of camera: Device, beside others: [BusReservation]) -> BusReservation? {
-        guard let link = camera.details.usbLink, let interface = link.streamingInterface,
-              let endpoint = branch(for: camera)?.plannedShare(beside: others)?.reservation else { return nil }
-        return BusReservation(device: camera.name, interface: interface, speedMbps: link.speedMbps,
-                              translator: link.translator, endpoints: [endpoint])
+    /// Plans every camera in one pass, in the order added: each branch is handed what the cameras
+    /// before it on its bus will reserve, then its own share is counted for the ones after it.
+    /// Returns each camera's share (nil off USB or with nothing to stream).
+    @discardableResult
+    private func plan() -> [(camera: Device, share: HardwareCost.BusShare?)] {
+        var planned: [String: [BusReservation]] = [:]   // by bus
+        return lock.withLock({ branches }).map { branch in
+            guard let link = branch.camera.details.usbLink else { return (branch.camera, nil) }
+            branch.bus.hand(planned[link.bus, default: []])
+            let share = branch.session.hardwareCost
+            if let interface = link.streamingInterface, let endpoint = share?.reservation {
+                planned[link.bus, default: []].append(BusReservation(device: branch.camera.name, interface: interface, speedMbps: link.speedMbps,
+                                                                     translator: link.translator, endpoints: [endpoint]))
+            }
+            return (branch.camera, share)
+        }
     }
 }
 
-/// The buses as a branch sees them: what they carry now, and what the cameras added before its
-/// own will reserve (those not streaming yet; a streaming one is in what the bus carries). The
-/// bus is read once; each camera before is planned beside what is counted so far.
-private struct BranchBus: USBBusReading, @unchecked Sendable {
-    let system: (any USBBusReading)?
-    let camera: Device
-    let cameras: () -> [Device]
-    let planned: (Device, [BusReservation]) -> BusReservation?
+/// One camera of a multi-camera session as its branch is made (`CaptureSession(branch:…)`): the
+/// camera, the branch's input for good; its buses as the session plans them; and what the branch
+/// calls after its configuration changed, so that the cameras after it are planned again.
+public struct MultiCamBranch: Sendable {
+    public let camera: Device
+    let bus: PlannedBus
+    let configurationChanged: @Sendable () -> Void
+}
+
+/// The buses as a branch counts them: what they carry now, read when asked, and what the cameras
+/// added before its own will reserve, as the session last planned them (one streaming already is
+/// in what the bus carries, and counted once).
+final class PlannedBus: USBBusReading {
+    private let system: (any USBBusReading)?
+    private let earlier = Locked<[BusReservation]>([])
+
+    init(system: (any USBBusReading)?) { self.system = system }
+
+    func hand(_ reservations: [BusReservation]) { earlier.withLock { $0 = reservations } }
 
     func reservations(onBus bus: String) -> [BusReservation] {
-        var counted = system?.reservations(onBus: bus) ?? []
-        for earlier in cameras().prefix(while: { $0 !== camera }) where earlier.details.usbLink?.bus == bus {
-            let streaming = counted.contains { $0.interface == earlier.details.usbLink?.streamingInterface }
-            if !streaming, let plan = planned(earlier, counted) { counted.append(plan) }
-        }
-        return counted
+        let now = system?.reservations(onBus: bus) ?? []
+        return now + earlier.withLock { $0 }.filter { planned in !now.contains { $0.interface == planned.interface } }
     }
-}
-
-/// Reservations given, not read (a plan beside the cameras counted so far).
-struct GivenReservations: USBBusReading {
-    let held: [BusReservation]
-    func reservations(onBus bus: String) -> [BusReservation] { held }
 }

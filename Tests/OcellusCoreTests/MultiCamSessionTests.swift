@@ -10,8 +10,8 @@ import OcellusTestSupport
     let costs = HardwareCostTests()
 
     func session(_ backend: ScriptedBackend, bus: any USBBusReading = HardwareCostTests.FixedBus(held: [])) -> MultiCamSession {
-        MultiCamSession(bus: bus) { branchBus in
-            CaptureSession(opener: backend, conversion: FormatChoiceTests.AnyConversion(), bus: branchBus)
+        MultiCamSession(bus: bus) { branch in
+            CaptureSession(branch: branch, opener: backend, conversion: FormatChoiceTests.AnyConversion())
         }
     }
 
@@ -41,6 +41,25 @@ import OcellusTestSupport
         } }, "\(log.events)")
         try multi.stopRunning()
         #expect(backend.opened.allSatisfy { $0.isStopped })
+    }
+
+    /// A branch's change is planned again for the cameras after it: the second camera counts what
+    /// the first reserves now, not what it reserved when the second joined.
+    @Test func aBranchsChangeIsCountedByTheCamerasAfterIt() throws {
+        let multi = session(ScriptedBackend())
+        let first = try multi.addCamera(choice.webcam(speedMbps: 480, serial: "A"))
+        let second = try multi.addCamera(choice.webcam(speedMbps: 480, interface: "1-3:1.1", serial: "B"))
+        try second.addOutput(VideoDataOutput(pixelFormat: .nv12, width: 640, height: 480))
+        func counted() -> [Int]? { second.hardwareCost?.others.flatMap(\.endpoints).map(\.bytesPerService) }
+        let raw = VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480)
+        try first.addOutput(raw)
+        #expect(counted() == [3072] && first.hardwareCost?.reservation?.bytesPerService == 3072)
+        first.beginConfiguration()
+        try first.removeOutput(raw)
+        try first.addOutput(VideoDataOutput(pixelFormat: .mjpeg, width: 640, height: 480))
+        #expect(counted() == [3072], "a change not committed yet is not planned")
+        try first.commitConfiguration()
+        #expect(counted() == [1024] && first.hardwareCost?.reservation?.bytesPerService == 1024)
     }
 
     /// What another process streams, changing under the session.
