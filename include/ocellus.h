@@ -1265,7 +1265,7 @@ oc_status oc_context_add_preferred_camera_callback(oc_context *ctx, oc_preferred
 /* ------------------------------------------------------------------------ */
 /*
  * Mirrors (docs/contributing.md): Sources/OcellusCABI/ CaptureABI.swift, SessionMembers.swift;
- * cli/ capture_session.c, stream.c; bindings/python/ocellus/ capture.py;
+ * cli/ capture_session.c, stream.c; bindings/python/ocellus/ capture.py, frames.py;
  * bindings/rust/ocellus/src/ session.rs, video_output.rs, frame.rs.
  */
 
@@ -1457,6 +1457,62 @@ typedef struct oc_hardware_cost {
  * \threadsafety Any thread.
  */
 oc_status oc_capture_session_get_hardware_cost(const oc_capture_session *session, oc_hardware_cost *cost);
+
+/** What a configuration runs differently from what it asks (a mask of them). Added in 0.3. */
+typedef enum oc_configuration_adjustment {
+    /** The camera sends another pixel format than as asked (MJPEG where raw would not fit). */
+    OC_CONFIGURATION_ADJUSTED_PIXEL_FORMAT = 1 << 0,
+    /** The camera runs another size than as asked. */
+    OC_CONFIGURATION_ADJUSTED_SIZE = 1 << 1,
+    /** The stream runs slower than the outputs ask: the camera has no faster rate for the
+        format, or a faster one would not fit the bus. */
+    OC_CONFIGURATION_ADJUSTED_FRAME_RATE = 1 << 2,
+    /** Why: to fit the camera's USB bus (behaviour §4 fit instead of fail). */
+    OC_CONFIGURATION_ADJUSTED_FOR_BUS = 1 << 3
+} oc_configuration_adjustment;
+
+/**
+ * What a session's configuration runs against what it asks, before anything streams
+ * (libcamera's validate()); filled by oc_capture_session_check_configuration(). "As
+ * asked" is the format the outputs and preset would have from the camera on an idle bus, at
+ * the rate the outputs ask (a stream faster than every output's maximum rate is as asked:
+ * the outputs thin it). Added in 0.3.
+ */
+typedef struct oc_configuration_check {
+    /** sizeof(oc_configuration_check) as the caller knows it; set by the caller. */
+    uint32_t struct_size;
+    /** Whether it runs as asked (`adjusted` is 0). */
+    bool as_asked;
+    /** What differs: OC_CONFIGURATION_ADJUSTED_* bits, 0 when as asked. */
+    uint32_t adjusted;
+    uint32_t pixel_format;        /**< The pixel format (a fourcc) the camera will send. */
+    uint32_t width;               /**< The width the camera will run at. */
+    uint32_t height;              /**< The height the camera will run at. */
+    oc_fraction frame_rate;       /**< The rate the stream will run at. */
+    uint32_t asked_pixel_format;  /**< The pixel format as asked. */
+    uint32_t asked_width;         /**< The width as asked. */
+    uint32_t asked_height;        /**< The height as asked. */
+    oc_fraction asked_frame_rate; /**< The rate the outputs ask (the fastest of the format as asked when one takes every frame). */
+    /** Why, for the app's user ("it would take 122% of usb1 beside …"); NUL-terminated,
+     * empty when as asked, cut at a character boundary when longer. */
+    char reason[256];
+} oc_configuration_check;
+
+/**
+ * What the session's configuration as it stands (inside a begin/commit batch: with the
+ * changes not committed yet) would run if committed now, and whether that is as asked or
+ * adjusted, and why: the answer before oc_capture_session_start_running(), where
+ * OC_SESSION_EVENT_FORMAT_FALLBACK says it after the stream opened. Reads the USB bus as
+ * oc_capture_session_get_hardware_cost() does. A camera another app streams in another
+ * format shows only when the stream opens (the event, with OC_ERROR_BUSY).
+ * \returns OC_OK with `check` filled; OC_ERROR_INVALID_HANDLE; OC_ERROR_INVALID_ARGUMENT (NULL
+ *          `check`, or a struct_size short of sizeof(oc_configuration_check)); OC_ERROR_NOT_FOUND
+ *          without an input; otherwise the error committing the configuration would give
+ *          (OC_ERROR_INVALID_ARGUMENT when no format serves the outputs, OC_ERROR_NO_RESOURCES
+ *          when none fits the bus), with its message.
+ * \threadsafety Any thread.
+ */
+oc_status oc_capture_session_check_configuration(const oc_capture_session *session, oc_configuration_check *check);
 
 /**
  * behaviour §4 fit instead of fail: whether a session may run a format that fits its
@@ -2455,7 +2511,7 @@ oc_status oc_capture_session_get_echo_cancellation(const oc_capture_session *ses
 /* ------------------------------------------------------------------------ */
 /*
  * Mirrors (docs/contributing.md): Sources/OcellusCABI/ PhotoABI.swift;
- * cli/ snap.c; bindings/python/ocellus/ capture.py;
+ * cli/ snap.c; bindings/python/ocellus/ photo.py;
  * bindings/rust/ocellus/src/ photo.rs.
  */
 
@@ -2570,7 +2626,7 @@ oc_status oc_photo_output_capture(oc_photo_output *output, const oc_photo_settin
 /* ------------------------------------------------------------------------ */
 /*
  * Mirrors (docs/contributing.md): Sources/OcellusCABI/ MovieABI.swift;
- * cli/ record.c; bindings/python/ocellus/ capture.py;
+ * cli/ record.c; bindings/python/ocellus/ movie.py;
  * bindings/rust/ocellus/src/ movie.rs.
  */
 

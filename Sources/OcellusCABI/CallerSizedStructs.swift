@@ -68,5 +68,18 @@ extension oc_photo_settings: CallerSizedStruct { static var firstReleaseSize: In
 extension oc_face_driven_state: CallerSizedStruct { static var firstReleaseSize: Int { end(of: \.active) } }                     // 0.3
 extension oc_center_stage_state: CallerSizedStruct { static var firstReleaseSize: Int { end(of: \.window) } }                    // 0.3
 extension oc_hardware_cost: CallerSizedStruct { static var firstReleaseSize: Int { end(of: \.bus) } }                            // 0.3
+extension oc_configuration_check: CallerSizedStruct { static var firstReleaseSize: Int { end(of: \.reason) } }                   // 0.3
 extension oc_metadata_statistics: CallerSizedStruct { static var firstReleaseSize: Int { end(of: \.corrupt_frames) } }           // 0.3
+
+/// Copies `text` into a fixed `char[N]` field of a C struct, NUL-terminated and cut where a
+/// character starts (never inside a UTF-8 sequence) when it is longer.
+func copyText<Field>(_ text: String, into field: inout Field) {
+    withUnsafeMutableBytes(of: &field) { bytes in
+        let utf8 = Array(text.utf8)
+        var count = min(utf8.count, bytes.count - 1)
+        while count > 0, count < utf8.count, utf8[count] & 0xC0 == 0x80 { count -= 1 }   // a continuation byte starts the rest
+        for index in 0..<count { bytes[index] = utf8[index] }
+        bytes[count] = 0
+    }
+}
 

@@ -270,10 +270,27 @@ func sessionEventFields(_ event: CaptureSession.Event) -> (oc_session_event, oc_
 func fillHardwareCost(_ cost: UnsafeMutablePointer<oc_hardware_cost>, bus: String, fits: Bool, total: Double, own: Double, others: Int) {
     var filled = oc_hardware_cost()
     (filled.fits, filled.total, filled.own, filled.others) = (fits, total, own, UInt32(others))
-    withUnsafeMutableBytes(of: &filled.bus) { bytes in
-        for (index, byte) in bus.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
-    }
+    copyText(bus, into: &filled.bus)
     oc_hardware_cost.fill(cost, with: filled)
+}
+
+@c @implementation public func oc_capture_session_check_configuration(_ session: OpaquePointer?,
+                                                                     _ check: UnsafeMutablePointer<oc_configuration_check>?) -> oc_status {
+    abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
+        let check = try oc_configuration_check.checked(check, "check", in: "oc_capture_session_check_configuration")
+        guard let answer = try box.session.checkConfiguration() else {
+            throw OcellusError(.notFound, "oc_capture_session_check_configuration: the session has no input")
+        }
+        var filled = oc_configuration_check()
+        (filled.as_asked, filled.adjusted) = (answer.isAsAsked, answer.adjustments.rawValue)
+        (filled.pixel_format, filled.width, filled.height) = (answer.runs.format.pixelFormat.rawValue, answer.runs.format.width, answer.runs.format.height)
+        filled.frame_rate = oc_fraction(numerator: answer.runs.rate.numerator, denominator: answer.runs.rate.denominator)
+        (filled.asked_pixel_format, filled.asked_width, filled.asked_height) = (answer.asked.format.pixelFormat.rawValue, answer.asked.format.width,
+                                                                               answer.asked.format.height)
+        filled.asked_frame_rate = oc_fraction(numerator: answer.asked.rate.numerator, denominator: answer.asked.rate.denominator)
+        copyText(answer.reason, into: &filled.reason)
+        oc_configuration_check.fill(check, with: filled)
+    }
 }
 
 @c @implementation public func oc_video_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {

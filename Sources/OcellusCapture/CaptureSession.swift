@@ -247,6 +247,14 @@ public final class CaptureSession: @unchecked Sendable {
     /// the session would choose, or when none fits, the one it would choose on an idle bus (then
     /// `fits` is false and committing is refused). nil off USB, without an input, or when no
     /// format serves the outputs (then committing says why).
+    /// What the configuration as it stands (committed or not) would run if committed now, against
+    /// what it asks (libcamera's `validate()`); nil without an input. Throws what committing would.
+    /// A camera another app streams in another format shows only when the stream opens
+    /// (`.formatFallback` with `.busy`).
+    public func checkConfiguration() throws(OcellusError) -> ConfigurationCheck? {
+        try formats.check(lock.withLock { pending ?? committed })
+    }
+
     public var hardwareCost: HardwareCost.BusShare? {
         let configuration = lock.withLock { pending ?? committed }
         guard let input = configuration.input,
@@ -594,11 +602,8 @@ public final class CaptureSession: @unchecked Sendable {
             inUse.message
         } else if let refusal = refused.first(where: { $0.format.sameStream(as: wanted.format) }) {
             "the kernel refused it (\(refusal.error.message))"
-        } else if let cost = formats.share(of: camera, format: wanted.format, rate: wanted.rate) {
-            "it would take \(HardwareCost.percent(cost.load)) of \(cost.bus)"
-                + (cost.others.isEmpty ? "" : " beside \(cost.others.map(\.device).joined(separator: ", "))")
         } else {
-            "it does not fit the camera's bus"
+            formats.busReason(camera: camera, for: wanted)
         }
         events.post(.formatFallback(FormatFallback(camera: camera, wanted: wanted, chosen: chosen, reason: reason,
                                                    code: inUse == nil ? .noResources : .busy)))

@@ -1284,6 +1284,56 @@ static int test_hardware_cost_off_usb(void)
     return 0;
 }
 
+/* A configuration's answer before streaming: nothing without an input; as asked for an output
+ * the camera serves, and what it said is what runs; what cannot run is the commit's error. */
+static int test_configuration_check(void)
+{
+    oc_context *ctx = create_with_private_state("org.ocellus.test.c.check");
+    CHECK(ctx != NULL);
+    oc_device_list *list = NULL;
+    CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);
+    oc_capture_session *session = NULL;
+    CHECK(oc_capture_session_create(ctx, &session) == OC_OK);
+    oc_configuration_check check = { .struct_size = sizeof check };
+    CHECK(oc_capture_session_check_configuration(session, &check) == OC_ERROR_NOT_FOUND && strstr(oc_last_error_message(), "no input"));
+    CHECK(oc_capture_session_check_configuration(session, NULL) == OC_ERROR_INVALID_ARGUMENT);
+    oc_configuration_check small = { .struct_size = 8 };
+    CHECK(oc_capture_session_check_configuration(session, &small) == OC_ERROR_INVALID_ARGUMENT && strstr(oc_last_error_message(), "struct_size"));
+    CHECK(oc_capture_session_check_configuration(NULL, &check) == OC_ERROR_INVALID_HANDLE);
+    oc_video_data_output *output = NULL;
+    CHECK(oc_video_data_output_create(&output) == OC_OK);
+    CHECK(oc_video_data_output_set_format(output, OC_PIXEL_FORMAT_NV12, 320, 240) == OC_OK);
+    CHECK(oc_capture_session_set_input(session, find(list, "usb-1d6b:0110-VCAM-0000")) == OC_OK);
+    CHECK(oc_capture_session_add_output(session, output) == OC_OK);
+    memset(check.reason, 'x', sizeof check.reason);
+    CHECK(oc_capture_session_check_configuration(session, &check) == OC_OK);
+    CHECK(check.as_asked && check.adjusted == 0 && check.reason[0] == '\0');
+    CHECK(check.width > 0 && check.frame_rate.denominator != 0 && check.asked_pixel_format == check.pixel_format);
+    CHECK(oc_capture_session_start_running(session) == OC_OK);
+    uint32_t format = 0, width = 0, height = 0;
+    oc_fraction rate = { 0, 0 };
+    CHECK(oc_capture_session_get_active_format(session, &format, &width, &height, &rate) == OC_OK);
+    CHECK(format == check.pixel_format && width == check.width && height == check.height);
+    CHECK(rate.numerator * check.frame_rate.denominator == check.frame_rate.numerator * rate.denominator);
+    CHECK(oc_capture_session_stop_running(session) == OC_OK);
+    oc_video_data_output *square = NULL;
+    CHECK(oc_video_data_output_create(&square) == OC_OK);
+    CHECK(oc_video_data_output_set_format(square, OC_PIXEL_FORMAT_NV12, 300, 300) == OC_OK);
+    CHECK(oc_capture_session_begin_configuration(session) == OC_OK);
+    CHECK(oc_capture_session_add_output(session, square) == OC_OK);
+    CHECK(oc_capture_session_check_configuration(session, &check) == OC_ERROR_INVALID_ARGUMENT);
+    char checked[512];
+    snprintf(checked, sizeof checked, "%s", oc_last_error_message());
+    CHECK(oc_capture_session_commit_configuration(session) == OC_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(checked, oc_last_error_message()) == 0);
+    oc_capture_session_destroy(session);
+    oc_video_data_output_destroy(square);
+    oc_video_data_output_destroy(output);
+    oc_device_list_free(list);
+    oc_context_destroy(ctx);
+    return 0;
+}
+
 /* Two cameras' frames paired by capture time: a session each, one synchronizer. */
 struct pairs_seen {
     pthread_mutex_t lock;
@@ -1830,6 +1880,7 @@ int main(void)
     run("rotation coordinator", test_rotation_coordinator);
     run("center stage", test_center_stage);
     run("hardware cost off USB", test_hardware_cost_off_usb);
+    run("a configuration's check before streaming", test_configuration_check);
     run("multi-camera session", test_multi_cam_session);
     run("two cameras paired by capture time", test_two_cameras_paired_by_capture_time);
     run("unreachable remote fails fast", test_unreachable_remote_fails_fast);

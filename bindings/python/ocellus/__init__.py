@@ -23,8 +23,11 @@ from .devices import FaceDrivenAdjustment, FaceDrivenTier, FaceDrivenState, Cent
 from .context import Context, CameraAuthorization, HotplugEvent, PreferredCamera, program_app_id
 from .discovery import DiscoverySession
 from .audio import AudioDataOutput, MicrophoneMode, MicrophoneModeState
-from .capture import (BusFit, Camera, CaptureSession, Frame, HardwareCost, MovieFileOutput, Photo, PhotoOutput, Preset,
-                      Recording, RetainedFrame, SessionEvent, VideoDataOutput, device_supports_preset, open_camera)
+from .capture import (BusFit, Camera, CaptureSession, ConfigurationAdjustment, ConfigurationCheck, HardwareCost, Preset, SessionEvent,
+                      VideoDataOutput, device_supports_preset, open_camera)
+from .frames import Frame, RetainedFrame
+from .movie import MovieFileOutput, Recording
+from .photo import Photo, PhotoOutput
 from .depth import DepthDataOutput, OutputSynchronizer
 from .metadata import MetadataObject, MetadataObjectType, MetadataOutput, MetadataStatistics
 from .multi_cam import MultiCamSession
@@ -47,4 +50,4 @@ __all__ += ["DepthDataOutput", "OutputSynchronizer"]
 __all__ += ["MetadataOutput", "MetadataObjectType", "MetadataObject", "MetadataStatistics"]
 __all__ += ["FaceDrivenAdjustment", "FaceDrivenTier", "FaceDrivenState"]
 __all__ += ["CenterStageState"]
-__all__ += ["HardwareCost", "BusFit", "MultiCamSession"]
+__all__ += ["HardwareCost", "BusFit", "MultiCamSession", "ConfigurationCheck", "ConfigurationAdjustment"]

@@ -3,8 +3,10 @@
 
 import ctypes
 import sys
+import threading
 import types
-from typing import Any, Callable, Optional, Protocol, Set, TypeVar
+from concurrent.futures import Future
+from typing import Any, Callable, Dict, Optional, Protocol, Set, TypeVar
 
 from . import _native
 
@@ -133,3 +135,31 @@ class Registration:
 
     def __exit__(self, *exc: object) -> None:
         self.remove()
+
+
+class _Requests:
+    """Futures of requests answered by a C callback, keyed by the token passed as its user data.
+    The C callback closes over this object only (never the output), and the output's finalizer
+    keeps the callback alive until destroy has answered every request."""
+
+    def __init__(self) -> None:
+        self._futures: Dict[int, "Future[Any]"] = {}
+        self._lock, self._next = threading.Lock(), 0
+
+    def call(self, function: Callable[..., Any], *arguments: Any) -> "Future[Any]":
+        """`function(*arguments, token)`; the returned future is dropped if the call raises."""
+        future: "Future[Any]" = Future()
+        with self._lock:
+            self._next += 1
+            token = self._next
+            self._futures[token] = future
+        try:
+            function(*arguments, token)
+        except BaseException:
+            self.take(token)
+            raise
+        return future
+
+    def take(self, token: int) -> "Optional[Future[Any]]":
+        with self._lock:
+            return self._futures.pop(token, None)

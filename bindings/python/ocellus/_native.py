@@ -83,6 +83,23 @@ class HardwareCost(ctypes.Structure):
     ]
 
 
+class ConfigurationCheck(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("as_asked", ctypes.c_bool),
+        ("adjusted", ctypes.c_uint32),
+        ("pixel_format", ctypes.c_uint32),
+        ("width", ctypes.c_uint32),
+        ("height", ctypes.c_uint32),
+        ("frame_rate", Fraction),
+        ("asked_pixel_format", ctypes.c_uint32),
+        ("asked_width", ctypes.c_uint32),
+        ("asked_height", ctypes.c_uint32),
+        ("asked_frame_rate", Fraction),
+        ("reason", ctypes.c_char * 256),
+    ]
+
+
 class FaceDrivenState(ctypes.Structure):
     _fields_ = [
         ("struct_size", ctypes.c_uint32),
@@ -310,6 +327,7 @@ def declare(lib: ctypes.CDLL, errcheck_status: Callable[..., int]) -> ctypes.CDL
         "oc_capture_session_stop_running": ([vp], c_status),
         "oc_capture_session_is_running": ([vp], ctypes.c_bool),
         "oc_capture_session_get_hardware_cost": ([vp, ctypes.POINTER(HardwareCost)], c_status),
+        "oc_capture_session_check_configuration": ([vp, ctypes.POINTER(ConfigurationCheck)], c_status),
         "oc_capture_session_set_bus_fit": ([vp, ctypes.c_int], c_status),
         "oc_capture_session_get_bus_fit": ([vp], ctypes.c_int),
         "oc_multi_cam_session_create": ([vp, ctypes.POINTER(vp)], c_status),
@@ -401,6 +419,8 @@ def declare(lib: ctypes.CDLL, errcheck_status: Callable[..., int]) -> ctypes.CDL
         "oc_capture_session_add_depth_output": ([vp, vp], c_status),
         "oc_capture_session_remove_depth_output": ([vp, vp], c_status),
         "oc_capture_session_can_add_depth_output": ([vp, vp], ctypes.c_bool),
+        "oc_capture_session_get_active_format": ([vp, ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(ctypes.c_uint32),
+                                                  ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(Fraction)], c_status),
         "oc_capture_session_get_active_depth_format": ([vp, ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(ctypes.c_uint32),
                                                         ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(Fraction)], c_status),
         "oc_frame_depth_unit": ([vp], ctypes.c_float),

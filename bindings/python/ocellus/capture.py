@@ -1,38 +1,37 @@
 """Capture sessions and video data outputs (behaviour §4) for Python.
 
-Frames reach the callback as `Frame` objects whose `planes` are NumPy arrays
-viewing the camera's buffer without a copy: valid only during the callback.
-`frame.retain()` returns a `RetainedFrame` that owns a copy and stays valid.
+Frames reach an output's callback as `Frame` objects (`frames.py`); photo and movie
+outputs are in `photo.py` and `movie.py`, as the header's sections have them.
 """
 
 import ctypes
 import enum
-import threading
 import time
 import weakref
-from concurrent.futures import Future
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import (TYPE_CHECKING, Any, AsyncIterator, Callable, Dict, Generic, Iterator, List, Optional, Protocol, Set,
                     Tuple, TypeVar, Union)
 
 from . import _native
-from ._callbacks import Registration, _Closable, c_callback, register, unregister
-from ._library import _lib, _string, _text
+from ._callbacks import Registration, _Closable, register, unregister
+from ._library import _lib, _text
 from .audio import AudioDataOutput, MicrophoneMode, MicrophoneModeState, _microphone_mode
 from .devices import Device, _fourcc, pixel_format_code
-from .errors import NotFound as NotFoundError, OcellusError, Timeout, WrongState, error_for
+from .errors import NotFound as NotFoundError, Timeout, WrongState
+from .frames import Frame, RetainedFrame, _install_frame_callback
+from .movie import MovieFileOutput
+from .photo import PhotoOutput
 
 if TYPE_CHECKING:
-    import numpy as np
     from numpy.typing import NDArray
 
     from .context import Context
     from .depth import DepthDataOutput
     from .metadata import MetadataOutput
 
-__all__ = ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "PhotoOutput", "Photo", "MovieFileOutput", "Recording", "Frame", "RetainedFrame", "SessionEvent", "Preset", "device_supports_preset",
-           "BusFit", "HardwareCost"]
+__all__ = ["Camera", "open_camera", "CaptureSession", "VideoDataOutput", "SessionEvent", "Preset", "device_supports_preset",
+           "BusFit", "HardwareCost", "ConfigurationCheck", "ConfigurationAdjustment"]
 
 
 class Preset(enum.IntEnum):
@@ -88,157 +87,6 @@ class BusFit(enum.IntEnum):
     ON = 1
     #: never: a configuration that does not fit is refused (NoResources)
     OFF = 2
-
-
-class Frame:
-    """A frame during its callback: properties and NumPy views of its planes."""
-
-    def __init__(self, handle: int):
-        self._handle = handle
-
-    @property
-    def width(self) -> int:
-        """Width in pixels."""
-        return int(_lib.oc_frame_width(self._handle))
-
-    @property
-    def height(self) -> int:
-        """Height in pixels."""
-        return int(_lib.oc_frame_height(self._handle))
-
-    @property
-    def pixel_format(self) -> str:
-        """The pixel format's name ("NV12", "YUYV", "MJPG", …)."""
-        return _fourcc(_lib.oc_frame_pixel_format(self._handle))
-
-    @property
-    def sequence(self) -> int:
-        """The frame's number in its stream (gaps are frames dropped before Ocellus saw them)."""
-        return int(_lib.oc_frame_sequence(self._handle))
-
-    @property
-    def timestamp_ns(self) -> int:
-        """CLOCK_MONOTONIC nanoseconds of the capture."""
-        return int(_lib.oc_frame_timestamp_ns(self._handle))
-
-    @property
-    def full_range(self) -> bool:
-        """True for full-range samples (0-255, decoded JPEG), False for limited (16-235)."""
-        return bool(_lib.oc_frame_is_full_range(self._handle))
-
-    @property
-    def planes(self) -> List["NDArray[np.uint8]"]:
-        """One uint8 array per plane, shaped (rows, stride): no copy."""
-        import numpy as np
-
-        count = _lib.oc_frame_plane_count(self._handle)
-        if count == 0:
-            raise WrongState(_text(_lib.oc_last_error_message()) or "the frame is no longer valid")
-        result: List["NDArray[np.uint8]"] = []
-        for index in range(count):
-            size, stride = ctypes.c_size_t(), ctypes.c_uint32()
-            data = _lib.oc_frame_plane_data(self._handle, index, ctypes.byref(size), ctypes.byref(stride))
-            if not data:
-                raise WrongState(_string(_lib.oc_last_error_message()))
-            # The array's memory keeps this frame (and so a retained frame's copy) alive.
-            memory: Any = (ctypes.c_uint8 * size.value).from_address(ctypes.addressof(data.contents))
-            memory._frame = self
-            flat = np.frombuffer(memory, dtype=np.uint8)
-            rows = size.value // stride.value if stride.value else 1
-            result.append(flat[: rows * stride.value].reshape(rows, stride.value) if stride.value else flat)
-        return result
-
-    @property
-    def depth_unit(self) -> float:
-        """Metres per unit of a depth map's samples (0.001: millimetres, unless the camera says
-        otherwise; 1.0 for float metres); 0.0 for a picture."""
-        return float(_lib.oc_frame_depth_unit(self._handle))
-
-    @property
-    def depth(self) -> "NDArray[Any]":
-        """A depth map as a read-only NumPy array shaped (height, width), without a copy:
-        uint16 in `depth_unit` metres (Z16, Y16, Y12; 0 where the camera measured nothing),
-        or float32 metres ("Z32F"). Valid during the callback, like `planes`."""
-        import numpy as np
-
-        name = self.pixel_format
-        if name not in ("Z16", "Y16", "Y12", "Z32F"):
-            raise ValueError(f"a {name} frame is not a depth map")
-        plane = self.planes[0]
-        dtype: "np.dtype[Any]" = np.dtype(np.float32) if name == "Z32F" else np.dtype("<u2")
-        width, height, stride = self.width, self.height, plane.shape[1]
-        array = np.lib.stride_tricks.as_strided(plane.reshape(-1).view(dtype), shape=(height, width),
-                                                strides=(stride, 4 if name == "Z32F" else 2))
-        array = array.view()
-        array.flags.writeable = False
-        return array
-
-    #: bytes per pixel of the packed formats `image` shapes as (height, width, channels)
-    _PACKED = {"YUYV": 2, "UYVY": 2, "AR24": 4, "AB24": 4, "XR24": 4, "BGR3": 3, "RGB3": 3}
-
-    @property
-    def image(self) -> "NDArray[Any]":
-        """The frame as one read-only NumPy array shaped as OpenCV expects: (h, w, 2) for
-        YUYV/UYVY, (h, w, 4) for BGRA/RGBA, (h, w, 3) for BGR24/RGB24, (h, w) for GRAY8, and
-        (h * 3 / 2, w) for NV12 and I420 (ready for cv2.cvtColor's COLOR_YUV2BGR_NV12/_I420).
-        A view where the planes lie as OpenCV wants them; else a copy. MJPEG: the JPEG's bytes."""
-        import numpy as np
-
-        planes = self.planes
-        width, height, name = self.width, self.height, self.pixel_format
-        if name in self._PACKED:
-            channels = self._PACKED[name]
-            flat = planes[0].reshape(-1)
-            array = np.lib.stride_tricks.as_strided(flat, shape=(height, width, channels),
-                                                    strides=(planes[0].shape[1], channels, 1))
-        elif name == "GREY":
-            array = planes[0][:height, :width]
-        elif name in ("NV12", "I420"):
-            chroma = [plane.reshape(-1) for plane in planes[1:]]
-            luma = planes[0]
-            contiguous = luma.shape[1] == width and all(
-                part.ctypes.data == luma.ctypes.data + luma.size + sum(p.size for p in chroma[:i])
-                for i, part in enumerate(chroma))
-            if contiguous:
-                memory: Any = (ctypes.c_uint8 * (width * height * 3 // 2)).from_address(luma.ctypes.data)
-                memory._frame = self
-                array = np.frombuffer(memory, dtype=np.uint8).reshape(height * 3 // 2, width)
-            else:   # padded rows: each plane's visible part, packed as OpenCV expects
-                visible = [planes[1][:height // 2, :width]] if name == "NV12" else [p[:height // 2, :width // 2] for p in planes[1:3]]
-                array = np.concatenate([luma[:height, :width].reshape(-1)] + [p.reshape(-1) for p in visible]).reshape(height * 3 // 2, width)
-        else:
-            array = planes[0].reshape(-1)
-        array = array.view()
-        array.flags.writeable = False
-        return array
-
-    def retain(self) -> "RetainedFrame":
-        """A copy of this frame that stays valid after the callback."""
-        handle = _lib.oc_frame_retain(self._handle)
-        if not handle:
-            raise ValueError(_string(_lib.oc_last_error_message()))
-        return RetainedFrame(handle)
-
-
-def _install_frame_callback(setter: Callable[..., Any], handle: Optional[int],
-                            callback: Optional[Callable[["Frame"], None]]) -> Any:
-    """Sets a C frame callback that hands `callback` each frame as a `Frame` (None clears it);
-    returns the trampoline, which the output keeps alive while it is set."""
-    if callback is None:
-        setter(handle, _native.FRAME_CALLBACK(), None)
-        return None
-
-    new = c_callback(_native.FRAME_CALLBACK, callback, lambda _output, frame: (Frame(frame),))
-    setter(handle, new, None)
-    return new
-
-
-class RetainedFrame(Frame):
-    """A frame kept beyond its callback; its memory is released with the object."""
-
-    def __init__(self, handle: int):
-        super().__init__(handle)
-        self._finalizer = weakref.finalize(self, _lib.oc_frame_release, handle)
 
 
 class VideoDataOutput(_Closable):
@@ -364,170 +212,6 @@ class VideoDataOutput(_Closable):
         return {name: int(_lib.oc_video_data_output_dropped_frames(self._handle, index)) for index, name in enumerate(reasons)}
 
 
-class _Requests:
-    """Futures of requests answered by a C callback, keyed by the token passed as its user data.
-    The C callback closes over this object only (never the output), and the output's finalizer
-    keeps the callback alive until destroy has answered every request."""
-
-    def __init__(self) -> None:
-        self._futures: Dict[int, "Future[Any]"] = {}
-        self._lock, self._next = threading.Lock(), 0
-
-    def call(self, function: Callable[..., Any], *arguments: Any) -> "Future[Any]":
-        """`function(*arguments, token)`; the returned future is dropped if the call raises."""
-        future: "Future[Any]" = Future()
-        with self._lock:
-            self._next += 1
-            token = self._next
-            self._futures[token] = future
-        try:
-            function(*arguments, token)
-        except BaseException:
-            self.take(token)
-            raise
-        return future
-
-    def take(self, token: int) -> "Optional[Future[Any]]":
-        with self._lock:
-            return self._futures.pop(token, None)
-
-
-@dataclass(frozen=True)
-class Photo:
-    """A finished photo: JPEG bytes with EXIF."""
-
-    data: bytes
-    width: int
-    height: int
-    orientation: int
-    sequence: int
-    timestamp_ns: int
-    path: Optional[str]
-
-
-class PhotoOutput(_Closable):
-    """Stills from a running session: `capture()` returns a Future resolved with a `Photo`
-    (or failed with an OcellusError). JPEG encoding runs on the output's own thread."""
-
-    def __init__(self, rotation_angle: int = 0, mirrored: bool = False):
-        handle = ctypes.c_void_p()
-        _lib.oc_photo_output_create(ctypes.byref(handle))
-        self._handle = handle.value
-        self._requests = _Requests()
-        self._trampoline = _native.PHOTO_CALLBACK(_photo_completion(self._requests))
-        self._finalizer = weakref.finalize(self, _destroy_photo_output, self._handle, self._trampoline)
-        self.set_rotation_angle(rotation_angle)
-        self.set_mirrored(mirrored)
-
-    def set_rotation_angle(self, degrees: int) -> None:
-        """The capture angle (clockwise to upright), written as EXIF Orientation."""
-        _lib.oc_photo_output_set_rotation_angle(self._handle, degrees)
-
-    def set_mirrored(self, mirrored: bool) -> None:
-        """Whether photos are mirrored (as a front camera's preview), written as EXIF Orientation."""
-        _lib.oc_photo_output_set_mirrored(self._handle, mirrored)
-
-    def capture(self, path: Optional[str] = None, apply_rotation_to_pixels: bool = False, quality: int = 0) -> "Future[Photo]":
-        """Requests a photo from the next frame; with `path`, the JPEG is also written there."""
-        settings = _native.PhotoSettings(ctypes.sizeof(_native.PhotoSettings), apply_rotation_to_pixels, quality,
-                                         path.encode() if path else None)
-        return self._requests.call(_lib.oc_photo_output_capture, self._handle, ctypes.byref(settings), self._trampoline)
-
-
-def _destroy_photo_output(handle: Optional[int], _trampoline: Any) -> None:
-    _lib.oc_photo_output_destroy(handle)
-
-
-def _photo_completion(requests: _Requests) -> Callable[..., None]:
-    def done(_output: int, status: int, photo: Any, message: Optional[bytes], token: int) -> None:
-        future = requests.take(token)
-        if future is None:
-            return
-        if status != 0:
-            future.set_exception(error_for(status, _string(message)))
-            return
-        value = photo.contents
-        future.set_result(Photo(ctypes.string_at(value.data, value.size), value.width, value.height, value.orientation,
-                                value.sequence, value.timestamp_ns, _text(value.path) if value.path else None))
-
-    return done
-
-
-@dataclass(frozen=True)
-class Recording:
-    """A finished movie file; `error` says why it ended early (the file plays up to then)."""
-
-    path: str
-    bytes: int
-    width: int
-    height: int
-    duration: float
-    frames: int
-    dropped_frames: int
-    rotation: int
-    video_codec: str
-    error: Optional[Exception]
-    #: Seconds of sound (0 without a microphone).
-    audio_duration: float = 0.0
-    #: Sound frames left out (the writer fell two seconds behind, or the microphone changed format).
-    dropped_audio_frames: int = 0
-
-
-class MovieFileOutput(_Closable):
-    """Records the session's camera to .mp4/.mov: `start_recording(path)` returns a Future
-    resolved with a `Recording` once the file is finished (after `stop_recording()`)."""
-
-    def __init__(self, rotation_angle: int = 0):
-        handle = ctypes.c_void_p()
-        _lib.oc_movie_file_output_create(ctypes.byref(handle))
-        self._handle = handle.value
-        self._requests = _Requests()
-        self._trampoline = _native.RECORDING_CALLBACK(_recording_completion(self._requests))
-        self._finalizer = weakref.finalize(self, _destroy_movie_file_output, self._handle, self._trampoline)
-        self.set_rotation_angle(rotation_angle)
-
-    def set_rotation_angle(self, degrees: int) -> None:
-        """The capture angle (clockwise to upright) for the next recording's display matrix."""
-        _lib.oc_movie_file_output_set_rotation_angle(self._handle, degrees)
-
-    def start_recording(self, path: str) -> "Future[Recording]":
-        """Records into `path` (.mp4 or .mov) until `stop_recording()`: the Future resolves with
-        the `Recording` once the file is finished (its `error` says why it ended early)."""
-        return self._requests.call(_lib.oc_movie_file_output_start_recording, self._handle, path.encode(), self._trampoline)
-
-    def stop_recording(self) -> None:
-        """Finishes the recording; its Future resolves once the file is complete."""
-        _lib.oc_movie_file_output_stop_recording(self._handle)
-
-    @property
-    def is_recording(self) -> bool:
-        """Whether a recording is in progress (until its file is finished)."""
-        return bool(_lib.oc_movie_file_output_is_recording(self._handle))
-
-    @property
-    def recorded_duration(self) -> float:
-        """Seconds of video recorded so far in the current recording."""
-        return float(_lib.oc_movie_file_output_recorded_duration(self._handle))
-
-
-def _destroy_movie_file_output(handle: Optional[int], _trampoline: Any) -> None:
-    _lib.oc_movie_file_output_destroy(handle)
-
-
-def _recording_completion(requests: _Requests) -> Callable[..., None]:
-    def done(_output: int, status: int, message: Optional[bytes], summary: Any, token: int) -> None:
-        future = requests.take(token)
-        if future is None:
-            return
-        value = summary.contents
-        error = error_for(status, _string(message)) if status != 0 else None
-        future.set_result(Recording(_string(value.path), value.bytes, value.width, value.height, value.duration, value.frames,
-                                    value.dropped_frames, value.rotation, _string(value.video_codec), error,
-                                    value.audio_duration, value.dropped_audio_frames))
-
-    return done
-
-
 @dataclass(frozen=True)
 class HardwareCost:
     """A session's share of its camera's USB bus (behaviour §4): `total` the bus's periodic time
@@ -540,6 +224,36 @@ class HardwareCost:
     own: float
     others: int
     bus: str
+
+
+class ConfigurationAdjustment(enum.IntFlag):
+    """What a configuration runs differently from what it asks (`ConfigurationCheck.adjusted`)."""
+
+    PIXEL_FORMAT = 1 << 0
+    SIZE = 1 << 1
+    FRAME_RATE = 1 << 2
+    #: Why: to fit the camera's USB bus.
+    FOR_BUS = 1 << 3
+
+
+@dataclass(frozen=True)
+class ConfigurationCheck:
+    """What a session's configuration runs against what it asks, before anything streams
+    (libcamera's validate()): the camera's `pixel_format`, `width`, `height` and `frame_rate`,
+    what was `asked` (pixel format, width, height, rate), what was `adjusted`, and `reason`."""
+
+    adjusted: ConfigurationAdjustment
+    pixel_format: str
+    width: int
+    height: int
+    frame_rate: Fraction
+    asked: Tuple[str, int, int, Fraction]
+    reason: str
+
+    @property
+    def as_asked(self) -> bool:
+        """Whether it runs as asked (nothing `adjusted`)."""
+        return not self.adjusted
 
 
 class CaptureSession(_Closable):
@@ -600,11 +314,18 @@ class CaptureSession(_Closable):
         return bool(_lib.oc_capture_session_can_add_depth_output(self._handle, output._handle))
 
     @property
+    def active_format(self) -> Tuple[str, int, int, Optional[Fraction]]:
+        """(pixel_format, width, height, frame_rate) the running session's camera stream runs at."""
+        return self._active(_lib.oc_capture_session_get_active_format)
+
+    @property
     def active_depth_format(self) -> Tuple[str, int, int, Optional[Fraction]]:
         """(pixel_format, width, height, frame_rate) the running session's depth outputs get."""
+        return self._active(_lib.oc_capture_session_get_active_depth_format)
+
+    def _active(self, get: Callable[..., Any]) -> Tuple[str, int, int, Optional[Fraction]]:
         code, width, height, rate = ctypes.c_uint32(), ctypes.c_uint32(), ctypes.c_uint32(), _native.Fraction()
-        _lib.oc_capture_session_get_active_depth_format(self._handle, ctypes.byref(code), ctypes.byref(width),
-                                                        ctypes.byref(height), ctypes.byref(rate))
+        get(self._handle, ctypes.byref(code), ctypes.byref(width), ctypes.byref(height), ctypes.byref(rate))
         return (_fourcc(code.value), width.value, height.value,
                 Fraction(rate.numerator, rate.denominator) if rate.denominator else None)
 
@@ -713,6 +434,22 @@ class CaptureSession(_Closable):
         except NotFoundError:
             return None
         return HardwareCost(bool(cost.fits), float(cost.total), float(cost.own), int(cost.others), cost.bus.decode())
+
+    def check_configuration(self) -> Optional[ConfigurationCheck]:
+        """What the configuration as it stands (inside `configure()`, with the changes not
+        committed yet) would run if committed now, and whether that is as asked; None without an
+        input. Raises what committing would (NoResources when nothing fits the bus,
+        InvalidArgument when no format serves the outputs)."""
+        check = _native.ConfigurationCheck(struct_size=ctypes.sizeof(_native.ConfigurationCheck))
+        try:
+            _lib.oc_capture_session_check_configuration(self._handle, ctypes.byref(check))
+        except NotFoundError:
+            return None
+        return ConfigurationCheck(ConfigurationAdjustment(check.adjusted), _fourcc(check.pixel_format), int(check.width), int(check.height),
+                                  Fraction(check.frame_rate.numerator, check.frame_rate.denominator),
+                                  (_fourcc(check.asked_pixel_format), int(check.asked_width), int(check.asked_height),
+                                   Fraction(check.asked_frame_rate.numerator, check.asked_frame_rate.denominator)),
+                                  check.reason.decode("utf-8", "replace"))
 
     @property
     def bus_fit(self) -> BusFit:

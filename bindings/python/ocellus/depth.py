@@ -14,7 +14,8 @@ from . import _native
 from ._callbacks import _Closable, c_callback
 from ._library import _lib
 from .devices import pixel_format_code
-from .capture import Frame, VideoDataOutput, _install_frame_callback
+from .capture import VideoDataOutput
+from .frames import Frame, _install_frame_callback
 
 __all__ = ["DepthDataOutput", "OutputSynchronizer"]
 

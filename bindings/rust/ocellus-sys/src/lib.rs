@@ -434,6 +434,45 @@ pub struct oc_hardware_cost {
     pub bus: [c_char; 16],
 }
 
+/// What a configuration runs differently from what it asks (a mask of them). Added in 0.3.
+pub type oc_configuration_adjustment = u32;
+/// The camera sends another pixel format than as asked (MJPEG where raw would not fit).
+pub const OC_CONFIGURATION_ADJUSTED_PIXEL_FORMAT: oc_configuration_adjustment = 1;
+/// The camera runs another size than as asked.
+pub const OC_CONFIGURATION_ADJUSTED_SIZE: oc_configuration_adjustment = 2;
+/// The stream runs slower than the outputs ask: the camera has no faster rate for the format, or a faster one would not fit the bus.
+pub const OC_CONFIGURATION_ADJUSTED_FRAME_RATE: oc_configuration_adjustment = 4;
+/// Why: to fit the camera's USB bus (behaviour §4 fit instead of fail).
+pub const OC_CONFIGURATION_ADJUSTED_FOR_BUS: oc_configuration_adjustment = 8;
+/// What a session's configuration runs against what it asks, before anything streams (libcamera's validate()); filled by oc_capture_session_check_configuration(). "As asked" is the format the outputs and preset would have from the camera on an idle bus, at the rate the outputs ask (a stream faster than every output's maximum rate is as asked: the outputs thin it). Added in 0.3.
+#[repr(C)]
+pub struct oc_configuration_check {
+    /// sizeof(oc_configuration_check) as the caller knows it; set by the caller.
+    pub struct_size: u32,
+    /// Whether it runs as asked (`adjusted` is 0).
+    pub as_asked: bool,
+    /// What differs: OC_CONFIGURATION_ADJUSTED_* bits, 0 when as asked.
+    pub adjusted: u32,
+    /// The pixel format (a fourcc) the camera will send.
+    pub pixel_format: u32,
+    /// The width the camera will run at.
+    pub width: u32,
+    /// The height the camera will run at.
+    pub height: u32,
+    /// The rate the stream will run at.
+    pub frame_rate: oc_fraction,
+    /// The pixel format as asked.
+    pub asked_pixel_format: u32,
+    /// The width as asked.
+    pub asked_width: u32,
+    /// The height as asked.
+    pub asked_height: u32,
+    /// The rate the outputs ask (the fastest of the format as asked when one takes every frame).
+    pub asked_frame_rate: oc_fraction,
+    /// Why, for the app's user ("it would take 122% of usb1 beside …"); NUL-terminated, empty when as asked, cut at a character boundary when longer.
+    pub reason: [c_char; 256],
+}
+
 /// A camera's Center Stage framing; filled by oc_device_get_center_stage().
 #[repr(C)]
 pub struct oc_center_stage_state {
@@ -922,7 +961,20 @@ extern "C" {
     /// Whether the stream runs (false after a runtime error).
     pub fn oc_capture_session_is_running(session: *const oc_capture_session) -> bool;
     /// The share of its USB bus the session's camera stream takes, with the session's configuration as it stands (committed or not, running or not), beside what the bus carries now: every process's streams, read from sysfs. Read it before starting: a configuration that does not fit is refused when it commits (OC_ERROR_NO_RESOURCES), with a message naming the bus, the devices holding it and the largest format and rate that would fit. With bus fitting on (oc_capture_session_set_bus_fit(), the default unless an output pins the camera's own format), formats that would not fit are not chosen when another serves the outputs (MJPEG where raw would not fit, then a lower rate).
+    /// The format the camera stream runs at: what the session chose from the camera's formats for its outputs and preset. Each output may be NULL.
+    pub fn oc_capture_session_get_active_format(
+        session: *const oc_capture_session,
+        pixel_format: *mut u32,
+        width: *mut u32,
+        height: *mut u32,
+        frame_rate: *mut oc_fraction,
+    ) -> oc_status;
     pub fn oc_capture_session_get_hardware_cost(session: *const oc_capture_session, cost: *mut oc_hardware_cost) -> oc_status;
+    /// What the session's configuration as it stands (inside a begin/commit batch: with the changes not committed yet) would run if committed now, and whether that is as asked or adjusted, and why: the answer before oc_capture_session_start_running(), where OC_SESSION_EVENT_FORMAT_FALLBACK says it after the stream opened. Reads the USB bus as oc_capture_session_get_hardware_cost() does. A camera another app streams in another format shows only when the stream opens (the event, with OC_ERROR_BUSY).
+    pub fn oc_capture_session_check_configuration(
+        session: *const oc_capture_session,
+        check: *mut oc_configuration_check,
+    ) -> oc_status;
     /// Set whether the session fits its camera's USB bus (like other changes, batched inside a configuration). With fitting on, formats that would not fit beside what the bus carries are not chosen, and a format the kernel refuses at stream-on for want of bandwidth (ENOSPC: the estimate was low, or another process took the bus meanwhile) is left out and the next that fits is started. Every format run instead of the one wanted is an OC_SESSION_EVENT_FORMAT_FALLBACK. With it off, such a configuration is refused when it commits or starts, with a message naming the bus, its holders and what would fit.
     pub fn oc_capture_session_set_bus_fit(session: *mut oc_capture_session, fit: oc_bus_fit) -> oc_status;
     /// The session's bus fit (OC_BUS_FIT_AUTOMATIC, with the last error set, for an invalid handle).

@@ -37,6 +37,8 @@ fn rust_layouts() -> Vec<(&'static str, usize, Vec<(&'static str, usize)>)> {
         oc_face_driven_state { struct_size, automatically_adjusts, enabled, tier, active }
         oc_center_stage_state { struct_size, enabled, active, window }
         oc_hardware_cost { struct_size, fits, total, own, others, bus }
+        oc_configuration_check { struct_size, as_asked, adjusted, pixel_format, width, height, frame_rate, asked_pixel_format,
+                                 asked_width, asked_height, asked_frame_rate, reason }
         oc_photo_settings { struct_size, apply_rotation_to_pixels, quality, path }
         oc_metadata_object { type_ = "type", x, y, width, height, confidence, face_id, symbology, text, bytes, byte_count }
         oc_metadata_statistics { struct_size, deliveries, objects, analysed_frames, dropped_frames, corrupt_frames }

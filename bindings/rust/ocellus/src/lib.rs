@@ -46,7 +46,7 @@ pub use frame::{Frame, RetainedFrame};
 mod video_output;
 pub use video_output::VideoDataOutput;
 mod session;
-pub use session::{BusFit, CaptureSession, HardwareCost, SessionEvent, SessionRegistration};
+pub use session::{ActiveFormat, BusFit, CaptureSession, ConfigurationCheck, HardwareCost, SessionEvent, SessionRegistration};
 mod multi_cam;
 pub use multi_cam::{MultiCamRegistration, MultiCamSession};
 mod rotation;

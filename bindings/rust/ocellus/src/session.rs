@@ -1,5 +1,5 @@
 //! Capture sessions and their events (header section "Capture sessions and video data outputs").
-use crate::{check, contain_panic, ffi, text, Context, Device, ErrorKind, Result, VideoDataOutput};
+use crate::{check, contain_panic, ffi, pixel_format_name, text, Context, Device, ErrorKind, FrameRate, Result, VideoDataOutput};
 use std::os::raw::{c_char, c_void};
 use std::ptr::{self, NonNull};
 
@@ -75,6 +75,58 @@ impl CaptureSession {
         read_hardware_cost(|cost| unsafe { ffi::oc_capture_session_get_hardware_cost(self.raw.as_ptr(), cost) })
     }
 
+    /// What the configuration as it stands (inside a batch, with the changes not committed yet)
+    /// would run if committed now, and whether that is as asked (libcamera's `validate()`);
+    /// `None` without an input. Errors with what committing would (`NoResources` when nothing
+    /// fits the bus, `InvalidArgument` when no format serves the outputs).
+    pub fn check_configuration(&self) -> Result<Option<ConfigurationCheck>> {
+        let rate = ffi::oc_fraction { numerator: 0, denominator: 0 };
+        let mut raw = ffi::oc_configuration_check {
+            struct_size: std::mem::size_of::<ffi::oc_configuration_check>() as u32,
+            as_asked: false,
+            adjusted: 0,
+            pixel_format: 0,
+            width: 0,
+            height: 0,
+            frame_rate: rate,
+            asked_pixel_format: 0,
+            asked_width: 0,
+            asked_height: 0,
+            asked_frame_rate: rate,
+            reason: [0; 256],
+        };
+        match check(unsafe { ffi::oc_capture_session_check_configuration(self.raw.as_ptr(), &mut raw) }) {
+            Err(error) if error.kind == ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(error),
+            Ok(()) => {
+                let reason = unsafe { std::ffi::CStr::from_ptr(raw.reason.as_ptr()) }.to_string_lossy().into_owned();
+                let stream = |code, width, height, rate: ffi::oc_fraction| ActiveFormat {
+                    pixel_format: pixel_format_name(code),
+                    width,
+                    height,
+                    frame_rate: FrameRate { numerator: rate.numerator, denominator: rate.denominator },
+                };
+                Ok(Some(ConfigurationCheck {
+                    adjusted: raw.adjusted,
+                    runs: stream(raw.pixel_format, raw.width, raw.height, raw.frame_rate),
+                    asked: stream(raw.asked_pixel_format, raw.asked_width, raw.asked_height, raw.asked_frame_rate),
+                    reason,
+                }))
+            }
+        }
+    }
+
+    /// The format the running session's camera stream runs at; `WrongState` when not running.
+    pub fn active_format(&self) -> Result<ActiveFormat> {
+        let (mut code, mut width, mut height) = (0, 0, 0);
+        let mut rate = ffi::oc_fraction { numerator: 0, denominator: 0 };
+        check(unsafe {
+            ffi::oc_capture_session_get_active_format(self.raw.as_ptr(), &mut code, &mut width, &mut height, &mut rate)
+        })?;
+        let frame_rate = FrameRate { numerator: rate.numerator, denominator: rate.denominator };
+        Ok(ActiveFormat { pixel_format: pixel_format_name(code), width, height, frame_rate })
+    }
+
     /// Whether formats are chosen to fit the camera's USB bus ([`BusFit`]).
     pub fn set_bus_fit(&self, fit: BusFit) -> Result<()> {
         check(unsafe { ffi::oc_capture_session_set_bus_fit(self.raw(), fit as ffi::oc_bus_fit) })
@@ -121,6 +173,40 @@ pub enum BusFit {
     On = 1,
     /// Never: a configuration that does not fit is refused.
     Off = 2,
+}
+
+/// A camera stream: pixel format, size and rate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveFormat {
+    /// The pixel format's name, e.g. "YUYV".
+    pub pixel_format: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// The rate the stream runs at.
+    pub frame_rate: FrameRate,
+}
+
+/// What a session's configuration runs against what it asks, before anything streams.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigurationCheck {
+    /// What differs from as asked: `ocellus::ffi::OC_CONFIGURATION_ADJUSTED_*` bits (0: as asked).
+    pub adjusted: u32,
+    /// What the camera will run.
+    pub runs: ActiveFormat,
+    /// What it would run as asked: the format the outputs and preset would have on an idle
+    /// bus, at the rate the outputs ask.
+    pub asked: ActiveFormat,
+    /// Why, for the app's user; empty when as asked.
+    pub reason: String,
+}
+
+impl ConfigurationCheck {
+    /// Whether it runs as asked.
+    pub fn as_asked(&self) -> bool {
+        self.adjusted == 0
+    }
 }
 
 /// A session's share of its camera's USB bus (behaviour §4 hardware cost).

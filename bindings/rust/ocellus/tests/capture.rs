@@ -167,3 +167,29 @@ fn a_session_lives_beside_its_context_and_moves_to_a_thread() {
     });
     assert_eq!(worker.join().unwrap(), 640);
 }
+
+#[test]
+fn a_configuration_says_before_streaming_what_it_runs_and_then_runs_it() {
+    let ctx = Context::new("org.ocellus.test.rust.check", &ContextOptions::default()).unwrap();
+    let camera = ctx.devices().unwrap().into_iter().find(|d| d.unique_id() == "usb-1d6b:0110-VCAM-0000").unwrap();
+    let session = ctx.capture_session().unwrap();
+    assert_eq!(session.check_configuration().unwrap(), None); // no input
+    let output = VideoDataOutput::new(Some("NV12"), Some((320, 240))).unwrap();
+    session.set_input(&camera).unwrap();
+    session.add_output(&output).unwrap();
+    let check = session.check_configuration().unwrap().unwrap();
+    assert!(check.as_asked() && check.reason.is_empty(), "{check:?}");
+    let offered = camera.formats().unwrap();
+    assert!(offered.iter().any(|f| (f.pixel_format.as_str(), f.width, f.height)
+        == (check.runs.pixel_format.as_str(), check.runs.width, check.runs.height)));
+    session.start_running().unwrap();
+    assert_eq!(session.active_format().unwrap(), check.runs);
+    session.stop_running().unwrap();
+    // What cannot run is the error committing would give.
+    let square = VideoDataOutput::new(Some("NV12"), Some((300, 300))).unwrap();
+    session.begin_configuration().unwrap();
+    session.add_output(&square).unwrap();
+    let checked = session.check_configuration().unwrap_err();
+    let committed = session.commit_configuration().unwrap_err();
+    assert_eq!((checked.kind, checked.message), (ErrorKind::InvalidArgument, committed.message));
+}
