@@ -26,7 +26,6 @@ RELEASE := .build/release
 BUILD := build
 LIB := $(BUILD)/lib/libocellus.so.0
 CLI := $(BUILD)/bin/ocellus
-RUST_SYS := bindings/rust/ocellus-sys
 # Voice isolation's engines for the suites, where scripts/fetch-voice-engines.sh cached them (the
 # test command fetches them and requires them; a suite run alone uses them when there, else skips);
 # what the environment already names wins.
@@ -74,7 +73,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install uninstall man dist test test-swift test-c test-abi test-dist test-badinput test-python test-portal test-rust rust-sys-docs symbol-order test-examples test-debian test-ffmpeg test-vivid test-gadget test-fuzz test-tsan test-sanitizers fuzz fuzz-build soak bench clean
+.PHONY: all build install uninstall man dist test test-swift test-c test-abi test-dist test-badinput test-python test-portal test-rust mirrors symbol-order test-examples test-debian test-ffmpeg test-vivid test-gadget test-fuzz test-tsan test-sanitizers fuzz fuzz-build soak bench clean
 
 all: build
 
@@ -200,7 +199,6 @@ test-portal: build
 # registry crate is never refreshed: a private CARGO_HOME and target directory each run, or
 # ocellus is checked against a stale ocellus-sys.
 test-rust: build
-	python3 $(RUST_SYS)/tools/docs-from-header.py --check include/ocellus.h $(RUST_SYS)/src/lib.rs
 	DOCS_RS=1 RUSTDOCFLAGS="-D warnings" cargo doc --offline --no-deps --manifest-path bindings/rust/Cargo.toml
 	cargo fmt --all --check --manifest-path=bindings/rust/Cargo.toml
 	rm -rf $(BUILD)/cargo-package-home $(BUILD)/cargo-package-target
@@ -215,8 +213,9 @@ symbol-order: build
 	scripts/symbol-order.sh
 
 # Copies the header's doc comments onto ocellus-sys items that have none (after the header grows).
-rust-sys-docs:
-	python3 $(RUST_SYS)/tools/docs-from-header.py include/ocellus.h $(RUST_SYS)/src/lib.rs
+# The header's mechanical mirrors (exports.map, the symbols file, _native.py, ocellus-sys), made again.
+mirrors:
+	python3 scripts/mirrors.py
 
 # The raw V4L2 backend against the kernel's vivid driver in a QEMU guest (scripts/vivid-vm.sh).
 # examples/ built and run as users would (C with pkg-config, Python, Rust), on the test bed.

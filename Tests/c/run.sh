@@ -138,6 +138,8 @@ if problems=$(python3 "$ROOT/scripts/header-docs.py" "$ROOT/include/ocellus.h" 2
 else not_ok "the header's doc comments are damaged:"; echo "$problems" | head; fi
 if problems=$(python3 "$ROOT/scripts/check-mirrors.py"); then ok "each header section names its files in every mirror, and the C ABI's functions are in them"
 else not_ok "the mirrors are not cut like the header:"; echo "$problems" | head; fi
+if problems=$(python3 "$ROOT/scripts/mirrors.py" --check 2>&1); then ok "exports.map, the symbols file, _native.py and ocellus-sys are what the header makes (scripts/mirrors.py)"
+else not_ok "a mirror is not what the header makes:"; echo "$problems" | head; fi
 if (cd "$ROOT" && "${SWIFT:-swift}" package dump-package 2>/dev/null | python3 scripts/layers.py --check docs/DESIGN.md); then ok "docs/DESIGN.md's layer diagram is Package.swift's"
 else not_ok "docs/DESIGN.md's layer diagram differs from Package.swift"; fi
 # A checked `unowned` capture traps when its closure runs on another thread while the owner's

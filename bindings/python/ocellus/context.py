@@ -130,13 +130,13 @@ class Context:
 
     def add_disconnected_callback(self, device: Device, callback: Callable[[Device], None]) -> Registration:
         """Calls `callback(device)` once, on a library thread, when `device` goes away."""
-        return self._register(_lib.oc_context_add_disconnected_callback, _native.DISCONNECTED_CALLBACK, callback,
+        return self._register(_lib.oc_context_add_disconnected_callback, _native.DEVICE_DISCONNECTED_CALLBACK, callback,
                               lambda _ctx, gone: (Device(gone),), device._handle)
 
     def add_preferred_camera_callback(self, callback: Callable[[PreferredCamera, Optional[Device]], None]) -> Registration:
         """Calls `callback(kind, camera)` when the user or system preferred camera changes
         (plug, unplug, a new choice, another process of this app choosing); `camera` is None when none."""
-        return self._register(_lib.oc_context_add_preferred_camera_callback, _native.PREFERRED_CALLBACK, callback,
+        return self._register(_lib.oc_context_add_preferred_camera_callback, _native.PREFERRED_CAMERA_CALLBACK, callback,
                               lambda _ctx, kind, camera: (PreferredCamera(kind), Device(camera) if camera else None))
 
     # behaviour §5 microphones
