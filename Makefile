@@ -163,9 +163,10 @@ test-swift: build
 		OCELLUS_FACES_LIB=$(abspath $(FACES_PLUGIN)) OCELLUS_CODES_LIB=$(abspath $(CODES_PLUGIN)) $(TESTBED) run -- $(SWIFT) test $(SWIFT_LAYERS) --xunit-output $(abspath $(BUILD))/swift-tests.xml; \
 	status=$$?; $(PYTHON) scripts/xunit-summary.py $(BUILD)/swift-tests.xml $(BUILD)/swift-tests-swift-testing.xml && exit $$status
 
+# C_SECTION=capture (a file of Tests/c/sections/) runs that section's tests alone.
 test-c: build
 	export SWIFT="$(SWIFT)"; \
-	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- Tests/c/run.sh $(abspath $(BUILD))
+	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- Tests/c/run.sh $(C_SECTION)
 
 # The header's C ABI against the last release's (abi/ocellus.abi, abidiff), and the release
 # tarball with every place that states the version (docs/releasing.md).

@@ -3,7 +3,10 @@
 # (C99, -Wall -Wextra -Werror), the exported symbols, the run-time dependencies,
 # and runs abi_test.c linked through pkg-config against the installed library.
 # Runs inside scripts/testbed.sh (the Makefile's test-c target does that).
+#   Tests/c/run.sh            everything
+#   Tests/c/run.sh SECTION    only abi_test's tests of one header section (sections/SECTION.c)
 set -eu
+SECTION="${1:-}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 PREFIX="$(mktemp -d /tmp/ocellus-prefix.XXXXXX)"
@@ -14,6 +17,10 @@ CFLAGS="-std=c99 -Wall -Wextra -Werror -pedantic"
 export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
 cc $CFLAGS $(pkg-config --cflags ocellus) -o "$PREFIX/header_only" "$HERE/header_only.c" $(pkg-config --libs ocellus)
 cc $CFLAGS -pthread $(pkg-config --cflags ocellus) -o "$PREFIX/abi_test" "$HERE/abi_test.c" $(pkg-config --libs ocellus)
+if [ -n "$SECTION" ]; then
+	OCELLUS_TESTBED_SCRIPT="$ROOT/scripts/testbed.sh" LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/abi_test" "$SECTION"
+	exit
+fi
 
 fail=0
 checks=0
