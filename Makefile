@@ -73,7 +73,7 @@ TESTBED := scripts/testbed.sh
 PYTHON ?= /usr/bin/python3
 BENCH_RUNS ?= 30
 
-.PHONY: all build install uninstall man dist test test-swift test-c test-abi test-dist test-badinput test-python test-portal test-rust mirrors symbol-order test-examples test-debian test-ffmpeg test-vivid test-gadget test-fuzz test-tsan test-sanitizers fuzz fuzz-build soak bench clean
+.PHONY: all format build install uninstall man dist test test-swift test-c test-abi test-dist test-badinput test-python test-portal test-rust mirrors symbol-order test-examples test-debian test-ffmpeg test-vivid test-gadget test-fuzz test-tsan test-sanitizers fuzz fuzz-build soak bench clean
 
 all: build
 
@@ -157,7 +157,10 @@ uninstall:
 # Each suite runs inside its own private test bed; the test bed's CLI is the stripped one.
 test: test-swift test-c test-badinput test-python test-rust test-examples test-vivid test-gadget
 
+# The Swift sources laid out as .swift-format says (`make format` lays them out), as rustfmt and
+# the header's checks hold the Rust and C.
 test-swift: build
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 	rm -f $(BUILD)/swift-tests*.xml
 	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_ECHO_CANCELLER_LIB=$(abspath $(ECHO_PLUGIN)) \
 		OCELLUS_FACES_LIB=$(abspath $(FACES_PLUGIN)) OCELLUS_CODES_LIB=$(abspath $(CODES_PLUGIN)) $(TESTBED) run -- $(SWIFT) test $(SWIFT_LAYERS) --xunit-output $(abspath $(BUILD))/swift-tests.xml; \
@@ -214,6 +217,9 @@ symbol-order: build
 	scripts/symbol-order.sh
 
 # Copies the header's doc comments onto ocellus-sys items that have none (after the header grows).
+format:
+	$(SWIFT) format format --in-place --recursive Sources Tests Package.swift
+
 # The header's mechanical mirrors (exports.map, the symbols file, _native.py, ocellus-sys), made again.
 mirrors:
 	python3 scripts/mirrors.py

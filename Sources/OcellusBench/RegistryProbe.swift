@@ -1,6 +1,7 @@
 import CLibPipeWire
 import CPipeWire
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -79,7 +80,11 @@ final class RegistryProbe: @unchecked Sendable {
         }
     }
 
-    func forget(_ name: String) { lock.withLock { appeared[name] = nil; removed[name] = nil } }
+    func forget(_ name: String) {
+        lock.withLock {
+            appeared[name] = nil; removed[name] = nil
+        }
+    }
 
     func close() {
         pw_thread_loop_lock(loop)

@@ -4,6 +4,7 @@
 // scripts/testbed.sh with two cameras (`make bench`). Prints medians and p90s.
 import OcellusCore
 import OcellusPipeWire
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,16 +41,18 @@ func spawnCamera(_ name: String) -> pid_t {
         fputs("ocellus-bench: set OCELLUS_CLI (run through `make bench`)\n", stderr)
         exit(2)
     }
-    let arguments = [cli, "virtual-camera", "--name", name, "--sizes", "640x480", "--fps", "30",
-                     "--device-prop", "device.bus=usb", "--device-prop", "device.vendor.id=0x1d6b",
-                     "--device-prop", "device.product.id=0x0199", "--device-prop", "device.serial=BENCH"]
+    let arguments = [
+        cli, "virtual-camera", "--name", name, "--sizes", "640x480", "--fps", "30",
+        "--device-prop", "device.bus=usb", "--device-prop", "device.vendor.id=0x1d6b",
+        "--device-prop", "device.product.id=0x0199", "--device-prop", "device.serial=BENCH"
+    ]
     var pid: pid_t = 0
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     let argv = arguments.map { strdup($0) } + [nil]
     let result = posix_spawn(&pid, cli, &actions, nil, argv, environ)
-    argv.forEach { free($0) }
+    for argument in argv { free(argument) }
     posix_spawn_file_actions_destroy(&actions)
     guard result == 0 else { fputs("ocellus-bench: cannot start \(cli)\n", stderr); exit(1) }
     return pid
@@ -113,7 +116,9 @@ var spawnToCallback: [Double] = [], spawnToRegistry: [Double] = [], registryToCa
 var killToCallback: [Double] = [], killToRegistry: [Double] = []
 for index in 0..<runs {
     let name = "benchcam\(index)"
-    lock.withLock { addedAt = nil; removedAt = nil }
+    lock.withLock {
+        addedAt = nil; removedAt = nil
+    }
     let spawned = monotonicNanoseconds()
     let pid = spawnCamera(name)
     let added = waitFor { addedAt }

@@ -23,8 +23,10 @@ import Synchronization
 
 private let authorizationNames = CameraAuthorization.allCases.map { CString($0.name) }
 
-@c @implementation public func oc_context_request_camera_access(_ ctx: OpaquePointer?, _ callback: oc_camera_access_callback?,
-                                                               _ userData: UnsafeMutableRawPointer?) -> oc_status {
+@c @implementation public func oc_context_request_camera_access(
+    _ ctx: OpaquePointer?, _ callback: oc_camera_access_callback?,
+    _ userData: UnsafeMutableRawPointer?
+) -> oc_status {
     guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     guard let callback else { return LastError.fail(.invalidArgument, "oc_context_request_camera_access: callback is NULL") }
     let (handle, hub) = (box.handle, box.hub)
@@ -35,8 +37,9 @@ private let authorizationNames = CameraAuthorization.allCases.map { CString($0.n
     let observer = hub.events.addObserver { event in
         guard case .cameraAccessAnswered(let request, let authorization, let problem) = event, answered.claim(request) else { return }
         (problem?.message ?? "").withCString { message in
-            callback(handle, oc_camera_authorization(rawValue: UInt32(authorization.rawValue)),
-                     problem.map { $0.code.rawValue } ?? oc_status(OC_OK), message, UnsafeMutableRawPointer(bitPattern: userDataBits))
+            callback(
+                handle, oc_camera_authorization(rawValue: UInt32(authorization.rawValue)),
+                problem.map { $0.code.rawValue } ?? oc_status(OC_OK), message, UnsafeMutableRawPointer(bitPattern: userDataBits))
         }
         if let id = answered.observer { _ = hub.events.removeObserver(id) }
     }

@@ -4,6 +4,7 @@ import CThreadFrame
 import OcellusCapture
 import OcellusCore
 import OcellusSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -78,8 +79,10 @@ private func sessionCall(_ handle: OpaquePointer?, _ body: (SessionBox) throws(O
 }
 
 /// `oc_*_create(ctx, out)`: `make` a handle on the context's devices, into `out`.
-func createInContext(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?, function: String,
-                     _ make: (ContextBox) -> OpaquePointer) -> oc_status {
+func createInContext(
+    _ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?, function: String,
+    _ make: (ContextBox) -> OpaquePointer
+) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "\(function): out is NULL") }
     out.pointee = nil
     guard let context = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
@@ -98,7 +101,8 @@ func createInContext(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePo
 @c @implementation public func oc_capture_session_destroy(_ session: OpaquePointer?) {
     guard let box = SessionBox.lookup(session) else { return }
     if box.session.isMultiCamBranch {
-        _ = LastError.fail(.wrongState, "oc_capture_session_destroy: a branch of a multi-camera session goes with its camera (oc_multi_cam_session_remove_camera)")
+        _ = LastError.fail(
+            .wrongState, "oc_capture_session_destroy: a branch of a multi-camera session goes with its camera (oc_multi_cam_session_remove_camera)")
         return
     }
     do {
@@ -108,7 +112,7 @@ func createInContext(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePo
         return
     }
     HandleTable.unregister(box.handle)
-    box.session.events.stop(deliveringQueued: true)   // STOPPED, posted by the stop above, included
+    box.session.events.stop(deliveringQueued: true) // STOPPED, posted by the stop above, included
 }
 
 @c @implementation public func oc_capture_session_begin_configuration(_ session: OpaquePointer?) -> oc_status {
@@ -178,8 +182,10 @@ func createInContext(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePo
     SessionBox.lookup(session)?.session.isRunning ?? false
 }
 
-@c @implementation public func oc_capture_session_set_automatically_switches_camera(_ session: OpaquePointer?,
-                                                                                   _ enabled: Bool) -> oc_status {
+@c @implementation public func oc_capture_session_set_automatically_switches_camera(
+    _ session: OpaquePointer?,
+    _ enabled: Bool
+) -> oc_status {
     sessionCall(session) { (box: SessionBox) throws(OcellusError) in
         if box.session.isMultiCamBranch {
             throw OcellusError(.wrongState, "automatic switching is a single-camera feature: this session is a branch of a multi-camera session")
@@ -212,15 +218,19 @@ func sessionEventFields(_ event: CaptureSession.Event) -> (oc_session_event, oc_
         (OC_SESSION_EVENT_SWITCH_FAILED, error.code.rawValue, "\(camera.uniqueID): \(error.message)")
     case .recordingDegraded(let error): (OC_SESSION_EVENT_RECORDING_DEGRADED, error.code.rawValue, error.message)
     case .microphoneModeChanged(let mode):
-        (OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED, mode.reason.isEmpty ? 0 : ErrorCode.libraryUnavailable.rawValue,
-         mode.reason.isEmpty ? mode.active.name : "\(mode.active.name): \(mode.reason)")
+        (
+            OC_SESSION_EVENT_MICROPHONE_MODE_CHANGED, mode.reason.isEmpty ? 0 : ErrorCode.libraryUnavailable.rawValue,
+            mode.reason.isEmpty ? mode.active.name : "\(mode.active.name): \(mode.reason)"
+        )
     case .formatFallback(let fallback): (OC_SESSION_EVENT_FORMAT_FALLBACK, fallback.code.rawValue, fallback.description)
     }
 }
 
-@c @implementation public func oc_capture_session_add_event_callback(_ session: OpaquePointer?, _ callback: oc_session_event_callback?,
-                                                                     _ userData: UnsafeMutableRawPointer?,
-                                                                     _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
+@c @implementation public func oc_capture_session_add_event_callback(
+    _ session: OpaquePointer?, _ callback: oc_session_event_callback?,
+    _ userData: UnsafeMutableRawPointer?,
+    _ outID: UnsafeMutablePointer<oc_callback_id>?
+) -> oc_status {
     registerCallback(SessionBox.lookup(session), callback, "oc_capture_session_add_event_callback", userData, outID) { box, callback, userData in
         let handle = box.handle
         return box.session.events.addObserver { event in
@@ -239,9 +249,11 @@ func sessionEventFields(_ event: CaptureSession.Event) -> (oc_session_event, oc_
 
 // MARK: Outputs
 
-@c @implementation public func oc_capture_session_get_active_format(_ session: OpaquePointer?, _ pixelFormat: UnsafeMutablePointer<UInt32>?,
-                                                                   _ width: UnsafeMutablePointer<UInt32>?, _ height: UnsafeMutablePointer<UInt32>?,
-                                                                   _ frameRate: UnsafeMutablePointer<oc_fraction>?) -> oc_status {
+@c @implementation public func oc_capture_session_get_active_format(
+    _ session: OpaquePointer?, _ pixelFormat: UnsafeMutablePointer<UInt32>?,
+    _ width: UnsafeMutablePointer<UInt32>?, _ height: UnsafeMutablePointer<UInt32>?,
+    _ frameRate: UnsafeMutablePointer<oc_fraction>?
+) -> oc_status {
     abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
         guard box.session.isRunning, let format = box.session.activeFormat else {
             throw OcellusError(.wrongState, "oc_capture_session_get_active_format: the session is not running")
@@ -254,13 +266,12 @@ func sessionEventFields(_ event: CaptureSession.Event) -> (oc_session_event, oc_
     }
 }
 
-
-
 @c @implementation public func oc_capture_session_get_hardware_cost(_ session: OpaquePointer?, _ cost: UnsafeMutablePointer<oc_hardware_cost>?) -> oc_status {
     abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
         let cost = try oc_hardware_cost.checked(cost, "cost", in: "oc_capture_session_get_hardware_cost")
         guard let share = box.session.hardwareCost else {
-            throw OcellusError(.notFound, "oc_capture_session_get_hardware_cost: no USB cost to report (no input, a camera not on USB, or outputs no format serves)")
+            throw OcellusError(
+                .notFound, "oc_capture_session_get_hardware_cost: no USB cost to report (no input, a camera not on USB, or outputs no format serves)")
         }
         fillHardwareCost(cost, bus: share.bus, fits: share.fits, total: share.load, own: share.own, others: share.others.count)
     }
@@ -274,8 +285,10 @@ func fillHardwareCost(_ cost: UnsafeMutablePointer<oc_hardware_cost>, bus: Strin
     oc_hardware_cost.fill(cost, with: filled)
 }
 
-@c @implementation public func oc_capture_session_check_configuration(_ session: OpaquePointer?,
-                                                                     _ check: UnsafeMutablePointer<oc_configuration_check>?) -> oc_status {
+@c @implementation public func oc_capture_session_check_configuration(
+    _ session: OpaquePointer?,
+    _ check: UnsafeMutablePointer<oc_configuration_check>?
+) -> oc_status {
     abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
         let check = try oc_configuration_check.checked(check, "check", in: "oc_capture_session_check_configuration")
         guard let answer = try box.session.checkConfiguration() else {
@@ -285,8 +298,10 @@ func fillHardwareCost(_ cost: UnsafeMutablePointer<oc_hardware_cost>, bus: Strin
         (filled.as_asked, filled.adjusted) = (answer.isAsAsked, answer.adjustments.rawValue)
         (filled.pixel_format, filled.width, filled.height) = (answer.runs.format.pixelFormat.rawValue, answer.runs.format.width, answer.runs.format.height)
         filled.frame_rate = oc_fraction(numerator: answer.runs.rate.numerator, denominator: answer.runs.rate.denominator)
-        (filled.asked_pixel_format, filled.asked_width, filled.asked_height) = (answer.asked.format.pixelFormat.rawValue, answer.asked.format.width,
-                                                                               answer.asked.format.height)
+        (filled.asked_pixel_format, filled.asked_width, filled.asked_height) = (
+            answer.asked.format.pixelFormat.rawValue, answer.asked.format.width,
+            answer.asked.format.height
+        )
         filled.asked_frame_rate = oc_fraction(numerator: answer.asked.rate.numerator, denominator: answer.asked.rate.denominator)
         copyText(answer.reason, into: &filled.reason)
         oc_configuration_check.fill(check, with: filled)
@@ -301,8 +316,10 @@ func fillHardwareCost(_ cost: UnsafeMutablePointer<oc_hardware_cost>, bus: Strin
     OutputBox.destroy(output, function: "oc_video_data_output_destroy")
 }
 
-@c @implementation public func oc_video_data_output_set_frame_callback(_ output: OpaquePointer?, _ callback: oc_frame_callback?,
-                                                                      _ userData: UnsafeMutableRawPointer?) -> oc_status {
+@c @implementation public func oc_video_data_output_set_frame_callback(
+    _ output: OpaquePointer?, _ callback: oc_frame_callback?,
+    _ userData: UnsafeMutableRawPointer?
+) -> oc_status {
     OutputBox.setFrameCallback(output, callback, userData, function: "oc_video_data_output_set_frame_callback")
 }
 
@@ -314,8 +331,10 @@ func fillHardwareCost(_ cost: UnsafeMutablePointer<oc_hardware_cost>, bus: Strin
     OutputBox.droppedFrames(output, reason, function: "oc_video_data_output_dropped_frames")
 }
 
-@c @implementation public func oc_video_data_output_set_format(_ output: OpaquePointer?, _ pixelFormat: UInt32,
-                                                               _ width: UInt32, _ height: UInt32) -> oc_status {
+@c @implementation public func oc_video_data_output_set_format(
+    _ output: OpaquePointer?, _ pixelFormat: UInt32,
+    _ width: UInt32, _ height: UInt32
+) -> oc_status {
     abiCall(OutputBox.lookup(output)) { (box: OutputBox) throws(OcellusError) in
         try box.output.pinSize(width, height)
         // 'I420' is the common name of V4L2's 'YU12'.
@@ -344,7 +363,8 @@ func fillHardwareCost(_ cost: UnsafeMutablePointer<oc_hardware_cost>, bus: Strin
 @c @implementation public func oc_video_data_output_set_color_range(_ output: OpaquePointer?, _ range: oc_color_range) -> oc_status {
     guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     guard range == OC_COLOR_RANGE_VIDEO || range == OC_COLOR_RANGE_FULL else {
-        return LastError.fail(.invalidArgument,
+        return LastError.fail(
+            .invalidArgument,
             "oc_video_data_output_set_color_range: \(range.rawValue) is not a range (OC_COLOR_RANGE_VIDEO or OC_COLOR_RANGE_FULL)")
     }
     box.output.yuvFullRange = range == OC_COLOR_RANGE_FULL
@@ -358,22 +378,24 @@ func fillHardwareCost(_ cost: UnsafeMutablePointer<oc_hardware_cost>, bus: Strin
 @c @implementation public func oc_video_data_output_set_max_frame_rate(_ output: OpaquePointer?, _ rate: oc_fraction) -> oc_status {
     guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     guard rate.numerator == 0 || rate.denominator != 0 else {
-        return LastError.fail(.invalidArgument,
+        return LastError.fail(
+            .invalidArgument,
             "oc_video_data_output_set_max_frame_rate: \(rate.numerator)/0 is not a rate (give frames per second as numerator/denominator, or 0/0 for no cap)")
     }
     box.output.maximumFrameRate = rate.numerator == 0 ? nil : FrameRate(rate.numerator, rate.denominator)
     return oc_status(OC_OK)
 }
 
-
-
-@c @implementation public func oc_video_data_output_copy_next_frame(_ output: OpaquePointer?, _ timeoutMilliseconds: UInt32,
-                                                                    _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_video_data_output_copy_next_frame(
+    _ output: OpaquePointer?, _ timeoutMilliseconds: UInt32,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "oc_video_data_output_copy_next_frame: out is NULL") }
     out.pointee = nil
     guard let box = OutputBox.lookup(output) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     guard !box.output.isStreamThread else {
-        return LastError.fail(.wrongState, "oc_video_data_output_copy_next_frame: called on the output's own stream thread (a frame callback), where it would wait for itself")
+        return LastError.fail(
+            .wrongState, "oc_video_data_output_copy_next_frame: called on the output's own stream thread (a frame callback), where it would wait for itself")
     }
     switch box.output.latest.take(timeoutMilliseconds: timeoutMilliseconds) {
     case .frame(let copy):
@@ -407,8 +429,6 @@ func fillHardwareCost(_ cost: UnsafeMutablePointer<oc_hardware_cost>, bus: Strin
     return abiCall(OutputBox.lookup(output)) { (box: OutputBox) throws(OcellusError) in outFD.pointee = try box.output.latest.fileDescriptor() }
 }
 
-
-
 // MARK: Frames
 
 @c @implementation public func oc_frame_pixel_format(_ frame: OpaquePointer?) -> UInt32 {
@@ -437,8 +457,10 @@ func fillHardwareCost(_ cost: UnsafeMutablePointer<oc_hardware_cost>, bus: Strin
     FrameBox.withFrame(frame) { UInt32($0.pointee.planeCount) } ?? 0
 }
 
-@c @implementation public func oc_frame_plane_data(_ frame: OpaquePointer?, _ plane: UInt32, _ size: UnsafeMutablePointer<Int>?,
-                                                   _ stride: UnsafeMutablePointer<UInt32>?) -> UnsafePointer<UInt8>? {
+@c @implementation public func oc_frame_plane_data(
+    _ frame: OpaquePointer?, _ plane: UInt32, _ size: UnsafeMutablePointer<Int>?,
+    _ stride: UnsafeMutablePointer<UInt32>?
+) -> UnsafePointer<UInt8>? {
     FrameBox.withFrame(frame) { current -> UnsafePointer<UInt8>? in
         guard let data = current.pointee.plane(Int(plane)) else {
             LastError.set("oc_frame_plane_data: plane \(plane) does not exist (the frame has \(current.pointee.planeCount) planes)")

@@ -14,9 +14,11 @@ private func centerStageCamera(_ box: DeviceBox, _ function: String) throws(Ocel
         let state = try oc_center_stage_state.checked(state, "state", in: "oc_device_get_center_stage")
         let (settings, uniqueID) = try centerStageCamera(box, "oc_device_get_center_stage")
         let current = settings.state(of: uniqueID)
-        oc_center_stage_state.fill(state, with: oc_center_stage_state(
-            struct_size: 0, enabled: current.isEnabled, active: current.isActive,
-            window: (current.window.x, current.window.y, current.window.width, current.window.height)))
+        oc_center_stage_state.fill(
+            state,
+            with: oc_center_stage_state(
+                struct_size: 0, enabled: current.isEnabled, active: current.isActive,
+                window: (current.window.x, current.window.y, current.window.width, current.window.height)))
     }
 }
 

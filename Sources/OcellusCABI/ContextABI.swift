@@ -2,6 +2,7 @@
 import COcellus
 import OcellusCore
 import OcellusSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,9 +13,11 @@ import Glibc
     options.pointee.struct_size = UInt32(MemoryLayout<oc_context_options>.size)
 }
 
-@c @implementation public func oc_context_create(_ appID: UnsafePointer<CChar>?,
-                                                 _ options: UnsafePointer<oc_context_options>?,
-                                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_context_create(
+    _ appID: UnsafePointer<CChar>?,
+    _ options: UnsafePointer<oc_context_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "oc_context_create: out is NULL") }
     out.pointee = nil
     guard let appID else { return LastError.fail(.invalidArgument, "oc_context_create: app_id is NULL") }
@@ -30,8 +33,9 @@ import Glibc
         }
         let app = try stringArgument(appID, "oc_context_create: app_id")
         let access = CameraAccess(appID: app, pipewireRemote: remote)
-        let hub = try DeviceHub.system(appID: app, pipewireRemote: remote, access: access,
-                                       stateDirectory: stateDirectory, timeoutMilliseconds: timeout)
+        let hub = try DeviceHub.system(
+            appID: app, pipewireRemote: remote, access: access,
+            stateDirectory: stateDirectory, timeoutMilliseconds: timeout)
         let box = ContextBox(hub: hub, access: access)
         box.handle = HandleTable.register(box)
         out.pointee = box.handle

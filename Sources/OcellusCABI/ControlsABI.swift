@@ -2,6 +2,7 @@
 import COcellus
 import OcellusCore
 import OcellusSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,8 +40,10 @@ private func withController(_ device: OpaquePointer?, _ body: (any CameraControl
     ControlListBox.lookup(list)?.controls.count ?? 0
 }
 
-@c @implementation public func oc_control_list_get(_ list: OpaquePointer?, _ index: Int,
-                                                   _ given: UnsafeMutablePointer<oc_control_info>?) -> oc_status {
+@c @implementation public func oc_control_list_get(
+    _ list: OpaquePointer?, _ index: Int,
+    _ given: UnsafeMutablePointer<oc_control_info>?
+) -> oc_status {
     guard let box = ControlListBox.lookup(list) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     let info: UnsafeMutablePointer<oc_control_info>
     do { info = try oc_control_info.checked(given, "info", in: "oc_control_list_get") } catch { return LastError.fail(error) }
@@ -77,22 +80,28 @@ private func listedControl(_ list: OpaquePointer?, _ index: Int, _ function: Str
     return box.controls[index]
 }
 
-@c @implementation public func oc_control_list_get_payload(_ list: OpaquePointer?, _ index: Int,
-                                                           _ buffer: UnsafeMutableRawPointer?, _ size: Int) -> Int {
+@c @implementation public func oc_control_list_get_payload(
+    _ list: OpaquePointer?, _ index: Int,
+    _ buffer: UnsafeMutableRawPointer?, _ size: Int
+) -> Int {
     guard let control = listedControl(list, index, "oc_control_list_get_payload") else { return 0 }
     guard let payload = control.payload else { return 0 }
     if let buffer, size > 0 { payload.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: min(size, $0.count)) } }
     return payload.count
 }
 
-@c @implementation public func oc_control_list_get_string(_ list: OpaquePointer?, _ index: Int,
-                                                          _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
+@c @implementation public func oc_control_list_get_string(
+    _ list: OpaquePointer?, _ index: Int,
+    _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int
+) -> Int {
     copyText(listedControl(list, index, "oc_control_list_get_string")?.stringValue, into: buffer, size: size)
 }
 
-@c @implementation public func oc_control_list_get_menu_item(_ list: OpaquePointer?, _ index: Int, _ item: Int,
-                                                             _ value: UnsafeMutablePointer<Int64>?,
-                                                             _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> oc_status {
+@c @implementation public func oc_control_list_get_menu_item(
+    _ list: OpaquePointer?, _ index: Int, _ item: Int,
+    _ value: UnsafeMutablePointer<Int64>?,
+    _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+) -> oc_status {
     guard let box = ControlListBox.lookup(list) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     guard index >= 0 && index < box.controls.count, item >= 0 && item < box.controls[index].menu.count else {
         return LastError.fail(.invalidArgument, "oc_control_list_get_menu_item: control \(index), item \(item) does not exist")
@@ -115,8 +124,10 @@ private func listedControl(_ list: OpaquePointer?, _ index: Int, _ function: Str
     }
 }
 
-@c @implementation public func oc_device_set_control_string(_ device: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                                            _ value: UnsafePointer<CChar>?) -> oc_status {
+@c @implementation public func oc_device_set_control_string(
+    _ device: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> oc_status {
     guard let name else { return LastError.fail(.invalidArgument, "oc_device_set_control_string: name is NULL") }
     guard let value else { return LastError.fail(.invalidArgument, "oc_device_set_control_string: value is NULL") }
     let controlName = String(cString: name)
@@ -135,8 +146,10 @@ private func listedControl(_ list: OpaquePointer?, _ index: Int, _ function: Str
     }
 }
 
-@c @implementation public func oc_device_set_control_payload(_ device: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                                             _ data: UnsafeRawPointer?, _ size: Int) -> oc_status {
+@c @implementation public func oc_device_set_control_payload(
+    _ device: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ data: UnsafeRawPointer?, _ size: Int
+) -> oc_status {
     guard let name else { return LastError.fail(.invalidArgument, "oc_device_set_control_payload: name is NULL") }
     guard let data, size > 0 else { return LastError.fail(.invalidArgument, "oc_device_set_control_payload: no data") }
     let controlName = String(cString: name)
@@ -162,15 +175,19 @@ private func listedControl(_ list: OpaquePointer?, _ index: Int, _ function: Str
     }
 }
 
-private let controlTypeNames = NameTable("control type", Dictionary(uniqueKeysWithValues:
-    [CameraControl.Kind.integer, .boolean, .menu, .button, .integer64, .string, .bitmask, .integerMenu, .u8, .u16, .u32, .area, .rect].map { ($0.rawValue, $0.name) }))
+private let controlTypeNames = NameTable(
+    "control type",
+    Dictionary(
+        uniqueKeysWithValues: [CameraControl.Kind.integer, .boolean, .menu, .button, .integer64, .string, .bitmask, .integerMenu, .u8, .u16, .u32, .area, .rect]
+            .map { ($0.rawValue, $0.name) }))
 
 @c @implementation public func oc_control_type_name(_ type: oc_control_type) -> UnsafePointer<CChar>? {
     controlTypeNames.name(Int32(bitPattern: type.rawValue), function: "oc_control_type_name")
 }
 
-private let controlFlagNames: [UInt32: CString] = Dictionary(uniqueKeysWithValues:
-    CameraControl.Flags.names.map { ($0.flag.rawValue, CString($0.name)) })
+private let controlFlagNames: [UInt32: CString] = Dictionary(
+    uniqueKeysWithValues:
+        CameraControl.Flags.names.map { ($0.flag.rawValue, CString($0.name)) })
 
 @c @implementation public func oc_control_flag_name(_ flag: UInt32) -> UnsafePointer<CChar>? {
     controlFlagNames[flag].map { UnsafePointer($0.pointer) }

@@ -27,8 +27,10 @@ final class SynchronizerBox {
     }
 
     /// `oc_output_synchronizer_create*`: a synchronizer of two outputs that have none.
-    static func create(_ first: (any SynchronizedOutputBox)?, _ second: (any SynchronizedOutputBox)?,
-                       _ out: UnsafeMutablePointer<OpaquePointer?>?, function: String) -> oc_status {
+    static func create(
+        _ first: (any SynchronizedOutputBox)?, _ second: (any SynchronizedOutputBox)?,
+        _ out: UnsafeMutablePointer<OpaquePointer?>?, function: String
+    ) -> oc_status {
         guard let out else { return LastError.fail(.invalidArgument, "\(function): out is NULL") }
         out.pointee = nil
         guard let first, let second else { return oc_status(OC_ERROR_INVALID_HANDLE) }
@@ -59,11 +61,10 @@ final class SynchronizerBox {
 /// The frame callback of an output the synchronizer does not own; `name` for the message.
 func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) throws(OcellusError) {
     guard synchronizer == nil else {
-        throw OcellusError(.wrongState, "\(function): the output is synchronized: its frames go to the synchronizer's callback (destroy the synchronizer first)")
+        throw OcellusError(
+            .wrongState, "\(function): the output is synchronized: its frames go to the synchronizer's callback (destroy the synchronizer first)")
     }
 }
-
-
 
 @c @implementation public func oc_depth_data_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
     DepthOutputBox.create(out, function: "oc_depth_data_output_create")
@@ -73,8 +74,10 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
     DepthOutputBox.destroy(output, function: "oc_depth_data_output_destroy")
 }
 
-@c @implementation public func oc_depth_data_output_set_frame_callback(_ output: OpaquePointer?, _ callback: oc_depth_callback?,
-                                                                      _ userData: UnsafeMutableRawPointer?) -> oc_status {
+@c @implementation public func oc_depth_data_output_set_frame_callback(
+    _ output: OpaquePointer?, _ callback: oc_depth_callback?,
+    _ userData: UnsafeMutableRawPointer?
+) -> oc_status {
     DepthOutputBox.setFrameCallback(output, callback, userData, function: "oc_depth_data_output_set_frame_callback")
 }
 
@@ -86,21 +89,21 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
     DepthOutputBox.droppedFrames(output, reason, function: "oc_depth_data_output_dropped_frames")
 }
 
-@c @implementation public func oc_depth_data_output_set_format(_ output: OpaquePointer?, _ pixelFormat: UInt32,
-                                                               _ width: UInt32, _ height: UInt32) -> oc_status {
+@c @implementation public func oc_depth_data_output_set_format(
+    _ output: OpaquePointer?, _ pixelFormat: UInt32,
+    _ width: UInt32, _ height: UInt32
+) -> oc_status {
     abiCall(DepthOutputBox.lookup(output)) { (box: DepthOutputBox) throws(OcellusError) in
         let format = FourCC(rawValue: pixelFormat)
         guard pixelFormat == 0 || format.isDepthMap || format == .depthMetres else {
-            throw OcellusError(.invalidArgument,
+            throw OcellusError(
+                .invalidArgument,
                 "oc_depth_data_output_set_format: \(format.name) is not a depth map format (Z16, Y16, Y12, or OC_PIXEL_FORMAT_DEPTH32F for metres)")
         }
         try box.output.pinSize(width, height)
         box.output.pixelFormat = pixelFormat == 0 ? nil : format
     }
 }
-
-
-
 
 @c @implementation public func oc_capture_session_add_depth_output(_ session: OpaquePointer?, _ output: OpaquePointer?) -> oc_status {
     addMember(DepthOutputBox.lookup(output), to: session, what: "depth output") { (session, box) throws(OcellusError) in
@@ -119,14 +122,18 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
     return outputBox.session == nil && box.session.canAddDepthOutput(outputBox.output)
 }
 
-@c @implementation public func oc_capture_session_get_active_depth_format(_ session: OpaquePointer?, _ pixelFormat: UnsafeMutablePointer<UInt32>?,
-                                                                         _ width: UnsafeMutablePointer<UInt32>?, _ height: UnsafeMutablePointer<UInt32>?,
-                                                                         _ frameRate: UnsafeMutablePointer<oc_fraction>?) -> oc_status {
+@c @implementation public func oc_capture_session_get_active_depth_format(
+    _ session: OpaquePointer?, _ pixelFormat: UnsafeMutablePointer<UInt32>?,
+    _ width: UnsafeMutablePointer<UInt32>?, _ height: UnsafeMutablePointer<UInt32>?,
+    _ frameRate: UnsafeMutablePointer<oc_fraction>?
+) -> oc_status {
     abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
         guard box.session.isRunning, let format = box.session.activeDepthFormat else {
-            throw OcellusError(.wrongState, box.session.isRunning
-                ? "oc_capture_session_get_active_depth_format: the session has no depth output"
-                : "oc_capture_session_get_active_depth_format: the session is not running")
+            throw OcellusError(
+                .wrongState,
+                box.session.isRunning
+                    ? "oc_capture_session_get_active_depth_format: the session has no depth output"
+                    : "oc_capture_session_get_active_depth_format: the session is not running")
         }
         pixelFormat?.pointee = format.pixelFormat.rawValue
         width?.pointee = format.width
@@ -142,13 +149,17 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
 
 // MARK: The synchronizer
 
-@c @implementation public func oc_output_synchronizer_create(_ video: OpaquePointer?, _ depth: OpaquePointer?,
-                                                             _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_output_synchronizer_create(
+    _ video: OpaquePointer?, _ depth: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     SynchronizerBox.create(OutputBox.lookup(video), DepthOutputBox.lookup(depth), out, function: "oc_output_synchronizer_create")
 }
 
-@c @implementation public func oc_output_synchronizer_create_for_cameras(_ first: OpaquePointer?, _ second: OpaquePointer?,
-                                                                         _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_output_synchronizer_create_for_cameras(
+    _ first: OpaquePointer?, _ second: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     SynchronizerBox.create(OutputBox.lookup(first), OutputBox.lookup(second), out, function: "oc_output_synchronizer_create_for_cameras")
 }
 
@@ -159,15 +170,17 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
         return
     }
     box.synchronizer.pairHandler = nil
-    box.synchronizer.detach()   // waits for a delivery in flight
+    box.synchronizer.detach() // waits for a delivery in flight
     outputLinks.withLock { _ in (box.outputs.first.synchronizer, box.outputs.second.synchronizer) = (nil, nil) }
     HandleTable.unregister(box.firstView.handle)
     HandleTable.unregister(box.secondView.handle)
     HandleTable.unregister(box.handle)
 }
 
-@c @implementation public func oc_output_synchronizer_set_callback(_ synchronizer: OpaquePointer?, _ callback: oc_synchronized_callback?,
-                                                                   _ userData: UnsafeMutableRawPointer?) -> oc_status {
+@c @implementation public func oc_output_synchronizer_set_callback(
+    _ synchronizer: OpaquePointer?, _ callback: oc_synchronized_callback?,
+    _ userData: UnsafeMutableRawPointer?
+) -> oc_status {
     guard let box = SynchronizerBox.lookup(synchronizer) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     guard let callback else {
         box.synchronizer.pairHandler = nil
@@ -206,18 +219,25 @@ func refuseIfSynchronized(_ synchronizer: SynchronizerBox?, _ function: String) 
     DeviceBox.lookup(device)?.device.depthFormats.count ?? 0
 }
 
-@c @implementation public func oc_device_get_depth_format(_ device: OpaquePointer?, _ index: Int,
-                                                          _ info: UnsafeMutablePointer<oc_format_info>?) -> oc_status {
+@c @implementation public func oc_device_get_depth_format(
+    _ device: OpaquePointer?, _ index: Int,
+    _ info: UnsafeMutablePointer<oc_format_info>?
+) -> oc_status {
     guard let box = DeviceBox.lookup(device) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
-    return describeFormat(index, of: box.device.depthFormats, rates: box.depthFrameRates, into: info,
-                          function: "oc_device_get_depth_format", what: "depth formats")
+    return describeFormat(
+        index, of: box.device.depthFormats, rates: box.depthFrameRates, into: info,
+        function: "oc_device_get_depth_format", what: "depth formats")
 }
 
-@c @implementation public func oc_device_depth_format_runs_beside(_ device: OpaquePointer?, _ formatIndex: Int,
-                                                                  _ depthFormatIndex: Int) -> Bool {
+@c @implementation public func oc_device_depth_format_runs_beside(
+    _ device: OpaquePointer?, _ formatIndex: Int,
+    _ depthFormatIndex: Int
+) -> Bool {
     guard let device = DeviceBox.lookup(device)?.device else { return false }
     guard device.formats.indices.contains(formatIndex), device.depthFormats.indices.contains(depthFormatIndex) else {
-        LastError.set("oc_device_depth_format_runs_beside: format \(formatIndex) or depth format \(depthFormatIndex) is out of range (the device has \(device.formats.count) formats and \(device.depthFormats.count) depth formats)")
+        LastError.set(
+            "oc_device_depth_format_runs_beside: format \(formatIndex) or depth format \(depthFormatIndex) is out of range (the device has \(device.formats.count) formats and \(device.depthFormats.count) depth formats)"
+        )
         return false
     }
     return device.depthFormats(beside: device.formats[formatIndex]).contains(device.depthFormats[depthFormatIndex])

@@ -39,7 +39,7 @@ final class DeviceBox {
         return rates
     }
 
-    deinit { (frameRates + depthFrameRates).forEach { $0.deallocate() } }
+    deinit { for rates in frameRates + depthFrameRates { rates.deallocate() } }
 
     /// The device's current name, owned by the box.
     var name: UnsafePointer<CChar> {

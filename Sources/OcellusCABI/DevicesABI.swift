@@ -3,6 +3,7 @@
 import COcellus
 import OcellusCore
 import OcellusSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,8 +12,10 @@ import Glibc
 
 // MARK: Device lists
 
-@c @implementation public func oc_context_copy_devices(_ ctx: OpaquePointer?,
-                                                       _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_context_copy_devices(
+    _ ctx: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "oc_context_copy_devices: out is NULL") }
     out.pointee = nil
     guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
@@ -52,7 +55,7 @@ private func lookupList(_ list: OpaquePointer?) -> DeviceListBox? {
 }
 
 @c @implementation public func oc_device_release(_ device: OpaquePointer?) {
-    guard device != nil, let box = DeviceBox.lookup(device) else { return }   // NULL: nothing, like free()
+    guard device != nil, let box = DeviceBox.lookup(device) else { return } // NULL: nothing, like free()
     if !box.release() {
         LastError.set("oc_device_release: the caller holds no reference to this device (it is borrowed from a list or a callback; retain it first)")
     }
@@ -97,7 +100,8 @@ final class NameTable {
 }
 
 private let deviceTypeNames = NameTable("device type", Dictionary(uniqueKeysWithValues: DeviceType.allCases.map { ($0.rawValue, $0.name) }))
-private let positionNames = NameTable("device position", Dictionary(uniqueKeysWithValues: [DevicePosition.unspecified, .front, .back].map { ($0.rawValue, $0.name) }))
+private let positionNames = NameTable(
+    "device position", Dictionary(uniqueKeysWithValues: [DevicePosition.unspecified, .front, .back].map { ($0.rawValue, $0.name) }))
 private let backendNames = NameTable("backend", Dictionary(uniqueKeysWithValues: [BackendKind.pipewire, .v4l2].map { ($0.rawValue, $0.name) }))
 
 @c @implementation public func oc_device_type_name(_ type: oc_device_type) -> UnsafePointer<CChar>? {
@@ -132,8 +136,10 @@ private let backendNames = NameTable("backend", Dictionary(uniqueKeysWithValues:
     DeviceBox.lookup(device)?.serial.map { UnsafePointer($0.pointer) }
 }
 
-@c @implementation public func oc_device_get_property(_ device: OpaquePointer?,
-                                                      _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+@c @implementation public func oc_device_get_property(
+    _ device: OpaquePointer?,
+    _ key: UnsafePointer<CChar>?
+) -> UnsafePointer<CChar>? {
     guard let box = DeviceBox.lookup(device) else { return nil }
     guard let key else {
         LastError.set("oc_device_get_property: key is NULL")
@@ -146,20 +152,25 @@ private let backendNames = NameTable("backend", Dictionary(uniqueKeysWithValues:
     DeviceBox.lookup(device)?.device.formats.count ?? 0
 }
 
-@c @implementation public func oc_device_get_format(_ device: OpaquePointer?, _ index: Int,
-                                                    _ info: UnsafeMutablePointer<oc_format_info>?) -> oc_status {
+@c @implementation public func oc_device_get_format(
+    _ device: OpaquePointer?, _ index: Int,
+    _ info: UnsafeMutablePointer<oc_format_info>?
+) -> oc_status {
     guard let box = DeviceBox.lookup(device) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     return describeFormat(index, of: box.device.formats, rates: box.frameRates, into: info, function: "oc_device_get_format")
 }
 
 /// Fills `info` with `formats[index]` (oc_device_get_format and oc_device_get_depth_format).
-func describeFormat(_ index: Int, of formats: [VideoFormat], rates: [UnsafeMutablePointer<oc_fraction>],
-                            into info: UnsafeMutablePointer<oc_format_info>?, function: String,
-                            what: String = "formats") -> oc_status {
+func describeFormat(
+    _ index: Int, of formats: [VideoFormat], rates: [UnsafeMutablePointer<oc_fraction>],
+    into info: UnsafeMutablePointer<oc_format_info>?, function: String,
+    what: String = "formats"
+) -> oc_status {
     let checked: UnsafeMutablePointer<oc_format_info>
     do { checked = try oc_format_info.checked(info, "info", in: function) } catch { return LastError.fail(error) }
     guard index >= 0 && index < formats.count else {
-        return LastError.fail(.invalidArgument,
+        return LastError.fail(
+            .invalidArgument,
             "\(function): index \(index) is out of range (the device has \(formats.count) \(what))")
     }
     let format = formats[index], range = format.sizeRange
@@ -203,8 +214,10 @@ func describeFormat(_ index: Int, of formats: [VideoFormat], rates: [UnsafeMutab
 
 // MARK: Hotplug
 
-@c @implementation public func oc_context_copy_associated_microphone(_ ctx: OpaquePointer?, _ camera: OpaquePointer?,
-                                                                     _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_context_copy_associated_microphone(
+    _ ctx: OpaquePointer?, _ camera: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "oc_context_copy_associated_microphone: out is NULL") }
     out.pointee = nil
     guard let box = ContextBox.lookup(ctx), let cameraBox = DeviceBox.lookup(camera) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
@@ -212,8 +225,10 @@ func describeFormat(_ index: Int, of formats: [VideoFormat], rates: [UnsafeMutab
     return oc_status(OC_OK)
 }
 
-@c @implementation public func oc_context_copy_backend_problem(_ ctx: OpaquePointer?, _ backend: oc_backend,
-                                                               _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
+@c @implementation public func oc_context_copy_backend_problem(
+    _ ctx: OpaquePointer?, _ backend: oc_backend,
+    _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int
+) -> Int {
     guard let box = ContextBox.lookup(ctx) else { return copyText(nil, into: buffer, size: size) }
     guard let kind = BackendKind(rawValue: Int32(bitPattern: backend.rawValue)) else {
         LastError.set("oc_context_copy_backend_problem: unknown backend \(Int32(bitPattern: backend.rawValue))")

@@ -2,6 +2,7 @@
 import COcellus
 import OcellusCore
 import OcellusSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,8 +31,9 @@ final class DiscoverySessionBox {
         let userDataBits = UInt(bitPattern: userData)
         let id = session.observe { change, device in
             withBorrowedHandle(device) {
-                callback(sessionHandle, oc_hotplug_event(rawValue: UInt32(change.rawValue)), $0,
-                         UnsafeMutableRawPointer(bitPattern: userDataBits))
+                callback(
+                    sessionHandle, oc_hotplug_event(rawValue: UInt32(change.rawValue)), $0,
+                    UnsafeMutableRawPointer(bitPattern: userDataBits))
             }
         }
         lock.withLock { callbackID = id }
@@ -41,12 +43,14 @@ final class DiscoverySessionBox {
 private let deviceTypeBits: [(UInt32, DeviceType)] = [
     (UInt32(OC_DEVICE_TYPES_BUILT_IN_CAMERA), .builtInCamera), (UInt32(OC_DEVICE_TYPES_EXTERNAL_CAMERA), .externalCamera),
     (UInt32(OC_DEVICE_TYPES_VIRTUAL_CAMERA), .virtualCamera), (UInt32(OC_DEVICE_TYPES_DEPTH_CAMERA), .depthCamera),
-    (UInt32(OC_DEVICE_TYPES_MICROPHONE), .microphone),
+    (UInt32(OC_DEVICE_TYPES_MICROPHONE), .microphone)
 ]
 
-@c @implementation public func oc_discovery_session_create(_ ctx: OpaquePointer?, _ deviceTypes: UInt32,
-                                                           _ mediaType: oc_media_type, _ position: oc_device_position,
-                                                           _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_discovery_session_create(
+    _ ctx: OpaquePointer?, _ deviceTypes: UInt32,
+    _ mediaType: oc_media_type, _ position: oc_device_position,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "oc_discovery_session_create: out is NULL") }
     out.pointee = nil
     guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
@@ -65,15 +69,19 @@ private let deviceTypeBits: [(UInt32, DeviceType)] = [
         return LastError.fail(.invalidArgument, "oc_discovery_session_create: unknown position \(position.rawValue)")
     }
     let types = Set(deviceTypeBits.filter { deviceTypes & $0.0 != 0 }.map(\.1))
-    let sessionBox = DiscoverySessionBox(session: DiscoverySession(hub: box.hub,
-        filter: DeviceFilter(types: types, media: media, position: filterPosition)))
+    let sessionBox = DiscoverySessionBox(
+        session: DiscoverySession(
+            hub: box.hub,
+            filter: DeviceFilter(types: types, media: media, position: filterPosition)))
     sessionBox.handle = HandleTable.register(sessionBox)
     out.pointee = sessionBox.handle
     return oc_status(OC_OK)
 }
 
-@c @implementation public func oc_discovery_session_copy_devices(_ session: OpaquePointer?,
-                                                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_discovery_session_copy_devices(
+    _ session: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "oc_discovery_session_copy_devices: out is NULL") }
     out.pointee = nil
     guard let box = DiscoverySessionBox.lookup(session) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
@@ -81,8 +89,10 @@ private let deviceTypeBits: [(UInt32, DeviceType)] = [
     return oc_status(OC_OK)
 }
 
-@c @implementation public func oc_discovery_session_set_callback(_ session: OpaquePointer?, _ callback: oc_discovery_callback?,
-                                                                 _ userData: UnsafeMutableRawPointer?) -> oc_status {
+@c @implementation public func oc_discovery_session_set_callback(
+    _ session: OpaquePointer?, _ callback: oc_discovery_callback?,
+    _ userData: UnsafeMutableRawPointer?
+) -> oc_status {
     guard let box = DiscoverySessionBox.lookup(session) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     box.setCallback(callback, userData: userData)
     return oc_status(OC_OK)

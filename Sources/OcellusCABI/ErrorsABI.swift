@@ -2,6 +2,7 @@
 import COcellus
 import OcellusCore
 import OcellusSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,7 @@ private let statusNames: [Int32: CString] = [
     -3: CString("OC_ERROR_BACKEND_UNAVAILABLE"), -4: CString("OC_ERROR_NOT_FOUND"),
     -5: CString("OC_ERROR_WRONG_STATE"), -6: CString("OC_ERROR_TIMEOUT"), -7: CString("OC_ERROR_NO_RESOURCES"),
     -8: CString("OC_ERROR_BUSY"), -9: CString("OC_ERROR_DISCONNECTED"), -10: CString("OC_ERROR_IO"),
-    -11: CString("OC_ERROR_LIBRARY_UNAVAILABLE"), -12: CString("OC_ERROR_PERMISSION_DENIED"), -99: CString("OC_ERROR_OTHER"),
+    -11: CString("OC_ERROR_LIBRARY_UNAVAILABLE"), -12: CString("OC_ERROR_PERMISSION_DENIED"), -99: CString("OC_ERROR_OTHER")
 ]
 
 private let unknownStatusName = CString("OC_ERROR_UNKNOWN")

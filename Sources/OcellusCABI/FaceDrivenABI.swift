@@ -1,6 +1,7 @@
 // Face-driven exposure and focus in the C ABI (behaviour §4), beside the controls.
 import COcellus
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,8 +21,10 @@ private func adjustment(_ value: oc_face_driven_adjustment, _ function: String) 
     }
 }
 
-@c @implementation public func oc_device_get_face_driven(_ device: OpaquePointer?, _ which: oc_face_driven_adjustment,
-                                                         _ state: UnsafeMutablePointer<oc_face_driven_state>?) -> oc_status {
+@c @implementation public func oc_device_get_face_driven(
+    _ device: OpaquePointer?, _ which: oc_face_driven_adjustment,
+    _ state: UnsafeMutablePointer<oc_face_driven_state>?
+) -> oc_status {
     abiCall(DeviceBox.lookup(device)) { (box: DeviceBox) throws(OcellusError) in
         let state = try oc_face_driven_state.checked(state, "state", in: "oc_device_get_face_driven")
         let isExposure = try adjustment(which, "oc_device_get_face_driven")
@@ -31,16 +34,20 @@ private func adjustment(_ value: oc_face_driven_adjustment, _ function: String) 
         let tiers = (try? controller?.controls()).map { FaceDrivenTiers(controls: $0) } ?? FaceDrivenTiers(exposure: .none, focus: .none)
         let current = settings.state(of: uniqueID)
         let setting = isExposure ? current.exposure : current.focus
-        oc_face_driven_state.fill(state, with: oc_face_driven_state(
-            struct_size: 0, automatically_adjusts: setting.automaticallyAdjusts,
-            enabled: setting.allows(appHoldsConfigurationLock: controller?.holdsConfigurationLock ?? false),
-            tier: oc_face_driven_tier(rawValue: UInt32((isExposure ? tiers.exposure : tiers.focus).rawValue)),
-            active: isExposure ? current.exposureActive : current.focusActive))
+        oc_face_driven_state.fill(
+            state,
+            with: oc_face_driven_state(
+                struct_size: 0, automatically_adjusts: setting.automaticallyAdjusts,
+                enabled: setting.allows(appHoldsConfigurationLock: controller?.holdsConfigurationLock ?? false),
+                tier: oc_face_driven_tier(rawValue: UInt32((isExposure ? tiers.exposure : tiers.focus).rawValue)),
+                active: isExposure ? current.exposureActive : current.focusActive))
     }
 }
 
-@c @implementation public func oc_device_set_face_driven(_ device: OpaquePointer?, _ which: oc_face_driven_adjustment,
-                                                         _ automaticallyAdjusts: Bool, _ enabled: Bool) -> oc_status {
+@c @implementation public func oc_device_set_face_driven(
+    _ device: OpaquePointer?, _ which: oc_face_driven_adjustment,
+    _ automaticallyAdjusts: Bool, _ enabled: Bool
+) -> oc_status {
     abiCall(DeviceBox.lookup(device)) { (box: DeviceBox) throws(OcellusError) in
         let isExposure = try adjustment(which, "oc_device_set_face_driven")
         let (settings, uniqueID) = try faceDrivenCamera(box, "oc_device_set_face_driven")

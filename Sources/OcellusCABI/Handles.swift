@@ -1,5 +1,6 @@
 import COcellus
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,7 +44,7 @@ enum HandleTable {
 struct PointerTable {
     private var keys = [UInt](repeating: 0, count: 64)
     private var values = [AnyObject?](repeating: nil, count: 64)
-    private var used = 0   // live and removed slots
+    private var used = 0 // live and removed slots
 
     private func slot(_ key: UInt) -> Int {
         // Fibonacci hashing of the address (its low 4 bits are alignment).
@@ -96,9 +97,11 @@ struct PointerTable {
 /// What every `*_add_*callback` shares: checks the handle and the callback, registers the
 /// observer `register` makes (given the callback, and the user data back as a pointer, which
 /// Swift closures cannot hold as such) and hands out its ID.
-func registerCallback<Box, Callback>(_ box: Box?, _ callback: Callback?, _ function: String,
-                                     _ userData: UnsafeMutableRawPointer?, _ outID: UnsafeMutablePointer<oc_callback_id>?,
-                                     _ register: (Box, Callback, @escaping @Sendable () -> UnsafeMutableRawPointer?) -> oc_callback_id) -> oc_status {
+func registerCallback<Box, Callback>(
+    _ box: Box?, _ callback: Callback?, _ function: String,
+    _ userData: UnsafeMutableRawPointer?, _ outID: UnsafeMutablePointer<oc_callback_id>?,
+    _ register: (Box, Callback, @escaping @Sendable () -> UnsafeMutableRawPointer?) -> oc_callback_id
+) -> oc_status {
     outID?.pointee = 0
     guard let box else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     guard let callback else { return LastError.fail(.invalidArgument, "\(function): callback is NULL") }

@@ -1,5 +1,6 @@
 import COcellus
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -11,7 +11,6 @@ final class MovieBox: SessionMember {
     static let what = "movie file output"
 }
 
-
 @c @implementation public func oc_movie_file_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
     MovieBox.create(out, function: "oc_movie_file_output_create")
 }
@@ -43,9 +42,11 @@ final class MovieBox: SessionMember {
     abiCall(MovieBox.lookup(output)) { (box: MovieBox) throws(OcellusError) in try box.movie.videoOutput.pinSize(width, height) }
 }
 
-@c @implementation public func oc_movie_file_output_start_recording(_ output: OpaquePointer?, _ path: UnsafePointer<CChar>?,
-                                                                   _ callback: oc_recording_callback?,
-                                                                   _ userData: UnsafeMutableRawPointer?) -> oc_status {
+@c @implementation public func oc_movie_file_output_start_recording(
+    _ output: OpaquePointer?, _ path: UnsafePointer<CChar>?,
+    _ callback: oc_recording_callback?,
+    _ userData: UnsafeMutableRawPointer?
+) -> oc_status {
     abiCall(MovieBox.lookup(output)) { (box: MovieBox) throws(OcellusError) in
         guard let path else { throw OcellusError(.invalidArgument, "oc_movie_file_output_start_recording: path is NULL") }
         guard let callback else { throw OcellusError(.invalidArgument, "oc_movie_file_output_start_recording: callback is NULL") }
@@ -54,14 +55,16 @@ final class MovieBox: SessionMember {
             let summary = result.summary
             summary.path.withCString { cPath in
                 summary.videoCodec.withCString { codec in
-                    var view = oc_recording_summary(path: cPath, bytes: summary.bytes, width: summary.width, height: summary.height,
-                                                    duration: summary.duration, frames: UInt64(summary.frames),
-                                                    dropped_frames: UInt64(summary.droppedFrames), rotation: Int32(summary.rotation),
-                                                    video_codec: codec, audio_duration: summary.audioDuration,
-                                                    dropped_audio_frames: UInt64(summary.droppedAudioFrames))
+                    var view = oc_recording_summary(
+                        path: cPath, bytes: summary.bytes, width: summary.width, height: summary.height,
+                        duration: summary.duration, frames: UInt64(summary.frames),
+                        dropped_frames: UInt64(summary.droppedFrames), rotation: Int32(summary.rotation),
+                        video_codec: codec, audio_duration: summary.audioDuration,
+                        dropped_audio_frames: UInt64(summary.droppedAudioFrames))
                     (result.error?.message ?? "").withCString { message in
-                        callback(handle, result.error?.code.rawValue ?? oc_status(OC_OK), message, &view,
-                                 UnsafeMutableRawPointer(bitPattern: userDataBits))
+                        callback(
+                            handle, result.error?.code.rawValue ?? oc_status(OC_OK), message, &view,
+                            UnsafeMutableRawPointer(bitPattern: userDataBits))
                     }
                 }
             }

@@ -38,12 +38,14 @@ final class MultiCamBox {
         _ = LastError.fail(error)
         return
     }
-    for branch in box.branches.withLock({ branches in defer { branches = [] }; return branches }) {
+    for branch in box.branches.withLock({ branches in
+        defer { branches = [] }; return branches
+    }) {
         try? box.session.removeCamera(branch.session.input!)
         HandleTable.unregister(branch.handle)
     }
     HandleTable.unregister(box.handle)
-    box.session.events.stop(deliveringQueued: true)   // STOPPED, posted by the stop above, included
+    box.session.events.stop(deliveringQueued: true) // STOPPED, posted by the stop above, included
 }
 
 @c @implementation public func oc_multi_cam_session_can_add_camera(_ session: OpaquePointer?, _ camera: OpaquePointer?) -> Bool {
@@ -51,8 +53,10 @@ final class MultiCamBox {
     return box.session.canAddCamera(device)
 }
 
-@c @implementation public func oc_multi_cam_session_add_camera(_ session: OpaquePointer?, _ camera: OpaquePointer?,
-                                                               _ outBranch: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_multi_cam_session_add_camera(
+    _ session: OpaquePointer?, _ camera: OpaquePointer?,
+    _ outBranch: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     guard let outBranch else { return LastError.fail(.invalidArgument, "oc_multi_cam_session_add_camera: out_branch is NULL") }
     outBranch.pointee = nil
     guard let device = DeviceBox.lookup(camera)?.device else { return oc_status(OC_ERROR_INVALID_HANDLE) }
@@ -98,18 +102,21 @@ final class MultiCamBox {
     }
 }
 
-@c @implementation public func oc_multi_cam_session_add_event_callback(_ session: OpaquePointer?, _ callback: oc_multi_cam_event_callback?,
-                                                                       _ userData: UnsafeMutableRawPointer?,
-                                                                       _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
+@c @implementation public func oc_multi_cam_session_add_event_callback(
+    _ session: OpaquePointer?, _ callback: oc_multi_cam_event_callback?,
+    _ userData: UnsafeMutableRawPointer?,
+    _ outID: UnsafeMutablePointer<oc_callback_id>?
+) -> oc_status {
     registerCallback(MultiCamBox.lookup(session), callback, "oc_multi_cam_session_add_event_callback", userData, outID) { box, callback, userData in
         let handle = box.handle
         return box.session.events.addObserver { event in
-            let (camera, (kind, code, message)): (Device?, (oc_session_event, oc_status, String)) = switch event {
-            case .started: (nil, sessionEventFields(.started))
-            case .stopped: (nil, sessionEventFields(.stopped))
-            case .runtimeError(let camera, let error): (camera, sessionEventFields(.runtimeError(error)))
-            case .camera(let camera, let event): (camera, sessionEventFields(event))
-            }
+            let (camera, (kind, code, message)): (Device?, (oc_session_event, oc_status, String)) =
+                switch event {
+                case .started: (nil, sessionEventFields(.started))
+                case .stopped: (nil, sessionEventFields(.stopped))
+                case .runtimeError(let camera, let error): (camera, sessionEventFields(.runtimeError(error)))
+                case .camera(let camera, let event): (camera, sessionEventFields(event))
+                }
             message.withCString { text in
                 guard let camera else { return callback(handle, kind, nil, code, text, userData()) }
                 camera.uniqueID.withCString { id in callback(handle, kind, id, code, text, userData()) }

@@ -2,6 +2,7 @@
 import COcellus
 import OcellusCore
 import OcellusMedia
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,6 @@ final class PhotoBox: SessionMember {
 
     static let what = "photo output"
 }
-
 
 @c @implementation public func oc_photo_output_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
     PhotoBox.create(out, function: "oc_photo_output_create")
@@ -47,8 +47,10 @@ final class PhotoBox: SessionMember {
     abiCall(PhotoBox.lookup(output)) { (box: PhotoBox) throws(OcellusError) in try box.photo.videoOutput.pinSize(width, height) }
 }
 
-@c @implementation public func oc_photo_output_capture(_ output: OpaquePointer?, _ settings: UnsafePointer<oc_photo_settings>?,
-                                                       _ callback: oc_photo_callback?, _ userData: UnsafeMutableRawPointer?) -> oc_status {
+@c @implementation public func oc_photo_output_capture(
+    _ output: OpaquePointer?, _ settings: UnsafePointer<oc_photo_settings>?,
+    _ callback: oc_photo_callback?, _ userData: UnsafeMutableRawPointer?
+) -> oc_status {
     abiCall(PhotoBox.lookup(output)) { (box: PhotoBox) throws(OcellusError) in
         guard let callback else { throw OcellusError(.invalidArgument, "oc_photo_output_capture: callback is NULL") }
         var chosen = PhotoSettings()
@@ -67,9 +69,10 @@ final class PhotoBox: SessionMember {
                 if let path { try photo.write(toFile: path) }
                 photo.jpeg.withUnsafeBufferPointer { bytes in
                     (path ?? "").withCString { cPath in
-                        var view = oc_photo(data: bytes.baseAddress, size: bytes.count, width: photo.width, height: photo.height,
-                                            orientation: photo.orientation, sequence: photo.sequence,
-                                            timestamp_ns: photo.timestampNanoseconds, path: path == nil ? nil : cPath)
+                        var view = oc_photo(
+                            data: bytes.baseAddress, size: bytes.count, width: photo.width, height: photo.height,
+                            orientation: photo.orientation, sequence: photo.sequence,
+                            timestamp_ns: photo.timestampNanoseconds, path: path == nil ? nil : cPath)
                         callback(handle, oc_status(OC_OK), &view, "", user)
                     }
                 }

@@ -26,8 +26,10 @@ private func coordinatorCall(_ handle: OpaquePointer?, _ body: (CoordinatorBox) 
     abiCall(CoordinatorBox.lookup(handle), body)
 }
 
-@c @implementation public func oc_rotation_coordinator_create(_ ctx: OpaquePointer?, _ camera: OpaquePointer?, _ mirrored: Int32,
-                                                              _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_rotation_coordinator_create(
+    _ ctx: OpaquePointer?, _ camera: OpaquePointer?, _ mirrored: Int32,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "oc_rotation_coordinator_create: out is NULL") }
     out.pointee = nil
     guard let context = ContextBox.lookup(ctx), let device = DeviceBox.lookup(camera)?.device else {
@@ -38,8 +40,9 @@ private func coordinatorCall(_ handle: OpaquePointer?, _ body: (CoordinatorBox) 
     }
     do {
         let corrections = MountingCorrections(directory: context.hub.stateDirectory)
-        let coordinator = try RotationCoordinator(device: device, mountingCorrection: corrections.correction(for: device.uniqueID),
-                                                  previewMirrored: mirrored < 0 ? nil : mirrored == 1)
+        let coordinator = try RotationCoordinator(
+            device: device, mountingCorrection: corrections.correction(for: device.uniqueID),
+            previewMirrored: mirrored < 0 ? nil : mirrored == 1)
         let box = CoordinatorBox(coordinator: coordinator, device: device, corrections: corrections)
         box.handle = HandleTable.register(box)
         out.pointee = box.handle
@@ -56,8 +59,10 @@ private func coordinatorCall(_ handle: OpaquePointer?, _ body: (CoordinatorBox) 
     box.coordinator.changes.stop()
 }
 
-@c @implementation public func oc_rotation_coordinator_follow_host_sensor(_ coordinator: OpaquePointer?,
-                                                                         _ busAddress: UnsafePointer<CChar>?) -> oc_status {
+@c @implementation public func oc_rotation_coordinator_follow_host_sensor(
+    _ coordinator: OpaquePointer?,
+    _ busAddress: UnsafePointer<CChar>?
+) -> oc_status {
     coordinatorCall(coordinator) { (box: CoordinatorBox) throws(OcellusError) in
         let target = box.coordinator
         let address = try busAddress.map { (text) throws(OcellusError) in try stringArgument(text, "oc_rotation_coordinator_follow_host_sensor: bus_address") }
@@ -70,8 +75,10 @@ private func coordinatorCall(_ handle: OpaquePointer?, _ body: (CoordinatorBox) 
     }
 }
 
-@c @implementation public func oc_rotation_coordinator_get_angles(_ coordinator: OpaquePointer?, _ preview: UnsafeMutablePointer<Int32>?,
-                                                                  _ capture: UnsafeMutablePointer<Int32>?) -> oc_status {
+@c @implementation public func oc_rotation_coordinator_get_angles(
+    _ coordinator: OpaquePointer?, _ preview: UnsafeMutablePointer<Int32>?,
+    _ capture: UnsafeMutablePointer<Int32>?
+) -> oc_status {
     coordinatorCall(coordinator) { (box: CoordinatorBox) throws(OcellusError) in
         let angles = box.coordinator.angles
         preview?.pointee = Int32(angles.preview)
@@ -101,9 +108,11 @@ private func coordinatorCall(_ handle: OpaquePointer?, _ body: (CoordinatorBox) 
     }
 }
 
-@c @implementation public func oc_rotation_coordinator_add_callback(_ coordinator: OpaquePointer?, _ callback: oc_rotation_callback?,
-                                                                    _ userData: UnsafeMutableRawPointer?,
-                                                                    _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
+@c @implementation public func oc_rotation_coordinator_add_callback(
+    _ coordinator: OpaquePointer?, _ callback: oc_rotation_callback?,
+    _ userData: UnsafeMutableRawPointer?,
+    _ outID: UnsafeMutablePointer<oc_callback_id>?
+) -> oc_status {
     registerCallback(CoordinatorBox.lookup(coordinator), callback, "oc_rotation_coordinator_add_callback", userData, outID) { box, callback, userData in
         let handle = box.handle
         return box.coordinator.changes.addObserver { angles in

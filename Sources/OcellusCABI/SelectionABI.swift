@@ -2,6 +2,7 @@
 // preferred cameras, and where selection state lives.
 import COcellus
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,8 +19,10 @@ func withBorrowedHandle(_ device: Device?, _ body: (OpaquePointer?) -> Void) {
 
 // MARK: Selection
 
-func copyContextDevice(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?, function: String,
-                           _ pick: (DeviceHub) -> Device?) -> oc_status {
+func copyContextDevice(
+    _ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?, function: String,
+    _ pick: (DeviceHub) -> Device?
+) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "\(function): out is NULL") }
     out.pointee = nil
     guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
@@ -28,8 +31,10 @@ func copyContextDevice(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<Opaque
 }
 
 /// `oc_context_copy_device_*`: a device found by a string, or NOT_FOUND (never OK with NULL).
-private func copyDevice(_ ctx: OpaquePointer?, _ text: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?,
-                        function: String, _ find: (DeviceHub, String) throws(OcellusError) -> Device) -> oc_status {
+private func copyDevice(
+    _ ctx: OpaquePointer?, _ text: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+    function: String, _ find: (DeviceHub, String) throws(OcellusError) -> Device
+) -> oc_status {
     guard let out else { return LastError.fail(.invalidArgument, "\(function): out is NULL") }
     out.pointee = nil
     guard let box = ContextBox.lookup(ctx) else { return oc_status(OC_ERROR_INVALID_HANDLE) }
@@ -43,28 +48,36 @@ private func copyDevice(_ ctx: OpaquePointer?, _ text: UnsafePointer<CChar>?, _ 
     }
 }
 
-@c @implementation public func oc_context_copy_device_by_unique_id(_ ctx: OpaquePointer?, _ uniqueID: UnsafePointer<CChar>?,
-                                                                   _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_context_copy_device_by_unique_id(
+    _ ctx: OpaquePointer?, _ uniqueID: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     copyDevice(ctx, uniqueID, out, function: "oc_context_copy_device_by_unique_id") { (hub, id) throws(OcellusError) in
         guard let device = hub.device(uniqueID: id) else { throw OcellusError(.notFound, "no connected device has the unique ID \(id)") }
         return device
     }
 }
 
-@c @implementation public func oc_context_copy_device_matching(_ ctx: OpaquePointer?, _ spec: UnsafePointer<CChar>?,
-                                                               _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_context_copy_device_matching(
+    _ ctx: OpaquePointer?, _ spec: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     copyDevice(ctx, spec, out, function: "oc_context_copy_device_matching") { (hub, spec) throws(OcellusError) in
         try hub.device(matching: spec)
     }
 }
 
-@c @implementation public func oc_context_copy_user_preferred_camera(_ ctx: OpaquePointer?,
-                                                                     _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_context_copy_user_preferred_camera(
+    _ ctx: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     copyContextDevice(ctx, out, function: "oc_context_copy_user_preferred_camera") { $0.userPreferredCamera }
 }
 
-@c @implementation public func oc_context_copy_system_preferred_camera(_ ctx: OpaquePointer?,
-                                                                       _ out: UnsafeMutablePointer<OpaquePointer?>?) -> oc_status {
+@c @implementation public func oc_context_copy_system_preferred_camera(
+    _ ctx: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> oc_status {
     copyContextDevice(ctx, out, function: "oc_context_copy_system_preferred_camera") { $0.systemPreferredCamera }
 }
 
@@ -92,8 +105,10 @@ func copyText(_ text: String?, into buffer: UnsafeMutablePointer<CChar>?, size: 
     return bytes.count
 }
 
-@c @implementation public func oc_context_copy_state_problem(_ ctx: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?,
-                                                             _ size: Int) -> Int {
+@c @implementation public func oc_context_copy_state_problem(
+    _ ctx: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?,
+    _ size: Int
+) -> Int {
     let problems = ContextBox.lookup(ctx).map { box in
         [box.hub.selectionStateProblem, MountingCorrections(directory: box.hub.stateDirectory).problem].compactMap { $0 }
     }
@@ -104,10 +119,12 @@ func copyText(_ text: String?, into buffer: UnsafeMutablePointer<CChar>?, size: 
     ContextBox.lookup(ctx)?.hub.selectionIsUnsaved ?? false
 }
 
-@c @implementation public func oc_context_add_preferred_camera_callback(_ ctx: OpaquePointer?,
-                                                                        _ callback: oc_preferred_camera_callback?,
-                                                                        _ userData: UnsafeMutableRawPointer?,
-                                                                        _ outID: UnsafeMutablePointer<oc_callback_id>?) -> oc_status {
+@c @implementation public func oc_context_add_preferred_camera_callback(
+    _ ctx: OpaquePointer?,
+    _ callback: oc_preferred_camera_callback?,
+    _ userData: UnsafeMutableRawPointer?,
+    _ outID: UnsafeMutablePointer<oc_callback_id>?
+) -> oc_status {
     registerCallback(ContextBox.lookup(ctx), callback, "oc_context_add_preferred_camera_callback", userData, outID) { box, callback, userData in
         let contextHandle = box.handle
         return box.hub.events.addObserver { event in

@@ -30,8 +30,10 @@ extension SessionMember {
 }
 
 /// `oc_capture_session_add_*`: `add` joins `member` to the session, which must be its first.
-func addMember<Member: SessionMember>(_ member: Member?, to session: OpaquePointer?, what: String,
-                                      _ add: (CaptureSession, Member) throws(OcellusError) -> Void) -> oc_status {
+func addMember<Member: SessionMember>(
+    _ member: Member?, to session: OpaquePointer?, what: String,
+    _ add: (CaptureSession, Member) throws(OcellusError) -> Void
+) -> oc_status {
     guard let member else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
         // The check and the claim are one step: two threads adding one output to two sessions
@@ -58,8 +60,10 @@ let outputLinks = Locked(())
 /// `oc_*_output_destroy`, before the handle goes: refused from the output's own callback (the
 /// rule for calls from inside callbacks), then the output leaves its session. False, with the
 /// reason as the last error, when it cannot be destroyed now and stays as it was.
-func leaveSessionToDestroy<Member: SessionMember>(_ member: Member, function: String, inOwnCallback: Bool,
-                                                 _ leave: (CaptureSession, Member) throws(OcellusError) -> Void) -> Bool {
+func leaveSessionToDestroy<Member: SessionMember>(
+    _ member: Member, function: String, inOwnCallback: Bool,
+    _ leave: (CaptureSession, Member) throws(OcellusError) -> Void
+) -> Bool {
     guard !inOwnCallback else {
         LastError.set("\(function): called from the output's own callback (clear the callback there, destroy after)")
         return false
@@ -74,8 +78,10 @@ func leaveSessionToDestroy<Member: SessionMember>(_ member: Member, function: St
 }
 
 /// `oc_capture_session_remove_*`: `remove` takes `member` out of the session it is in.
-func removeMember<Member: SessionMember>(_ member: Member?, from session: OpaquePointer?, what: String,
-                                         _ remove: (CaptureSession, Member) throws(OcellusError) -> Void) -> oc_status {
+func removeMember<Member: SessionMember>(
+    _ member: Member?, from session: OpaquePointer?, what: String,
+    _ remove: (CaptureSession, Member) throws(OcellusError) -> Void
+) -> oc_status {
     guard let member else { return oc_status(OC_ERROR_INVALID_HANDLE) }
     return abiCall(SessionBox.lookup(session)) { (box: SessionBox) throws(OcellusError) in
         guard outputLinks.withLock({ _ in member.session === box }) else {
@@ -101,7 +107,7 @@ extension VideoDataOutput: BoxedFrameOutput {
     static func make() -> Self { Self() }
     static var what: String { "video data output" }
     func leave(_ session: CaptureSession) throws(OcellusError) { try session.removeOutput(self) }
-    func close() { latest.close() }   // readers waiting for a frame return
+    func close() { latest.close() } // readers waiting for a frame return
 }
 
 extension DepthDataOutput: BoxedFrameOutput {
@@ -130,9 +136,12 @@ final class FrameOutputBox<Output: BoxedFrameOutput>: SessionMember {
     /// `oc_*_data_output_destroy`: not from the output's own callback (or its synchronizer's).
     static func destroy(_ handle: OpaquePointer?, function: String) {
         guard let box = lookup(handle),
-              leaveSessionToDestroy(box, function: function, inOwnCallback: box.output.isDeliveringThread
-                                        || box.synchronizer?.synchronizer.isDeliveringThread == true,
-                                    { (session, box) throws(OcellusError) in try box.output.leave(session) }) else { return }
+            leaveSessionToDestroy(
+                box, function: function,
+                inOwnCallback: box.output.isDeliveringThread
+                    || box.synchronizer?.synchronizer.isDeliveringThread == true,
+                { (session, box) throws(OcellusError) in try box.output.leave(session) })
+        else { return }
         box.output.frameViewHandler = nil
         box.output.close()
         HandleTable.unregister(box.view.handle)
@@ -141,9 +150,11 @@ final class FrameOutputBox<Output: BoxedFrameOutput>: SessionMember {
 
     /// `oc_*_data_output_set_frame_callback`: each frame is shown through the box's view (no copy)
     /// to `callback` with the output's handle and the caller's user data; NULL clears it.
-    static func setFrameCallback(_ handle: OpaquePointer?,
-                                 _ callback: (@convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void)?,
-                                 _ userData: UnsafeMutableRawPointer?, function: String) -> oc_status {
+    static func setFrameCallback(
+        _ handle: OpaquePointer?,
+        _ callback: (@convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void)?,
+        _ userData: UnsafeMutableRawPointer?, function: String
+    ) -> oc_status {
         abiCall(lookup(handle)) { (box: FrameOutputBox) throws(OcellusError) in
             try refuseIfSynchronized(box.synchronizer, function)
             guard let callback else {
@@ -168,8 +179,10 @@ final class FrameOutputBox<Output: BoxedFrameOutput>: SessionMember {
 /// The handler that shows each frame through `view` (no copy) and calls a C frame callback
 /// with the output's handle and the caller's user data (video outputs, depth outputs and the
 /// synchronizer alike).
-func viewingFrames(_ callback: @escaping @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void,
-                   output: OpaquePointer?, view: FrameBox, userData: UnsafeMutableRawPointer?) -> (UnsafePointer<CameraFrame>) -> Void {
+func viewingFrames(
+    _ callback: @escaping @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void,
+    output: OpaquePointer?, view: FrameBox, userData: UnsafeMutableRawPointer?
+) -> (UnsafePointer<CameraFrame>) -> Void {
     let userDataBits = UInt(bitPattern: userData)
     return { frame in view.deliver(frame) { callback(output, view.handle, UnsafeMutableRawPointer(bitPattern: userDataBits)) } }
 }

@@ -4,6 +4,7 @@
 import COcellus
 import OcellusCore
 import OcellusSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif

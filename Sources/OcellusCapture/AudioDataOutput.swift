@@ -1,5 +1,5 @@
-import Synchronization
 import OcellusCore
+import Synchronization
 
 /// behaviour §4 audio data output: PCM from the session's microphone input, on the audio
 /// stream's thread, as views valid during the call.

@@ -1,5 +1,6 @@
 import OcellusCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,22 +47,28 @@ public final class CaptureSession: @unchecked Sendable {
     /// `audio`, a microphone input is refused; without `voiceEngines`, microphone modes that
     /// process fall back to standard, saying so; without `bus`, a camera's USB cost is counted
     /// as if nothing else used its bus.
-    public convenience init(opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil,
-                            audio: (any AudioStreamOpening)? = nil, voiceEngines: (any VoiceEngineLoading)? = nil,
-                            bus: (any USBBusReading)? = nil) {
+    public convenience init(
+        opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil,
+        audio: (any AudioStreamOpening)? = nil, voiceEngines: (any VoiceEngineLoading)? = nil,
+        bus: (any USBBusReading)? = nil
+    ) {
         self.init(opener: opener, conversion: conversion, audio: audio, voiceEngines: voiceEngines, bus: bus, branch: nil)
     }
 
     /// One camera of a multi-camera session (`MultiCamSession`'s `makeBranch`): its input is
     /// `branch.camera` for good, its buses are counted as that session plans them, and that
     /// session starts and stops it.
-    public convenience init(branch: MultiCamBranch, opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil,
-                            audio: (any AudioStreamOpening)? = nil, voiceEngines: (any VoiceEngineLoading)? = nil) {
+    public convenience init(
+        branch: MultiCamBranch, opener: any CameraStreamOpening, conversion: (any FrameConversion)? = nil,
+        audio: (any AudioStreamOpening)? = nil, voiceEngines: (any VoiceEngineLoading)? = nil
+    ) {
         self.init(opener: opener, conversion: conversion, audio: audio, voiceEngines: voiceEngines, bus: branch.bus, branch: branch)
     }
 
-    private init(opener: any CameraStreamOpening, conversion: (any FrameConversion)?, audio: (any AudioStreamOpening)?,
-                 voiceEngines: (any VoiceEngineLoading)?, bus: (any USBBusReading)?, branch: MultiCamBranch?) {
+    private init(
+        opener: any CameraStreamOpening, conversion: (any FrameConversion)?, audio: (any AudioStreamOpening)?,
+        voiceEngines: (any VoiceEngineLoading)?, bus: (any USBBusReading)?, branch: MultiCamBranch?
+    ) {
         self.opener = opener
         self.branch = branch
         committed.input = branch?.camera
@@ -120,7 +127,11 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     public func commitConfiguration() throws(OcellusError) {
-        guard let proposed = lock.withLock({ () -> SessionConfiguration? in defer { pending = nil }; return pending }) else {
+        guard
+            let proposed = lock.withLock({ () -> SessionConfiguration? in
+                defer { pending = nil }; return pending
+            })
+        else {
             throw OcellusError(.wrongState, "commitConfiguration without beginConfiguration")
         }
         try apply(proposed)
@@ -154,7 +165,7 @@ public final class CaptureSession: @unchecked Sendable {
     /// session checks again when the recording ends. When the session's camera is unplugged
     /// while following, the session switches to the next preferred camera and starts again.
     public func setAutomaticallySwitchesCamera(following hub: DeviceHub?) {
-        if !isMultiCamBranch { switching.follow(hub) }   // a single-camera feature
+        if !isMultiCamBranch { switching.follow(hub) } // a single-camera feature
     }
 
     /// True while a movie output of this session records.
@@ -178,9 +189,13 @@ public final class CaptureSession: @unchecked Sendable {
     /// The microphone the session's audio outputs hear (a PipeWire source).
     public func addAudioInput(_ device: Device) throws(OcellusError) {
         guard canAddAudioInput(device) else {
-            throw OcellusError(.invalidArgument, !audio.canOpen ? "this session has no audio support"
-                : device.type != .microphone ? "\(device.uniqueID) is not a microphone"
-                : !device.isConnected ? "\(device.uniqueID) is disconnected" : "\(device.uniqueID) is not a microphone its backend can open")
+            throw OcellusError(
+                .invalidArgument,
+                !audio.canOpen
+                    ? "this session has no audio support"
+                    : device.type != .microphone
+                        ? "\(device.uniqueID) is not a microphone"
+                        : !device.isConnected ? "\(device.uniqueID) is disconnected" : "\(device.uniqueID) is not a microphone its backend can open")
         }
         try change { $0.audioInput = device }
     }
@@ -258,7 +273,7 @@ public final class CaptureSession: @unchecked Sendable {
     public var hardwareCost: HardwareCost.BusShare? {
         let configuration = lock.withLock { pending ?? committed }
         guard let input = configuration.input,
-              let (format, rate) = (try? formats.picture(for: configuration)) ?? (try? formats.picture(for: configuration, ignoringBus: true))
+            let (format, rate) = (try? formats.picture(for: configuration)) ?? (try? formats.picture(for: configuration, ignoringBus: true))
         else { return nil }
         return formats.share(of: input, format: format, rate: rate)
     }
@@ -324,20 +339,27 @@ public final class CaptureSession: @unchecked Sendable {
             let rotation = output.videoRotationAngle
             let mirrored = output.isVideoMirrored ?? false
             // Cameras send YUV in video range: full range asked of the same format is a conversion.
-            let same = target == format.pixelFormat && width == format.width && height == format.height && rotation == 0 && !mirrored
+            let same =
+                target == format.pixelFormat && width == format.width && height == format.height && rotation == 0 && !mirrored
                 && !(output.yuvFullRange && target.isYUV)
             let quarterTurn = rotation == 90 || rotation == 270
             let converter = formats.conversion.map { conversion in
-                { conversion.makeConverter(to: target, width: quarterTurn ? height : width, height: quarterTurn ? width : height,
-                                           rotation: rotation, mirrored: mirrored, yuvFullRange: output.yuvFullRange) }
+                {
+                    conversion.makeConverter(
+                        to: target, width: quarterTurn ? height : width, height: quarterTurn ? width : height,
+                        rotation: rotation, mirrored: mirrored, yuvFullRange: output.yuvFullRange)
+                }
             }
             // Center Stage: an output given the camera's pixels as they are gets a converter too,
             // used only while the window frames (none for compressed data, which cannot be cropped,
             // nor for outputs that convert frames themselves and read the window from the frame).
-            let framable = !target.isCompressed && !output.convertsFramesItself
+            let framable =
+                !target.isCompressed && !output.convertsFramesItself
                 && formats.conversion?.canConvert(from: format.pixelFormat, to: target) == true
-            output.publish(DeliveryPlan(converter: same ? nil : converter?(), framedConverter: same && framable ? converter?() : nil,
-                                        framing: framing))
+            output.publish(
+                DeliveryPlan(
+                    converter: same ? nil : converter?(), framedConverter: same && framable ? converter?() : nil,
+                    framing: framing))
             // A framed output's size bounds the zoom: never fewer of the camera's pixels than it delivers.
             if framable {
                 minimumScale = max(minimumScale, Double(width) / Double(max(1, format.width)), Double(height) / Double(max(1, format.height)))
@@ -355,10 +377,13 @@ public final class CaptureSession: @unchecked Sendable {
             return
         }
         // A running stream states the one rate it runs at; the choice names the camera's format with all its rates.
-        let sameStream = choice.picture.map { chosen, rate in
-            oldFormat.map { $0.pixelFormat == chosen.pixelFormat && $0.width == chosen.width
-                && $0.height == chosen.height && $0.maxFrameRate == rate } ?? false
-        } ?? (oldFormat == nil) && proposed.input === previous.input && choice.depth == oldDepth
+        let sameStream =
+            choice.picture.map { chosen, rate in
+                oldFormat.map {
+                    $0.pixelFormat == chosen.pixelFormat && $0.width == chosen.width
+                        && $0.height == chosen.height && $0.maxFrameRate == rate
+                } ?? false
+            } ?? (oldFormat == nil) && proposed.input === previous.input && choice.depth == oldDepth
         let sameAudio = proposed.audioInput === previous.audioInput && proposed.audioOutputs.isEmpty == previous.audioOutputs.isEmpty
         if !sameStream || !sameAudio { try refuseOnStreamThread("a change that restarts the session's streams") }
         if sameStream, let format = choice.picture?.0 {
@@ -377,7 +402,7 @@ public final class CaptureSession: @unchecked Sendable {
             }
             return
         }
-        stopCameraStreams()   // a V4L2 camera serves one stream at a time
+        stopCameraStreams() // a V4L2 camera serves one stream at a time
         lock.withLock { committed = proposed }
         do {
             try openStreams(proposed)
@@ -432,7 +457,7 @@ public final class CaptureSession: @unchecked Sendable {
             throw error
         }
         do throws(OcellusError) { try audio.update(configuration) } catch {
-            try? stop()   // a session without its microphone does not run
+            try? stop() // a session without its microphone does not run
             throw error
         }
         events.post(.started)
@@ -527,13 +552,16 @@ public final class CaptureSession: @unchecked Sendable {
         // disconnected — once the removal comes, within a short grace. Not on the stream's thread,
         // which may be the one that brings the removal.
         if reported.code != .disconnected, let input = lock.withLock({ committed.input }), input.isConnected {
-            pthread_detach(startThread { [weak self] in
-                let deadline = monotonicNanoseconds() + Self.removalGrace
-                while input.isConnected && monotonicNanoseconds() < deadline { usleep(5_000) }
-                let confirmed = input.isConnected ? reported
-                    : OcellusError(.disconnected, "\(input.uniqueID) was disconnected (\(reported.message))")
-                self?.reportStreamEnd(confirmed, other: stopped.other)
-            })
+            pthread_detach(
+                startThread { [weak self] in
+                    let deadline = monotonicNanoseconds() + Self.removalGrace
+                    while input.isConnected && monotonicNanoseconds() < deadline { usleep(5_000) }
+                    let confirmed =
+                        input.isConnected
+                        ? reported
+                        : OcellusError(.disconnected, "\(input.uniqueID) was disconnected (\(reported.message))")
+                    self?.reportStreamEnd(confirmed, other: stopped.other)
+                })
         } else {
             reportStreamEnd(reported, other: stopped.other)
         }
@@ -550,10 +578,10 @@ public final class CaptureSession: @unchecked Sendable {
         // Started again meanwhile (the app did not wait for the report): the new run is not this end's.
         if !isRunning {
             updatePulling(stoppedBy: reported)
-            audio.stop()   // the audio thread waits at most for the lock, which is free here
+            audio.stop() // the audio thread waits at most for the lock, which is free here
             if companions.hasOutputs { pthread_detach(startThread { [companions] in companions.streamStopped() }) }
         }
-        events.post(.runtimeError(reported))   // not STOPPED too: that means stopped as asked
+        events.post(.runtimeError(reported)) // not STOPPED too: that means stopped as asked
     }
 
     /// Opens the streams `configuration` needs. With fitting on, a format the kernel refuses for
@@ -573,7 +601,7 @@ public final class CaptureSession: @unchecked Sendable {
                 if let inUse, let camera = configuration.input {
                     throw OcellusError(.busy, "\(camera.uniqueID): \(inUse.error.message), and this session's \(error.message)")
                 }
-                throw refused.last?.error ?? error   // nothing left to step to: the kernel's refusal says most
+                throw refused.last?.error ?? error // nothing left to step to: the kernel's refusal says most
             }
             do throws(OcellusError) {
                 try startStream(configuration, choice)
@@ -594,19 +622,26 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     /// Posts `.formatFallback` when `chosen` is not what the outputs and preset would have on an idle bus.
-    private func reportFallback(camera: Device, _ configuration: SessionConfiguration, chosen: (format: VideoFormat, rate: FrameRate),
-                                refused: [(format: VideoFormat, error: OcellusError)], inUse: OcellusError? = nil) {
+    private func reportFallback(
+        camera: Device, _ configuration: SessionConfiguration, chosen: (format: VideoFormat, rate: FrameRate),
+        refused: [(format: VideoFormat, error: OcellusError)], inUse: OcellusError? = nil
+    ) {
         guard let wanted = try? formats.picture(for: configuration, ignoringBus: true),
-              !(wanted.format.sameStream(as: chosen.format) && wanted.rate == chosen.rate) else { return }
-        let reason = if let inUse {
-            inUse.message
-        } else if let refusal = refused.first(where: { $0.format.sameStream(as: wanted.format) }) {
-            "the kernel refused it (\(refusal.error.message))"
-        } else {
-            formats.busReason(camera: camera, for: wanted)
-        }
-        events.post(.formatFallback(FormatFallback(camera: camera, wanted: wanted, chosen: chosen, reason: reason,
-                                                   code: inUse == nil ? .noResources : .busy)))
+            !(wanted.format.sameStream(as: chosen.format) && wanted.rate == chosen.rate)
+        else { return }
+        let reason =
+            if let inUse {
+                inUse.message
+            } else if let refusal = refused.first(where: { $0.format.sameStream(as: wanted.format) }) {
+                "the kernel refused it (\(refusal.error.message))"
+            } else {
+                formats.busReason(camera: camera, for: wanted)
+            }
+        events.post(
+            .formatFallback(
+                FormatFallback(
+                    camera: camera, wanted: wanted, chosen: chosen, reason: reason,
+                    code: inUse == nil ? .noResources : .busy)))
     }
 
     private func startStream(_ configuration: SessionConfiguration, _ choice: FormatChoice.Streams) throws(OcellusError) {
@@ -649,8 +684,10 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// A stream feeding the outputs `feeds` picks from the committed configuration.
     private func makeStream(watchdog: StallWatchdog?, feeds: @escaping () -> [FrameOutput]) -> SessionStream {
-        SessionStream(commits: commits, committedOutputs: { [unowned(unsafe) self] in self.lock.withLock(feeds) },
-                      watchdog: watchdog) { [unowned(unsafe) self] error, failed in self.streamFailed(error, from: failed) }
+        SessionStream(
+            commits: commits, committedOutputs: { [unowned(unsafe) self] in self.lock.withLock(feeds) },
+            watchdog: watchdog
+        ) { [unowned(unsafe) self] error, failed in self.streamFailed(error, from: failed) }
     }
 
     /// A stall is an interruption (ended when frames come back); one that lasts is a runtime
@@ -659,13 +696,17 @@ public final class CaptureSession: @unchecked Sendable {
         guard isRunning else { return }
         switch change {
         case .stalled(let silent, let undecodable):
-            let what = undecodable == 0 ? "sent no frame for \(silent / 1_000_000) ms (the camera stalled)"
+            let what =
+                undecodable == 0
+                ? "sent no frame for \(silent / 1_000_000) ms (the camera stalled)"
                 : "sent no frame that could be decoded for \(silent / 1_000_000) ms (\(undecodable) corrupt)"
             events.post(.interrupted(OcellusError(.timeout, "\(camera.uniqueID) \(what); waiting for it to recover")))
         case .resumed:
             events.post(.interruptionEnded)
         case .gaveUp(let silent, let undecodable):
-            let what = undecodable == 0 ? "sent no frame for \(silent / 1_000_000_000) s (the camera stalled)"
+            let what =
+                undecodable == 0
+                ? "sent no frame for \(silent / 1_000_000_000) s (the camera stalled)"
                 : "sent no frame that could be decoded in \(silent / 1_000_000) ms (\(undecodable) corrupt)"
             let error = OcellusError(undecodable == 0 ? .timeout : .io, "\(camera.uniqueID) \(what); the session stopped")
             for output in lock.withLock({ pulling }) { output.latest.setStreaming(false, stoppedBy: error) }

@@ -32,7 +32,8 @@ public struct ConfigurationCheck: Sendable, CustomStringConvertible {
     public var isAsAsked: Bool { adjustments.isEmpty }
 
     public var description: String {
-        isAsAsked ? "runs \(HardwareCost.describe(runs.format, runs.rate)) as asked"
+        isAsAsked
+            ? "runs \(HardwareCost.describe(runs.format, runs.rate)) as asked"
             : "runs \(HardwareCost.describe(runs.format, runs.rate)) instead of \(HardwareCost.describe(asked.format, asked.rate)): \(reason)"
     }
 }
@@ -42,9 +43,11 @@ extension FormatChoice {
     /// Throws what committing would.
     func check(_ configuration: SessionConfiguration) throws(OcellusError) -> ConfigurationCheck? {
         guard let input = configuration.input, let runs = try picture(for: configuration),
-              let idle = try? picture(for: configuration, ignoringBus: true) else { return nil }
+            let idle = try? picture(for: configuration, ignoringBus: true)
+        else { return nil }
         let outputs = configuration.outputs
-        let askedRate = !outputs.isEmpty && outputs.allSatisfy({ $0.maximumFrameRate != nil })
+        let askedRate =
+            !outputs.isEmpty && outputs.allSatisfy({ $0.maximumFrameRate != nil })
             ? outputs.compactMap(\.maximumFrameRate).max()! : idle.rate
         var adjustments: ConfigurationCheck.Adjustments = []
         if runs.format.pixelFormat != idle.format.pixelFormat { adjustments.insert(.pixelFormat) }
@@ -55,11 +58,13 @@ extension FormatChoice {
         var reasons: [String] = []
         if byBus { reasons.append(busReason(camera: input, for: idle)) }
         if runs.rate < askedRate && idle.rate < askedRate {
-            reasons.append("\(input.uniqueID) sends \(idle.format.pixelFormat.name) \(idle.format.width)x\(idle.format.height) "
-                + "at \(idle.rate.framesPerSecond) fps at most, and the outputs ask \(askedRate.framesPerSecond)")
+            reasons.append(
+                "\(input.uniqueID) sends \(idle.format.pixelFormat.name) \(idle.format.width)x\(idle.format.height) "
+                    + "at \(idle.rate.framesPerSecond) fps at most, and the outputs ask \(askedRate.framesPerSecond)")
         }
-        return ConfigurationCheck(runs: runs, asked: (idle.format, askedRate), adjustments: adjustments,
-                                  reason: reasons.joined(separator: "; "))
+        return ConfigurationCheck(
+            runs: runs, asked: (idle.format, askedRate), adjustments: adjustments,
+            reason: reasons.joined(separator: "; "))
     }
 
     /// Why `wanted` does not run on the bus of `camera` beside what the bus carries now.

@@ -38,14 +38,16 @@ public final class DepthDataOutput: FrameOutput, @unchecked Sendable {
     deinit { metres.deallocate() }
 
     /// Checks the map's size, states its depth unit and converts it to metres when asked.
-    override func deliver(_ map: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
-                          lender: (any CameraBufferLending)? = nil) {
+    override func deliver(
+        _ map: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
+        lender: (any CameraBufferLending)? = nil
+    ) {
         guard admits(map, arrival: arrival) else { return }
         let frame = map.pointee
         guard let samples = frame.plane(0), frame.pixelFormat.isDepthMap else { return }
         let (width, height) = (Int(frame.width), Int(frame.height))
         guard samples.bytes.count >= samples.stride * max(0, height - 1) + width * 2, samples.stride >= width * 2 else {
-            accounting.count(.corrupt)   // a short buffer (the camera was pulled mid-frame)
+            accounting.count(.corrupt) // a short buffer (the camera was pulled mid-frame)
             return
         }
         let depthUnit = frame.depthUnit > 0 ? frame.depthUnit : Self.defaultDepthUnit
@@ -64,13 +66,15 @@ public final class DepthDataOutput: FrameOutput, @unchecked Sendable {
                 for column in 0..<width { target[column] = Float(UInt16(littleEndian: source[column])) * unit }
             }
             let bytes = UnsafeRawBufferPointer(start: metres.baseAddress, count: width * height * 4)
-            ready = CameraFrame(pixelFormat: .depthMetres, width: frame.width, height: frame.height, sequence: frame.sequence,
-                                timestampNanoseconds: frame.timestampNanoseconds, isFullRange: true, depthUnit: 1,
-                                planes: FramePlane(bytes: bytes, stride: width * 4))
+            ready = CameraFrame(
+                pixelFormat: .depthMetres, width: frame.width, height: frame.height, sequence: frame.sequence,
+                timestampNanoseconds: frame.timestampNanoseconds, isFullRange: true, depthUnit: 1,
+                planes: FramePlane(bytes: bytes, stride: width * 4))
         } else {
-            ready = CameraFrame(pixelFormat: frame.pixelFormat, width: frame.width, height: frame.height, sequence: frame.sequence,
-                                timestampNanoseconds: frame.timestampNanoseconds, isFullRange: true, depthUnit: depthUnit,
-                                planes: samples)
+            ready = CameraFrame(
+                pixelFormat: frame.pixelFormat, width: frame.width, height: frame.height, sequence: frame.sequence,
+                timestampNanoseconds: frame.timestampNanoseconds, isFullRange: true, depthUnit: depthUnit,
+                planes: samples)
         }
         withUnsafePointer(to: ready) { handOver($0, isolated: isolated, lender: lender, ownsBytes: converts) }
     }

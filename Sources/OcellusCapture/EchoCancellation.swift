@@ -20,4 +20,3 @@ extension VoiceEngineLoading {
         throw OcellusError(.libraryUnavailable, "these voice engines have no echo canceller")
     }
 }
-

@@ -26,8 +26,10 @@ struct FormatChoice {
     }
 
     /// The picture stream's format and rate, and where depth comes from.
-    func streams(for configuration: SessionConfiguration, excluding: [VideoFormat] = [],
-                 sharing: (format: VideoFormat, rate: FrameRate)? = nil) throws(OcellusError) -> Streams {
+    func streams(
+        for configuration: SessionConfiguration, excluding: [VideoFormat] = [],
+        sharing: (format: VideoFormat, rate: FrameRate)? = nil
+    ) throws(OcellusError) -> Streams {
         let picture = try self.picture(for: configuration, excluding: excluding, sharing: sharing)
         guard let input = configuration.input, !configuration.depthOutputs.isEmpty, let (format, rate) = picture else {
             return Streams(picture: picture, depth: nil)
@@ -38,14 +40,19 @@ struct FormatChoice {
     /// The depth format beside `picture`: one every depth output takes (depth is never scaled),
     /// the picture's aspect ratio before others, then the size nearest the picture's, then one
     /// that runs at the picture's rate (so that every frame can have its map), then the fastest.
-    func depth(for outputs: [DepthDataOutput], input: Device, beside picture: VideoFormat,
-               rate: FrameRate) throws(OcellusError) -> DepthSource {
+    func depth(
+        for outputs: [DepthDataOutput], input: Device, beside picture: VideoFormat,
+        rate: FrameRate
+    ) throws(OcellusError) -> DepthSource {
         guard !input.depthFormats.isEmpty else {
             throw OcellusError(.invalidArgument, "\(input.uniqueID) is not a depth camera (it offers no depth format)")
         }
         if input.depthSharesPictureStream {
             guard outputs.allSatisfy({ $0.isServed(by: picture) }) else {
-                throw OcellusError(.invalidArgument, "\(input.uniqueID) runs \(picture.pixelFormat.name) \(picture.width)x\(picture.height) for the session's outputs, which no depth output takes")
+                throw OcellusError(
+                    .invalidArgument,
+                    "\(input.uniqueID) runs \(picture.pixelFormat.name) \(picture.width)x\(picture.height) for the session's outputs, which no depth output takes"
+                )
             }
             return .pictureStream
         }
@@ -64,7 +71,8 @@ struct FormatChoice {
             return a > b ? a - b : b - a
         }
         func runs(_ format: VideoFormat, at wanted: FrameRate) -> Bool {
-            format.frameRatesAreRange ? format.frameRates.last! <= wanted && wanted <= format.frameRates.first!
+            format.frameRatesAreRange
+                ? format.frameRates.last! <= wanted && wanted <= format.frameRates.first!
                 : format.frameRates.contains(wanted)
         }
         let best = candidates.min { a, b in
@@ -77,7 +85,8 @@ struct FormatChoice {
             let wants = outputs.map { output in
                 "\(output.pixelFormat?.name ?? "any depth format") at \(output.width.map { "\($0)x\(output.height!)" } ?? "any size")"
             }
-            throw OcellusError(.invalidArgument,
+            throw OcellusError(
+                .invalidArgument,
                 "\(input.uniqueID) offers no depth format that serves every depth output (\(wants.joined(separator: "; "))); depth is not scaled")
         }
         return .ownStream(chosen, runs(chosen, at: rate) ? rate : chosen.maxFrameRate!)
@@ -99,8 +108,10 @@ struct FormatChoice {
     /// and the rate every output asks for.
     /// `excluding`: formats the kernel refused at this start (any rate of them). `sharing`: the
     /// format and rate another app streams the camera in, the only one it can be shared in.
-    func picture(for configuration: SessionConfiguration, ignoringBus: Bool = false, excluding: [VideoFormat] = [],
-                 sharing: (format: VideoFormat, rate: FrameRate)? = nil) throws(OcellusError) -> (format: VideoFormat, rate: FrameRate)? {
+    func picture(
+        for configuration: SessionConfiguration, ignoringBus: Bool = false, excluding: [VideoFormat] = [],
+        sharing: (format: VideoFormat, rate: FrameRate)? = nil
+    ) throws(OcellusError) -> (format: VideoFormat, rate: FrameRate)? {
         guard let input = configuration.input else { return nil }
         let outputs = configuration.outputs
         // An output without a cap wants every frame the camera has.
@@ -110,7 +121,10 @@ struct FormatChoice {
         }
         func serves(_ format: VideoFormat, _ output: VideoDataOutput) -> Bool {
             if let wanted = output.pixelFormat, wanted != format.pixelFormat,
-               conversion?.canConvert(from: format.pixelFormat, to: wanted) != true { return false }
+                conversion?.canConvert(from: format.pixelFormat, to: wanted) != true
+            {
+                return false
+            }
             guard let (width, height) = size(output), width != format.width || height != format.height else { return true }
             // Scaling keeps the aspect ratio: "aspect must match the active format"; compressed
             // MJPEG cannot be scaled (an output taking the camera's format then needs that size).
@@ -154,8 +168,10 @@ struct FormatChoice {
                 let wants = outputs.map { output in
                     "\(output.pixelFormat?.name ?? "any format") at \(size(output).map { "\($0.0)x\($0.1)" } ?? "any size")"
                 }
-                throw OcellusError(.busy, "\(wants.joined(separator: "; ")) cannot be made from it "
-                    + "(a size smaller than it, in its aspect ratio, can)")
+                throw OcellusError(
+                    .busy,
+                    "\(wants.joined(separator: "; ")) cannot be made from it "
+                        + "(a size smaller than it, in its aspect ratio, can)")
             }
             return sharing
         }
@@ -177,16 +193,22 @@ struct FormatChoice {
                 let (areaA, areaB) = (UInt64(a.0.width) * UInt64(a.0.height), UInt64(b.0.width) * UInt64(b.0.height))
                 return areaA != areaB ? areaA < areaB : a.1 < b.1
             }
-            return OcellusError(.noResources, HardwareCost.refusal(of: input.uniqueID, share(refused)!, format: refused,
-                                                                   rate: streamRate(refused), fitting: fitting))
+            return OcellusError(
+                .noResources,
+                HardwareCost.refusal(
+                    of: input.uniqueID, share(refused)!, format: refused,
+                    rate: streamRate(refused), fitting: fitting))
         }
         let fits = !ignoringBus && configuration.fitsBus
         var rates: [VideoFormat: FrameRate] = [:]
         for format in allowed {
             let wanted = streamRate(format)
-            rates[format] = !fits ? wanted : ([wanted] + format.frameRates.filter { $0 < wanted }.sorted(by: >)).first { rate in
-                share(format, at: rate)?.fits ?? true
-            }
+            rates[format] =
+                !fits
+                ? wanted
+                : ([wanted] + format.frameRates.filter { $0 < wanted }.sorted(by: >)).first { rate in
+                    share(format, at: rate)?.fits ?? true
+                }
         }
         let candidates = allowed.filter { rates[$0] != nil }
         if candidates.isEmpty, let cheapest = allowed.min(by: { (share($0)?.own ?? 0) < (share($1)?.own ?? 0) }), share(cheapest) != nil {
@@ -199,9 +221,12 @@ struct FormatChoice {
         // Without a pinned size the preset decides: a fixed size, the largest (photo),
         // the largest at ≥ 30 fps (high, input priority), about VGA (medium), the smallest (low).
         let preset = configuration.preset
-        let presetSized = pinsSize ? candidates : candidates.filter { format in
-            preset.size.map { $0 == (format.width, format.height) } ?? true
-        }
+        let presetSized =
+            pinsSize
+            ? candidates
+            : candidates.filter { format in
+                preset.size.map { $0 == (format.width, format.height) } ?? true
+            }
         func presetRank(_ format: VideoFormat) -> Int64 {
             switch preset {
             case .photo: -Int64(area(format))
@@ -224,20 +249,24 @@ struct FormatChoice {
             if let wanted = outputs.compactMap(\.pixelFormat).first(where: { wanted in
                 !sent.contains(wanted) && !sent.contains { conversion?.canConvert(from: $0, to: wanted) == true }
             }) {
-                throw OcellusError(.invalidArgument,
+                throw OcellusError(
+                    .invalidArgument,
                     "\(input.uniqueID) cannot give \(wanted.name): it sends \(sent.map(\.name).sorted().joined(separator: ", ")), "
-                    + "and \(wanted.name) is not a format Ocellus converts those to (it knows \(PixelFormatNames.everyday.joined(separator: ", ")))")
+                        + "and \(wanted.name) is not a format Ocellus converts those to (it knows \(PixelFormatNames.everyday.joined(separator: ", ")))")
             }
             let wants = outputs.map { output in
                 "\(output.pixelFormat?.name ?? "any format") at \(size(output).map { "\($0.0)x\($0.1)" } ?? "any size")"
             }
             let pinnedSizes = outputs.compactMap(size).map { FrameSize(width: $0.0, height: $0.1) }
-            let why = conversion == nil ? "this session converts nothing"
+            let why =
+                conversion == nil
+                ? "this session converts nothing"
                 : FormatRefusal(formats: concrete).explain(pinnedSizes)
-                ?? "none of its formats serves them as asked (an MJPEG output takes the camera's own MJPEG sizes: compressed data is passed on, never scaled)"
-            throw OcellusError(.invalidArgument,
+                    ?? "none of its formats serves them as asked (an MJPEG output takes the camera's own MJPEG sizes: compressed data is passed on, never scaled)"
+            throw OcellusError(
+                .invalidArgument,
                 "\(input.uniqueID) offers no format that serves every output (\(wants.joined(separator: "; "))"
-                + (wantedRate.map { " at \($0.framesPerSecond) fps" } ?? "") + "): \(why)")
+                    + (wantedRate.map { " at \($0.framesPerSecond) fps" } ?? "") + "): \(why)")
         }
         if !ignoringBus, let cost = share(chosen, at: rates[chosen]), !cost.fits { throw refuse(chosen) }
         return (chosen, rates[chosen]!)

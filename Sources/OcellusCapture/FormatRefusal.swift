@@ -32,14 +32,18 @@ struct FormatRefusal {
         let rule = "an output takes one of those sizes, or a smaller one of the same shape: Ocellus scales down, never up or out of shape"
         if let alone = pinned.first(where: { wanted in !sizes.contains { Self.fits(wanted, in: $0) } }) {
             let larger = !sizes.contains { $0.width >= alone.width && $0.height >= alone.height }
-            let why = larger ? "\(Self.text(alone)) is larger than every size it streams \(streamed)"
+            let why =
+                larger
+                ? "\(Self.text(alone)) is larger than every size it streams \(streamed)"
                 : "\(Self.text(alone)) (\(Self.shape(alone))) cannot be cut from any size it streams \(streamed)"
             return "\(why); \(rule)"
         }
         // Each fits some size, but no one size serves all: say the sizes that would go together.
-        guard let best = sizes.max(by: { a, b in
-            pinned.filter { Self.fits($0, in: a) }.count < pinned.filter { Self.fits($0, in: b) }.count
-        }), !pinned.allSatisfy({ Self.fits($0, in: best) }) else { return nil }
+        guard
+            let best = sizes.max(by: { a, b in
+                pinned.filter { Self.fits($0, in: a) }.count < pinned.filter { Self.fits($0, in: b) }.count
+            }), !pinned.allSatisfy({ Self.fits($0, in: best) })
+        else { return nil }
         let together = pinned.map { wanted in Self.fits(wanted, in: best) ? wanted : Self.scaled(wanted, into: best) }
         return "no size it streams \(streamed) serves " + pinned.map { "\(Self.text($0)) (\(Self.shape($0)))" }.joined(separator: " and ")
             + " together; \(rule); e.g. " + together.map(Self.text).joined(separator: " and ") + " from \(Self.text(best))"

@@ -26,6 +26,8 @@ public protocol FrameConversion: Sendable {
     func canConvert(from source: FourCC, to target: FourCC) -> Bool
     /// `width`×`height` is the delivered size, after a `rotation` (clockwise, by right angles) and mirroring.
     /// YUV targets come out in full range when `yuvFullRange`, else in video range; RGB and grey in full range.
-    func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool,
-                       yuvFullRange: Bool) -> any FrameConverting
+    func makeConverter(
+        to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool,
+        yuvFullRange: Bool
+    ) -> any FrameConverting
 }

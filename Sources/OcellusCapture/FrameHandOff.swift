@@ -1,5 +1,6 @@
 import OcellusCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -71,11 +72,11 @@ final class FrameHandOff: @unchecked Sendable {
         func post(_ ready: UnsafePointer<CameraFrame>, lender: (any CameraBufferLending)?, ownsBytes: Bool) {
             var posted = ready.pointee
             var borrowed: (lender: any CameraBufferLending, token: UInt)?
-            if !ownsBytes {   // the output's own bytes need neither a loan nor a copy
+            if !ownsBytes { // the output's own bytes need neither a loan nor a copy
                 if let lender, let token = lender.borrowDeliveringBuffer() {
                     borrowed = (lender, token)
                 } else {
-                    copy.store(posted)   // idle: the thread is not reading the copy
+                    copy.store(posted) // idle: the thread is not reading the copy
                     posted = copy.frame
                 }
             }

@@ -52,8 +52,10 @@ public class FrameOutput: @unchecked Sendable {
     /// Called on the stream thread only; `arrival` is when the stream handed the frame over,
     /// `isolated` whether the stream feeds other outputs too, `lender` the stream's buffer lender.
     /// This base delivers the stream's frame as it is; outputs that thin, check or convert override it.
-    func deliver(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
-                 lender: (any CameraBufferLending)? = nil) {
+    func deliver(
+        _ frame: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
+        lender: (any CameraBufferLending)? = nil
+    ) {
         guard admits(frame, arrival: arrival) else { return }
         handOver(frame, isolated: isolated, lender: lender, ownsBytes: false)
     }
@@ -63,7 +65,8 @@ public class FrameOutput: @unchecked Sendable {
     /// thread may still be reading).
     final func admits(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64) -> Bool {
         guard accounting.admit(sequence: frame.pointee.sequence, timestamp: frame.pointee.timestampNanoseconds, arrival: arrival),
-              handOff.canTakeFrame else {
+            handOff.canTakeFrame
+        else {
             accounting.count(.late)
             return false
         }

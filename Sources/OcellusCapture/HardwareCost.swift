@@ -16,9 +16,10 @@ public enum HardwareCost {
     /// token and handshake overhead, host delay), rounded up to whole µs as EHCI keeps it.
     static func transactionMicroseconds(bytes: Int, speedMbps: Double, isInput: Bool) -> Double {
         let bitTime = Double(7 * 8 * bytes / 6)
-        let nanoseconds = speedMbps >= 480
-            ? (38 * 8 * 2083 + 2083 * (3 + bitTime)) / 1000 + 5                           // HS_NSECS_ISO
-            : (isInput ? 7268 : 6265) + 1000 + (8354 * (31 + 10 * bitTime) / 1000)        // full speed, isochronous
+        let nanoseconds =
+            speedMbps >= 480
+            ? (38 * 8 * 2083 + 2083 * (3 + bitTime)) / 1000 + 5 // HS_NSECS_ISO
+            : (isInput ? 7268 : 6265) + 1000 + (8354 * (31 + 10 * bitTime) / 1000) // full speed, isochronous
         return (nanoseconds.rounded(.down) / 1000).rounded(.up)
     }
 
@@ -26,7 +27,7 @@ public enum HardwareCost {
     /// SuperSpeed has no such formula in the kernel: its share is of the bytes a 90% budget carries.
     public static func load(of endpoint: PeriodicEndpoint, speedMbps: Double) -> Double {
         if speedMbps > 480 {
-            let bytesPerMicroframe = speedMbps * 1e6 / 8 / 8000 * 0.8 * 0.9   // 8b/10b or 128b/132b, roughly
+            let bytesPerMicroframe = speedMbps * 1e6 / 8 / 8000 * 0.8 * 0.9 // 8b/10b or 128b/132b, roughly
             return Double(endpoint.bytesPerService) / Double(endpoint.interval) / bytesPerMicroframe
         }
         let microseconds = transactionMicroseconds(bytes: endpoint.bytesPerService, speedMbps: speedMbps, isInput: endpoint.isInput)
@@ -51,15 +52,16 @@ public enum HardwareCost {
     /// (MJPEG ≈ 3 bits per pixel).
     public static func bytesPerSecond(_ format: VideoFormat, rate: FrameRate) -> Double {
         let pixels = Double(format.width) * Double(format.height)
-        let bytesPerPixel: Double = switch format.pixelFormat {
-        case .mjpeg: 0.375
-        case .h264: 0.05
-        case .nv12, .i420: 1.5
-        case .rgb24: 3
-        case .bgrx, .bgra: 4
-        case .grey: 1
-        default: 2
-        }
+        let bytesPerPixel: Double =
+            switch format.pixelFormat {
+            case .mjpeg: 0.375
+            case .h264: 0.05
+            case .nv12, .i420: 1.5
+            case .rgb24: 3
+            case .bgrx, .bgra: 4
+            case .grey: 1
+            default: 2
+            }
         return pixels * bytesPerPixel * rate.framesPerSecond
     }
 
@@ -97,8 +99,9 @@ public enum HardwareCost {
             (others.filter { $0.translator == translator }.flatMap(\.endpoints) + (endpoint.map { [$0] } ?? []))
                 .reduce(0) { $0 + load(of: $1, speedMbps: link.speedMbps) }
         }
-        return BusShare(bus: link.bus, load: total, own: own, translatorLoad: translatorLoad, others: others,
-                        reservation: endpoint, carried: chosen?.carries ?? true)
+        return BusShare(
+            bus: link.bus, load: total, own: own, translatorLoad: translatorLoad, others: others,
+            reservation: endpoint, carried: chosen?.carries ?? true)
     }
 
     /// An endpoint's load on its bus: a full-speed endpoint behind a hub's translator reaches
@@ -119,8 +122,10 @@ public enum HardwareCost {
 
     /// Why a stream is refused, for the app's user: the bus, who else holds it, the cheapest
     /// format that serves the outputs and its share, and the largest format that would fit.
-    static func refusal(of camera: String, _ cost: BusShare, format: VideoFormat, rate: FrameRate,
-                        fitting: (VideoFormat, FrameRate)?) -> String {
+    static func refusal(
+        of camera: String, _ cost: BusShare, format: VideoFormat, rate: FrameRate,
+        fitting: (VideoFormat, FrameRate)?
+    ) -> String {
         var message = "not enough USB bandwidth on \(cost.bus) for \(camera): "
         if !cost.carried, let largest = cost.reservation {
             message += "\(describe(format, rate)) needs more than the camera's largest alternate setting (\(largest))"
@@ -137,7 +142,9 @@ public enum HardwareCost {
         if let (format, rate) = fitting {
             message += "; \(describe(format, rate)) would fit"
         } else {
-            message += cost.others.isEmpty ? "; nothing the camera offers fits this bus"
+            message +=
+                cost.others.isEmpty
+                ? "; nothing the camera offers fits this bus"
                 : "; nothing the camera offers fits while they stream: stop one, or plug the camera into another bus"
         }
         return message

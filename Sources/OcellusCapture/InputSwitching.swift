@@ -92,7 +92,7 @@ final class InputSwitching: @unchecked Sendable {
                 guard lostInput && resume && !session.isRunning else { return }
                 forgetLoss()
                 // The new camera will not start (busy: startRunning keeps retrying and reports it).
-                do throws(OcellusError) { try session.startRunning() } catch where error.code != .busy {
+                do throws(OcellusError) { try session.startRunning() } catch  where error.code != .busy {
                     session.events.post(.runtimeError(error))
                 } catch {}
             }

@@ -48,7 +48,11 @@ final class InterruptionRetry: @unchecked Sendable {
             }
         }
 
-        func finish() { lock.withLock { running = false; lock.broadcast() } }
+        func finish() {
+            lock.withLock {
+                running = false; lock.broadcast()
+            }
+        }
 
         func cancel() {
             lock.withLock {

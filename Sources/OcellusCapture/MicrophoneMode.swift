@@ -36,8 +36,10 @@ public struct MicrophoneModeState: Sendable, Equatable {
     /// Why voice isolation runs without echo cancellation ("" otherwise): the canceller that is missing.
     public var echoCancellationReason: String
 
-    public init(preferred: MicrophoneMode, active: MicrophoneMode, engine: String, reason: String,
-                echoCancellation: String = "none", echoCancellationReason: String = "") {
+    public init(
+        preferred: MicrophoneMode, active: MicrophoneMode, engine: String, reason: String,
+        echoCancellation: String = "none", echoCancellationReason: String = ""
+    ) {
         (self.preferred, self.active, self.engine, self.reason) = (preferred, active, engine, reason)
         (self.echoCancellation, self.echoCancellationReason) = (echoCancellation, echoCancellationReason)
     }

@@ -1,4 +1,5 @@
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -86,8 +87,12 @@ public final class MultiCamSession: @unchecked Sendable {
     @discardableResult
     public func addCamera(_ camera: Device) throws(OcellusError) -> CaptureSession {
         guard canAddCamera(camera) else {
-            throw OcellusError(.invalidArgument, branch(for: camera) != nil ? "\(camera.uniqueID) is in the session already"
-                : "\(camera.uniqueID) cannot be a session input (\(!camera.type.isCamera ? "not a camera" : camera.isConnected ? "no video formats" : "disconnected"))")
+            throw OcellusError(
+                .invalidArgument,
+                branch(for: camera) != nil
+                    ? "\(camera.uniqueID) is in the session already"
+                    : "\(camera.uniqueID) cannot be a session input (\(!camera.type.isCamera ? "not a camera" : camera.isConnected ? "no video formats" : "disconnected"))"
+            )
         }
         try refuseWhileRunning("add a camera")
         let planned = PlannedBus(system: bus)
@@ -101,10 +106,12 @@ public final class MultiCamSession: @unchecked Sendable {
     /// Removes `camera` and its branch (whose outputs are then free). Not while running.
     public func removeCamera(_ camera: Device) throws(OcellusError) {
         try refuseWhileRunning("remove a camera")
-        guard let removed = lock.withLock({ () -> Branch? in
-            guard let index = branches.firstIndex(where: { $0.camera === camera }) else { return nil }
-            return branches.remove(at: index)
-        }) else { throw OcellusError(.notFound, "\(camera.uniqueID) is not in the session") }
+        guard
+            let removed = lock.withLock({ () -> Branch? in
+                guard let index = branches.firstIndex(where: { $0.camera === camera }) else { return nil }
+                return branches.remove(at: index)
+            })
+        else { throw OcellusError(.notFound, "\(camera.uniqueID) is not in the session") }
         _ = removed.session.events.removeObserver(removed.observer)
         removed.session.events.stop()
         plan()
@@ -163,7 +170,9 @@ public final class MultiCamSession: @unchecked Sendable {
             do throws(OcellusError) { try branch.session.stop() } catch { failure = failure ?? error }
         }
         if let failure { throw failure }
-        let wasRunning = lock.withLock { defer { running = false }; return running }
+        let wasRunning = lock.withLock {
+            defer { running = false }; return running
+        }
         if wasRunning { events.post(.stopped) }
     }
 
@@ -199,14 +208,16 @@ public final class MultiCamSession: @unchecked Sendable {
     /// Returns each camera's share (nil off USB or with nothing to stream).
     @discardableResult
     private func plan() -> [(camera: Device, share: HardwareCost.BusShare?)] {
-        var planned: [String: [BusReservation]] = [:]   // by bus
+        var planned: [String: [BusReservation]] = [:] // by bus
         return lock.withLock({ branches }).map { branch in
             guard let link = branch.camera.details.usbLink else { return (branch.camera, nil) }
             branch.bus.hand(planned[link.bus, default: []])
             let share = branch.session.hardwareCost
             if let interface = link.streamingInterface, let endpoint = share?.reservation {
-                planned[link.bus, default: []].append(BusReservation(device: branch.camera.name, interface: interface, speedMbps: link.speedMbps,
-                                                                     translator: link.translator, endpoints: [endpoint]))
+                planned[link.bus, default: []].append(
+                    BusReservation(
+                        device: branch.camera.name, interface: interface, speedMbps: link.speedMbps,
+                        translator: link.translator, endpoints: [endpoint]))
             }
             return (branch.camera, share)
         }

@@ -101,8 +101,10 @@ public final class OutputSynchronizer: @unchecked Sendable {
                 if (now > then ? now - then : then - now) <= tolerance {
                     isWaiting[other.rawValue] = false
                     next[other.rawValue] ^= 1
-                    let pair = side == .first ? SynchronizedPair(first: frame, second: partner)
-                                              : SynchronizedPair(first: partner, second: frame)
+                    let pair =
+                        side == .first
+                        ? SynchronizedPair(first: frame, second: partner)
+                        : SynchronizedPair(first: partner, second: frame)
                     lock.unlocked { handler.call(pair) }
                     pairs.wrappingAdd(1, ordering: .relaxed)
                     return
@@ -117,7 +119,7 @@ public final class OutputSynchronizer: @unchecked Sendable {
                     return
                 }
             }
-            if isWaiting[side.rawValue] { countUnmatched(side) }   // its partner never came
+            if isWaiting[side.rawValue] { countUnmatched(side) } // its partner never came
             copies[side.rawValue][next[side.rawValue]].store(frame)
             isWaiting[side.rawValue] = true
         }

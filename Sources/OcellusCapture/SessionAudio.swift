@@ -70,10 +70,13 @@ final class SessionAudio: @unchecked Sendable {
             (state.active, state.reason) = (.standard, "\(preferred.name) is unavailable: \(problem)")
         } else if preferred.processes {
             // The engine running this stream, or the one kept for the next: never a second one.
-            switch Self.obtain(running.map { $0.engine } ?? spareEngine, { () throws(OcellusError) in
-                guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no voice engines") }
-                return try engines.makeVoiceIsolationEngine()
-            }) {
+            switch Self.obtain(
+                running.map { $0.engine } ?? spareEngine,
+                { () throws(OcellusError) in
+                    guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no voice engines") }
+                    return try engines.makeVoiceIsolationEngine()
+                })
+            {
             case .success(let made): (engine, state.engine) = (made, made.name)
             case .failure(let error): (state.active, state.reason) = (.standard, "\(preferred.name) is unavailable: \(error.message)")
             }
@@ -87,10 +90,13 @@ final class SessionAudio: @unchecked Sendable {
                     state.echoCancellationReason = lock.withLock { mode.echoCancellationReason }
                 }
             } else {
-                switch Self.obtain(spareEcho, { () throws(OcellusError) in
-                    guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no echo canceller") }
-                    return try engines.makeEchoCanceller()
-                }) {
+                switch Self.obtain(
+                    spareEcho,
+                    { () throws(OcellusError) in
+                        guard let engines else { throw OcellusError(.libraryUnavailable, "this session has no echo canceller") }
+                        return try engines.makeEchoCanceller()
+                    })
+                {
                 case .success(let canceller): (echo, state.echoCancellation) = (canceller, canceller.name)
                 case .failure(let error): state.echoCancellationReason = "echo cancellation is unavailable: \(error.message)"
                 }
@@ -139,7 +145,8 @@ final class SessionAudio: @unchecked Sendable {
     /// was set to, or the microphone's own that a stream opened in another mode runs at.
     private func rateProblem(_ format: AudioFormat?) -> String? {
         guard let format, format.sampleRate != VoiceFrame.sampleRate else { return nil }
-        let why = lock.withLock { requested.sampleRate } == nil
+        let why =
+            lock.withLock { requested.sampleRate } == nil
             ? "this stream runs at the microphone's own \(format.sampleRate) Hz (it opened in another mode; from the next start it runs at \(VoiceFrame.sampleRate) Hz)"
             : "the session's sound is set to \(format.sampleRate) Hz"
         return "voice isolation runs at \(VoiceFrame.sampleRate) Hz and \(why)"
@@ -261,13 +268,14 @@ final class SessionAudio: @unchecked Sendable {
     }
 
     private func makeProcessor(engine: any VoiceEngine, echo: (any EchoCanceller)?, format: AudioFormat) -> VoiceProcessor {
-        VoiceProcessor(engine: engine, echo: echo, format: format, processing: true,
-                       deliver: { [unowned(unsafe) self] buffer in
-                           for output in self.lock.withLock({ self.outputs }) { output.deliver(buffer) }
-                       },
-                       onDrop: { [unowned(unsafe) self] frames in
-                           for output in self.lock.withLock({ self.outputs }) { output.noteDropped(frames) }
-                       })
+        VoiceProcessor(
+            engine: engine, echo: echo, format: format, processing: true,
+            deliver: { [unowned(unsafe) self] buffer in
+                for output in self.lock.withLock({ self.outputs }) { output.deliver(buffer) }
+            },
+            onDrop: { [unowned(unsafe) self] frames in
+                for output in self.lock.withLock({ self.outputs }) { output.noteDropped(frames) }
+            })
     }
 
     /// Under `changes`.
@@ -287,7 +295,7 @@ final class SessionAudio: @unchecked Sendable {
             defer { routeObserver = nil }
             return routeObserver
         }
-        if let stale { stale.route.changes.removeObserver(stale.id) }   // waits for a move in progress
+        if let stale { stale.route.changes.removeObserver(stale.id) } // waits for a move in progress
         guard let route else { return }
         let id = route.changes.addObserver { [weak self] _ in self?.moveWithRoute() }
         let lost = lock.withLock { () -> Bool in
@@ -304,7 +312,7 @@ final class SessionAudio: @unchecked Sendable {
         changes.withLock {
             guard let wanted else { return }
             do throws(OcellusError) { try open(wanted) } catch {
-                events.post(.audioInterrupted(error))   // no stream now; the next route change tries again
+                events.post(.audioInterrupted(error)) // no stream now; the next route change tries again
             }
         }
     }

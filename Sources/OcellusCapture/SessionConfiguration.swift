@@ -18,9 +18,10 @@ struct SessionConfiguration {
         switch busFit {
         case .on: true
         case .off: false
-        case .automatic: !outputs.contains { output in
-            output.pixelFormat.map { pinned in input?.formats.contains { $0.pixelFormat == pinned } ?? false } ?? false
-        }
+        case .automatic:
+            !outputs.contains { output in
+                output.pixelFormat.map { pinned in input?.formats.contains { $0.pixelFormat == pinned } ?? false } ?? false
+            }
         }
     }
 

@@ -40,8 +40,10 @@ extension CaptureSession {
         /// `.noResources` for the bus, `.busy` for a format another app streams the camera in.
         public let code: ErrorCode
 
-        public init(camera: Device, wanted: (format: VideoFormat, rate: FrameRate), chosen: (format: VideoFormat, rate: FrameRate),
-                    reason: String, code: ErrorCode = .noResources) {
+        public init(
+            camera: Device, wanted: (format: VideoFormat, rate: FrameRate), chosen: (format: VideoFormat, rate: FrameRate),
+            reason: String, code: ErrorCode = .noResources
+        ) {
             (self.camera, self.wanted, self.chosen, self.reason, self.code) = (camera, wanted, chosen, reason, code)
         }
 

@@ -1,5 +1,6 @@
 import OcellusCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,8 +33,10 @@ final class SessionStream: @unchecked Sendable {
     private let thread = Atomic<UInt>(0)
     private let stopped = Atomic<Bool>(false)
 
-    init(commits: Commits, committedOutputs: @escaping () -> [FrameOutput], watchdog: StallWatchdog?,
-         failed: @escaping (OcellusError, SessionStream) -> Void) {
+    init(
+        commits: Commits, committedOutputs: @escaping () -> [FrameOutput], watchdog: StallWatchdog?,
+        failed: @escaping (OcellusError, SessionStream) -> Void
+    ) {
         self.commits = commits
         self.committedOutputs = committedOutputs
         self.watchdog = watchdog
@@ -67,7 +70,7 @@ final class SessionStream: @unchecked Sendable {
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         stream?.stop()
-        for output in outputs { output.waitForDelivery() }   // the stream thread is gone: its copy is ours
+        for output in outputs { output.waitForDelivery() } // the stream thread is gone: its copy is ours
     }
 
     @inline(__always)
@@ -108,7 +111,7 @@ final class SessionStream: @unchecked Sendable {
     /// The outputs' corrupt drops so far (decoding happens on this thread, so a frame's count
     /// has landed when its delivery returns).
     private var corruptDrops: UInt64 {
-        outputs.withUnsafeBufferPointer { outputs in   // unretained, as `deliver` reads them
+        outputs.withUnsafeBufferPointer { outputs in // unretained, as `deliver` reads them
             var total: UInt64 = 0
             for index in outputs.indices {
                 total &+= Unmanaged.passUnretained(outputs[index])._withUnsafeGuaranteedRef { $0.accounting.dropped(.corrupt) }

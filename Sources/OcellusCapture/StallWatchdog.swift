@@ -1,5 +1,6 @@
 import OcellusCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif

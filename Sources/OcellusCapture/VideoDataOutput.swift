@@ -1,5 +1,6 @@
 import OcellusCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -62,9 +63,11 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
 
     public func setVideoRotationAngle(_ degrees: Int) throws(OcellusError) {
         guard isVideoRotationAngleSupported(degrees) else {
-            throw OcellusError(.invalidArgument, degrees % 90 != 0
-                ? "rotation must be a multiple of 90 degrees, not \(degrees)"
-                : "an MJPEG output cannot be rotated (it is the camera's compressed data)")
+            throw OcellusError(
+                .invalidArgument,
+                degrees % 90 != 0
+                    ? "rotation must be a multiple of 90 degrees, not \(degrees)"
+                    : "an MJPEG output cannot be rotated (it is the camera's compressed data)")
         }
         videoRotationAngle = ((degrees % 360) + 360) % 360
     }
@@ -110,8 +113,10 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
     }
 
     /// Thins frames to the rate cap and converts them to what the output asked for.
-    override func deliver(_ frame: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
-                          lender: (any CameraBufferLending)? = nil) {
+    override func deliver(
+        _ frame: UnsafePointer<CameraFrame>, arrival: UInt64, isolated: Bool = false,
+        lender: (any CameraBufferLending)? = nil
+    ) {
         // The version first: a plan published meanwhile is taken now and again next frame.
         let version = planVersion.load(ordering: .acquiring)
         if version != planTakenVersion {
@@ -121,12 +126,12 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
         let plan = planTaken
         let converter = plan.converter
         guard admits(frame, arrival: arrival) else {
-            converter?.skip(frame.pointee, late: true)   // a decoder behind sheds load until a key frame
+            converter?.skip(frame.pointee, late: true) // a decoder behind sheds load until a key frame
             return
         }
-        if plan !== planInUse { planInUse = plan }   // admitted: the output's thread is done with the last frame
+        if plan !== planInUse { planInUse = plan } // admitted: the output's thread is done with the last frame
         if let reason = converter?.keyFrameWait(before: frame.pointee) {
-            accounting.count(reason)   // still catching up, or the stream's first key frame not seen yet
+            accounting.count(reason) // still catching up, or the stream's first key frame not seen yet
             return
         }
         // Thinned only when the stream runs faster than the cap (a stream at the cap is never
@@ -154,8 +159,10 @@ public final class VideoDataOutput: FrameOutput, @unchecked Sendable {
         }
     }
 
-    private func convertAndHand(over frame: UnsafePointer<CameraFrame>, converter: (any FrameConverting)?, isolated: Bool,
-                                lender: (any CameraBufferLending)?) {
+    private func convertAndHand(
+        over frame: UnsafePointer<CameraFrame>, converter: (any FrameConverting)?, isolated: Bool,
+        lender: (any CameraBufferLending)?
+    ) {
         if let converter {
             guard let converted = converter.convert(frame.pointee) else {
                 accounting.count(.corrupt)

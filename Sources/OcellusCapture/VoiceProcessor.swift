@@ -34,9 +34,9 @@ final class VoiceProcessor: @unchecked Sendable {
     private let lock = ConditionLock()
     // Under `lock`: interleaved input not yet taken by the worker, and when it was captured.
     private let ring: UnsafeMutableBufferPointer<Float>
-    private var ringStart = 0          // in frames
+    private var ringStart = 0 // in frames
     private var ringCount = 0
-    private var received = 0           // input frames ever accepted
+    private var received = 0 // input frames ever accepted
     private var anchors: Anchors
     private var finishing = false
     /// Whether the engine's output is wanted (else the delayed raw signal): `before` for input
@@ -56,12 +56,12 @@ final class VoiceProcessor: @unchecked Sendable {
     private let timeline: Timeline
 
     // The worker's own, preallocated per-frame buffers.
-    private let frame: UnsafeMutableBufferPointer<Float>       // interleaved input frame
+    private let frame: UnsafeMutableBufferPointer<Float> // interleaved input frame
     private let mono: UnsafeMutableBufferPointer<Float>
     private let processed: UnsafeMutableBufferPointer<Float>
-    private let cancelled: UnsafeMutableBufferPointer<Float>    // the microphone frame less the echo
+    private let cancelled: UnsafeMutableBufferPointer<Float> // the microphone frame less the echo
     private let playedFrames: UnsafeMutableBufferPointer<Float> // playback taken for the canceller
-    private let delay: UnsafeMutableBufferPointer<Float>       // interleaved raw, `latency` frames
+    private let delay: UnsafeMutableBufferPointer<Float> // interleaved raw, `latency` frames
     private var delayPosition = 0
     private let output: UnsafeMutableBufferPointer<Float>
     private var weight: Float
@@ -70,8 +70,10 @@ final class VoiceProcessor: @unchecked Sendable {
     /// How long (ns) the worker waits for the playback of the microphone's latest cycle.
     private let playbackWait: UInt64
 
-    init(engine: any VoiceEngine, echo: (any EchoCanceller)? = nil, playbackWait: UInt64 = 30_000_000, format: AudioFormat,
-         processing: Bool, deliver: @escaping (AudioBuffer) -> Void, onDrop: @escaping (Int) -> Void) {
+    init(
+        engine: any VoiceEngine, echo: (any EchoCanceller)? = nil, playbackWait: UInt64 = 30_000_000, format: AudioFormat,
+        processing: Bool, deliver: @escaping (AudioBuffer) -> Void, onDrop: @escaping (Int) -> Void
+    ) {
         precondition(format.sampleRate == VoiceFrame.sampleRate, "voice engines take \(VoiceFrame.sampleRate) Hz")
         self.engine = engine
         self.echo = echo
@@ -85,7 +87,7 @@ final class VoiceProcessor: @unchecked Sendable {
         weight = processing ? 1 : 0
         skip = latency
         let length = VoiceFrame.length
-        ring = .allocate(capacity: Int(format.sampleRate) * channels)       // one second
+        ring = .allocate(capacity: Int(format.sampleRate) * channels) // one second
         frame = .allocate(capacity: length * channels)
         mono = .allocate(capacity: length)
         processed = .allocate(capacity: length)
@@ -190,13 +192,15 @@ final class VoiceProcessor: @unchecked Sendable {
         let start = timeline.position(of: heardAt), end = start + Int64(length)
         let deadline = heardArrival + playbackWait
         while !finishing && playedArrival != 0 && playedEnd < end && playedArrival + Self.playbackStopped > heardArrival
-                && monotonicNanoseconds() < deadline {
+            && monotonicNanoseconds() < deadline
+        {
             lock.wait(untilMonotonicNanoseconds: deadline)
         }
         let first = playedEnd - Int64(playedCount)
         for i in 0..<length {
             let position = start + Int64(i)
-            playedFrames[i] = position >= first && position < playedEnd
+            playedFrames[i] =
+                position >= first && position < playedEnd
                 ? played[(playedStart + Int(position - first)) % played.count] : 0
         }
         let done = Int(min(max(0, end - first), Int64(playedCount)))
@@ -218,8 +222,8 @@ final class VoiceProcessor: @unchecked Sendable {
 
     private func run() {
         let length = VoiceFrame.length
-        var consumed = 0       // input frames the worker took
-        var produced = 0       // output positions processed, the skipped warm-up included
+        var consumed = 0 // input frames the worker took
+        var produced = 0 // output positions processed, the skipped warm-up included
         while true {
             let (taken, timestamp, finished, total, wanted): (Int, UInt64?, Bool, Int, Bool) = lock.withLock {
                 while ringCount < length && !finishing { lock.wait() }

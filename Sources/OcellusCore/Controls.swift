@@ -49,7 +49,7 @@ public struct CameraControl: Equatable, Sendable {
             (.disabled, "disabled"), (.grabbed, "grabbed"), (.readOnly, "read-only"), (.update, "update"),
             (.inactive, "inactive"), (.slider, "slider"), (.writeOnly, "write-only"), (.volatile, "volatile"),
             (.hasPayload, "has-payload"), (.executeOnWrite, "execute-on-write"), (.modifyLayout, "modify-layout"),
-            (.dynamicArray, "dynamic-array"),
+            (.dynamicArray, "dynamic-array")
         ]
 
         /// The names of the flags set, in bit order.
@@ -87,9 +87,11 @@ public struct CameraControl: Equatable, Sendable {
     /// compound values) when read.
     public let payload: [UInt8]?
 
-    public init(id: UInt32, name: String, kind: Kind, minimum: Int64, maximum: Int64, step: Int64,
-                defaultValue: Int64, flags: Flags, menu: [MenuItem], value: Int64?,
-                dimensions: [UInt32] = [], elementSize: Int = 0, elementCount: Int = 1, payload: [UInt8]? = nil) {
+    public init(
+        id: UInt32, name: String, kind: Kind, minimum: Int64, maximum: Int64, step: Int64,
+        defaultValue: Int64, flags: Flags, menu: [MenuItem], value: Int64?,
+        dimensions: [UInt32] = [], elementSize: Int = 0, elementCount: Int = 1, payload: [UInt8]? = nil
+    ) {
         self.id = id
         self.name = name
         self.kind = kind
@@ -108,9 +110,10 @@ public struct CameraControl: Equatable, Sendable {
 
     /// The same control with a value read.
     public func with(value: Int64?, payload: [UInt8]?, elementCount: Int?) -> CameraControl {
-        CameraControl(id: id, name: name, kind: kind, minimum: minimum, maximum: maximum, step: step, defaultValue: defaultValue,
-                      flags: flags, menu: menu, value: value, dimensions: dimensions, elementSize: elementSize,
-                      elementCount: elementCount ?? self.elementCount, payload: payload)
+        CameraControl(
+            id: id, name: name, kind: kind, minimum: minimum, maximum: maximum, step: step, defaultValue: defaultValue,
+            flags: flags, menu: menu, value: value, dimensions: dimensions, elementSize: elementSize,
+            elementCount: elementCount ?? self.elementCount, payload: payload)
     }
 
     /// Whether the value lives in a payload (a string, an array, a compound value) rather than one integer.
@@ -144,7 +147,8 @@ public struct CameraControl: Equatable, Sendable {
         if flags.contains(.dynamicArray) {
             let limit = elementSize * max(1, dimensions.first.map(Int.init) ?? 1)
             guard !bytes.isEmpty, bytes.count % elementSize == 0, bytes.count <= limit else {
-                throw OcellusError(.invalidArgument, "\(name) takes 1 to \(limit / max(1, elementSize)) elements of \(elementSize) bytes, not \(bytes.count) bytes")
+                throw OcellusError(
+                    .invalidArgument, "\(name) takes 1 to \(limit / max(1, elementSize)) elements of \(elementSize) bytes, not \(bytes.count) bytes")
             }
         } else if bytes.count != whole {
             throw OcellusError(.invalidArgument, "\(name) takes \(elementCount) elements of \(elementSize) bytes (\(whole) bytes), not \(bytes.count)")
@@ -162,7 +166,7 @@ public struct CameraControl: Equatable, Sendable {
         guard [.u8, .u16, .u32, .integer, .integer64, .boolean].contains(kind), [1, 2, 4, 8].contains(elementSize) else { return [] }
         return stride(from: 0, to: bytes.count - elementSize + 1, by: elementSize).map { offset in
             var value: UInt64 = 0
-            for byte in (0..<elementSize).reversed() { value = value << 8 | UInt64(bytes[offset + byte]) }   // little-endian
+            for byte in (0..<elementSize).reversed() { value = value << 8 | UInt64(bytes[offset + byte]) } // little-endian
             switch (kind, elementSize) {
             case (.u8, _), (.u16, _), (.u32, _): return Int64(value)
             case (_, 4): return Int64(Int32(truncatingIfNeeded: value))
@@ -180,7 +184,7 @@ public struct CameraControl: Equatable, Sendable {
         }
         if kind == .string { throw OcellusError(.invalidArgument, "control \(name) takes a string, not a number") }
         if hasPayload { throw OcellusError(.invalidArgument, "control \(name) takes an array or compound value, not one number") }
-        if kind == .button { return }   // any value presses it (v4l2-ctl takes =1 as well as =0)
+        if kind == .button { return } // any value presses it (v4l2-ctl takes =1 as well as =0)
         guard newValue >= minimum && newValue <= maximum else {
             throw OcellusError(.invalidArgument, "\(newValue) is out of range for \(name) (\(minimum)…\(maximum))")
         }
@@ -191,7 +195,8 @@ public struct CameraControl: Equatable, Sendable {
             throw OcellusError(.invalidArgument, "\(newValue) sets bits outside the mask of \(name) (0x\(String(maximum, radix: 16)))")
         }
         if (kind == .menu || kind == .integerMenu) && !menu.contains(where: { $0.value == newValue }) {
-            throw OcellusError(.invalidArgument,
+            throw OcellusError(
+                .invalidArgument,
                 "\(newValue) is not an item of \(name) (items: \(menu.map { "\($0.value)=\($0.name)" }.joined(separator: ", ")))")
         }
     }

@@ -51,11 +51,13 @@ public final class Device: Sendable {
         return try hub.controller(for: self)
     }
 
-    public init(uniqueID: String, name: String, type: DeviceType, position: DevicePosition,
-                backend: BackendKind, backendKey: String, formats: [VideoFormat], depthFormats: [VideoFormat] = [],
-                vendorID: UInt16?, productID: UInt16?, serialNumber: String?,
-                pluggedMicroseconds: UInt64?, usbPort: String? = nil, details: DeviceDetails = DeviceDetails(),
-                properties: [String: String], route: MicrophoneRoute? = nil, capabilities: BackendCapabilities = BackendCapabilities()) {
+    public init(
+        uniqueID: String, name: String, type: DeviceType, position: DevicePosition,
+        backend: BackendKind, backendKey: String, formats: [VideoFormat], depthFormats: [VideoFormat] = [],
+        vendorID: UInt16?, productID: UInt16?, serialNumber: String?,
+        pluggedMicroseconds: UInt64?, usbPort: String? = nil, details: DeviceDetails = DeviceDetails(),
+        properties: [String: String], route: MicrophoneRoute? = nil, capabilities: BackendCapabilities = BackendCapabilities()
+    ) {
         self.uniqueID = uniqueID
         self.fixedName = name
         self.route = route
@@ -76,15 +78,18 @@ public final class Device: Sendable {
     }
 
     /// The device a backend's facts describe, typed and placed by the behaviour §1 rules.
-    public convenience init(classifying facts: DeviceFacts, uniqueID: String, backend: BackendKind,
-                            capabilities: BackendCapabilities = BackendCapabilities()) {
+    public convenience init(
+        classifying facts: DeviceFacts, uniqueID: String, backend: BackendKind,
+        capabilities: BackendCapabilities = BackendCapabilities()
+    ) {
         let type = DeviceClassifier.type(of: facts)
-        self.init(uniqueID: uniqueID, name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
-                  backend: backend, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormatsListed,
-                  vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
-                  pluggedMicroseconds: facts.pluggedMicroseconds,
-                  usbPort: facts.vendorID == nil ? nil : DeviceClassifier.port(of: facts), details: facts.details,
-                  properties: facts.properties, capabilities: capabilities)
+        self.init(
+            uniqueID: uniqueID, name: facts.name, type: type, position: DeviceClassifier.position(of: facts, type: type),
+            backend: backend, backendKey: facts.backendKey, formats: facts.formats, depthFormats: facts.depthFormatsListed,
+            vendorID: facts.vendorID, productID: facts.productID, serialNumber: facts.serial,
+            pluggedMicroseconds: facts.pluggedMicroseconds,
+            usbPort: facts.vendorID == nil ? nil : DeviceClassifier.port(of: facts), details: facts.details,
+            properties: facts.properties, capabilities: capabilities)
     }
 
     public var isConnected: Bool { connected.load(ordering: .acquiring) }

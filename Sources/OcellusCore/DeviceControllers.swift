@@ -21,7 +21,8 @@ final class DeviceControllers: @unchecked Sendable {
         }
         let found: any CameraControlling
         if !device.capabilities.isKernelView, let kernel = backends.last(where: \.capabilities.isKernelView),
-           let direct = try? kernel.controller(for: device) {
+            let direct = try? kernel.controller(for: device)
+        {
             found = direct
         } else if let own = backends.last(where: { $0.kind == device.backend }) {
             found = try own.controller(for: device)

@@ -72,14 +72,17 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     ///
     /// A backend in `required` that cannot start fails the whole init; the others'
     /// failures are kept as `backendProblem(_:)` while the hub works without them.
-    public init(appID: String, backends: [any DeviceBackend], timeoutMilliseconds: UInt32,
-                stateDirectory: String? = nil, required: Set<BackendKind> = []) throws(OcellusError) {
+    public init(
+        appID: String, backends: [any DeviceBackend], timeoutMilliseconds: UInt32,
+        stateDirectory: String? = nil, required: Set<BackendKind> = []
+    ) throws(OcellusError) {
         try AppID.validate(appID)
         self.appID = appID
-        microphone = Device(uniqueID: "microphone", name: "Microphone", type: .microphone, position: .unspecified,
-                            backend: .pipewire, backendKey: "", formats: [], vendorID: nil, productID: nil,
-                            serialNumber: nil, pluggedMicroseconds: nil, properties: [:], route: microphoneRoute,
-                            capabilities: BackendCapabilities(streamsSound: true))
+        microphone = Device(
+            uniqueID: "microphone", name: "Microphone", type: .microphone, position: .unspecified,
+            backend: .pipewire, backendKey: "", formats: [], vendorID: nil, productID: nil,
+            serialNumber: nil, pluggedMicroseconds: nil, properties: [:], route: microphoneRoute,
+            capabilities: BackendCapabilities(streamsSound: true))
         self.stateDirectory = try StateDirectory.resolve(explicit: stateDirectory, environment: environmentVariable)
         sharedSerials = SharedSerials(directory: self.stateDirectory)
         microphone.listed(by: self)
@@ -129,9 +132,11 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     public func setPreferredMicrophone(_ device: Device?) throws(OcellusError) {
         if let device {
             guard device.type == .microphone, device.route == nil else {
-                throw OcellusError(.invalidArgument, device.route != nil
-                    ? "the microphone device follows the route; prefer one of the inputs it routes to"
-                    : "\(device.uniqueID) is a \(device.type.name), not a microphone")
+                throw OcellusError(
+                    .invalidArgument,
+                    device.route != nil
+                        ? "the microphone device follows the route; prefer one of the inputs it routes to"
+                        : "\(device.uniqueID) is a \(device.type.name), not a microphone")
             }
             let known = lock.withLock { entries.values.contains { $0.device === device } }
             guard known, device.isConnected else {
@@ -149,12 +154,15 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         lock.withLock {
             guard !closed else { return }
             let inputs = entries.values.compactMap { entry in
-                entry.device.flatMap { $0.type == .microphone
-                    ? MicrophoneRouting.Input(device: $0, pluggedAt: $0.pluggedMicroseconds ?? entry.seenAt) : nil }
+                entry.device.flatMap {
+                    $0.type == .microphone
+                        ? MicrophoneRouting.Input(device: $0, pluggedAt: $0.pluggedMicroseconds ?? entry.seenAt) : nil
+                }
             }
-            let input = MicrophoneRouting.route(inputs: inputs, preferred: preferredMicrophoneID,
-                                                systemDefault: systemDefaultMicrophone,
-                                                systemDefaultChangedAt: systemDefaultMicrophoneChangedAt)
+            let input = MicrophoneRouting.route(
+                inputs: inputs, preferred: preferredMicrophoneID,
+                systemDefault: systemDefaultMicrophone,
+                systemDefaultChangedAt: systemDefaultMicrophoneChangedAt)
             if microphoneRoute.update(input) { events.post(.microphoneRouteChanged(input)) }
         }
     }
@@ -291,8 +299,10 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
 
     /// Which of two views of one kernel node names the camera: the one that knows more of the
     /// hardware, then the kernel's own view (V4L2) over a daemon's; else the one listed first.
-    private static func namesCamera(_ facts: DeviceFacts, _ view: BackendCapabilities, over other: DeviceFacts,
-                                    _ otherView: BackendCapabilities) -> Bool {
+    private static func namesCamera(
+        _ facts: DeviceFacts, _ view: BackendCapabilities, over other: DeviceFacts,
+        _ otherView: BackendCapabilities
+    ) -> Bool {
         (facts.identityStrength, view.isKernelView ? 1 : 0) > (other.identityStrength, otherView.isKernelView ? 1 : 0)
     }
 
@@ -300,8 +310,10 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     /// listed view of the same kernel node that names the camera better; else the views that
     /// share a node take this one's, and any of them listed is taken down to be ranked again.
     /// Returns the facts to list and the unique ID they must have (nil: their own).
-    private func sharingDeviceNumbers(_ reported: DeviceFacts, capabilities: BackendCapabilities, key: String,
-                                      changes: inout [(HotplugEvent, Device)]) -> (DeviceFacts, String?, renamed: [String]) {
+    private func sharingDeviceNumbers(
+        _ reported: DeviceFacts, capabilities: BackendCapabilities, key: String,
+        changes: inout [(HotplugEvent, Device)]
+    ) -> (DeviceFacts, String?, renamed: [String]) {
         var facts = reported
         let sharing = entries.filter { $0.key != key && facts.sharesDeviceNumber(with: $0.value.facts) }
         guard !sharing.isEmpty else { return (facts, nil, []) }
@@ -359,8 +371,9 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
                 entries[asideKey]?.device = revived
                 changes.append((.added, revived))
             }
-            entries[key] = Entry(facts: facts, backend: backend.kind, capabilities: backend.capabilities, uniqueID: device.uniqueID,
-                                 device: listed ? device : nil, seenAt: monotonicMicroseconds())
+            entries[key] = Entry(
+                facts: facts, backend: backend.kind, capabilities: backend.capabilities, uniqueID: device.uniqueID,
+                device: listed ? device : nil, seenAt: monotonicMicroseconds())
             if listed { changes.append((.added, device)) }
             return changes
         }
@@ -402,10 +415,12 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
             let kept = entries.filter {
                 $0.value.device == nil && $0.value.uniqueID == entry.uniqueID && Self.sameCamera(entry.backend, entry.facts, $0.value)
             }
-            guard let best = kept.max(by: { a, b in
-                let (ra, rb) = (Self.rank(a.value.capabilities, a.value.facts), Self.rank(b.value.capabilities, b.value.facts))
-                return ra != rb ? ra < rb : a.key > b.key
-            }) else { continue }
+            guard
+                let best = kept.max(by: { a, b in
+                    let (ra, rb) = (Self.rank(a.value.capabilities, a.value.facts), Self.rank(b.value.capabilities, b.value.facts))
+                    return ra != rb ? ra < rb : a.key > b.key
+                })
+            else { continue }
             let revived = makeDevice(best.value.facts, backend: best.value.backend, capabilities: best.value.capabilities, uniqueID: best.value.uniqueID)
             entries[best.key]?.device = revived
             changes.append((.added, revived))
@@ -423,13 +438,16 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
 
     /// A device for `facts`, with the behaviour §1 rules (lock held: a serial another
     /// listed device of the same model already uses does not identify the unit).
-    private func makeDevice(_ facts: DeviceFacts, backend: BackendKind, capabilities: BackendCapabilities,
-                            uniqueID sharedID: String? = nil) -> Device {
+    private func makeDevice(
+        _ facts: DeviceFacts, backend: BackendKind, capabilities: BackendCapabilities,
+        uniqueID sharedID: String? = nil
+    ) -> Device {
         let port = DeviceClassifier.port(of: facts)
         let serialTaken = entries.values.contains { entry in
             guard let other = entry.device, other.backendKey != facts.backendKey, other.vendorID != nil,
-                  other.vendorID == facts.vendorID, other.productID == facts.productID,
-                  other.serialNumber == facts.serial, (other.type == .microphone) == (facts.media == .audio) else { return false }
+                other.vendorID == facts.vendorID, other.productID == facts.productID,
+                other.serialNumber == facts.serial, (other.type == .microphone) == (facts.media == .audio)
+            else { return false }
             // The same unit (same port: seen by the other backend, or another of its video
             // functions through PipeWire) does not make the serial shared.
             let sameUnit = other.usbPort == nil || port == nil || other.usbPort == port
@@ -438,11 +456,13 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         if serialTaken, let vendor = facts.vendorID, let product = facts.productID, let serial = facts.serial {
             sharedSerials.remember(vendor: vendor, product: product, serial: serial)
         }
-        let serialShared = serialTaken || facts.vendorID.flatMap { vendor in
-            facts.productID.flatMap { product in
-                facts.serial.map { sharedSerials.contains(vendor: vendor, product: product, serial: $0) }
-            }
-        } == true
+        let serialShared =
+            serialTaken
+            || facts.vendorID.flatMap { vendor in
+                facts.productID.flatMap { product in
+                    facts.serial.map { sharedSerials.contains(vendor: vendor, product: product, serial: $0) }
+                }
+            } == true
         var uniqueID = sharedID ?? DeviceClassifier.uniqueID(of: facts, backend: backend, serialTaken: serialShared)
         if sharedID == nil && DeviceClassifier.hasFallbackID(facts) {
             // Two producers may publish one node name (two GStreamer pipelines, two copies of a

@@ -83,10 +83,14 @@ public struct DeviceFacts: Sendable, Equatable {
     /// same kernel node and knows more: libcamera names a USB webcam by an ACPI path where
     /// sysfs is out of reach, the V4L2 monitor by its USB model and port).
     public mutating func adoptIdentity(of other: DeviceFacts) {
-        (vendorID, productID, serial, usbPort, busPath, bus) = (other.vendorID, other.productID, other.serial, other.usbPort,
-                                                                other.busPath, other.bus)
-        (removable, portConnection, panel, inLid, firmwarePath) = (other.removable, other.portConnection, other.panel,
-                                                                   other.inLid, other.firmwarePath)
+        (vendorID, productID, serial, usbPort, busPath, bus) = (
+            other.vendorID, other.productID, other.serial, other.usbPort,
+            other.busPath, other.bus
+        )
+        (removable, portConnection, panel, inLid, firmwarePath) = (
+            other.removable, other.portConnection, other.panel,
+            other.inLid, other.firmwarePath
+        )
     }
 }
 
@@ -195,12 +199,15 @@ public enum DeviceClassifier {
     /// ASCII letters, digits and `._-:@`, anything else `_`; past 96 characters, the first 80
     /// and a hash of the whole, so that long names stay apart.
     static func sanitize(_ text: String) -> String {
-        let safe = String(text.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                               || "._-:@".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
-        })
+        let safe = String(
+            text.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII
+                    && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                        || "._-:@".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            })
         guard safe.count > 96 else { return safe }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a over the original bytes
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a over the original bytes
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return safe.prefix(80) + "~" + String(hash, radix: 16)
     }
@@ -218,11 +225,13 @@ public enum AppID {
             throw OcellusError(.invalidArgument, "app ID \"\(id)\" starts with '.'")
         }
         for byte in bytes {
-            let ok = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
+            let ok =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
             guard ok else {
-                throw OcellusError(.invalidArgument,
-                                   "app ID \"\(id)\" contains a character outside [A-Za-z0-9._-]")
+                throw OcellusError(
+                    .invalidArgument,
+                    "app ID \"\(id)\" contains a character outside [A-Za-z0-9._-]")
             }
         }
     }

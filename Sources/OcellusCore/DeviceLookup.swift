@@ -29,7 +29,8 @@ extension DeviceHub {
         case 1: return named[0]
         case 0: throw OcellusError(.notFound, "no connected device has the unique ID, index, node or name \(spec) (see ocellus list)")
         default:
-            throw OcellusError(.invalidArgument, "\(spec) could mean \(named.map { "\($0.uniqueID) (\($0.name))" }.joined(separator: ", ")); give the unique ID")
+            throw OcellusError(
+                .invalidArgument, "\(spec) could mean \(named.map { "\($0.uniqueID) (\($0.name))" }.joined(separator: ", ")); give the unique ID")
         }
     }
 }

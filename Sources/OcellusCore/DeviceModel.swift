@@ -73,29 +73,29 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible {
 
     // Literal codes: a constant global is laid out at build time, while one computed by
     // init(_:) is set up behind a once-check on every use (the frame path tests them per frame).
-    public static let yuyv = FourCC(rawValue: 0x56595559)  // "YUYV"
-    public static let uyvy = FourCC(rawValue: 0x59565955)  // "UYVY"
-    public static let nv12 = FourCC(rawValue: 0x3231564E)  // "NV12"
-    public static let i420 = FourCC(rawValue: 0x32315559)  // "YU12"
+    public static let yuyv = FourCC(rawValue: 0x56595559) // "YUYV"
+    public static let uyvy = FourCC(rawValue: 0x59565955) // "UYVY"
+    public static let nv12 = FourCC(rawValue: 0x3231564E) // "NV12"
+    public static let i420 = FourCC(rawValue: 0x32315559) // "YU12"
     /// R, G, B bytes per pixel (V4L2 `RGB3`).
-    public static let rgb24 = FourCC(rawValue: 0x33424752)  // "RGB3"
+    public static let rgb24 = FourCC(rawValue: 0x33424752) // "RGB3"
     /// B, G, R bytes per pixel, OpenCV's order (V4L2 `BGR3`).
-    public static let bgr24 = FourCC(rawValue: 0x33524742)  // "BGR3"
-    public static let bgrx = FourCC(rawValue: 0x34325258)  // "XR24"
+    public static let bgr24 = FourCC(rawValue: 0x33524742) // "BGR3"
+    public static let bgrx = FourCC(rawValue: 0x34325258) // "XR24"
     /// B, G, R, A bytes per pixel (V4L2 `AR24`).
-    public static let bgra = FourCC(rawValue: 0x34325241)  // "AR24"
+    public static let bgra = FourCC(rawValue: 0x34325241) // "AR24"
     /// R, G, B, A bytes per pixel (V4L2 `AB24`).
-    public static let rgba = FourCC(rawValue: 0x34324241)  // "AB24"
-    public static let grey = FourCC(rawValue: 0x59455247)  // "GREY"
-    public static let mjpeg = FourCC(rawValue: 0x47504A4D)  // "MJPG"
-    public static let h264 = FourCC(rawValue: 0x34363248)  // "H264"
-    public static let z16 = FourCC(rawValue: 0x2036315A)  // "Z16 "
+    public static let rgba = FourCC(rawValue: 0x34324241) // "AB24"
+    public static let grey = FourCC(rawValue: 0x59455247) // "GREY"
+    public static let mjpeg = FourCC(rawValue: 0x47504A4D) // "MJPG"
+    public static let h264 = FourCC(rawValue: 0x34363248) // "H264"
+    public static let z16 = FourCC(rawValue: 0x2036315A) // "Z16 "
     /// 16-bit greyscale: a depth map on a depth function (Orbbec and other structured-light cameras), else a picture.
-    public static let y16 = FourCC(rawValue: 0x20363159)  // "Y16 "
+    public static let y16 = FourCC(rawValue: 0x20363159) // "Y16 "
     /// 12-bit greyscale in 16-bit words: a time-of-flight sensor's depth (Arducam ToF), else a picture.
-    public static let y12 = FourCC(rawValue: 0x20323159)  // "Y12 "
+    public static let y12 = FourCC(rawValue: 0x20323159) // "Y12 "
     /// Ocellus's own code for depth in metres as 32-bit floats, what a depth output converts to on request.
-    public static let depthMetres = FourCC(rawValue: 0x4632335A)  // "Z32F"
+    public static let depthMetres = FourCC(rawValue: 0x4632335A) // "Z32F"
 
     /// Formats that carry depth by their very code (behaviour §1); 12- and 16-bit greyscale
     /// are depth only on a node discovery recognises as a depth function.
@@ -147,8 +147,10 @@ public struct VideoFormat: Hashable, Sendable {
     /// range's default); nil: the highest.
     public let preferredFrameRate: FrameRate?
 
-    public init(pixelFormat: FourCC, width: UInt32, height: UInt32, frameRates: [FrameRate], frameRatesAreRange: Bool = false,
-                sizeRange: SizeRange? = nil, preferredFrameRate: FrameRate? = nil) {
+    public init(
+        pixelFormat: FourCC, width: UInt32, height: UInt32, frameRates: [FrameRate], frameRatesAreRange: Bool = false,
+        sizeRange: SizeRange? = nil, preferredFrameRate: FrameRate? = nil
+    ) {
         self.pixelFormat = pixelFormat
         self.width = width
         self.height = height
@@ -174,8 +176,9 @@ public struct VideoFormat: Hashable, Sendable {
 
     /// The same format at a size its range holds (the size a stream is then opened with).
     public func sized(width: UInt32, height: UInt32) -> VideoFormat {
-        VideoFormat(pixelFormat: pixelFormat, width: width, height: height, frameRates: frameRates,
-                    frameRatesAreRange: frameRatesAreRange, sizeRange: sizeRange, preferredFrameRate: preferredFrameRate)
+        VideoFormat(
+            pixelFormat: pixelFormat, width: width, height: height, frameRates: frameRates,
+            frameRatesAreRange: frameRatesAreRange, sizeRange: sizeRange, preferredFrameRate: preferredFrameRate)
     }
 }
 

@@ -11,7 +11,8 @@ public enum DeviceNumbers {
     public static func parse(majorMinor text: String) -> UInt64? {
         let parts = text.split(separator: ":")
         guard parts.count == 2, let major = UInt64(String(parts[0]).trimmingSpaces), let minor = UInt64(String(parts[1]).trimmingSpaces),
-              major <= 0xffff_ffff, minor <= 0xffff_ffff else { return nil }
+            major <= 0xffff_ffff, minor <= 0xffff_ffff
+        else { return nil }
         return make(major: major, minor: minor)
     }
 

@@ -42,8 +42,8 @@ public struct FaceDrivenSetting: Equatable, Sendable {
 
 /// The V4L2 controls face-driven adjustments use, by ID (policies read IDs, never names).
 public enum FaceDrivenControlID {
-    public static let autoExposure: UInt32 = 0x009a_0901          // V4L2_CID_EXPOSURE_AUTO (menu: 1 manual)
-    public static let exposureAbsolute: UInt32 = 0x009a_0902      // 100 µs units
+    public static let autoExposure: UInt32 = 0x009a_0901 // V4L2_CID_EXPOSURE_AUTO (menu: 1 manual)
+    public static let exposureAbsolute: UInt32 = 0x009a_0902 // 100 µs units
     public static let focusAbsolute: UInt32 = 0x009a_090a
     public static let focusAuto: UInt32 = 0x009a_090c
     public static let gain: UInt32 = 0x0098_0913
@@ -75,12 +75,16 @@ public struct FaceDrivenTiers: Equatable, Sendable {
         }
         let region = settable(FaceDrivenControlID.regionOfInterestRect) != nil ? settable(FaceDrivenControlID.regionOfInterestAuto) : nil
         let regionBits = region?.maximum ?? 0
-        let manualMode = settable(FaceDrivenControlID.autoExposure).map { mode in
-            mode.menu.isEmpty ? (mode.minimum...mode.maximum).contains(FaceDrivenControlID.manualExposure)
-                : mode.menu.contains { $0.value == FaceDrivenControlID.manualExposure }
-        } ?? true   // no mode control: the exposure time is always manual
+        let manualMode =
+            settable(FaceDrivenControlID.autoExposure).map { mode in
+                mode.menu.isEmpty
+                    ? (mode.minimum...mode.maximum).contains(FaceDrivenControlID.manualExposure)
+                    : mode.menu.contains { $0.value == FaceDrivenControlID.manualExposure }
+            } ?? true // no mode control: the exposure time is always manual
         let exposureTime = settable(FaceDrivenControlID.exposureAbsolute).map { $0.maximum > $0.minimum } ?? false
-        exposure = regionBits & FaceDrivenControlID.regionAutoExposure != 0 ? .cameraRegion
+        exposure =
+            regionBits & FaceDrivenControlID.regionAutoExposure != 0
+            ? .cameraRegion
             : exposureTime && manualMode ? .host : .none
         let focusRange = settable(FaceDrivenControlID.focusAbsolute).map { $0.maximum > $0.minimum } ?? false
         focus = regionBits & FaceDrivenControlID.regionAutoFocus != 0 ? .cameraRegion : focusRange ? .host : .none

@@ -74,7 +74,7 @@ public final class FramingWindow: Sendable {
     /// Aims the window at `region` (centre and size; clamped to the picture and the minimum
     /// scale), engaging it. nil aims at the whole picture and, once there, lets the outputs go.
     public func aim(at region: PictureRegion?) {
-        if let region, ![region.x, region.y, region.width, region.height].allSatisfy(\.isFinite) { return }   // no such window
+        if let region, ![region.x, region.y, region.width, region.height].allSatisfy(\.isFinite) { return } // no such window
         state.withLock { state in
             let target = region ?? .whole
             state.centerX.aim = target.centerX
@@ -94,7 +94,7 @@ public final class FramingWindow: Sendable {
             if state.lastTimestamp != 0 && timestamp > state.lastTimestamp {
                 // A pause is not a jump: at most a fifth of a second a step.
                 let seconds = min(0.2, Double(timestamp - state.lastTimestamp) / 1e9)
-                for _ in 0..<4 {   // four substeps keep the spring stable at low frame rates
+                for _ in 0..<4 { // four substeps keep the spring stable at low frame rates
                     state.centerX.step(seconds / 4, stiffness: Self.stiffness)
                     state.centerY.step(seconds / 4, stiffness: Self.stiffness)
                     state.scale.step(seconds / 4, stiffness: Self.stiffness)

@@ -39,8 +39,10 @@ public enum MicrophoneRouting {
     /// microphone in signals intent, as a headset does on a phone); else the system
     /// default (PipeWire's `default.audio.source`, by node name); else the first
     /// microphone by name.
-    public static func route(inputs: [Input], preferred: String?, systemDefault: String?,
-                             systemDefaultChangedAt: UInt64) -> Device? {
+    public static func route(
+        inputs: [Input], preferred: String?, systemDefault: String?,
+        systemDefaultChangedAt: UInt64
+    ) -> Device? {
         let connected = inputs.filter { $0.device.isConnected && $0.device.type == .microphone }
         if let preferred, let chosen = connected.first(where: { $0.device.uniqueID == preferred }) { return chosen.device }
         let newest = connected.max { ($0.pluggedAt, $1.device.uniqueID) < ($1.pluggedAt, $0.device.uniqueID) }

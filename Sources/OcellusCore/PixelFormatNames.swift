@@ -10,7 +10,7 @@ public enum PixelFormatNames {
         ("MJPG", .mjpeg), ("MJPEG", .mjpeg), ("JPEG", .mjpeg), ("H264", .h264),
         ("BGRA", .bgra), ("AR24", .bgra), ("RGBA", .rgba), ("AB24", .rgba), ("BGRX", .bgrx), ("XR24", .bgrx),
         ("BGR24", .bgr24), ("BGR3", .bgr24), ("RGB24", .rgb24), ("RGB3", .rgb24),
-        ("GRAY8", .grey), ("GREY", .grey), ("GRAY", .grey), ("Y8", .grey),
+        ("GRAY8", .grey), ("GREY", .grey), ("GRAY", .grey), ("Y8", .grey)
     ]
 
     /// The names the converters can produce, for messages.

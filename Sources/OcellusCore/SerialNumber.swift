@@ -13,12 +13,12 @@
 /// patterns cost 2.4 M instructions a camera.
 enum SerialNumber {
     static func identifiesUnit(_ serial: String) -> Bool {
-        let bytes = serial.utf8.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) ? $0 - 32 : $0 }   // upper case
+        let bytes = serial.utf8.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) ? $0 - 32 : $0 } // upper case
         let parts = fields(bytes)
         guard !isVersion(parts), !hasDateField(parts) else { return false }
         // A run as a field of its own is filler beside a word (`nomac?123456`, Apple's placeholder).
         let characters = Array(parts.filter { $0.count < 5 || !isRun(Array($0)) }.joined())
-        guard characters.count >= 6, characters.contains(where: isDigit) else { return false }   // short, or a word
+        guard characters.count >= 6, characters.contains(where: isDigit) else { return false } // short, or a word
         guard !isCounter(characters), Set(characters).count >= 5 else { return false }
         return !isRun(characters)
     }

@@ -15,8 +15,10 @@ public struct USBLink: Sendable, Equatable {
     /// camera that streams over bulk (it reserves no periodic time).
     public var streamingSettings: [PeriodicEndpoint]
 
-    public init(bus: String, speedMbps: Double, translator: String? = nil, streamingInterface: String? = nil,
-                streamingSettings: [PeriodicEndpoint] = []) {
+    public init(
+        bus: String, speedMbps: Double, translator: String? = nil, streamingInterface: String? = nil,
+        streamingSettings: [PeriodicEndpoint] = []
+    ) {
         self.bus = bus
         self.speedMbps = speedMbps
         self.translator = translator

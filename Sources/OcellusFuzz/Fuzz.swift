@@ -1,3 +1,4 @@
+import CLibPipeWire
 // libFuzzer targets for everything Ocellus parses from outside (`make fuzz`): camera
 // JPEGs and H.264, photos built from arbitrary JPEGs, state files, the kernel's V4L2
 // answers, PipeWire format pods, depth maps of any size and stride through the
@@ -6,12 +7,13 @@
 // Built with -sanitize=fuzzer,address and -D FUZZING (main hands over to libFuzzer's
 // driver); a plain build gets a main that says how to run it.
 import CPipeWire
-import CLibPipeWire
-@testable import OcellusCore
-@testable import OcellusCapture
 import OcellusMedia
 import OcellusUSB
 import OcellusV4L2
+
+@testable import OcellusCapture
+@testable import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,13 +48,17 @@ enum FuzzInputs {
     nonisolated(unsafe) static var converters: [FourCC: [FrameConverter]] = [:]
 
     static func frame(_ data: UnsafeRawBufferPointer, _ format: FourCC) -> CameraFrame {
-        CameraFrame(pixelFormat: format, width: 64, height: 48, sequence: 1, timestampNanoseconds: 1, isFullRange: true,
-                    planes: FramePlane(bytes: data, stride: 0))
+        CameraFrame(
+            pixelFormat: format, width: 64, height: 48, sequence: 1, timestampNanoseconds: 1, isFullRange: true,
+            planes: FramePlane(bytes: data, stride: 0))
     }
 
     static func convert(_ data: UnsafeRawBufferPointer, as format: FourCC) {
-        let targets = converters[format] ?? [FrameConverter(target: .nv12, width: 64, height: 48),
-                                             FrameConverter(target: .bgra, width: 32, height: 24, rotation: 90)]
+        let targets =
+            converters[format] ?? [
+                FrameConverter(target: .nv12, width: 64, height: 48),
+                FrameConverter(target: .bgra, width: 32, height: 24, rotation: 90)
+            ]
         converters[format] = targets
         for converter in targets { _ = converter.convert(frame(data, format)) }
         // Center Stage's crop, at a window the input's first bytes make (any doubles: NaN, infinities, negatives).
@@ -76,12 +82,16 @@ enum FuzzInputs {
             FramePlane(bytes: UnsafeRawBufferPointer(rebasing: payload[start..<start + length]), stride: stride)
         }
         let rest = firstLength + secondLength
-        var frame = CameraFrame(pixelFormat: format, width: width, height: height, sequence: 1, timestampNanoseconds: 1,
-                                planes: plane(0, firstLength, stride), plane(firstLength, secondLength, chromaStride),
-                                plane(rest, payload.count - rest, chromaStride))
-        let targets = converters[FourCC(rawValue: 0)] ?? [FrameConverter(target: .nv12, width: 64, height: 48),
-                                           FrameConverter(target: .bgra, width: 32, height: 24, rotation: 90),
-                                           FrameConverter(target: .i420, width: 80, height: 60, mirrored: true)]
+        var frame = CameraFrame(
+            pixelFormat: format, width: width, height: height, sequence: 1, timestampNanoseconds: 1,
+            planes: plane(0, firstLength, stride), plane(firstLength, secondLength, chromaStride),
+            plane(rest, payload.count - rest, chromaStride))
+        let targets =
+            converters[FourCC(rawValue: 0)] ?? [
+                FrameConverter(target: .nv12, width: 64, height: 48),
+                FrameConverter(target: .bgra, width: 32, height: 24, rotation: 90),
+                FrameConverter(target: .i420, width: 80, height: 60, mirrored: true)
+            ]
         converters[FourCC(rawValue: 0)] = targets
         for converter in targets { _ = converter.convert(frame) }
         frame.region = region(data)
@@ -95,8 +105,10 @@ enum FuzzInputs {
     }
 
     /// Reused across inputs, as a session's outputs are across frames.
-    nonisolated(unsafe) static let depthOutputs = (raw: DepthDataOutput(), metres: DepthDataOutput(pixelFormat: .depthMetres),
-                                                   video: VideoDataOutput(), synchronized: DepthDataOutput())
+    nonisolated(unsafe) static let depthOutputs = (
+        raw: DepthDataOutput(), metres: DepthDataOutput(pixelFormat: .depthMetres),
+        video: VideoDataOutput(), synchronized: DepthDataOutput()
+    )
     nonisolated(unsafe) static let synchronizer = OutputSynchronizer(video: depthOutputs.video, depth: depthOutputs.synchronized)
 
     /// Maps whose size, stride and length the input sets (a camera pulled mid-frame sends short
@@ -110,8 +122,9 @@ enum FuzzInputs {
         var time = UInt64(data[4]) << 20
         for (index, step) in payload.prefix(16).enumerated() {
             time += UInt64(step) << 18
-            let frame = CameraFrame(pixelFormat: format, width: width, height: height, sequence: UInt64(index) + UInt64(data[5] % 3),
-                                    timestampNanoseconds: time, planes: FramePlane(bytes: payload, stride: stride))
+            let frame = CameraFrame(
+                pixelFormat: format, width: width, height: height, sequence: UInt64(index) + UInt64(data[5] % 3),
+                timestampNanoseconds: time, planes: FramePlane(bytes: payload, stride: stride))
             let arrival = monotonicNanoseconds()
             withUnsafePointer(to: frame) { map in
                 depthOutputs.raw.deliver(map, arrival: arrival)
@@ -186,9 +199,11 @@ final class FuzzV4L2System: V4L2System, @unchecked Sendable {
 /// libFuzzer's driver, started from the executable's entry point (SwiftPM names it
 /// `OcellusFuzz_main` and points `main` there, so libFuzzer's own main stays out).
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -8,8 +8,10 @@ enum ColorRange {
         func table(_ map: (Double) -> Double) -> [UInt8] {
             (0..<256).map { UInt8(max(0, min(255, map(Double($0)).rounded()))) }
         }
-        return (table { 16 + $0 * 219 / 255 }, table { 128 + ($0 - 128) * 224 / 255 },
-                table { ($0 - 16) * 255 / 219 }, table { 128 + ($0 - 128) * 255 / 224 })
+        return (
+            table { 16 + $0 * 219 / 255 }, table { 128 + ($0 - 128) * 224 / 255 },
+            table { ($0 - 16) * 255 / 219 }, table { 128 + ($0 - 128) * 255 / 224 }
+        )
     }()
 
     /// Rewrites `height` rows of `width` samples, a row every `stride` bytes.
@@ -18,12 +20,13 @@ enum ColorRange {
             compress(plane, stride: stride, width: width, height: height, chroma: chroma)
             return
         }
-        let table = switch (direction, chroma) {
-        case (.toVideo, false): tables.lumaToVideo
-        case (.toVideo, true): tables.chromaToVideo
-        case (.toFull, false): tables.lumaToFull
-        case (.toFull, true): tables.chromaToFull
-        }
+        let table =
+            switch (direction, chroma) {
+            case (.toVideo, false): tables.lumaToVideo
+            case (.toVideo, true): tables.chromaToVideo
+            case (.toFull, false): tables.lumaToFull
+            case (.toFull, true): tables.chromaToFull
+            }
         table.withUnsafeBufferPointer { lookup in
             let lookup = lookup.baseAddress!
             for row in 0..<height {

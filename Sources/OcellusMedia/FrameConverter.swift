@@ -30,12 +30,12 @@ public final class FrameConverter: FrameConverting {
     private var destination = Buffer()
     private var sourcePlanar = Planar()
     private var scaledPlanar = Planar()
-    private var jpegChroma = Buffer()   // chroma of JPEGs not 4:2:0 (4:4:4, 4:2:2, 4:4:0, 4:1:1) before I420
+    private var jpegChroma = Buffer() // chroma of JPEGs not 4:2:0 (4:4:4, 4:2:2, 4:4:0, 4:1:1) before I420
     private var rotatedPlanar = Planar()
     private var mirroredPlanar = Planar()
     private var decompressor: tjhandle?
     private var h264: H264Decoder?
-    private var waitingForKeyFrame: FrameDropReason? = .discontinuity   // H.264: nothing decodes before the first
+    private var waitingForKeyFrame: FrameDropReason? = .discontinuity // H.264: nothing decodes before the first
 
     public static let sources: Set<FourCC> = [.yuyv, .uyvy, .nv12, .i420, .mjpeg, .h264]
     public static let targets: Set<FourCC> = [.nv12, .i420, .yuyv, .uyvy, .bgra, .rgba, .bgr24, .rgb24, .grey]
@@ -108,19 +108,26 @@ public final class FrameConverter: FrameConverting {
         // Fast paths: packed 4:2:2 at the same size, one libyuv call (which keeps the range, or
         // for BGRA reads video range).
         if sameSize && !reorients && (frame.pixelFormat == .yuyv || frame.pixelFormat == .uyvy) && [.nv12, .i420, .bgra].contains(target)
-            && frame.isFullRange == (target == .bgra ? false : yuvFullRange) {
+            && frame.isFullRange == (target == .bgra ? false : yuvFullRange)
+        {
             let yuyv = frame.pixelFormat == .yuyv
             let (y, u, v) = (out, out + layout.offsets.1, out + layout.offsets.2)
             switch target {
             case .nv12:
-                _ = yuyv ? YUY2ToNV12(src, srcStride, y, Int32(w), u, Int32(w), Int32(w), Int32(h))
-                         : UYVYToNV12(src, srcStride, y, Int32(w), u, Int32(w), Int32(w), Int32(h))
+                _ =
+                    yuyv
+                    ? YUY2ToNV12(src, srcStride, y, Int32(w), u, Int32(w), Int32(w), Int32(h))
+                    : UYVYToNV12(src, srcStride, y, Int32(w), u, Int32(w), Int32(w), Int32(h))
             case .i420:
-                _ = yuyv ? YUY2ToI420(src, srcStride, y, Int32(w), u, Int32(w / 2), v, Int32(w / 2), Int32(w), Int32(h))
-                         : UYVYToI420(src, srcStride, y, Int32(w), u, Int32(w / 2), v, Int32(w / 2), Int32(w), Int32(h))
+                _ =
+                    yuyv
+                    ? YUY2ToI420(src, srcStride, y, Int32(w), u, Int32(w / 2), v, Int32(w / 2), Int32(w), Int32(h))
+                    : UYVYToI420(src, srcStride, y, Int32(w), u, Int32(w / 2), v, Int32(w / 2), Int32(w), Int32(h))
             default:
-                _ = yuyv ? YUY2ToARGB(src, srcStride, out, Int32(w * 4), Int32(w), Int32(h))
-                         : UYVYToARGB(src, srcStride, out, Int32(w * 4), Int32(w), Int32(h))
+                _ =
+                    yuyv
+                    ? YUY2ToARGB(src, srcStride, out, Int32(w * 4), Int32(w), Int32(h))
+                    : UYVYToARGB(src, srcStride, out, Int32(w * 4), Int32(w), Int32(h))
             }
             return makeFrame(frame, layout: layout, fullRange: target == .bgra || frame.isFullRange)
         }
@@ -128,14 +135,18 @@ public final class FrameConverter: FrameConverting {
         // MJPEG to NV12 or I420 at the same size: luma decoded straight into the output (no
         // copy of the largest plane), chroma merged (NV12) or decoded in place too (I420).
         if sameSize && !reorients && frame.pixelFormat == .mjpeg && (target == .nv12 || target == .i420) {
-            guard decodeJPEG(source.bytes, width: w, height: h, luma: (out, Int32(w)),
-                             chroma: target == .i420 ? (out + layout.offsets.1, out + layout.offsets.2, Int32(w / 2)) : nil) else {
+            guard
+                decodeJPEG(
+                    source.bytes, width: w, height: h, luma: (out, Int32(w)),
+                    chroma: target == .i420 ? (out + layout.offsets.1, out + layout.offsets.2, Int32(w / 2)) : nil)
+            else {
                 corruptFrames += 1
                 return nil
             }
             if target == .nv12 {
-                MergeUVPlane(sourcePlanar.u, sourcePlanar.cStride, sourcePlanar.v, sourcePlanar.cStride,
-                             out + layout.offsets.1, Int32(w), Int32(w / 2), Int32(h / 2))
+                MergeUVPlane(
+                    sourcePlanar.u, sourcePlanar.cStride, sourcePlanar.v, sourcePlanar.cStride,
+                    out + layout.offsets.1, Int32(w), Int32(w / 2), Int32(h / 2))
             }
             setYUVRange(out, layout: layout, from: true)
             return makeFrame(frame, layout: layout, fullRange: yuvFullRange)
@@ -143,7 +154,7 @@ public final class FrameConverter: FrameConverting {
 
         // Everything else: the source as I420 at its own size…
         let (sw, sh) = (Int(frame.width), Int(frame.height))
-        if frame.pixelFormat != .h264 { sourcePlanar.ensure(width: sw, height: sh) }   // H.264 is read where it is decoded
+        if frame.pixelFormat != .h264 { sourcePlanar.ensure(width: sw, height: sh) } // H.264 is read where it is decoded
         var planar = sourcePlanar
         switch frame.pixelFormat {
         case .yuyv:
@@ -152,13 +163,15 @@ public final class FrameConverter: FrameConverting {
             UYVYToI420(src, srcStride, planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh))
         case .nv12:
             guard let uv = frame.plane(1) else { return nil }
-            NV12ToI420(src, srcStride, uv.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(uv.stride),
-                       planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh))
+            NV12ToI420(
+                src, srcStride, uv.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(uv.stride),
+                planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh))
         case .i420:
             guard let u = frame.plane(1), let v = frame.plane(2) else { return nil }
-            I420Copy(src, srcStride, u.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(u.stride),
-                     v.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(v.stride),
-                     planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh))
+            I420Copy(
+                src, srcStride, u.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(u.stride),
+                v.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(v.stride),
+                planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(sw), Int32(sh))
         case .mjpeg:
             guard decodeJPEG(source.bytes, width: sw, height: sh) else {
                 corruptFrames += 1
@@ -173,7 +186,7 @@ public final class FrameConverter: FrameConverting {
                 corruptFrames += 1
                 return nil
             }
-            planar = Planar(viewing: picture)   // read in place: the decoder keeps the picture until its next call
+            planar = Planar(viewing: picture) // read in place: the decoder keeps the picture until its next call
             fullRange = picture.isFullRange
         default:
             return nil
@@ -190,24 +203,27 @@ public final class FrameConverter: FrameConverting {
         let (pw, ph) = (Int(preWidth), Int(preHeight))
         if cw != pw || ch != ph {
             scaledPlanar.ensure(width: pw, height: ph)
-            I420Scale(planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(cw), Int32(ch),
-                      scaledPlanar.y, scaledPlanar.yStride, scaledPlanar.u, scaledPlanar.cStride,
-                      scaledPlanar.v, scaledPlanar.cStride, Int32(pw), Int32(ph), kFilterBilinear)
+            I420Scale(
+                planar.y, planar.yStride, planar.u, planar.cStride, planar.v, planar.cStride, Int32(cw), Int32(ch),
+                scaledPlanar.y, scaledPlanar.yStride, scaledPlanar.u, scaledPlanar.cStride,
+                scaledPlanar.v, scaledPlanar.cStride, Int32(pw), Int32(ph), kFilterBilinear)
             image = scaledPlanar
         }
         // …turned and mirrored when the output asks (costly: the display layer can do it for free)…
         if rotation != 0 {
             rotatedPlanar.ensure(width: w, height: h)
-            I420Rotate(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride,
-                       rotatedPlanar.y, rotatedPlanar.yStride, rotatedPlanar.u, rotatedPlanar.cStride,
-                       rotatedPlanar.v, rotatedPlanar.cStride, Int32(pw), Int32(ph), RotationMode(rawValue: UInt32(rotation)))
+            I420Rotate(
+                image.y, image.yStride, image.u, image.cStride, image.v, image.cStride,
+                rotatedPlanar.y, rotatedPlanar.yStride, rotatedPlanar.u, rotatedPlanar.cStride,
+                rotatedPlanar.v, rotatedPlanar.cStride, Int32(pw), Int32(ph), RotationMode(rawValue: UInt32(rotation)))
             image = rotatedPlanar
         }
         if mirrored {
             mirroredPlanar.ensure(width: w, height: h)
-            I420Mirror(image.y, image.yStride, image.u, image.cStride, image.v, image.cStride,
-                       mirroredPlanar.y, mirroredPlanar.yStride, mirroredPlanar.u, mirroredPlanar.cStride,
-                       mirroredPlanar.v, mirroredPlanar.cStride, Int32(w), Int32(h))
+            I420Mirror(
+                image.y, image.yStride, image.u, image.cStride, image.v, image.cStride,
+                mirroredPlanar.y, mirroredPlanar.yStride, mirroredPlanar.u, mirroredPlanar.cStride,
+                mirroredPlanar.v, mirroredPlanar.cStride, Int32(w), Int32(h))
             image = mirroredPlanar
         }
         // …then into the target: RGB from the source's range (libyuv's J420 functions read full
@@ -225,20 +241,28 @@ public final class FrameConverter: FrameConverting {
         // libyuv names packed RGB by its word order: its "ARGB" is B,G,R,A in memory, "ABGR" is
         // R,G,B,A, "RGB24" is B,G,R and "RAW" is R,G,B.
         case .rgba:
-            _ = fullRange ? J420ToABGR(y, ys, u, cs, v, cs, out, Int32(w * 4), Int32(w), Int32(h))
-                          : I420ToABGR(y, ys, u, cs, v, cs, out, Int32(w * 4), Int32(w), Int32(h))
+            _ =
+                fullRange
+                ? J420ToABGR(y, ys, u, cs, v, cs, out, Int32(w * 4), Int32(w), Int32(h))
+                : I420ToABGR(y, ys, u, cs, v, cs, out, Int32(w * 4), Int32(w), Int32(h))
         case .bgr24:
-            _ = fullRange ? J420ToRGB24(y, ys, u, cs, v, cs, out, Int32(w * 3), Int32(w), Int32(h))
-                          : I420ToRGB24(y, ys, u, cs, v, cs, out, Int32(w * 3), Int32(w), Int32(h))
+            _ =
+                fullRange
+                ? J420ToRGB24(y, ys, u, cs, v, cs, out, Int32(w * 3), Int32(w), Int32(h))
+                : I420ToRGB24(y, ys, u, cs, v, cs, out, Int32(w * 3), Int32(w), Int32(h))
         case .rgb24:
-            _ = fullRange ? J420ToRAW(y, ys, u, cs, v, cs, out, Int32(w * 3), Int32(w), Int32(h))
-                          : I420ToRAW(y, ys, u, cs, v, cs, out, Int32(w * 3), Int32(w), Int32(h))
+            _ =
+                fullRange
+                ? J420ToRAW(y, ys, u, cs, v, cs, out, Int32(w * 3), Int32(w), Int32(h))
+                : I420ToRAW(y, ys, u, cs, v, cs, out, Int32(w * 3), Int32(w), Int32(h))
         case .grey:
             CopyPlane(y, ys, out, Int32(w), Int32(w), Int32(h))
             if !fullRange { ColorRange.convert(out, stride: w, width: w, height: h, chroma: false, .toFull) }
         default:
-            _ = fullRange ? J420ToARGB(y, ys, u, cs, v, cs, out, Int32(w * 4), Int32(w), Int32(h))
-                          : I420ToARGB(y, ys, u, cs, v, cs, out, Int32(w * 4), Int32(w), Int32(h))
+            _ =
+                fullRange
+                ? J420ToARGB(y, ys, u, cs, v, cs, out, Int32(w * 4), Int32(w), Int32(h))
+                : I420ToARGB(y, ys, u, cs, v, cs, out, Int32(w * 4), Int32(w), Int32(h))
         }
         setYUVRange(out, layout: layout, from: fullRange)
         return makeFrame(frame, layout: layout, fullRange: target.isYUV ? yuvFullRange : true)
@@ -263,14 +287,17 @@ public final class FrameConverter: FrameConverting {
 
     /// Decodes a JPEG as I420: luma into `luma` (default: `sourcePlanar`'s), chroma into
     /// `chroma` (default: `sourcePlanar`'s); false for a corrupt or unexpected JPEG.
-    private func decodeJPEG(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int,
-                            luma: (UnsafeMutablePointer<UInt8>, Int32)? = nil,
-                            chroma: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int32)? = nil) -> Bool {
+    private func decodeJPEG(
+        _ bytes: UnsafeRawBufferPointer, width: Int, height: Int,
+        luma: (UnsafeMutablePointer<UInt8>, Int32)? = nil,
+        chroma: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int32)? = nil
+    ) -> Bool {
         if decompressor == nil { decompressor = tjInitDecompress() }
         guard let decompressor, let jpeg = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
         var (jpegWidth, jpegHeight, subsampling, colorspace): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
         guard tjDecompressHeader3(decompressor, jpeg, UInt(bytes.count), &jpegWidth, &jpegHeight, &subsampling, &colorspace) == 0,
-              Int(jpegWidth) == width, Int(jpegHeight) == height else { return false }
+            Int(jpegWidth) == width, Int(jpegHeight) == height
+        else { return false }
         sourcePlanar.ensure(width: width, height: height)
         let planar = sourcePlanar
         let (y, yStride) = luma ?? (planar.y, planar.yStride)
@@ -317,17 +344,19 @@ public final class FrameConverter: FrameConverting {
             FramePlane(bytes: UnsafeRawBufferPointer(start: base + offset, count: size), stride: stride)
         }
         let (w, h) = (Int(width), Int(height))
-        let planes: (FramePlane, FramePlane?, FramePlane?) = switch target {
-        case .nv12: (plane(0, w * h, w), plane(layout.offsets.1, w * h / 2, w), nil)
-        case .i420: (plane(0, w * h, w), plane(layout.offsets.1, w * h / 4, w / 2), plane(layout.offsets.2, w * h / 4, w / 2))
-        case .yuyv, .uyvy: (plane(0, w * h * 2, w * 2), nil, nil)
-        case .bgr24, .rgb24: (plane(0, w * h * 3, w * 3), nil, nil)
-        case .grey: (plane(0, w * h, w), nil, nil)
-        default: (plane(0, w * h * 4, w * 4), nil, nil)
-        }
-        return CameraFrame(pixelFormat: target, width: width, height: height, sequence: source.sequence,
-                           timestampNanoseconds: source.timestampNanoseconds, isCorrupt: source.isCorrupt,
-                           isFullRange: fullRange, planes: planes.0, planes.1, planes.2)
+        let planes: (FramePlane, FramePlane?, FramePlane?) =
+            switch target {
+            case .nv12: (plane(0, w * h, w), plane(layout.offsets.1, w * h / 2, w), nil)
+            case .i420: (plane(0, w * h, w), plane(layout.offsets.1, w * h / 4, w / 2), plane(layout.offsets.2, w * h / 4, w / 2))
+            case .yuyv, .uyvy: (plane(0, w * h * 2, w * 2), nil, nil)
+            case .bgr24, .rgb24: (plane(0, w * h * 3, w * 3), nil, nil)
+            case .grey: (plane(0, w * h, w), nil, nil)
+            default: (plane(0, w * h * 4, w * 4), nil, nil)
+            }
+        return CameraFrame(
+            pixelFormat: target, width: width, height: height, sequence: source.sequence,
+            timestampNanoseconds: source.timestampNanoseconds, isCorrupt: source.isCorrupt,
+            isFullRange: fullRange, planes: planes.0, planes.1, planes.2)
     }
 
     struct Layout {
@@ -413,8 +442,10 @@ public struct MediaConversion: FrameConversion {
         FrameConverter.canConvert(from: source, to: target)
     }
 
-    public func makeConverter(to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool,
-                              yuvFullRange: Bool) -> any FrameConverting {
+    public func makeConverter(
+        to target: FourCC, width: UInt32, height: UInt32, rotation: Int, mirrored: Bool,
+        yuvFullRange: Bool
+    ) -> any FrameConverting {
         FrameConverter(target: target, width: width, height: height, rotation: rotation, mirrored: mirrored, yuvFullRange: yuvFullRange)
     }
 }

@@ -43,10 +43,12 @@ enum H264 {
         if let start = unitStart, start < count { emit(bytes, from: start, to: count, body) }
     }
 
-    private static func emit(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int,
-                             _ body: (UInt8, UnsafeRawBufferPointer) -> Void) {
+    private static func emit(
+        _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int,
+        _ body: (UInt8, UnsafeRawBufferPointer) -> Void
+    ) {
         var end = end
-        while end > start, bytes[end - 1] == 0 { end -= 1 }   // the next 4-byte start code's leading zero
+        while end > start, bytes[end - 1] == 0 { end -= 1 } // the next 4-byte start code's leading zero
         guard end > start else { return }
         body(bytes[start] & 0x1F, UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
     }
@@ -95,8 +97,8 @@ final class H264Decoder {
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_H264), let context = avcodec_alloc_context3(codec) else { return nil }
         self.context = context
         context.pointee.max_pixels = Int64(max(1, maxPixels))
-        context.pointee.flags |= AV_CODEC_FLAG_LOW_DELAY   // a picture out for each access unit in, no reordering wait
-        context.pointee.thread_count = 1                   // frame threads would hold pictures back
+        context.pointee.flags |= AV_CODEC_FLAG_LOW_DELAY // a picture out for each access unit in, no reordering wait
+        context.pointee.thread_count = 1 // frame threads would hold pictures back
         guard avcodec_open2(context, codec, nil) >= 0, let packet = av_packet_alloc(), let frame = av_frame_alloc() else { return nil }
         (self.packet, self.frame) = (packet, frame)
     }
@@ -127,7 +129,8 @@ final class H264Decoder {
             return (UnsafePointer(bytes), stride)
         }
         let fullRange = format == AV_PIX_FMT_YUVJ420P || frame.pointee.color_range == AVCOL_RANGE_JPEG
-        return Picture(y: plane(0), u: plane(1), v: plane(2), width: Int(frame.pointee.width), height: Int(frame.pointee.height),
-                       isFullRange: fullRange)
+        return Picture(
+            y: plane(0), u: plane(1), v: plane(2), width: Int(frame.pointee.width), height: Int(frame.pointee.height),
+            isFullRange: fullRange)
     }
 }

@@ -1,5 +1,6 @@
 import OcellusCapture
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,7 +52,7 @@ public final class MovieFileOutput: @unchecked Sendable {
     private let lock = ConditionLock()
     private var rotation = 0
     private var recording: Recording?
-    private var starting = false   // a startRecording is opening its writer
+    private var starting = false // a startRecording is opening its writer
     private static let bufferCount = 6
     /// How long a stopped recording still takes sound for its last pictures: a microphone's
     /// buffers arrive a quantum (10–100 ms) after they were taken, later on a loaded machine.
@@ -59,7 +60,7 @@ public final class MovieFileOutput: @unchecked Sendable {
 
     public init() {
         videoOutput.frameHandler = { [unowned(unsafe) self] frame in self.enqueue(frame) }
-        videoOutput.convertsFramesItself = true   // the writer's own conversion cuts Center Stage's window
+        videoOutput.convertsFramesItself = true // the writer's own conversion cuts Center Stage's window
         audioOutput.sampleHandler = { [unowned(unsafe) self] buffer in self.enqueue(buffer) }
     }
 
@@ -118,10 +119,11 @@ public final class MovieFileOutput: @unchecked Sendable {
             // What the movie's own output delivers: the camera's stream converted to the size asked
             // for (a size the camera does not offer is scaled from one it does).
             let recorded = videoOutput.pixelFormat ?? format.pixelFormat
-            let video = MovieWriter.Video(pixelFormat: recorded,
-                                          width: videoOutput.width ?? format.width, height: videoOutput.height ?? format.height,
-                                          frameRate: format.maxFrameRate ?? FrameRate(30), rotation: rotation,
-                                          reencodes: recorded.isCompressed && videoOutput.isFramed)
+            let video = MovieWriter.Video(
+                pixelFormat: recorded,
+                width: videoOutput.width ?? format.width, height: videoOutput.height ?? format.height,
+                frameRate: format.maxFrameRate ?? FrameRate(30), rotation: rotation,
+                reencodes: recorded.isCompressed && videoOutput.isFramed)
             writer = try MovieWriter(path: path, video: video, audio: session.audioFormat)
         } catch {
             lock.withLock { starting = false }
@@ -132,10 +134,13 @@ public final class MovieFileOutput: @unchecked Sendable {
         writer.onMicrophoneSilent = { [weak session, unowned(unsafe) self, unowned(unsafe) started] in
             // Sound of another format is sound: that was said when it came.
             guard !self.lock.withLock({ started.hearsOtherFormat }) else { return }
-            session?.events.post(.audioInterrupted(OcellusError(.timeout,
-                "\(microphone) sent no sound for half a second; the recording carries silence until it does")))
+            session?.events.post(
+                .audioInterrupted(
+                    OcellusError(
+                        .timeout,
+                        "\(microphone) sent no sound for half a second; the recording carries silence until it does")))
         }
-        session.recordingStarted()   // automatic switching waits until the file is finished
+        session.recordingStarted() // automatic switching waits until the file is finished
         lock.withLock {
             starting = false
             recording = started
@@ -172,25 +177,27 @@ public final class MovieFileOutput: @unchecked Sendable {
     private func enqueue(_ frame: CameraFrame) {
         // H.264 after a dropped frame refers to a picture the file lacks: it resumes at the next IDR.
         let isH264 = frame.pixelFormat == .h264
-        guard let (recording, slot) = lock.withLock({ () -> (Recording, Int)? in
-            guard let recording, !recording.stopping else { return nil }
-            if recording.awaitingKeyFrame && frame.plane(0).map({ H264.isKeyFrame($0.bytes) }) != true {
-                recording.dropped += 1
-                return nil
-            }
-            if recording.thinning(frame) {
-                recording.dropped += 1
-                return nil
-            }
-            guard let slot = recording.free.popLast() else {
-                recording.dropped += 1
-                recording.awaitingKeyFrame = isH264
-                return nil
-            }
-            recording.awaitingKeyFrame = false
-            return (recording, slot)
-        }) else { return }
-        recording.buffers[slot].store(frame)   // this thread owns the buffer until it is queued
+        guard
+            let (recording, slot) = lock.withLock({ () -> (Recording, Int)? in
+                guard let recording, !recording.stopping else { return nil }
+                if recording.awaitingKeyFrame && frame.plane(0).map({ H264.isKeyFrame($0.bytes) }) != true {
+                    recording.dropped += 1
+                    return nil
+                }
+                if recording.thinning(frame) {
+                    recording.dropped += 1
+                    return nil
+                }
+                guard let slot = recording.free.popLast() else {
+                    recording.dropped += 1
+                    recording.awaitingKeyFrame = isH264
+                    return nil
+                }
+                recording.awaitingKeyFrame = false
+                return (recording, slot)
+            })
+        else { return }
+        recording.buffers[slot].store(frame) // this thread owns the buffer until it is queued
         lock.withLock {
             recording.lastPictureTimestamp = max(recording.lastPictureTimestamp, frame.timestampNanoseconds)
             recording.ready.append(slot)
@@ -207,9 +214,12 @@ public final class MovieFileOutput: @unchecked Sendable {
                 // carries silence (the writer pads it) until sound of its format comes again.
                 if !recording.otherFormatReported {
                     recording.otherFormatReported = true
-                    recording.session?.events.post(.audioInterrupted(OcellusError(.invalidArgument,
-                        "the microphone now sends \(buffer.format.channels) channels at \(buffer.format.sampleRate) Hz; the recording's "
-                        + "sound track has \(recorded.channels) at \(recorded.sampleRate) Hz and carries silence meanwhile")))
+                    recording.session?.events.post(
+                        .audioInterrupted(
+                            OcellusError(
+                                .invalidArgument,
+                                "the microphone now sends \(buffer.format.channels) channels at \(buffer.format.sampleRate) Hz; the recording's "
+                                    + "sound track has \(recorded.channels) at \(recorded.sampleRate) Hz and carries silence meanwhile")))
                 }
                 recording.droppedAudioFrames += buffer.frameCount
                 recording.hearsOtherFormat = true
@@ -220,7 +230,8 @@ public final class MovieFileOutput: @unchecked Sendable {
             // Sound that paused (the microphone route moved) resumes in step with the picture:
             // the gap becomes silence. Jitter under 40 ms is left alone.
             let gap = recording.audioEnd.map { buffer.timestampNanoseconds > $0 ? buffer.timestampNanoseconds - $0 : 0 } ?? 0
-            let silence = gap > 40_000_000 && gap < 2_000_000_000
+            let silence =
+                gap > 40_000_000 && gap < 2_000_000_000
                 ? Int(gap * UInt64(format.sampleRate) / 1_000_000_000) * Int(format.channels) : 0
             guard recording.audio.count + silence + buffer.samples.count <= recording.audio.capacity else {
                 recording.droppedAudioFrames += buffer.frameCount
@@ -230,7 +241,8 @@ public final class MovieFileOutput: @unchecked Sendable {
             if recording.audio.isEmpty { recording.audioTimestamp = start }
             recording.audio.append(contentsOf: repeatElement(0, count: silence))
             recording.audio.append(contentsOf: buffer.samples)
-            recording.audioEnd = buffer.timestampNanoseconds
+            recording.audioEnd =
+                buffer.timestampNanoseconds
                 + UInt64(buffer.frameCount) * 1_000_000_000 / UInt64(max(1, format.sampleRate))
             lock.broadcast()
         }
@@ -253,7 +265,7 @@ public final class MovieFileOutput: @unchecked Sendable {
                 }
                 if recording.stopping && recording.ready.isEmpty && recording.audio.isEmpty { recording.soundClosed = true }
                 let slot = recording.ready.isEmpty ? nil : recording.ready.removeFirst()
-                if pictureStarted || slot != nil { swap(&sound, &recording.audio) }   // both keep their capacity
+                if pictureStarted || slot != nil { swap(&sound, &recording.audio) } // both keep their capacity
                 return (slot, recording.audioTimestamp)
             }
             if next != nil { pictureStarted = true }
@@ -288,11 +300,12 @@ public final class MovieFileOutput: @unchecked Sendable {
             if self.recording === recording { self.recording = nil }
             return (recording.error, recording.dropped, recording.droppedAudioFrames)
         }
-        let summary = RecordingSummary(path: writer.path, bytes: bytes, width: writer.video.width, height: writer.video.height,
-                                       duration: writer.duration, frames: writer.framesWritten, droppedFrames: dropped,
-                                       rotation: writer.video.rotation, videoCodec: writer.videoCodecName,
-                                       audioDuration: writer.audio.map { Double(writer.audioSamplesWritten) / Double($0.sampleRate) } ?? 0,
-                                       droppedAudioFrames: droppedSound)
+        let summary = RecordingSummary(
+            path: writer.path, bytes: bytes, width: writer.video.width, height: writer.video.height,
+            duration: writer.duration, frames: writer.framesWritten, droppedFrames: dropped,
+            rotation: writer.video.rotation, videoCodec: writer.videoCodecName,
+            audioDuration: writer.audio.map { Double(writer.audioSamplesWritten) / Double($0.sampleRate) } ?? 0,
+            droppedAudioFrames: droppedSound)
         recording.session?.recordingEnded()
         recording.completion(RecordingResult(summary: summary, error: error))
         recording.markFinished()
@@ -301,8 +314,8 @@ public final class MovieFileOutput: @unchecked Sendable {
 
 /// One recording's writer and buffers; guarded by the output's lock except where noted.
 private final class Recording: @unchecked Sendable {
-    let writer: MovieWriter   // the writer thread's alone
-    let buffers: [RetainedFrame]   // reused: a slot is the stream thread's until queued, then the writer's
+    let writer: MovieWriter // the writer thread's alone
+    let buffers: [RetainedFrame] // reused: a slot is the stream thread's until queued, then the writer's
     var free: [Int]
     var ready: [Int] = []
     var stopping = false
@@ -325,8 +338,12 @@ private final class Recording: @unchecked Sendable {
             if !halfRate {
                 halfRate = true
                 let video = writer.video
-                session?.events.post(.recordingDegraded(OcellusError(.noResources,
-                    "the \(writer.videoCodecName) encoder cannot keep up with \(video.width)x\(video.height) at \(video.frameRate.framesPerSecond) fps on this machine; recording every other frame until it catches up")))
+                session?.events.post(
+                    .recordingDegraded(
+                        OcellusError(
+                            .noResources,
+                            "the \(writer.videoCodecName) encoder cannot keep up with \(video.width)x\(video.height) at \(video.frameRate.framesPerSecond) fps on this machine; recording every other frame until it catches up"
+                        )))
             }
         } else if halfRate && now - backlogSeen > 3_000_000_000 {
             halfRate = false
@@ -371,6 +388,10 @@ private final class Recording: @unchecked Sendable {
         if let format = writer.audio { audio.reserveCapacity(Int(format.sampleRate * format.channels) * 2) }
     }
 
-    func markFinished() { done.withLock { finished = true; done.broadcast() } }
+    func markFinished() {
+        done.withLock {
+            finished = true; done.broadcast()
+        }
+    }
     func waitUntilFinished() { done.withLock { while !finished { done.wait() } } }
 }

@@ -1,5 +1,6 @@
 import CLibAV
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -143,13 +144,16 @@ final class MovieWriter {
         return true
     }
 
-    private func openEncoder(stream: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>,
-                             rate: FrameRate) throws(OcellusError) {
+    private func openEncoder(
+        stream: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>,
+        rate: FrameRate
+    ) throws(OcellusError) {
         guard FrameConverter.canConvert(from: video.pixelFormat, to: .i420) else {
             throw OcellusError(.invalidArgument, "cannot record \(video.pixelFormat) frames")
         }
         guard let codec = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4),
-              let context = avcodec_alloc_context3(codec), let picture = av_frame_alloc() else {
+            let context = avcodec_alloc_context3(codec), let picture = av_frame_alloc()
+        else {
             throw OcellusError(.noResources, "libavcodec has no H.264 or MPEG-4 encoder")
         }
         (encoder, self.picture) = (context, picture)
@@ -185,7 +189,8 @@ final class MovieWriter {
 
     private func openAudioEncoder(format: UnsafeMutablePointer<AVFormatContext>, audio: AudioFormat) throws(OcellusError) {
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC), let context = avcodec_alloc_context3(codec),
-              let frame = av_frame_alloc(), let stream = avformat_new_stream(format, nil) else {
+            let frame = av_frame_alloc(), let stream = avformat_new_stream(format, nil)
+        else {
             throw OcellusError(.noResources, "libavcodec has no AAC encoder")
         }
         (audioEncoder, audioFrame, audioStream) = (context, frame, stream)
@@ -212,7 +217,8 @@ final class MovieWriter {
     /// movie's first video frame are left out, so sound and picture start together.
     func write(_ buffer: AudioBuffer) throws(OcellusError) {
         guard !finished, let audio, let encoder = audioEncoder, let frame = audioFrame, let start = firstTimestamp,
-              buffer.format == audio else { return }
+            buffer.format == audio
+        else { return }
         let channels = Int(audio.channels)
         var samples = buffer.samples[...]
         // Where this buffer falls on the movie's timeline, in samples.
@@ -239,8 +245,10 @@ final class MovieWriter {
     }
 
     /// Encodes the first `count` pending sample frames (deinterleaved into the encoder's planes).
-    private func encodeAudio(frame: UnsafeMutablePointer<AVFrame>, encoder: UnsafeMutablePointer<AVCodecContext>,
-                             count: Int) throws(OcellusError) {
+    private func encodeAudio(
+        frame: UnsafeMutablePointer<AVFrame>, encoder: UnsafeMutablePointer<AVCodecContext>,
+        count: Int
+    ) throws(OcellusError) {
         let channels = Int(audio?.channels ?? 1)
         try check(av_frame_make_writable(frame), "audio buffer")
         frame.pointee.nb_samples = Int32(count)
@@ -282,10 +290,12 @@ final class MovieWriter {
         let pts = max(lastPTS + 1, Int64((frame.timestampNanoseconds &- start) / 1_000_000))
         lastPTS = pts
         if let encoder, let picture, let converter {
-            guard let planar = converter.convert(frame) else { return }   // a frame that cannot be read is skipped
+            guard let planar = converter.convert(frame) else { return } // a frame that cannot be read is skipped
             withUnsafeMutablePointer(to: &picture.pointee.data) { data in
                 data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 3) { pointers in
-                    for index in 0..<3 { pointers[index] = UnsafeMutablePointer(mutating: planar.plane(index)?.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
+                    for index in 0..<3 {
+                        pointers[index] = UnsafeMutablePointer(mutating: planar.plane(index)?.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+                    }
                 }
             }
             withUnsafeMutablePointer(to: &picture.pointee.linesize) { sizes in
@@ -349,12 +359,14 @@ final class MovieWriter {
         }
     }
 
-    private func writePacket(_ packet: UnsafeMutablePointer<AVPacket>, to stream: UnsafeMutablePointer<AVStream>?,
-                             from timeBase: AVRational) throws(OcellusError) {
+    private func writePacket(
+        _ packet: UnsafeMutablePointer<AVPacket>, to stream: UnsafeMutablePointer<AVStream>?,
+        from timeBase: AVRational
+    ) throws(OcellusError) {
         guard let format, let stream else { return }
         packet.pointee.stream_index = stream.pointee.index
         av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)
-        let status = av_interleaved_write_frame(format, packet)   // takes the packet's data (copies unowned data)
+        let status = av_interleaved_write_frame(format, packet) // takes the packet's data (copies unowned data)
         try checkIO()
         try check(status, "writing \(path)")
         if stream == videoStream && !firstPictureFlushed {
@@ -364,7 +376,7 @@ final class MovieWriter {
             try check(av_interleaved_write_frame(format, nil), "writing \(path)")
             try check(av_write_frame(format, nil), "writing \(path)")
         }
-        avio_flush(format.pointee.pb)   // a finished fragment reaches the file now, not at the end
+        avio_flush(format.pointee.pb) // a finished fragment reaches the file now, not at the end
         try checkIO()
     }
 

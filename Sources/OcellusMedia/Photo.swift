@@ -2,6 +2,7 @@ import CLibAV
 import CLibExif
 import CTurboJPEG
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,9 +28,9 @@ public struct PhotoMetadata: Sendable, Equatable {
         case (180, false): 3
         case (270, false): 8
         case (0, true): 2
-        case (90, true): 5     // transpose
+        case (90, true): 5 // transpose
         case (180, true): 4
-        case (270, true): 7    // transverse
+        case (270, true): 7 // transverse
         default: 1
         }
     }
@@ -42,8 +43,10 @@ public enum JPEGPhoto {
     /// `rotation`/`mirrored` ask for the pixels to be turned, or Center Stage framed the frame
     /// (then they are decoded and re-encoded). A framed photo has the window's own pixels: the
     /// camera's, cropped, never scaled up.
-    public static func make(from frame: CameraFrame, metadata: PhotoMetadata, rotation: Int = 0, mirrored: Bool = false,
-                            quality: Int32 = 92) throws(OcellusError) -> (bytes: [UInt8], width: UInt32, height: UInt32) {
+    public static func make(
+        from frame: CameraFrame, metadata: PhotoMetadata, rotation: Int = 0, mirrored: Bool = false,
+        quality: Int32 = 92
+    ) throws(OcellusError) -> (bytes: [UInt8], width: UInt32, height: UInt32) {
         let turns = rotation % 360 != 0 || mirrored
         if frame.pixelFormat == .mjpeg && !turns && frame.region == nil {
             let jpeg = frame.plane(0)!.bytes
@@ -67,8 +70,11 @@ public enum JPEGPhoto {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         defer { tjFree(output) }
-        guard tjCompress2(compressor, base.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(plane.stride), Int32(height),
-                          Int32(TJPF_BGRX.rawValue), &output, &size, Int32(TJSAMP_420.rawValue), quality, 0) == 0, let output else {
+        guard
+            tjCompress2(
+                compressor, base.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(plane.stride), Int32(height),
+                Int32(TJPF_BGRX.rawValue), &output, &size, Int32(TJSAMP_420.rawValue), quality, 0) == 0, let output
+        else {
             throw OcellusError(.io, "libjpeg-turbo: \(String(cString: tjGetErrorStr2(compressor)))")
         }
         var exif = metadata
@@ -82,12 +88,12 @@ public enum JPEGPhoto {
         var position = 2
         while position + 4 <= jpeg.count, jpeg[position] == 0xFF {
             let marker = jpeg[position + 1]
-            if marker == 0xFF { position += 1; continue }   // fill byte
-            if marker == 0xC4 { return false }   // DHT
-            if marker == 0xDA { return true }    // SOS
+            if marker == 0xFF { position += 1; continue } // fill byte
+            if marker == 0xC4 { return false } // DHT
+            if marker == 0xDA { return true } // SOS
             position += 2 + (Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3]))
         }
-        return false   // not a walkable header: left as it is
+        return false // not a walkable header: left as it is
     }
 
     /// The JPEG with the standard Huffman tables (ITU T.81 K.3) put in, by FFmpeg's
@@ -119,12 +125,14 @@ public enum JPEGPhoto {
     /// still reads every entropy-coded byte.
     public static func decodesWhole(_ jpeg: UnsafeRawBufferPointer, width: UInt32, height: UInt32) -> Bool {
         guard jpegSize(jpeg).map({ $0 == (width, height) }) == true, let base = jpeg.baseAddress,
-              let decompressor = tjInitDecompress() else { return false }
+            let decompressor = tjInitDecompress()
+        else { return false }
         defer { tjDestroy(decompressor) }
         let (scaledWidth, scaledHeight) = ((Int(width) + 7) / 8, (Int(height) + 7) / 8)
         var pixels = [UInt8](repeating: 0, count: scaledWidth * scaledHeight)
-        return tjDecompress2(decompressor, base.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count), &pixels,
-                             Int32(scaledWidth), 0, Int32(scaledHeight), Int32(TJPF_GRAY.rawValue), TJFLAG_STOPONWARNING) == 0
+        return tjDecompress2(
+            decompressor, base.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count), &pixels,
+            Int32(scaledWidth), 0, Int32(scaledHeight), Int32(TJPF_GRAY.rawValue), TJFLAG_STOPONWARNING) == 0
     }
 
     /// Width and height from a JPEG's header, or nil when it is not a readable JPEG.
@@ -132,8 +140,11 @@ public enum JPEGPhoto {
         guard let base = jpeg.baseAddress, let decompressor = tjInitDecompress() else { return nil }
         defer { tjDestroy(decompressor) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        guard tjDecompressHeader3(decompressor, base.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
-                                  &width, &height, &subsampling, &colorspace) == 0, width > 0, height > 0 else { return nil }
+        guard
+            tjDecompressHeader3(
+                decompressor, base.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
+                &width, &height, &subsampling, &colorspace) == 0, width > 0, height > 0
+        else { return nil }
         return (UInt32(width), UInt32(height))
     }
 
@@ -157,8 +168,7 @@ public enum JPEGPhoto {
             }
             let segment = bytes[position..<position + 2 + length]
             let isExif = bytes[position + 1] == 0xE1 && length >= 8 && Array(bytes[position + 4..<position + 8]) == Array("Exif".utf8)
-            if !isExif && bytes[position + 1] == 0xE0 && keptHeader.count == 2 { keptHeader += segment }
-            else if !isExif { break }
+            if !isExif && bytes[position + 1] == 0xE0 && keptHeader.count == 2 { keptHeader += segment } else if !isExif { break }
             position += 2 + length
         }
         let payload = try exifPayload(metadata, pixelSize: bytes.withUnsafeBytes { jpegSize($0) })
@@ -175,19 +185,22 @@ public enum JPEGPhoto {
         exif_data_set_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
         exif_data_set_data_type(data, EXIF_DATA_TYPE_COMPRESSED)
         exif_data_set_byte_order(data, EXIF_BYTE_ORDER_INTEL)
-        exif_data_fix(data)   // the mandatory entries (Exif version, colour space, …)
+        exif_data_fix(data) // the mandatory entries (Exif version, colour space, …)
         let order = EXIF_BYTE_ORDER_INTEL
 
         func content(_ ifd: ExifIfd) -> UnsafeMutablePointer<ExifContent> {
-            withUnsafeBytes(of: data.pointee.ifd) { $0.load(fromByteOffset: Int(ifd.rawValue) * MemoryLayout<UnsafeMutableRawPointer>.stride,
-                                                            as: UnsafeMutablePointer<ExifContent>.self) }
+            withUnsafeBytes(of: data.pointee.ifd) {
+                $0.load(
+                    fromByteOffset: Int(ifd.rawValue) * MemoryLayout<UnsafeMutableRawPointer>.stride,
+                    as: UnsafeMutablePointer<ExifContent>.self)
+            }
         }
         func entry(_ ifd: ExifIfd, _ tag: ExifTag) -> UnsafeMutablePointer<ExifEntry> {
             if let existing = exif_content_get_entry(content(ifd), tag) { return existing }
             let created = exif_entry_new()!
             exif_content_add_entry(content(ifd), created)
             exif_entry_initialize(created, tag)
-            exif_entry_unref(created)   // the content holds it now
+            exif_entry_unref(created) // the content holds it now
             return created
         }
         func setText(_ ifd: ExifIfd, _ tag: ExifTag, _ text: String) {

@@ -1,5 +1,6 @@
 import OcellusCapture
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,7 +45,7 @@ public final class PhotoOutput: @unchecked Sendable {
 
     public init() {
         _ = work.addObserver { job in job() }
-        videoOutput.convertsFramesItself = true   // a framed photo is cropped from the camera's frame, not scaled
+        videoOutput.convertsFramesItself = true // a framed photo is cropped from the camera's frame, not scaled
         videoOutput.frameHandler = { [unowned(unsafe) self] frame in self.take(frame) }
     }
 
@@ -91,7 +92,11 @@ public final class PhotoOutput: @unchecked Sendable {
         guard !work.isEventThread else { return }
         let drained = ConditionLock()
         var finished = false
-        work.post { drained.withLock { finished = true; drained.broadcast() } }
+        work.post {
+            drained.withLock {
+                finished = true; drained.broadcast()
+            }
+        }
         drained.withLock { while !finished { drained.wait() } }
     }
 
@@ -123,24 +128,30 @@ public final class PhotoOutput: @unchecked Sendable {
             videoOutput.countUndecodable()
             return
         }
-        guard let (settings, completion, rotation, mirrored, camera) = lock.withLock({ () -> (PhotoSettings, Completion, Int, Bool, Device?)? in
-            guard !requests.isEmpty else { return nil }
-            let (settings, completion) = requests.removeFirst()
-            return (settings, completion, self.rotation, self.mirrored, self.camera)
-        }) else { return }
+        guard
+            let (settings, completion, rotation, mirrored, camera) = lock.withLock({ () -> (PhotoSettings, Completion, Int, Bool, Device?)? in
+                guard !requests.isEmpty else { return nil }
+                let (settings, completion) = requests.removeFirst()
+                return (settings, completion, self.rotation, self.mirrored, self.camera)
+            })
+        else { return }
         let copy = RetainedFrame(copying: frame)
         let captureTime = Self.wallClock(ofMonotonic: frame.timestampNanoseconds)
         work.post {
-            let metadata = PhotoMetadata(orientation: PhotoMetadata.orientation(rotation: rotation, mirrored: mirrored),
-                                         make: camera?.details.vendorName,
-                                         model: camera?.details.productName ?? camera?.name, captureTime: captureTime)
+            let metadata = PhotoMetadata(
+                orientation: PhotoMetadata.orientation(rotation: rotation, mirrored: mirrored),
+                make: camera?.details.vendorName,
+                model: camera?.details.productName ?? camera?.name, captureTime: captureTime)
             let turn = settings.appliesRotationToPixels
-            completion(Result { () throws(OcellusError) -> Photo in
-                let made = try JPEGPhoto.make(from: copy.frame, metadata: metadata, rotation: turn ? rotation : 0,
-                                              mirrored: turn && mirrored, quality: settings.quality)
-                return Photo(jpeg: made.bytes, width: made.width, height: made.height, orientation: turn ? 1 : metadata.orientation,
-                             sequence: copy.frame.sequence, timestampNanoseconds: copy.frame.timestampNanoseconds)
-            })
+            completion(
+                Result { () throws(OcellusError) -> Photo in
+                    let made = try JPEGPhoto.make(
+                        from: copy.frame, metadata: metadata, rotation: turn ? rotation : 0,
+                        mirrored: turn && mirrored, quality: settings.quality)
+                    return Photo(
+                        jpeg: made.bytes, width: made.width, height: made.height, orientation: turn ? 1 : metadata.orientation,
+                        sequence: copy.frame.sequence, timestampNanoseconds: copy.frame.timestampNanoseconds)
+                })
         }
     }
 

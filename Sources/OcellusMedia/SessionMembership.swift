@@ -13,8 +13,10 @@ public final class SessionMembership: @unchecked Sendable {
     public var session: CaptureSession? { lock.withLock { joined } }
 
     /// `onEnd` runs on the session's event thread when it stops (nil) or fails (the error).
-    public func attach(_ output: VideoDataOutput, to session: CaptureSession, what: String,
-                onEnd: @escaping @Sendable (OcellusError?) -> Void) throws(OcellusError) {
+    public func attach(
+        _ output: VideoDataOutput, to session: CaptureSession, what: String,
+        onEnd: @escaping @Sendable (OcellusError?) -> Void
+    ) throws(OcellusError) {
         guard lock.withLock({ joined == nil }) else { throw OcellusError(.wrongState, "the \(what) is already part of a session") }
         try session.addOutput(output)
         let observer = session.events.addObserver { event in

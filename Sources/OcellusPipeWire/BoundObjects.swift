@@ -1,6 +1,7 @@
 import CLibPipeWire
 import CPipeWire
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,8 +28,10 @@ final class BoundNode {
     private var enumeratedControls = false
     private let onChange: () -> Void
 
-    init(globalID: UInt32, media: DeviceFacts.Media, proxy: UnsafeMutableRawPointer, properties: [String: String],
-         onChange: @escaping () -> Void) {
+    init(
+        globalID: UInt32, media: DeviceFacts.Media, proxy: UnsafeMutableRawPointer, properties: [String: String],
+        onChange: @escaping () -> Void
+    ) {
         self.globalID = globalID
         self.media = media
         self.proxy = OpaquePointer(proxy)
@@ -62,7 +65,8 @@ final class BoundNode {
             }
         }
         if media == .video && !enumeratedControls, let params = info.params,
-           (0..<Int(info.n_params)).contains(where: { params[$0].id == SPA_PARAM_PropInfo.rawValue }) {
+            (0..<Int(info.n_params)).contains(where: { params[$0].id == SPA_PARAM_PropInfo.rawValue })
+        {
             enumeratedControls = true
             refreshControls()
         }
@@ -93,7 +97,8 @@ final class BoundNode {
         if paramID == SPA_PARAM_PropInfo.rawValue {
             var info = ocpw_prop_info()
             if ocpw_parse_prop_info(param, &info) == 0, info.kind != UInt32(OCPW_PROP_UNSUPPORTED.rawValue),
-               !controls.contains(where: { $0.id == info.id }) {
+                !controls.contains(where: { $0.id == info.id })
+            {
                 controls.append(info)
             }
             return

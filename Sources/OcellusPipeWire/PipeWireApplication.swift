@@ -17,7 +17,7 @@ public struct PipeWireApplication: Sendable, Equatable {
         let safe = String(id.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" ? $0 : "_" })
         return clientProperties.merging([
             "node.name": "ocellus." + safe,
-            "node.description": device.map { "\(name): \($0)" } ?? name,
+            "node.description": device.map { "\(name): \($0)" } ?? name
         ]) { _, new in new }
     }
 }

@@ -2,6 +2,7 @@ import CLibPipeWire
 import CPipeWire
 import OcellusCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,7 +67,8 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     func setControl(ofNode serial: String, key: UInt32, value: Int32, isBoolean: Bool) throws(OcellusError) {
         let result = try withNode(serial, refresh: false) { node in node.setControl(key: key, value: value, isBoolean: isBoolean) }
         guard result >= 0 else {
-            throw OcellusError(result == -EACCES || result == -EPERM ? .permissionDenied : .io,
+            throw OcellusError(
+                result == -EACCES || result == -EPERM ? .permissionDenied : .io,
                 "PipeWire refused the control: \(String(cString: strerror(-result)))")
         }
     }
@@ -94,35 +96,44 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
     // MARK: DeviceBackend
 
     /// A camera by its node's `object.serial` (its `backendKey`), on a connection of its own.
-    public func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
-                           handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+    public func openStream(
+        for device: Device, format: VideoFormat, frameRate: FrameRate,
+        handler: @escaping (CameraStreamEvent) -> Void
+    ) throws(OcellusError) -> any CameraStream {
         let camera = device.uniqueID
-        return try PipeWireStream(remote: remote, objectSerial: device.backendKey, format: format, frameRate: frameRate,
-                                  application: application, deviceName: device.name,
-                                  foundInUse: { [formatsInUse] running in formatsInUse.withLock { $0[camera] = running } },
-                                  handler: handler)
+        return try PipeWireStream(
+            remote: remote, objectSerial: device.backendKey, format: format, frameRate: frameRate,
+            application: application, deviceName: device.name,
+            foundInUse: { [formatsInUse] running in formatsInUse.withLock { $0[camera] = running } },
+            handler: handler)
     }
 
     public func takeFormatInUse(of device: Device) -> (format: VideoFormat, rate: FrameRate)? {
         formatsInUse.withLock { $0.removeValue(forKey: device.uniqueID) }
     }
 
-    public func openAudioStream(for device: Device, format: AudioFormat,
-                                handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+    public func openAudioStream(
+        for device: Device, format: AudioFormat,
+        handler: @escaping (AudioStreamEvent) -> Void
+    ) throws(OcellusError) -> any AudioStream {
         guard device.type == .microphone else { throw OcellusError(.invalidArgument, "\(device.uniqueID) is not a microphone") }
-        return try PipeWireAudioStream(remote: remote, objectSerial: device.backendKey, format: format,
-                                       application: application, deviceName: device.name, handler: handler)
+        return try PipeWireAudioStream(
+            remote: remote, objectSerial: device.backendKey, format: format,
+            application: application, deviceName: device.name, handler: handler)
     }
 
-    public func openPlaybackReference(beside microphone: Device, format: AudioFormat,
-                                      handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+    public func openPlaybackReference(
+        beside microphone: Device, format: AudioFormat,
+        handler: @escaping (AudioStreamEvent) -> Void
+    ) throws(OcellusError) -> any AudioStream {
         try PipeWireAudioStream.playbackReference(remote: remote, format: format, application: application, handler: handler)
     }
 
     public func start(delegate: any DeviceBackendDelegate, timeoutMilliseconds: UInt32) throws(OcellusError) {
         self.delegate = delegate
-        let connection = try PipeWireConnection(threadName: "ocellus-pw", remote: remote,
-                                                clientProperties: application?.clientProperties ?? [:])
+        let connection = try PipeWireConnection(
+            threadName: "ocellus-pw", remote: remote,
+            clientProperties: application?.clientProperties ?? [:])
         self.connection = connection
         let result = connection.withLock {
             enumerate(connection, timeoutMilliseconds: timeoutMilliseconds == 0 ? 3000 : timeoutMilliseconds)
@@ -135,18 +146,20 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
 
     public func stop() {
         guard let connection else { return }
-        connection.close(quiesce: { [self] in delegate = nil }, { [self] in
-            for node in nodes.values { node.destroy() }
-            nodes.removeAll()
-            for device in devices.values { device.destroy() }
-            devices.removeAll()
-            defaults?.destroy()
-            defaults = nil
-            registryHook.remove()
-            coreHook.remove()
-            if let registry { pw_proxy_destroy(registry) }
-            registry = nil
-        })
+        connection.close(
+            quiesce: { [self] in delegate = nil },
+            { [self] in
+                for node in nodes.values { node.destroy() }
+                nodes.removeAll()
+                for device in devices.values { device.destroy() }
+                devices.removeAll()
+                defaults?.destroy()
+                defaults = nil
+                registryHook.remove()
+                coreHook.remove()
+                if let registry { pw_proxy_destroy(registry) }
+                registry = nil
+            })
         self.connection = nil
     }
 
@@ -179,8 +192,10 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
         requestSync()
 
         guard connection.wait(milliseconds: timeoutMilliseconds, until: { settledOnce || failure != nil }) else {
-            return .failure(OcellusError(.timeout,
-                "PipeWire at \(remote.description) did not finish listing devices within \(timeoutMilliseconds) ms"))
+            return .failure(
+                OcellusError(
+                    .timeout,
+                    "PipeWire at \(remote.description) did not finish listing devices within \(timeoutMilliseconds) ms"))
         }
         if let failure { return .failure(failure) }
         return .success(())
@@ -236,8 +251,9 @@ public final class PipeWireBackend: DeviceBackend, @unchecked Sendable {
             guard let proxy = pw_registry_bind(registry, id, PipeWireTypes.node, UInt32(PW_VERSION_NODE), 0) else { return }
             nodes[id]?.destroy()
             // Weak: a node's event may come while this backend's deinit waits for the loop lock.
-            nodes[id] = BoundNode(globalID: id, media: media, proxy: proxy, properties: properties,
-                                  onChange: { [weak self] in self?.requestSync() })
+            nodes[id] = BoundNode(
+                globalID: id, media: media, proxy: proxy, properties: properties,
+                onChange: { [weak self] in self?.requestSync() })
             requestSync()
         } else if type == PipeWireTypes.device, mediaClass.hasSuffix("/Device") {
             guard let proxy = pw_registry_bind(registry, id, PipeWireTypes.device, UInt32(PW_VERSION_DEVICE), 0) else { return }

@@ -1,6 +1,7 @@
 import CLibPipeWire
 import CPipeWire
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,8 +52,10 @@ final class PipeWireConnection {
                 core = pw_context_connect(context, makeClientProperties(clientProperties), 0)
             }
             guard let core else {
-                return .failure(OcellusError(.backendUnavailable,
-                    "cannot connect to PipeWire at \(remote.description): \(errnoText()) (is the daemon running?)"))
+                return .failure(
+                    OcellusError(
+                        .backendUnavailable,
+                        "cannot connect to PipeWire at \(remote.description): \(errnoText()) (is the daemon running?)"))
             }
             return .success(core)
         }

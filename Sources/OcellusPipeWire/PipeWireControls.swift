@@ -20,7 +20,7 @@ public final class PipeWireControls: CameraControlling, @unchecked Sendable {
         UInt32(SPA_PROP_brightness.rawValue): 0x0098_0900, UInt32(SPA_PROP_contrast.rawValue): 0x0098_0901,
         UInt32(SPA_PROP_saturation.rawValue): 0x0098_0902, UInt32(SPA_PROP_hue.rawValue): 0x0098_0903,
         UInt32(SPA_PROP_gamma.rawValue): 0x0098_0910, UInt32(SPA_PROP_exposure.rawValue): 0x009a_0902,
-        UInt32(SPA_PROP_gain.rawValue): 0x0098_0913, UInt32(SPA_PROP_sharpness.rawValue): 0x0098_091b,
+        UInt32(SPA_PROP_gain.rawValue): 0x0098_0913, UInt32(SPA_PROP_sharpness.rawValue): 0x0098_091b
     ]
 
     static func v4l2ID(ofKey key: UInt32) -> UInt32 {
@@ -39,31 +39,36 @@ public final class PipeWireControls: CameraControlling, @unchecked Sendable {
         return infos.map { info in
             var info = info
             let name = withUnsafeBytes(of: &info.description) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            let kind: CameraControl.Kind = switch Int(info.kind) {
-            case Int(OCPW_PROP_BOOL.rawValue): .boolean
-            case Int(OCPW_PROP_MENU.rawValue): .menu
-            default: .integer
-            }
+            let kind: CameraControl.Kind =
+                switch Int(info.kind) {
+                case Int(OCPW_PROP_BOOL.rawValue): .boolean
+                case Int(OCPW_PROP_MENU.rawValue): .menu
+                default: .integer
+                }
             let menu = (0..<Int(info.n_labels)).map { index in
-                CameraControl.MenuItem(value: Int64(withUnsafeBytes(of: &info.label_values) { $0.load(fromByteOffset: index * 4, as: Int32.self) }),
-                                       name: withUnsafeBytes(of: &info.labels) { raw in
-                                           String(decoding: raw[(index * 48)..<(index * 48 + 48)].prefix { $0 != 0 }, as: UTF8.self)
-                                       })
+                CameraControl.MenuItem(
+                    value: Int64(withUnsafeBytes(of: &info.label_values) { $0.load(fromByteOffset: index * 4, as: Int32.self) }),
+                    name: withUnsafeBytes(of: &info.labels) { raw in
+                        String(decoding: raw[(index * 48)..<(index * 48 + 48)].prefix { $0 != 0 }, as: UTF8.self)
+                    })
             }
-            return CameraControl(id: Self.v4l2ID(ofKey: info.id), name: CameraControl.canonicalName(name), kind: kind,
-                                 minimum: Int64(info.minimum), maximum: Int64(info.maximum), step: Int64(info.step),
-                                 defaultValue: Int64(info.default_value), flags: [], menu: menu, value: values[info.id])
+            return CameraControl(
+                id: Self.v4l2ID(ofKey: info.id), name: CameraControl.canonicalName(name), kind: kind,
+                minimum: Int64(info.minimum), maximum: Int64(info.maximum), step: Int64(info.step),
+                defaultValue: Int64(info.default_value), flags: [], menu: menu, value: values[info.id])
         }
     }
 
     public func setControl(named name: String, to value: Int64) throws(OcellusError) {
         let backend = try reachable()
         let (infos, _) = try backend.controls(ofNode: serial)
-        guard let info = infos.first(where: { info in
-            var copy = info
-            let description = withUnsafeBytes(of: &copy.description) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            return CameraControl.canonicalName(description) == name
-        }) else {
+        guard
+            let info = infos.first(where: { info in
+                var copy = info
+                let description = withUnsafeBytes(of: &copy.description) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                return CameraControl.canonicalName(description) == name
+            })
+        else {
             throw OcellusError(.notFound, "the camera has no control \(name) through PipeWire")
         }
         guard Int64(info.minimum) <= value && value <= Int64(info.maximum) else {

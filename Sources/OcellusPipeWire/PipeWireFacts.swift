@@ -13,9 +13,11 @@ enum PipeWireFacts {
 
     /// Properties that only a node backed by hardware carries (libcamera publishes only
     /// cameras it found, with or without a location).
-    private static let hardwareKeys = ["device.bus", "device.bus-path", "device.vendor.id", "device.product.id",
-                                       "api.v4l2.path", "api.v4l2.cap.bus_info", "api.libcamera.location",
-                                       "api.libcamera.path", "api.alsa.card", "api.alsa.path"]
+    private static let hardwareKeys = [
+        "device.bus", "device.bus-path", "device.vendor.id", "device.product.id",
+        "api.v4l2.path", "api.v4l2.cap.bus_info", "api.libcamera.location",
+        "api.libcamera.path", "api.alsa.card", "api.alsa.path"
+    ]
 
     /// `V4L2_CAP_IO_MC`: a node whose format a media-controller pipeline sets.
     private static let mediaControllerCentric: UInt32 = 0x2000_0000
@@ -35,7 +37,8 @@ enum PipeWireFacts {
         // Node properties win over the device's where both have a key.
         let all = deviceProperties.merging(node.properties) { _, nodeValue in nodeValue }
         let nodeName = all["node.name"] ?? "node-\(node.globalID)"
-        let name = node.properties["node.description"] ?? deviceProperties["device.description"]
+        let name =
+            node.properties["node.description"] ?? deviceProperties["device.description"]
             ?? all["node.nick"] ?? nodeName
         var facts = DeviceFacts(media: node.media, name: name, backendKey: node.serial ?? "", fallbackName: nodeName)
         facts.bus = all["device.bus"] ?? (all["api.v4l2.cap.bus_info"]?.hasPrefix("usb-") == true ? "usb" : nil)
@@ -60,8 +63,9 @@ enum PipeWireFacts {
             USBDeviceLayout.read(deviceDirectory: usb.sysfsPath)?
                 .describeVideoFunction(of: realPath("/sys/class/video4linux/\(node)/device"), identity: usb, in: &facts)
         } else if let card = all["api.alsa.card"], let directory = realPath("/sys/class/sound/card\(card)/device"),
-                  let usb = USBIdentity(containing: directory) {
-            usb.apply(to: &facts)   // a USB microphone, e.g. the one built into a webcam
+            let usb = USBIdentity(containing: directory)
+        {
+            usb.apply(to: &facts) // a USB microphone, e.g. the one built into a webcam
         }
         if let camera = all["api.libcamera.path"], facts.vendorID == nil {
             describeLibcameraCamera(camera, in: &facts)
@@ -112,7 +116,8 @@ enum PipeWireFacts {
             numbers += properties[key].map(DeviceNumbers.parse(list:)) ?? []
         }
         if let path = properties["api.v4l2.path"], let node = path.split(separator: "/").last,
-           let number = readAttribute("/sys/class/video4linux/\(node)/dev").flatMap(DeviceNumbers.parse(majorMinor:)) {
+            let number = readAttribute("/sys/class/video4linux/\(node)/dev").flatMap(DeviceNumbers.parse(majorMinor:))
+        {
             numbers.append(number)
         }
         var unique: [UInt64] = []
@@ -154,7 +159,8 @@ enum PipeWireFormats {
     /// The format and rate a fixed (agreed) format names, where Ocellus knows its pixel format.
     static func running(_ parsed: ocpw_video_format) -> (format: VideoFormat, rate: FrameRate)? {
         guard let fourCC = fourCC(subtype: parsed.media_subtype, format: parsed.n_formats > 0 ? parsed.formats.0 : 0),
-              parsed.n_sizes > 0, parsed.sizes.0.width > 0, parsed.sizes.0.height > 0 else { return nil }
+            parsed.n_sizes > 0, parsed.sizes.0.width > 0, parsed.sizes.0.height > 0
+        else { return nil }
         let rate = parsed.n_rates > 0 ? FrameRate(parsed.rates.0.num, parsed.rates.0.denom) : FrameRate(0, 1)
         return (VideoFormat(pixelFormat: fourCC, width: parsed.sizes.0.width, height: parsed.sizes.0.height, frameRates: [rate]), rate)
     }
@@ -163,9 +169,11 @@ enum PipeWireFormats {
     static func spaFormat(for fourCC: FourCC) -> (subtype: UInt32, format: UInt32)? {
         if fourCC == .mjpeg { return (SPA_MEDIA_SUBTYPE_mjpg.rawValue, SPA_VIDEO_FORMAT_UNKNOWN.rawValue) }
         if fourCC == .h264 { return (SPA_MEDIA_SUBTYPE_h264.rawValue, SPA_VIDEO_FORMAT_UNKNOWN.rawValue) }
-        let raw: [UInt32] = [SPA_VIDEO_FORMAT_YUY2, SPA_VIDEO_FORMAT_UYVY, SPA_VIDEO_FORMAT_NV12, SPA_VIDEO_FORMAT_I420,
-                             SPA_VIDEO_FORMAT_RGB, SPA_VIDEO_FORMAT_BGRx, SPA_VIDEO_FORMAT_BGRA, SPA_VIDEO_FORMAT_GRAY8,
-                             SPA_VIDEO_FORMAT_GRAY16_LE].map(\.rawValue)
+        let raw: [UInt32] = [
+            SPA_VIDEO_FORMAT_YUY2, SPA_VIDEO_FORMAT_UYVY, SPA_VIDEO_FORMAT_NV12, SPA_VIDEO_FORMAT_I420,
+            SPA_VIDEO_FORMAT_RGB, SPA_VIDEO_FORMAT_BGRx, SPA_VIDEO_FORMAT_BGRA, SPA_VIDEO_FORMAT_GRAY8,
+            SPA_VIDEO_FORMAT_GRAY16_LE
+        ].map(\.rawValue)
         return raw.first { self.fourCC(subtype: SPA_MEDIA_SUBTYPE_raw.rawValue, format: $0) == fourCC }
             .map { (SPA_MEDIA_SUBTYPE_raw.rawValue, $0) }
     }
@@ -213,13 +221,17 @@ enum PipeWireFormats {
                     range = SizeRange(minWidth: minWidth, minHeight: minHeight, maxWidth: maxWidth, maxHeight: maxHeight, stepWidth: 1, stepHeight: 1)
                     range!.preferred = range!.contains(width: stated.width, height: stated.height) ? FrameSize(width: stated.width, height: stated.height) : nil
                 }
-                result.append(VideoFormat(pixelFormat: pixelFormat, width: maxWidth, height: maxHeight,
-                                          frameRates: rates, frameRatesAreRange: isRange, sizeRange: range, preferredFrameRate: preferredRate))
+                result.append(
+                    VideoFormat(
+                        pixelFormat: pixelFormat, width: maxWidth, height: maxHeight,
+                        frameRates: rates, frameRatesAreRange: isRange, sizeRange: range, preferredFrameRate: preferredRate))
                 continue
             }
             for size in sizes where size.width > 0 && size.height > 0 {
-                result.append(VideoFormat(pixelFormat: pixelFormat, width: size.width, height: size.height,
-                                          frameRates: rates, frameRatesAreRange: isRange, preferredFrameRate: preferredRate))
+                result.append(
+                    VideoFormat(
+                        pixelFormat: pixelFormat, width: size.width, height: size.height,
+                        frameRates: rates, frameRatesAreRange: isRange, preferredFrameRate: preferredRate))
             }
         }
         return result

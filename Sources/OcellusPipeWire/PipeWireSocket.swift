@@ -1,4 +1,5 @@
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,8 +17,10 @@ enum PipeWireSocket {
     /// A connected, close-on-exec socket whose ownership passes to the caller.
     static func connect(_ remote: String) -> Result<Int32, OcellusError> {
         guard let path = path(for: remote) else {
-            return .failure(OcellusError(.backendUnavailable,
-                "cannot find PipeWire socket \"\(remote)\": neither PIPEWIRE_RUNTIME_DIR nor XDG_RUNTIME_DIR is set"))
+            return .failure(
+                OcellusError(
+                    .backendUnavailable,
+                    "cannot find PipeWire socket \"\(remote)\": neither PIPEWIRE_RUNTIME_DIR nor XDG_RUNTIME_DIR is set"))
         }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -42,11 +45,15 @@ enum PipeWireSocket {
             let code = errno
             close(fd)
             if code == EACCES || code == EPERM {
-                return .failure(OcellusError(.permissionDenied,
-                    "cannot connect to PipeWire at \(path): \(errnoText(code)) (a sandboxed app reaches cameras through the camera portal)"))
+                return .failure(
+                    OcellusError(
+                        .permissionDenied,
+                        "cannot connect to PipeWire at \(path): \(errnoText(code)) (a sandboxed app reaches cameras through the camera portal)"))
             }
-            return .failure(OcellusError(.backendUnavailable,
-                "cannot connect to PipeWire at \(path): \(errnoText(code)) (is the daemon running?)"))
+            return .failure(
+                OcellusError(
+                    .backendUnavailable,
+                    "cannot connect to PipeWire at \(path): \(errnoText(code)) (is the daemon running?)"))
         }
         return .success(fd)
     }

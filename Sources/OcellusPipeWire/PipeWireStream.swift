@@ -1,6 +1,7 @@
 import CLibPipeWire
 import CPipeWire
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,12 +60,15 @@ final class PipeWireCapture: @unchecked Sendable {
     private var everStreamed = false
 
     /// Connects and waits until buffers flow (or fails within `timeoutMilliseconds`).
-    init(remote: PipeWireRemote, objectSerial: String?, timeoutMilliseconds: UInt32, media: PipeWireCaptureMedia,
-         application: PipeWireApplication?, deviceName: String?) throws(OcellusError) {
+    init(
+        remote: PipeWireRemote, objectSerial: String?, timeoutMilliseconds: UInt32, media: PipeWireCaptureMedia,
+        application: PipeWireApplication?, deviceName: String?
+    ) throws(OcellusError) {
         self.media = media
         self.identity = application?.streamProperties(device: deviceName) ?? ["node.name": "ocellus-capture"]
-        let connection = try PipeWireConnection(threadName: "ocellus-capture", remote: remote,
-                                                clientProperties: application?.clientProperties ?? [:])
+        let connection = try PipeWireConnection(
+            threadName: "ocellus-capture", remote: remote,
+            clientProperties: application?.clientProperties ?? [:])
         self.connection = connection
         let outcome = connection.withLock {
             connect(connection, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds)
@@ -81,19 +85,21 @@ final class PipeWireCapture: @unchecked Sendable {
     func stop() {
         guard let connection else { return }
         connection.withLock { finished = true }
-        connection.close(quiesce: { [self] in
-            if let stream { pw_stream_disconnect(stream) }
-        }, { [self] in
-            if let stream {
-                spa_hook_remove(streamHook.pointer)
-                pw_stream_destroy(stream)
-            }
-            stream = nil
-            registryHook.remove()
-            if let registry { pw_proxy_destroy(registry) }
-            registry = nil
-            if connection.core != nil { spa_hook_remove(coreHook.pointer) }
-        })
+        connection.close(
+            quiesce: { [self] in
+                if let stream { pw_stream_disconnect(stream) }
+            },
+            { [self] in
+                if let stream {
+                    spa_hook_remove(streamHook.pointer)
+                    pw_stream_destroy(stream)
+                }
+                stream = nil
+                registryHook.remove()
+                if let registry { pw_proxy_destroy(registry) }
+                registry = nil
+                if connection.core != nil { spa_hook_remove(coreHook.pointer) }
+            })
         self.connection = nil
     }
 
@@ -131,16 +137,20 @@ final class PipeWireCapture: @unchecked Sendable {
         var pod = [UInt8](repeating: 0, count: 1024)
         let result: Int32 = pod.withUnsafeMutableBufferPointer { bytes in
             var param = media.buildFormat(bytes.baseAddress!, UInt32(bytes.count))
-            return pw_stream_connect(stream, SPA_DIRECTION_INPUT, UInt32.max,
-                                     pw_stream_flags(PW_STREAM_FLAG_AUTOCONNECT.rawValue | PW_STREAM_FLAG_MAP_BUFFERS.rawValue),
-                                     &param, 1)
+            return pw_stream_connect(
+                stream, SPA_DIRECTION_INPUT, UInt32.max,
+                pw_stream_flags(PW_STREAM_FLAG_AUTOCONNECT.rawValue | PW_STREAM_FLAG_MAP_BUFFERS.rawValue),
+                &param, 1)
         }
         guard result >= 0 else { return OcellusError(.other, "cannot connect the capture stream: \(errnoText(-result))") }
 
         guard !media.readyWhenConnected else { return nil }
         let ready = { [self] in state == PW_STREAM_STATE_STREAMING }
         guard connection.wait(milliseconds: timeoutMilliseconds, until: { ready() || failure != nil }) else {
-            return OcellusError(.timeout, "the \(media.device) did not start streaming \(media.description) within \(timeoutMilliseconds) ms (format negotiation stalled, or the \(media.device) is gone)")
+            return OcellusError(
+                .timeout,
+                "the \(media.device) did not start streaming \(media.description) within \(timeoutMilliseconds) ms (format negotiation stalled, or the \(media.device) is gone)"
+            )
         }
         return failure
     }
@@ -153,7 +163,8 @@ final class PipeWireCapture: @unchecked Sendable {
         registryEvents.pointer.pointee.version = UInt32(PW_VERSION_REGISTRY_EVENTS)
         registryEvents.pointer.pointee.global = { data, id, _, type, _, props in
             guard let type, String(cString: type) == PipeWireTypes.node,
-                  let serial = spa_dict_lookup(props, "object.serial") else { return }
+                let serial = spa_dict_lookup(props, "object.serial")
+            else { return }
             let capture = Unmanaged<PipeWireCapture>.fromOpaque(data!).takeUnretainedValue()
             if String(cString: serial) == capture.targetSerial { capture.targetGlobalID = id }
         }
@@ -162,8 +173,9 @@ final class PipeWireCapture: @unchecked Sendable {
             guard id == capture.targetGlobalID else { return }
             capture.fail(OcellusError(.disconnected, "the \(capture.media.device) was disconnected"))
         }
-        ocpw_registry_add_listener(registry, registryHook.pointer, registryEvents.pointer,
-                                   Unmanaged.passUnretained(self).toOpaque())
+        ocpw_registry_add_listener(
+            registry, registryHook.pointer, registryEvents.pointer,
+            Unmanaged.passUnretained(self).toOpaque())
     }
 
     // MARK: Stream events (loop thread)
@@ -206,7 +218,8 @@ final class PipeWireCapture: @unchecked Sendable {
         guard let buffer = pwBuffer.pointee.buffer else { return }
         // The cycle's time, not this thread's: a thread scheduled late reads the same time.
         var time = pw_time()
-        let cycle = media.wantsCycleTime && pw_stream_get_time_n(stream, &time, MemoryLayout<pw_time>.size) == 0 && time.now > 0
+        let cycle =
+            media.wantsCycleTime && pw_stream_get_time_n(stream, &time, MemoryLayout<pw_time>.size) == 0 && time.now > 0
             ? UInt64(time.now) : nil
         media.process(buffer, cycle)
     }
@@ -228,10 +241,12 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
     private var headerSequenceCounts = true
     private var capture: PipeWireCapture?
 
-    public init(remote: PipeWireRemote, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
-                timeoutMilliseconds: UInt32 = 3000, application: PipeWireApplication? = nil, deviceName: String? = nil,
-                foundInUse: @escaping ((format: VideoFormat, rate: FrameRate)) -> Void = { _ in },
-                handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
+    public init(
+        remote: PipeWireRemote, objectSerial: String, format: VideoFormat, frameRate: FrameRate,
+        timeoutMilliseconds: UInt32 = 3000, application: PipeWireApplication? = nil, deviceName: String? = nil,
+        foundInUse: @escaping ((format: VideoFormat, rate: FrameRate)) -> Void = { _ in },
+        handler: @escaping (CameraStreamEvent) -> Void
+    ) throws(OcellusError) {
         // The rate it runs at, not the rates the camera offers in this format (the session's frame
         // interval, the active format and a recording's rate read it).
         self.format = VideoFormat(pixelFormat: format.pixelFormat, width: format.width, height: format.height, frameRates: [frameRate])
@@ -256,17 +271,22 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
                 // one changed while streaming (the producer renegotiated) ends the stream.
                 var agreed = ocpw_video_format()
                 guard ocpw_parse_video_format(param, &agreed) == 0, agreed.n_sizes > 0,
-                      PipeWireFormats.fourCC(subtype: agreed.media_subtype, format: agreed.n_formats > 0 ? agreed.formats.0 : 0)
+                    PipeWireFormats.fourCC(subtype: agreed.media_subtype, format: agreed.n_formats > 0 ? agreed.formats.0 : 0)
                         == format.pixelFormat,
-                      agreed.sizes.0.width == width, agreed.sizes.0.height == height else {
+                    agreed.sizes.0.width == width, agreed.sizes.0.height == height
+                else {
                     let size = agreed.n_sizes > 0 ? " \(agreed.sizes.0.width)x\(agreed.sizes.0.height)" : ""
                     guard beforeStreaming else {
-                        return OcellusError(.io, "the camera's format changed to \(PipeWireFormats.describe(agreed))\(size) while it streamed "
-                            + "\(format.pixelFormat) \(width)x\(height) (another app asked for it); the stream ended")
+                        return OcellusError(
+                            .io,
+                            "the camera's format changed to \(PipeWireFormats.describe(agreed))\(size) while it streamed "
+                                + "\(format.pixelFormat) \(width)x\(height) (another app asked for it); the stream ended")
                     }
                     if let running = PipeWireFormats.running(agreed) { foundInUse(running) }
-                    return OcellusError(.busy, "the camera streams \(PipeWireFormats.describe(agreed))\(size) for another app, "
-                        + "not \(format.pixelFormat) \(width)x\(height)")
+                    return OcellusError(
+                        .busy,
+                        "the camera streams \(PipeWireFormats.describe(agreed))\(size) for another app, "
+                            + "not \(format.pixelFormat) \(width)x\(height)")
                 }
                 var meta = [UInt8](repeating: 0, count: 256)
                 _ = meta.withUnsafeMutableBufferPointer { bytes in
@@ -277,8 +297,9 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
             },
             process: { [unowned(unsafe) self] buffer, _ in self.deliver(buffer) },
             failed: { [unowned(unsafe) self] error in self.handler(.failed(error)) })
-        capture = try PipeWireCapture(remote: remote, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds, media: media,
-                                      application: application, deviceName: deviceName)
+        capture = try PipeWireCapture(
+            remote: remote, objectSerial: objectSerial, timeoutMilliseconds: timeoutMilliseconds, media: media,
+            application: application, deviceName: deviceName)
     }
 
     deinit { stop() }
@@ -307,17 +328,22 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
             func plane(_ index: Int) -> FramePlane? {
                 let plane = data[index]
                 guard let planeBase = plane.data, let planeChunk = plane.chunk, planeChunk.pointee.size > 0,
-                      Int(planeChunk.pointee.offset) + Int(planeChunk.pointee.size) <= Int(plane.maxsize) else { return nil }
-                return FramePlane(bytes: UnsafeRawBufferPointer(start: planeBase + Int(planeChunk.pointee.offset), count: Int(planeChunk.pointee.size)),
-                                  stride: planeChunk.pointee.stride > 0 ? Int(planeChunk.pointee.stride) : layout.chromaStride)
+                    Int(planeChunk.pointee.offset) + Int(planeChunk.pointee.size) <= Int(plane.maxsize)
+                else { return nil }
+                return FramePlane(
+                    bytes: UnsafeRawBufferPointer(start: planeBase + Int(planeChunk.pointee.offset), count: Int(planeChunk.pointee.size)),
+                    stride: planeChunk.pointee.stride > 0 ? Int(planeChunk.pointee.stride) : layout.chromaStride)
             }
-            planes = (FramePlane(bytes: bytes, stride: chunk.pointee.stride > 0 ? Int(chunk.pointee.stride) : layout.stride),
-                      plane(1), pixelFormat == .i420 && buffer.pointee.n_datas > 2 ? plane(2) : nil)
+            planes = (
+                FramePlane(bytes: bytes, stride: chunk.pointee.stride > 0 ? Int(chunk.pointee.stride) : layout.stride),
+                plane(1), pixelFormat == .i420 && buffer.pointee.n_datas > 2 ? plane(2) : nil
+            )
         }
-        let frame = CameraFrame(pixelFormat: pixelFormat, width: width, height: height,
-                                sequence: sequence, timestampNanoseconds: timestamp,
-                                isCorrupt: chunk.pointee.flags & Int32(SPA_CHUNK_FLAG_CORRUPTED) != 0,
-                                planes: planes.0, planes.1, planes.2)
+        let frame = CameraFrame(
+            pixelFormat: pixelFormat, width: width, height: height,
+            sequence: sequence, timestampNanoseconds: timestamp,
+            isCorrupt: chunk.pointee.flags & Int32(SPA_CHUNK_FLAG_CORRUPTED) != 0,
+            planes: planes.0, planes.1, planes.2)
         withUnsafePointer(to: frame) { handler(.frame($0)) }
     }
 }
@@ -340,21 +366,24 @@ struct RowLayout {
     init(_ format: FourCC, width: Int, height: Int, chunkSize: Int, statedStride: Int) {
         self.chunkSize = chunkSize
         let chromaRows = (height + 1) / 2
-        let (row, chromaRow, chromaPlanes): (Int, Int, Int) = switch format {
-        case .yuyv, .uyvy: (width * 2, 0, 0)
-        case .nv12: (width, (width + 1) / 2 * 2, 1)
-        case .i420: (width, (width + 1) / 2, 2)
-        case .grey: (width, 0, 0)
-        case .rgb24, .bgr24: (width * 3, 0, 0)
-        case .bgrx, .bgra, .rgba: (width * 4, 0, 0)
-        default: (0, 0, 0)   // compressed: one run of bytes
-        }
+        let (row, chromaRow, chromaPlanes): (Int, Int, Int) =
+            switch format {
+            case .yuyv, .uyvy: (width * 2, 0, 0)
+            case .nv12: (width, (width + 1) / 2 * 2, 1)
+            case .i420: (width, (width + 1) / 2, 2)
+            case .grey: (width, 0, 0)
+            case .rgb24, .bgr24: (width * 3, 0, 0)
+            case .bgrx, .bgra, .rgba: (width * 4, 0, 0)
+            default: (0, 0, 0) // compressed: one run of bytes
+            }
         if statedStride > 0 {
             stride = statedStride
             // The chroma stride is not stated: whatever the rest of the chunk holds per chroma row.
             let rest = chunkSize - statedStride * height
             let measured = chromaPlanes > 0 && rest > 0 ? rest / (chromaPlanes * chromaRows) : 0
-            chromaStride = measured >= chromaRow ? measured
+            chromaStride =
+                measured >= chromaRow
+                ? measured
                 : format == .nv12 ? statedStride : statedStride / 2
             return
         }

@@ -1,5 +1,6 @@
 import CLoadedObject
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,9 +39,11 @@ public struct LoadedLibrary {
     /// first candidate (`pluginCandidates`) whose `versionSymbol` answers `version` and in which
     /// `resolve` finds every entry point. Else `.libraryUnavailable`: `needs` (what the plugin is
     /// for), how to `install` it, then why each candidate failed.
-    public static func plugin<Entry>(_ fileName: String, what: String, environmentVariable: String, versionSymbol: String,
-                                     version: Int32, needs: String, install: String,
-                                     resolve: (LoadedLibrary) -> Entry?) throws(OcellusError) -> Entry {
+    public static func plugin<Entry>(
+        _ fileName: String, what: String, environmentVariable: String, versionSymbol: String,
+        version: Int32, needs: String, install: String,
+        resolve: (LoadedLibrary) -> Entry?
+    ) throws(OcellusError) -> Entry {
         typealias Version = @convention(c) () -> Int32
         let candidates = pluginCandidates(fileName, environmentVariable: environmentVariable)
         let (entry, failures) = first(of: candidates) { (loaded) throws(Refusal) in
@@ -50,12 +53,15 @@ public struct LoadedLibrary {
             return entry
         }
         if let entry { return entry }
-        throw OcellusError(.libraryUnavailable,
-                           "\(needs) (\(install), or set \(environmentVariable) to the plugin): \(failures.joined(separator: "; "))")
+        throw OcellusError(
+            .libraryUnavailable,
+            "\(needs) (\(install), or set \(environmentVariable) to the plugin): \(failures.joined(separator: "; "))")
     }
 
-    public static func first<Entry>(of candidates: [String],
-                             resolve: (LoadedLibrary) throws(Refusal) -> Entry) -> (entry: Entry?, failures: [String]) {
+    public static func first<Entry>(
+        of candidates: [String],
+        resolve: (LoadedLibrary) throws(Refusal) -> Entry
+    ) -> (entry: Entry?, failures: [String]) {
         var failures: [String] = []
         for path in candidates {
             guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {

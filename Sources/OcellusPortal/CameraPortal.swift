@@ -1,5 +1,6 @@
 import CSDBus
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,20 +56,22 @@ public final class CameraPortal: Sendable {
         let requestPath = "/org/freedesktop/portal/desktop/request/\(sender)/\(token)"
         let outcome = ResponseBox()
         var slot: OpaquePointer?
-        let subscribed = sd_bus_match_signal(bus, &slot, Self.service, requestPath, "org.freedesktop.portal.Request", "Response",
-                                             { message, data, _ in
-            var code: UInt32 = 2
-            _ = csdbus_read_response(message, &code)
-            Unmanaged<ResponseBox>.fromOpaque(data!).takeUnretainedValue().code = code
-            return 0
-        }, Unmanaged.passUnretained(outcome).toOpaque())
+        let subscribed = sd_bus_match_signal(
+            bus, &slot, Self.service, requestPath, "org.freedesktop.portal.Request", "Response",
+            { message, data, _ in
+                var code: UInt32 = 2
+                _ = csdbus_read_response(message, &code)
+                Unmanaged<ResponseBox>.fromOpaque(data!).takeUnretainedValue().code = code
+                return 0
+            }, Unmanaged.passUnretained(outcome).toOpaque())
         defer { sd_bus_slot_unref(slot) }
         guard subscribed >= 0 else { throw OcellusError(.backendUnavailable, "cannot watch the portal's answer: \(errnoText(-subscribed))") }
         var error = sd_bus_error()
         defer { sd_bus_error_free(&error) }
         var returnedPath = [CChar](repeating: 0, count: 512)
-        let called = csdbus_portal_request(bus, Self.service, Self.path, Self.interface, "AccessCamera", token,
-                                           &returnedPath, returnedPath.count, &error)
+        let called = csdbus_portal_request(
+            bus, Self.service, Self.path, Self.interface, "AccessCamera", token,
+            &returnedPath, returnedPath.count, &error)
         guard called >= 0 else { throw Self.error(of: error, result: called, calling: "AccessCamera") }
         let deadline = timeoutMilliseconds == 0 ? UInt64.max : monotonicNanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
         while outcome.code == nil {
@@ -111,8 +114,9 @@ public final class CameraPortal: Sendable {
         var error = sd_bus_error()
         defer { sd_bus_error_free(&error) }
         var present: Int32 = 0
-        let read = sd_bus_get_property_trivial(bus, Self.service, Self.path, Self.interface, "IsCameraPresent", &error,
-                                               CChar(UInt8(ascii: "b")), &present)
+        let read = sd_bus_get_property_trivial(
+            bus, Self.service, Self.path, Self.interface, "IsCameraPresent", &error,
+            CChar(UInt8(ascii: "b")), &present)
         guard read >= 0 else { throw Self.error(of: error, result: read, calling: "IsCameraPresent") }
         return present != 0
     }
@@ -123,13 +127,18 @@ public final class CameraPortal: Sendable {
 
     private static let tokens = ConditionLock()
     nonisolated(unsafe) private static var tokenCounter = 0
-    private static func nextToken() -> Int { tokens.withLock { tokenCounter += 1; return tokenCounter } }
+    private static func nextToken() -> Int {
+        tokens.withLock {
+            tokenCounter += 1; return tokenCounter
+        }
+    }
 
     private func connect() throws(OcellusError) -> OpaquePointer {
         var connection: OpaquePointer?
         let result = csdbus_connect(busAddress, 1, &connection)
         guard result >= 0, let connection else {
-            throw OcellusError(.backendUnavailable,
+            throw OcellusError(
+                .backendUnavailable,
                 "cannot reach the session bus (\(busAddress ?? "DBUS_SESSION_BUS_ADDRESS")) for the camera portal: \(errnoText(-result))")
         }
         // The portal answers its calls at once (only the Request's Response waits on the user):
@@ -144,21 +153,22 @@ public final class CameraPortal: Sendable {
         let message = error.message.map { String(cString: $0) } ?? errnoText(-result)
         switch name {
         case "org.freedesktop.portal.Error.NotAllowed":
-            return OcellusError(.permissionDenied,
-                "the camera portal does not allow this app to use the camera (\(message)); ask with oc_context_request_camera_access, or allow it in the desktop's privacy settings")
+            return OcellusError(
+                .permissionDenied,
+                "the camera portal does not allow this app to use the camera (\(message)); ask with oc_context_request_camera_access, or allow it in the desktop's privacy settings"
+            )
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
             return OcellusError(.backendUnavailable, "the camera portal is not running (no xdg-desktop-portal on the session bus): \(message)")
         case "org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownInterface",
-             "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownProperty":
+            "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownProperty":
             return OcellusError(.backendUnavailable, "xdg-desktop-portal here has no Camera portal (\(member): \(message))")
         case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout":
             return OcellusError(.timeout, "the camera portal did not answer \(member): \(message)")
-        default:   // the portal is there but failed this call (its own PipeWire connection, say)
+        default: // the portal is there but failed this call (its own PipeWire connection, say)
             return OcellusError(.other, "the camera portal's \(member) failed: \(name.isEmpty ? "" : name + ": ")\(message)")
         }
     }
 }
-
 
 extension Substring {
     fileprivate func replacingAll(_ target: Character, with replacement: Character) -> String {

@@ -1,5 +1,6 @@
 import CSDBus
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +31,11 @@ public final class SensorProxyOrientation: @unchecked Sendable {
     /// Ends the dispatching thread, which closes the connection; waits for it unless called
     /// from `onChange` (on that thread).
     public func stop() {
-        guard let running = lock.withLock({ () -> pthread_t? in defer { thread = nil }; return thread }) else { return }
+        guard
+            let running = lock.withLock({ () -> pthread_t? in
+                defer { thread = nil }; return thread
+            })
+        else { return }
         listener.stop()
         joinUnlessCurrent(running)
     }
@@ -71,23 +76,28 @@ private final class Listener: @unchecked Sendable {
         }
         current = readOrientation() ?? 0
         let me = Unmanaged.passUnretained(self).toOpaque()
-        _ = sd_bus_match_signal(connection, &slots[0], Self.service, Self.path, "org.freedesktop.DBus.Properties",
-                                "PropertiesChanged", { _, data, _ in
-            Unmanaged<Listener>.fromOpaque(data!).takeUnretainedValue().propertiesChanged()
-            return 0
-        }, me)
-        _ = sd_bus_match_signal(connection, &slots[1], "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                "NameOwnerChanged", { message, data, _ in
-            var name: UnsafePointer<CChar>?, old: UnsafePointer<CChar>?, new: UnsafePointer<CChar>?
-            // NameOwnerChanged(s name, s old_owner, s new_owner)
-            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &name) >= 0,
-                  sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &old) >= 0,
-                  sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &new) >= 0,
-                  let name, String(cString: name) == Listener.service else { return 0 }
-            let gone = new.map { String(cString: $0).isEmpty } ?? true
-            Unmanaged<Listener>.fromOpaque(data!).takeUnretainedValue().ownerChanged(present: !gone)
-            return 0
-        }, me)
+        _ = sd_bus_match_signal(
+            connection, &slots[0], Self.service, Self.path, "org.freedesktop.DBus.Properties",
+            "PropertiesChanged",
+            { _, data, _ in
+                Unmanaged<Listener>.fromOpaque(data!).takeUnretainedValue().propertiesChanged()
+                return 0
+            }, me)
+        _ = sd_bus_match_signal(
+            connection, &slots[1], "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            "NameOwnerChanged",
+            { message, data, _ in
+                var name: UnsafePointer<CChar>?, old: UnsafePointer<CChar>?, new: UnsafePointer<CChar>?
+                // NameOwnerChanged(s name, s old_owner, s new_owner)
+                guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &name) >= 0,
+                    sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &old) >= 0,
+                    sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &new) >= 0,
+                    let name, String(cString: name) == Listener.service
+                else { return 0 }
+                let gone = new.map { String(cString: $0).isEmpty } ?? true
+                Unmanaged<Listener>.fromOpaque(data!).takeUnretainedValue().ownerChanged(present: !gone)
+                return 0
+            }, me)
     }
 
     var orientation: Int { lock.withLock { current } }
@@ -99,7 +109,7 @@ private final class Listener: @unchecked Sendable {
     func run() {
         while !lock.withLock({ stopped }) {
             if sd_bus_process(bus, nil) > 0 { continue }
-            _ = sd_bus_wait(bus, 100_000)   // µs: wakes to notice stop()
+            _ = sd_bus_wait(bus, 100_000) // µs: wakes to notice stop()
         }
         for slot in slots { sd_bus_slot_unref(slot) }
         sd_bus_flush_close_unref(bus)
@@ -109,9 +119,12 @@ private final class Listener: @unchecked Sendable {
         var error = sd_bus_error()
         var value: UnsafeMutablePointer<CChar>?
         defer { sd_bus_error_free(&error); free(value) }
-        guard sd_bus_get_property_string(bus, Self.service, Self.path, Self.service, "AccelerometerOrientation",
-                                         &error, &value) >= 0, let value else { return nil }
-        return Self.orientations[String(cString: value)]   // "undefined" → nil: keep the last value
+        guard
+            sd_bus_get_property_string(
+                bus, Self.service, Self.path, Self.service, "AccelerometerOrientation",
+                &error, &value) >= 0, let value
+        else { return nil }
+        return Self.orientations[String(cString: value)] // "undefined" → nil: keep the last value
     }
 
     private func propertiesChanged() {

@@ -1,6 +1,7 @@
 import OcellusCore
 import OcellusPipeWire
 import OcellusPortal
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -86,10 +87,11 @@ public final class CameraAccess: @unchecked Sendable {
             hub.events.post(.cameraAccessAnswered(request: number, .authorized, nil))
             return
         }
-        pthread_detach(startThread { [self] in
-            let (answer, problem) = ask(portal, hub: hub)
-            hub.events.post(.cameraAccessAnswered(request: number, answer, problem))
-        })
+        pthread_detach(
+            startThread { [self] in
+                let (answer, problem) = ask(portal, hub: hub)
+                hub.events.post(.cameraAccessAnswered(request: number, answer, problem))
+            })
     }
 
     /// The session manager makes the cameras visible to the portal's connection a moment after
@@ -117,8 +119,12 @@ public final class CameraAccess: @unchecked Sendable {
             return (status, status == .authorized ? nil : hub.backendProblem(.pipewire))
         case .denied:
             lock.withLock { status = .denied }
-            return (.denied, OcellusError(.permissionDenied,
-                "camera access was denied for \(appID); the desktop remembers the answer: allow the camera in its privacy settings"))
+            return (
+                .denied,
+                OcellusError(
+                    .permissionDenied,
+                    "camera access was denied for \(appID); the desktop remembers the answer: allow the camera in its privacy settings")
+            )
         case .dismissed:
             return (authorization, OcellusError(.permissionDenied, "the camera access dialog was dismissed without an answer"))
         }

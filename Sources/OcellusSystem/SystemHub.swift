@@ -1,6 +1,7 @@
 import OcellusCore
 import OcellusPipeWire
 import OcellusV4L2
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,13 +12,16 @@ extension DeviceHub {
     /// `backendProblem(.pipewire)` says why — unless `pipewireRemote` names a
     /// daemon explicitly, whose absence is then an error. Through the camera portal
     /// (`access` in a sandbox) it has PipeWire alone, once the app may use the camera.
-    public static func system(appID: String, pipewireRemote: String? = nil, access: CameraAccess? = nil,
-                              stateDirectory: String? = nil, timeoutMilliseconds: UInt32 = 0) throws(OcellusError) -> DeviceHub {
+    public static func system(
+        appID: String, pipewireRemote: String? = nil, access: CameraAccess? = nil,
+        stateDirectory: String? = nil, timeoutMilliseconds: UInt32 = 0
+    ) throws(OcellusError) -> DeviceHub {
         let access = access ?? CameraAccess(appID: appID, pipewireRemote: pipewireRemote)
         let direct = access.portal == nil
         let backends: [any DeviceBackend] = direct ? [PipeWireBackend(remote: access.remote, appID: appID), V4L2Backend()] : []
-        let hub = try DeviceHub(appID: appID, backends: backends, timeoutMilliseconds: timeoutMilliseconds,
-                                stateDirectory: stateDirectory, required: pipewireRemote == nil || !direct ? [] : [.pipewire])
+        let hub = try DeviceHub(
+            appID: appID, backends: backends, timeoutMilliseconds: timeoutMilliseconds,
+            stateDirectory: stateDirectory, required: pipewireRemote == nil || !direct ? [] : [.pipewire])
         if direct {
             PipeWireReconnector.watch(hub, remote: pipewireRemote)
         } else {

@@ -1,4 +1,5 @@
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,23 +21,27 @@ public struct USBBusReservations: USBBusReading {
         return Self.entries(of: devices).filter { $0.hasPrefix("\(number)-") && $0.contains(":") }.sorted().compactMap { name in
             let interface = devices + "/" + name
             guard let setting = readAttribute(interface + "/bAlternateSetting").flatMap({ $0.split(separator: " ").first.flatMap { Int($0) } }),
-                  setting != 0, let interfaceNumber = readAttribute(interface + "/bInterfaceNumber").flatMap({ Int($0, radix: 16) }),
-                  let device = realPath(interface).map(Self.parent), let identity = USBIdentity(containing: device),
-                  let speed = identity.speedMbps,
-                  let descriptors = Self.contents(of: device + "/descriptors") else { return nil }
+                setting != 0, let interfaceNumber = readAttribute(interface + "/bInterfaceNumber").flatMap({ Int($0, radix: 16) }),
+                let device = realPath(interface).map(Self.parent), let identity = USBIdentity(containing: device),
+                let speed = identity.speedMbps,
+                let descriptors = Self.contents(of: device + "/descriptors")
+            else { return nil }
             let configuration = readAttribute(device + "/bConfigurationValue").flatMap { Int($0) } ?? 1
             let endpoints = Self.isochronousEndpoints(in: descriptors, configuration: configuration, interface: interfaceNumber, alternate: setting)
                 .map { PeriodicEndpoint(wMaxPacketSize: $0.wMaxPacketSize, bInterval: $0.bInterval, speedMbps: speed, isInput: $0.address & 0x80 != 0) }
             guard !endpoints.isEmpty else { return nil }
-            return BusReservation(device: identity.product ?? identity.port, interface: name, speedMbps: speed,
-                                  translator: identity.translator, endpoints: endpoints)
+            return BusReservation(
+                device: identity.product ?? identity.port, interface: name, speedMbps: speed,
+                translator: identity.translator, endpoints: endpoints)
         }
     }
 
     /// The isochronous endpoints of one alternate setting of one interface, from a device's raw
     /// descriptors (its device descriptor, then each configuration's descriptors).
-    static func isochronousEndpoints(in bytes: [UInt8], configuration: Int, interface: Int,
-                                     alternate: Int) -> [(address: UInt8, wMaxPacketSize: UInt16, bInterval: UInt8)] {
+    static func isochronousEndpoints(
+        in bytes: [UInt8], configuration: Int, interface: Int,
+        alternate: Int
+    ) -> [(address: UInt8, wMaxPacketSize: UInt16, bInterval: UInt8)] {
         var found: [(address: UInt8, wMaxPacketSize: UInt16, bInterval: UInt8)] = []
         var (inConfiguration, inSetting) = (false, false)
         var offset = 0
@@ -44,12 +49,12 @@ public struct USBBusReservations: USBBusReading {
             let length = Int(bytes[offset])
             guard length >= 2, offset + length <= bytes.count else { break }
             switch bytes[offset + 1] {
-            case 2 where length >= 6:   // CONFIGURATION: bConfigurationValue at 5
+            case 2 where length >= 6: // CONFIGURATION: bConfigurationValue at 5
                 inConfiguration = Int(bytes[offset + 5]) == configuration
                 inSetting = false
-            case 4 where length >= 4:   // INTERFACE: bInterfaceNumber at 2, bAlternateSetting at 3
+            case 4 where length >= 4: // INTERFACE: bInterfaceNumber at 2, bAlternateSetting at 3
                 inSetting = inConfiguration && Int(bytes[offset + 2]) == interface && Int(bytes[offset + 3]) == alternate
-            case 5 where length >= 7 && inSetting && bytes[offset + 3] & 3 == 1:   // ENDPOINT, isochronous
+            case 5 where length >= 7 && inSetting && bytes[offset + 3] & 3 == 1: // ENDPOINT, isochronous
                 found.append((bytes[offset + 2], UInt16(bytes[offset + 4]) | UInt16(bytes[offset + 5]) << 8, bytes[offset + 6]))
             default:
                 break

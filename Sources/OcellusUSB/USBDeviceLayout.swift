@@ -1,5 +1,6 @@
 import CLibUSB
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,8 +31,10 @@ public struct USBDeviceLayout: Equatable, Sendable {
         }
     }
 
-    public init(videoInputTerminals: [Int: [UInt16]] = [:], audioInputTerminals: [UInt16] = [],
-                videoStreamingInterfaces: [Int: [Int]] = [:], isochronousSettings: [Int: [IsochronousSetting]] = [:]) {
+    public init(
+        videoInputTerminals: [Int: [UInt16]] = [:], audioInputTerminals: [UInt16] = [],
+        videoStreamingInterfaces: [Int: [Int]] = [:], isochronousSettings: [Int: [IsochronousSetting]] = [:]
+    ) {
         self.videoInputTerminals = videoInputTerminals
         self.audioInputTerminals = audioInputTerminals
         self.videoStreamingInterfaces = videoStreamingInterfaces
@@ -48,8 +51,10 @@ public struct USBDeviceLayout: Equatable, Sendable {
         /// Its endpoints: bEndpointAddress, bmAttributes, wMaxPacketSize, bInterval.
         public var endpoints: [(address: UInt8, attributes: UInt8, wMaxPacketSize: UInt16, bInterval: UInt8)]
 
-        public init(number: Int, interfaceClass: UInt8, subclass: UInt8, extra: [UInt8] = [],
-                    endpoints: [(address: UInt8, attributes: UInt8, wMaxPacketSize: UInt16, bInterval: UInt8)] = []) {
+        public init(
+            number: Int, interfaceClass: UInt8, subclass: UInt8, extra: [UInt8] = [],
+            endpoints: [(address: UInt8, attributes: UInt8, wMaxPacketSize: UInt16, bInterval: UInt8)] = []
+        ) {
             (self.number, self.interfaceClass, self.subclass, self.extra, self.endpoints) = (number, interfaceClass, subclass, extra, endpoints)
         }
     }
@@ -82,10 +87,13 @@ public struct USBDeviceLayout: Equatable, Sendable {
         }
         guard let bus = identity.bus, let speed = identity.speedMbps else { return }
         // The function's first streaming interface carries its picture.
-        let streaming = (interface.flatMap { videoStreamingInterfaces[$0] } ?? videoStreamingInterfaces.values.sorted { $0.first ?? 0 < $1.first ?? 0 }.first)?.first
+        let streaming = (interface.flatMap { videoStreamingInterfaces[$0] } ?? videoStreamingInterfaces.values.sorted { $0.first ?? 0 < $1.first ?? 0 }.first)?
+            .first
         let settings = streaming.flatMap { isochronousSettings[$0] } ?? []
         facts.properties["device.usb.bus"] = bus
-        facts.properties["device.usb.streaming-settings"] = settings.isEmpty ? "bulk"
+        facts.properties["device.usb.streaming-settings"] =
+            settings.isEmpty
+            ? "bulk"
             : settings.map { PeriodicEndpoint(wMaxPacketSize: $0.wMaxPacketSize, bInterval: $0.bInterval, speedMbps: speed, isInput: true).description }
                 .joined(separator: ", ")
         facts.details.usbLink = USBLink(
@@ -101,7 +109,8 @@ public struct USBDeviceLayout: Equatable, Sendable {
     /// `…/1-2.3:1.4` → 4 (the interface number after the configuration).
     public static func interfaceNumber(ofInterfaceDirectory directory: String) -> Int? {
         guard let name = directory.split(separator: "/").last, let colon = name.lastIndex(of: ":"),
-              let dot = name[colon...].lastIndex(of: ".") else { return nil }
+            let dot = name[colon...].lastIndex(of: ".")
+        else { return nil }
         return Int(name[name.index(after: dot)...])
     }
 
@@ -111,10 +120,12 @@ public struct USBDeviceLayout: Equatable, Sendable {
         var layout = USBDeviceLayout()
         for interface in interfaces {
             if interface.interfaceClass == 14 && interface.subclass == 2,
-               let endpoint = interface.endpoints.first(where: { $0.attributes & 3 == 1 && $0.address & 0x80 != 0 }) {
-                layout.isochronousSettings[interface.number, default: []].append(IsochronousSetting(wMaxPacketSize: endpoint.wMaxPacketSize, bInterval: endpoint.bInterval))
+                let endpoint = interface.endpoints.first(where: { $0.attributes & 3 == 1 && $0.address & 0x80 != 0 })
+            {
+                layout.isochronousSettings[interface.number, default: []].append(
+                    IsochronousSetting(wMaxPacketSize: endpoint.wMaxPacketSize, bInterval: endpoint.bInterval))
             }
-            guard interface.subclass == 1 else { continue }   // VideoControl / AudioControl
+            guard interface.subclass == 1 else { continue } // VideoControl / AudioControl
             var offset = 0
             let bytes = interface.extra
             while offset + 2 < bytes.count {
@@ -143,15 +154,17 @@ public struct USBDeviceLayout: Equatable, Sendable {
     /// The layout of the USB device at sysfs directory `path` (its `busnum` and `devnum`), or nil.
     public static func read(deviceDirectory path: String) -> USBDeviceLayout? {
         guard let bus = readAttribute(path + "/busnum").flatMap(Int.init),
-              let address = readAttribute(path + "/devnum").flatMap(Int.init),
-              let context = LibUSB.shared.context else { return nil }
+            let address = readAttribute(path + "/devnum").flatMap(Int.init),
+            let context = LibUSB.shared.context
+        else { return nil }
         var list: UnsafeMutablePointer<OpaquePointer?>?
         let count = libusb_get_device_list(context, &list)
         guard count > 0, let list else { return nil }
         defer { libusb_free_device_list(list, 1) }
         for index in 0..<count {
             guard let device = list[index], Int(libusb_get_bus_number(device)) == bus,
-                  Int(libusb_get_device_address(device)) == address else { continue }
+                Int(libusb_get_device_address(device)) == address
+            else { continue }
             var config: UnsafeMutablePointer<libusb_config_descriptor>?
             guard libusb_get_active_config_descriptor(device, &config) == 0, let config else { return nil }
             defer { libusb_free_config_descriptor(config) }
@@ -165,8 +178,10 @@ public struct USBDeviceLayout: Equatable, Sendable {
                         let endpoint = setting.endpoint[index]
                         return (endpoint.bEndpointAddress, endpoint.bmAttributes, endpoint.wMaxPacketSize, endpoint.bInterval)
                     }
-                    interfaces.append(InterfaceSetting(number: Int(setting.bInterfaceNumber), interfaceClass: setting.bInterfaceClass,
-                                                       subclass: setting.bInterfaceSubClass, extra: extra, endpoints: endpoints))
+                    interfaces.append(
+                        InterfaceSetting(
+                            number: Int(setting.bInterfaceNumber), interfaceClass: setting.bInterfaceClass,
+                            subclass: setting.bInterfaceSubClass, extra: extra, endpoints: endpoints))
                 }
             }
             return parse(interfaces: interfaces)

@@ -1,4 +1,5 @@
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,16 +46,18 @@ public struct USBIdentity: Equatable, Sendable {
                 speedMbps = read(path + "/speed").flatMap(Double.init)
                 bus = read(path + "/busnum").map { "usb" + $0 }
                 translator = speedMbps.flatMap { $0 < 480 ? Self.translator(above: path, read: read) : nil }
-                removable = switch read(path + "/removable") {
-                case "fixed": .fixed
-                case "removable": .removable
-                default: .unknown
-                }
-                portConnection = switch read(path + "/port/connect_type") {
-                case "hardwired": .hardwired
-                case "hotplug": .hotplug
-                default: nil
-                }
+                removable =
+                    switch read(path + "/removable") {
+                    case "fixed": .fixed
+                    case "removable": .removable
+                    default: .unknown
+                    }
+                portConnection =
+                    switch read(path + "/port/connect_type") {
+                    case "hardwired": .hardwired
+                    case "hotplug": .hotplug
+                    default: nil
+                    }
                 panel = read(path + "/physical_location/panel").flatMap { $0 == "unknown" ? nil : $0 }
                 inLid = read(path + "/physical_location/lid").map { $0 == "yes" }
                 self.sysfsPath = path
@@ -75,7 +78,7 @@ public struct USBIdentity: Equatable, Sendable {
             let name = parent.split(separator: "/").last.map(String.init) ?? ""
             guard read(parent + "/idVendor") != nil, !name.hasPrefix("usb") else { return nil }
             if let speed = read(parent + "/speed").flatMap(Double.init), speed >= 480 {
-                guard read(parent + "/bDeviceProtocol") == "02" else { return name }   // one translator for the hub
+                guard read(parent + "/bDeviceProtocol") == "02" else { return name } // one translator for the hub
                 let port = child.split(separator: "/").last?.split(whereSeparator: { $0 == "." || $0 == "-" }).last ?? ""
                 return "\(name):\(port)"
             }
@@ -87,7 +90,8 @@ public struct USBIdentity: Equatable, Sendable {
     /// The USB device of `/dev/videoN` (or `videoN`), through `/sys/class/video4linux`.
     public init?(videoNode: String, sysfsRoot: String = "/sys") {
         guard let node = videoNode.split(separator: "/").last, node.hasPrefix("video"),
-              let resolved = realPath("\(sysfsRoot)/class/video4linux/\(node)/device") else { return nil }
+            let resolved = realPath("\(sysfsRoot)/class/video4linux/\(node)/device")
+        else { return nil }
         self.init(containing: resolved)
     }
 
@@ -98,7 +102,8 @@ public struct USBIdentity: Equatable, Sendable {
         guard let model = id.lastIndex(of: "-") else { return nil }
         let ids = id[id.index(after: model)...].split(separator: ":")
         guard ids.count == 2, ids.allSatisfy({ $0.count == 4 }), let vendor = UInt16(ids[0], radix: 16),
-              let product = UInt16(ids[1], radix: 16) else { return nil }
+            let product = UInt16(ids[1], radix: 16)
+        else { return nil }
         // Read from its end: `1.0`, `:`, ports `7` or `2.3`, `-`, bus `1`, and the `-` that
         // ends the controller path.
         let head = Array(id[..<model].utf8)
@@ -121,7 +126,8 @@ public struct USBIdentity: Equatable, Sendable {
     /// is there and belongs to that model.
     public init?(libcameraID: String, sysfsRoot: String = "/sys") {
         guard let camera = Self.libcameraUSBCamera(libcameraID),
-              let resolved = realPath("\(sysfsRoot)/bus/usb/devices/\(camera.interface)") else { return nil }
+            let resolved = realPath("\(sysfsRoot)/bus/usb/devices/\(camera.interface)")
+        else { return nil }
         self.init(containing: resolved)
         guard vendorID == camera.vendorID, productID == camera.productID else { return nil }
     }

@@ -1,5 +1,6 @@
 import CV4L2
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,8 +33,10 @@ public final class V4L2Backend: DeviceBackend, @unchecked Sendable {
 
     /// A camera through the node that lists `format` at its size (a device's formats may span
     /// nodes), with this backend's system (a recorded profile streams from its replay).
-    public func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
-                           handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+    public func openStream(
+        for device: Device, format: VideoFormat, frameRate: FrameRate,
+        handler: @escaping (CameraStreamEvent) -> Void
+    ) throws(OcellusError) -> any CameraStream {
         guard let primary = device.details.videoNodes.first else {
             throw OcellusError(.notFound, "\(device.uniqueID) has no V4L2 node")
         }
@@ -122,7 +125,7 @@ final class UEventListener: @unchecked Sendable {
         (wakeRead, wakeWrite) = (pipeFDs[0], pipeFDs[1])
         var address = sockaddr_nl()
         address.nl_family = sa_family_t(AF_NETLINK)
-        address.nl_groups = 1  // the kernel's broadcast group
+        address.nl_groups = 1 // the kernel's broadcast group
         let fd = socketFD
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
@@ -133,8 +136,10 @@ final class UEventListener: @unchecked Sendable {
         }
         let socketFD = self.socketFD, wake = wakeRead
         thread = startThread {
-            var descriptors = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [
+                pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+            ]
             var buffer = [UInt8](repeating: 0, count: 8192)
             while true {
                 guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { return }
@@ -147,7 +152,7 @@ final class UEventListener: @unchecked Sendable {
                     if count > 0 {
                         if UEventListener.subsystem(of: buffer[0..<count]) == wanted { changed = true }
                     } else if count < 0 && errno == ENOBUFS {
-                        changed = true   // events were lost: only a rescan can tell what changed
+                        changed = true // events were lost: only a rescan can tell what changed
                     } else if !(count < 0 && errno == EINTR) {
                         break
                     }

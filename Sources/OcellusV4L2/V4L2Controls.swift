@@ -1,5 +1,6 @@
 import CV4L2
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,12 +51,13 @@ public final class V4L2Controls: CameraControlling, @unchecked Sendable {
             // Control classes are headings, not controls; codec compound types are not a camera's.
             guard let kind = CameraControl.Kind(rawValue: Int32(query.type)) else { continue }
             let dimensions = withUnsafeBytes(of: query.dims) { Array($0.bindMemory(to: UInt32.self).prefix(Int(query.nr_of_dims))) }
-            result.append(CameraControl(
-                id: query.id, name: CameraControl.canonicalName(cString(query.name)), kind: kind,
-                minimum: query.minimum, maximum: query.maximum, step: Int64(clamping: query.step),
-                defaultValue: query.default_value, flags: CameraControl.Flags(rawValue: query.flags),
-                menu: kind == .menu || kind == .integerMenu ? menu(fd, query) : [], value: nil,
-                dimensions: dimensions, elementSize: Int(query.elem_size), elementCount: Int(query.elems)))
+            result.append(
+                CameraControl(
+                    id: query.id, name: CameraControl.canonicalName(cString(query.name)), kind: kind,
+                    minimum: query.minimum, maximum: query.maximum, step: Int64(clamping: query.step),
+                    defaultValue: query.default_value, flags: CameraControl.Flags(rawValue: query.flags),
+                    menu: kind == .menu || kind == .integerMenu ? menu(fd, query) : [], value: nil,
+                    dimensions: dimensions, elementSize: Int(query.elem_size), elementCount: Int(query.elems)))
         }
         return result
     }
@@ -147,7 +149,7 @@ public final class V4L2Controls: CameraControlling, @unchecked Sendable {
     private func read(_ fd: Int32, id: UInt32, kind: CameraControl.Kind) throws(OcellusError) -> Int64 {
         let request = UnsafeMutablePointer<cv4l2_control_request>.allocate(capacity: 1)
         defer { request.deallocate() }
-        let is64 : Int32 = kind == .integer64 ? 1 : 0
+        let is64: Int32 = kind == .integer64 ? 1 : 0
         cv4l2_control_request_init(request, id, is64, 0)
         let result = system.ioctl(fd, CV4L2_VIDIOC_G_EXT_CTRLS, request)
         guard result == 0 else { throw Self.error(result, "read control \(id)") }

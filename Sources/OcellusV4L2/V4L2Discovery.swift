@@ -50,8 +50,9 @@ public struct V4L2Discovery {
         // A driver instance that also takes frames or parameters from memory (an output queue)
         // is a processing pipeline: its capture queues are an ISP's or a codec's, fed by an app.
         // Test drivers (vivid's output loops back to its capture only when asked) are sources.
-        let pipelines = Set(nodes.filter { !$0.isCapture && !Self.softwareDrivers.contains($0.driver) }
-            .map(\.busInfo).filter { !$0.isEmpty })
+        let pipelines = Set(
+            nodes.filter { !$0.isCapture && !Self.softwareDrivers.contains($0.driver) }
+                .map(\.busInfo).filter { !$0.isEmpty })
         let pipelineHandled = nodes.filter { $0.isCapture && $0.isMediaControllerCentric }
         let usable = nodes.filter { $0.isCapture && !$0.isMediaControllerCentric && !pipelines.contains($0.busInfo) }
         var groups: [(key: String, nodes: [V4L2Node])] = []
@@ -66,9 +67,10 @@ public struct V4L2Discovery {
         var problem: OcellusError?
         if !pipelineHandled.isEmpty {
             let names = Set(pipelineHandled.map { "\($0.card) (\($0.busInfo))" }).sorted().joined(separator: ", ")
-            problem = OcellusError(.backendUnavailable,
+            problem = OcellusError(
+                .backendUnavailable,
                 "this machine's camera pipeline \(names) is configured through the media controller, which only "
-                + "libcamera can do: use PipeWire with its libcamera plugin (the camera is then listed), or libcamera itself")
+                    + "libcamera can do: use PipeWire with its libcamera plugin (the camera is then listed), or libcamera itself")
         }
         return Survey(cameras: groups.compactMap { facts(key: $0.key, nodes: $0.nodes) }, problem: problem)
     }
@@ -87,7 +89,7 @@ public struct V4L2Discovery {
 
     private func describe(_ name: String) -> V4L2Node? {
         let fd = system.open(node: name)
-        guard fd >= 0 else { return nil }  // gone meanwhile, or not ours to open
+        guard fd >= 0 else { return nil } // gone meanwhile, or not ours to open
         defer { system.close(fd) }
         var capability = v4l2_capability()
         guard system.ioctl(fd, CV4L2_VIDIOC_QUERYCAP, &capability) == 0 else { return nil }
@@ -106,8 +108,9 @@ public struct V4L2Discovery {
             busInfo: cString(capability.bus_info), capabilities: caps, isCapture: capture,
             isMediaControllerCentric: caps & UInt32(V4L2_CAP_IO_MC) != 0,
             functionName: directory.flatMap { system.attribute($0 + "/interface") }
-                ?? Self.uvcFunctionName(card: cString(capability.card), driver: cString(capability.driver),
-                                        product: directory.flatMap(system.usbIdentity(containing:))?.product),
+                ?? Self.uvcFunctionName(
+                    card: cString(capability.card), driver: cString(capability.driver),
+                    product: directory.flatMap(system.usbIdentity(containing:))?.product),
             formats: capture ? formats(fd, bufferType: bufferType.rawValue) : [],
             hasColourControls: capture && Self.colourControls.contains { hasControl(fd, $0) },
             location: (capture ? control(fd, CV4L2_CID_CAMERA_ORIENTATION) : nil).flatMap { ["front", "back", "external"][safe: Int($0)] },
@@ -130,8 +133,10 @@ public struct V4L2Discovery {
                 let (probeWidth, probeHeight) = range?.sizesToOffer.first ?? (width, height)
                 var (rates, isRange) = frameRates(fd, pixelFormat: description.pixelformat, width: probeWidth, height: probeHeight)
                 if rates.isEmpty, let current = currentFrameRate(fd, bufferType: bufferType) { rates = [current] }
-                result.append(VideoFormat(pixelFormat: pixelFormat, width: width, height: height,
-                                          frameRates: rates, frameRatesAreRange: isRange, sizeRange: range))
+                result.append(
+                    VideoFormat(
+                        pixelFormat: pixelFormat, width: width, height: height,
+                        frameRates: rates, frameRatesAreRange: isRange, sizeRange: range))
             }
         }
         return result
@@ -149,9 +154,13 @@ public struct V4L2Discovery {
                 result.append((size.discrete.width, size.discrete.height, nil))
             } else {
                 let range = size.stepwise
-                result.append((range.max_width, range.max_height,
-                               SizeRange(minWidth: range.min_width, minHeight: range.min_height, maxWidth: range.max_width,
-                                         maxHeight: range.max_height, stepWidth: range.step_width, stepHeight: range.step_height)))
+                result.append(
+                    (
+                        range.max_width, range.max_height,
+                        SizeRange(
+                            minWidth: range.min_width, minHeight: range.min_height, maxWidth: range.max_width,
+                            maxHeight: range.max_height, stepWidth: range.step_width, stepHeight: range.step_height)
+                    ))
                 break
             }
         }
@@ -191,8 +200,10 @@ public struct V4L2Discovery {
     /// Saturation, hue, automatic white balance, red and blue balance, automatic hue, white
     /// balance temperature (V4L2_CID_BASE + 2, 3, 12, 14, 15, 25, 26): what a sensor that sees
     /// colour offers and an infrared one, whatever its strings, does not.
-    static let colourControls: [UInt32] = [0x0098_0902, 0x0098_0903, 0x0098_090c, 0x0098_090e, 0x0098_090f,
-                                           0x0098_0919, 0x0098_091a]
+    static let colourControls: [UInt32] = [
+        0x0098_0902, 0x0098_0903, 0x0098_090c, 0x0098_090e, 0x0098_090f,
+        0x0098_0919, 0x0098_091a
+    ]
 
     private func hasControl(_ fd: Int32, _ id: UInt32) -> Bool {
         var query = v4l2_query_ext_ctrl()
@@ -215,14 +226,19 @@ public struct V4L2Discovery {
         return node.busInfo.isEmpty ? node.deviceDirectory ?? node.name : node.busInfo
     }
 
-    static let multiMemoryPlaneFormats = Set(["NM12", "NM21", "NM16", "NM61", "YM12", "YM21", "YM16", "YM61",
-                                              "YM24", "YM42", "TM12", "VM12"].map { FourCC($0) })
+    static let multiMemoryPlaneFormats = Set(
+        [
+            "NM12", "NM21", "NM16", "NM61", "YM12", "YM21", "YM16", "YM61",
+            "YM24", "YM42", "TM12", "VM12"
+        ].map { FourCC($0) })
 
     /// Drivers whose pictures are made in software: virtual cameras.
     static let softwareDrivers: Set<String> = ["v4l2 loopback", "vivid"]
 
-    static let infraredFormats: Set<FourCC> = [.grey, FourCC("Y10 "), FourCC("Y12 "), FourCC("Y16 "), FourCC("Y8I "),
-                                               FourCC("Y12I"), FourCC("Y10B"), FourCC("Y16I")]
+    static let infraredFormats: Set<FourCC> = [
+        .grey, FourCC("Y10 "), FourCC("Y12 "), FourCC("Y16 "), FourCC("Y8I "),
+        FourCC("Y12I"), FourCC("Y10B"), FourCC("Y16I")
+    ]
 
     static let stereoInfraredFormats: Set<FourCC> = [FourCC("Y8I "), FourCC("Y12I"), FourCC("Y16I")]
 
@@ -234,20 +250,24 @@ public struct V4L2Discovery {
     /// colour node.
     static func isInfrared(_ node: V4L2Node, siblings: [V4L2Node]) -> Bool {
         if let function = node.functionName, namesInfrared(function),
-           siblings.contains(where: { $0.name != node.name && !($0.functionName.map(namesInfrared) ?? false) }) {
+            siblings.contains(where: { $0.name != node.name && !($0.functionName.map(namesInfrared) ?? false) })
+        {
             return true
         }
-        if !node.formats.isEmpty, !node.hasColourControls, !isDepth(node), siblings.contains(where: { sibling in
-            sibling.deviceDirectory != node.deviceDirectory && sibling.hasColourControls && !sibling.formats.isEmpty
-        }) {
+        if !node.formats.isEmpty, !node.hasColourControls, !isDepth(node),
+            siblings.contains(where: { sibling in
+                sibling.deviceDirectory != node.deviceDirectory && sibling.hasColourControls && !sibling.formats.isEmpty
+            })
+        {
             return true
         }
         guard !node.formats.isEmpty, node.formats.allSatisfy({ infraredFormats.contains($0.pixelFormat) }) else { return false }
         // A left/right pair interleaved in one frame is only ever a stereo depth camera's infrared.
         if node.formats.contains(where: { stereoInfraredFormats.contains($0.pixelFormat) }) { return true }
         let card = node.card.lowercased()
-        let named = namesInfrared(card)
-            || card.hasSuffix(": integrated i")  // uvcvideo truncates "Integrated IR Camera" to 32 bytes
+        let named =
+            namesInfrared(card)
+            || card.hasSuffix(": integrated i") // uvcvideo truncates "Integrated IR Camera" to 32 bytes
         let hasColourSibling = siblings.contains { sibling in
             sibling.name != node.name && sibling.formats.contains { !infraredFormats.contains($0.pixelFormat) && !$0.pixelFormat.isDepth }
         }
@@ -315,7 +335,7 @@ public struct V4L2Discovery {
             "api.v4l2.nodes": nodes.map { "/dev/" + $0.name }.joined(separator: " "),
             "api.v4l2.cap.driver": primary.driver,
             "api.v4l2.cap.card": primary.card,
-            "api.v4l2.cap.bus_info": primary.busInfo,
+            "api.v4l2.cap.bus_info": primary.busInfo
         ]) { _, new in new }
         facts.details.videoNodes = ["/dev/" + primary.name] + nodes.filter { $0.name != primary.name }.map { "/dev/" + $0.name }
         if let rotation = nodes.lazy.compactMap(\.sensorRotation).first {

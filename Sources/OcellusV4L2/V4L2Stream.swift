@@ -1,5 +1,6 @@
 import CV4L2
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,8 +68,10 @@ public final class V4L2Stream: @unchecked Sendable {
 
     /// Configures and starts streaming; `handler` runs on the stream's own thread.
     /// Returns the format the driver settled on (it may adjust size and rate).
-    public func start(pixelFormat: FourCC, width: UInt32, height: UInt32, frameRate: FrameRate,
-                      bufferCount: UInt32 = 4, handler: @escaping (Event) -> Void) throws(OcellusError) -> Format {
+    public func start(
+        pixelFormat: FourCC, width: UInt32, height: UInt32, frameRate: FrameRate,
+        bufferCount: UInt32 = 4, handler: @escaping (Event) -> Void
+    ) throws(OcellusError) -> Format {
         guard fd < 0 else { throw OcellusError(.wrongState, "/dev/\(node) is already streaming") }
         fd = system.open(node: node)
         guard fd >= 0 else { defer { fd = -1 }; throw Self.error(fd, "open /dev/\(node)") }
@@ -76,7 +79,8 @@ public final class V4L2Stream: @unchecked Sendable {
             var capability = v4l2_capability()
             try check(system.ioctl(fd, CV4L2_VIDIOC_QUERYCAP, &capability), "query /dev/\(node)")
             let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? capability.device_caps : capability.capabilities
-            bufferType = caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) == 0 && caps & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0
+            bufferType =
+                caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) == 0 && caps & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0
                 ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE.rawValue : V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             let format = try configure(pixelFormat: pixelFormat, width: width, height: height, frameRate: frameRate)
             try allocateBuffers(count: bufferCount)
@@ -99,7 +103,7 @@ public final class V4L2Stream: @unchecked Sendable {
             if pthread_equal(running, pthread_self()) != 0 {
                 stoppedFromHandler.set()
                 pthread_detach(running)
-                (fd, buffers, wakeRead, wakeWrite, loans) = (-1, [], -1, -1, nil)   // the thread's now
+                (fd, buffers, wakeRead, wakeWrite, loans) = (-1, [], -1, -1, nil) // the thread's now
                 return
             }
             var byte: UInt8 = 1
@@ -129,7 +133,8 @@ public final class V4L2Stream: @unchecked Sendable {
         // Drivers adjust sizes they cannot stream instead of refusing them: an app asking for a size
         // must get that size or an error, never silently another.
         guard chosenWidth == width && chosenHeight == height else {
-            throw OcellusError(.invalidArgument, "/dev/\(node) does not stream \(pixelFormat) at \(width)x\(height) (the driver chose \(chosenWidth)x\(chosenHeight))")
+            throw OcellusError(
+                .invalidArgument, "/dev/\(node) does not stream \(pixelFormat) at \(width)x\(height) (the driver chose \(chosenWidth)x\(chosenHeight))")
         }
         guard planes == 1 else {
             throw OcellusError(.invalidArgument, "/dev/\(node) wants \(pixelFormat) in \(planes) separate memory planes, which Ocellus does not stream yet")
@@ -141,8 +146,9 @@ public final class V4L2Stream: @unchecked Sendable {
         let rateResult = system.ioctl(fd, CV4L2_VIDIOC_S_PARM, &parameters)
         let interval = parameters.parm.capture.timeperframe
         let actualRate = rateResult == 0 && interval.numerator > 0 ? FrameRate(interval.denominator, interval.numerator) : frameRate
-        return Format(pixelFormat: pixelFormat, width: chosenWidth, height: chosenHeight,
-                      bytesPerLine: bytesPerLine, frameRate: actualRate)
+        return Format(
+            pixelFormat: pixelFormat, width: chosenWidth, height: chosenHeight,
+            bytesPerLine: bytesPerLine, frameRate: actualRate)
     }
 
     private func allocateBuffers(count: UInt32) throws(OcellusError) {
@@ -152,7 +158,7 @@ public final class V4L2Stream: @unchecked Sendable {
         request.memory = V4L2_MEMORY_MMAP.rawValue
         try check(system.ioctl(fd, CV4L2_VIDIOC_REQBUFS, &request), "allocate \(count) buffers")
         guard request.count >= 2 else { throw OcellusError(.noResources, "/dev/\(node) granted only \(request.count) buffer") }
-        let buffer = UnsafeMutablePointer<cv4l2_buffer_request>.allocate(capacity: 1)   // at one address: it points into itself
+        let buffer = UnsafeMutablePointer<cv4l2_buffer_request>.allocate(capacity: 1) // at one address: it points into itself
         defer { buffer.deallocate() }
         for index in 0..<request.count {
             cv4l2_buffer_request_init(buffer, bufferType, index)
@@ -171,8 +177,10 @@ public final class V4L2Stream: @unchecked Sendable {
         (fd, buffers, wakeRead, wakeWrite) = (-1, [], -1, -1)
     }
 
-    private static func release(fd: Int32, type bufferType: UInt32, buffers: [UnsafeMutableRawBufferPointer], wake: [Int32],
-                                system: any V4L2System) {
+    private static func release(
+        fd: Int32, type bufferType: UInt32, buffers: [UnsafeMutableRawBufferPointer], wake: [Int32],
+        system: any V4L2System
+    ) {
         if fd >= 0 {
             var type = bufferType
             _ = system.ioctl(fd, CV4L2_VIDIOC_STREAMOFF, &type)
@@ -229,9 +237,12 @@ public final class V4L2Stream: @unchecked Sendable {
                 let used = min(Int(cv4l2_buffer_request_bytes_used(request)), memory.count)
                 let start = min(Int(cv4l2_buffer_request_data_offset(request)), used)
                 let borrowed = loans.handOver(UInt(buffer.index) + 1) {
-                    handler(.frame(Frame(format: format, bytes: UnsafeRawBufferPointer(rebasing: memory[start..<used]),
-                                         sequence: buffer.sequence, timestampNanoseconds: timestamp,
-                                         isCorrupt: buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0, lender: loans)))
+                    handler(
+                        .frame(
+                            Frame(
+                                format: format, bytes: UnsafeRawBufferPointer(rebasing: memory[start..<used]),
+                                sequence: buffer.sequence, timestampNanoseconds: timestamp,
+                                isCorrupt: buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0, lender: loans)))
                 }
                 if stoppedFromHandler.isSet { return }
                 if borrowed { continue }
@@ -263,28 +274,35 @@ public final class V4L2CameraStream: CameraStream, @unchecked Sendable {
     public let format: VideoFormat
     private let stream: V4L2Stream
 
-    public init(devicePath: String, format requested: VideoFormat, frameRate: FrameRate,
-                system: any V4L2System = defaultV4L2System(), handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) {
+    public init(
+        devicePath: String, format requested: VideoFormat, frameRate: FrameRate,
+        system: any V4L2System = defaultV4L2System(), handler: @escaping (CameraStreamEvent) -> Void
+    ) throws(OcellusError) {
         stream = V4L2Stream(devicePath: devicePath, system: system)
         let depthUnit = requested.pixelFormat.isDepthMap ? Self.depthUnit(of: devicePath, system: system) ?? 0 : 0
-        let settled = try stream.start(pixelFormat: requested.pixelFormat, width: requested.width, height: requested.height,
-                                       frameRate: frameRate) { event in
+        let settled = try stream.start(
+            pixelFormat: requested.pixelFormat, width: requested.width, height: requested.height,
+            frameRate: frameRate
+        ) { event in
             switch event {
             case .frame(let frame):
                 let active = frame.format
-                let planes = CameraFrame.planes(of: active.pixelFormat, height: active.height,
-                                                stride: Int(active.bytesPerLine), in: frame.bytes)
-                let view = CameraFrame(pixelFormat: active.pixelFormat, width: active.width, height: active.height,
-                                       sequence: UInt64(frame.sequence), timestampNanoseconds: frame.timestampNanoseconds,
-                                       isCorrupt: frame.isCorrupt, depthUnit: depthUnit, planes: planes.0, planes.1, planes.2)
+                let planes = CameraFrame.planes(
+                    of: active.pixelFormat, height: active.height,
+                    stride: Int(active.bytesPerLine), in: frame.bytes)
+                let view = CameraFrame(
+                    pixelFormat: active.pixelFormat, width: active.width, height: active.height,
+                    sequence: UInt64(frame.sequence), timestampNanoseconds: frame.timestampNanoseconds,
+                    isCorrupt: frame.isCorrupt, depthUnit: depthUnit, planes: planes.0, planes.1, planes.2)
                 withUnsafePointer(to: view) { handler(.frame($0, lender: frame.lender)) }
             case .failed(let error):
                 handler(.failed(error))
             }
         }
         let pixelFormat = settled.pixelFormat
-        format = VideoFormat(pixelFormat: pixelFormat, width: settled.width, height: settled.height,
-                             frameRates: [settled.frameRate])
+        format = VideoFormat(
+            pixelFormat: pixelFormat, width: settled.width, height: settled.height,
+            frameRates: [settled.frameRate])
     }
 
     public func stop() { stream.stop() }
@@ -294,7 +312,8 @@ public final class V4L2CameraStream: CameraStream, @unchecked Sendable {
     static func depthUnit(of devicePath: String, system: any V4L2System = defaultV4L2System()) -> Float? {
         let controls = (try? V4L2Controls(devicePath: devicePath, system: system).controls()) ?? []
         guard let control = controls.first(where: { $0.name == "depth_units" || $0.name == "depth_unit" }),
-              let micrometres = control.value, micrometres > 0 else { return nil }
+            let micrometres = control.value, micrometres > 0
+        else { return nil }
         return Float(micrometres) * 1e-6
     }
 }

@@ -1,6 +1,7 @@
 import CV4L2
 import OcellusCore
 import OcellusUSB
+
 #if canImport(Glibc)
 import Glibc
 #endif

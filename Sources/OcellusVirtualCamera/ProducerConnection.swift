@@ -1,6 +1,7 @@
 import CLibPipeWire
 import CPipeWire
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,9 +36,11 @@ final class ProducerConnection {
         self.core = core
         let me = Unmanaged.passUnretained(self).toOpaque()
         for signalNumber in [SIGINT, SIGTERM] {
-            _ = ocpw_loop_add_signal(pwLoop, signalNumber, { data, _ in
-                Unmanaged<ProducerConnection>.fromOpaque(data!).takeUnretainedValue().quit()
-            }, me)
+            _ = ocpw_loop_add_signal(
+                pwLoop, signalNumber,
+                { data, _ in
+                    Unmanaged<ProducerConnection>.fromOpaque(data!).takeUnretainedValue().quit()
+                }, me)
         }
         coreEvents.pointer.pointee.version = UInt32(PW_VERSION_CORE_EVENTS)
         coreEvents.pointer.pointee.error = { data, id, _, res, _ in
@@ -60,8 +63,10 @@ final class ProducerConnection {
 
     /// A stream published as a node of `mediaClass` named `name`, with `properties` (its
     /// description `description`, else the name, unless the properties give one).
-    func makeStream(name: String, description: String?, mediaClass: String, mediaType: String,
-                    properties: [String: String]) throws(ProducerFailure) -> OpaquePointer {
+    func makeStream(
+        name: String, description: String?, mediaClass: String, mediaType: String,
+        properties: [String: String]
+    ) throws(ProducerFailure) -> OpaquePointer {
         var all = properties
         (all["media.class"], all["media.type"], all["node.name"]) = (mediaClass, mediaType, name)
         all["node.description"] = all["node.description"] ?? description ?? name
@@ -79,8 +84,9 @@ final class ProducerConnection {
         registryEvents.pointer.pointee.global = { data, id, _, type, _, props in
             let connection = Unmanaged<ProducerConnection>.fromOpaque(data!).takeUnretainedValue()
             guard !connection.announced, let type, String(cString: type) == "PipeWire:Interface:Node",
-                  let node = connection.node, id == pw_stream_get_node_id(node.stream),
-                  let serial = ocpw_dict_lookup(props, "object.serial") else { return }
+                let node = connection.node, id == pw_stream_get_node_id(node.stream),
+                let serial = ocpw_dict_lookup(props, "object.serial")
+            else { return }
             connection.announced = true
             node.ready(id, String(cString: serial))
         }

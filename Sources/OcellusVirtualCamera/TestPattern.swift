@@ -1,6 +1,7 @@
 import CLibAV
 import CLibPipeWire
 import CTurboJPEG
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,9 +39,11 @@ public enum VirtualPixelFormat: String, CaseIterable {
     }
 
     init?(mediaSubtype: UInt32, spaFormat: UInt32) {
-        guard let match = Self.allCases.first(where: {
-            $0.mediaSubtype == mediaSubtype && ($0.isCompressed || $0.spaFormat == spaFormat)
-        }) else { return nil }
+        guard
+            let match = Self.allCases.first(where: {
+                $0.mediaSubtype == mediaSubtype && ($0.isCompressed || $0.spaFormat == spaFormat)
+            })
+        else { return nil }
         self = match
     }
 }
@@ -72,8 +75,10 @@ final class TestPattern {
             frames = [jpeg]
             return
         }
-        frames = format == .h264 ? Self.encodeH264((0..<Self.loopLength).map(renderPlanar), width: self.width, height: self.height)
-                                 : (0..<Self.loopLength).map(render)
+        frames =
+            format == .h264
+            ? Self.encodeH264((0..<Self.loopLength).map(renderPlanar), width: self.width, height: self.height)
+            : (0..<Self.loopLength).map(render)
     }
 
     /// Copies frame `sequence` into `destination`; returns the bytes written (0 if it does not fit).
@@ -222,8 +227,9 @@ final class TestPattern {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let result = i420.withUnsafeBufferPointer {
-            tjCompressFromYUV(compressor, $0.baseAddress, Int32(width), 1, Int32(height), Int32(TJSAMP_420.rawValue),
-                              &output, &size, 85, 0)
+            tjCompressFromYUV(
+                compressor, $0.baseAddress, Int32(width), 1, Int32(height), Int32(TJSAMP_420.rawValue),
+                &output, &size, 85, 0)
         }
         guard result == 0, let output else { return [] }
         defer { tjFree(output) }

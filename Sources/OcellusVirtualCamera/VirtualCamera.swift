@@ -1,6 +1,7 @@
 import CLibPipeWire
 import CPipeWire
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,10 +69,12 @@ public final class VirtualCamera {
         let connection = try ProducerConnection(remote: configuration.remote)
         self.connection = connection
         defer { tearDown() }
-        timer = ocpw_loop_add_timer(connection.pwLoop, { data, _ in
-            let camera = Unmanaged<VirtualCamera>.fromOpaque(data!).takeUnretainedValue()
-            if let stream = camera.stream { pw_stream_trigger_process(stream) }
-        }, Unmanaged.passUnretained(self).toOpaque())
+        timer = ocpw_loop_add_timer(
+            connection.pwLoop,
+            { data, _ in
+                let camera = Unmanaged<VirtualCamera>.fromOpaque(data!).takeUnretainedValue()
+                if let stream = camera.stream { pw_stream_trigger_process(stream) }
+            }, Unmanaged.passUnretained(self).toOpaque())
 
         var nodeProperties = configuration.nodeProperties
         if !configuration.deviceProperties.isEmpty {
@@ -97,13 +100,15 @@ public final class VirtualCamera {
         }
         let dict = producerProperties(deviceProperties)
         defer { pw_properties_free(dict) }
-        device = ocpw_props_device_export(connection.core, &dict!.pointee.dict, { data, id in
-            let camera = Unmanaged<VirtualCamera>.fromOpaque(data!).takeUnretainedValue()
-            camera.deviceID = id
-            camera.quit()
-        }, Unmanaged.passUnretained(self).toOpaque())
+        device = ocpw_props_device_export(
+            connection.core, &dict!.pointee.dict,
+            { data, id in
+                let camera = Unmanaged<VirtualCamera>.fromOpaque(data!).takeUnretainedValue()
+                camera.deviceID = id
+                camera.quit()
+            }, Unmanaged.passUnretained(self).toOpaque())
         guard device != nil else { throw ProducerFailure(description: "could not export the Video/Device object") }
-        pw_main_loop_run(connection.loop)  // until bound (or a signal)
+        pw_main_loop_run(connection.loop) // until bound (or a signal)
         guard let deviceID else { throw ProducerFailure(description: connection.failure ?? "interrupted before the device was published") }
         onEvent(.deviceExported(deviceID: deviceID))
     }
@@ -112,8 +117,9 @@ public final class VirtualCamera {
         var all = nodeProperties
         all["media.role"] = all["media.role"] ?? "Camera"
         all["node.nick"] = all["node.nick"] ?? configuration.description ?? configuration.name
-        let stream = try connection.makeStream(name: configuration.name, description: configuration.description,
-                                               mediaClass: "Video/Source", mediaType: "Video", properties: all)
+        let stream = try connection.makeStream(
+            name: configuration.name, description: configuration.description,
+            mediaClass: "Video/Source", mediaType: "Video", properties: all)
         self.stream = stream
 
         streamEvents.pointer.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
@@ -136,9 +142,10 @@ public final class VirtualCamera {
                 var buffer = [UInt8](repeating: 0, count: 1024)
                 let built = buffer.withUnsafeMutableBufferPointer { bytes in
                     rates.withUnsafeBufferPointer { rateList in
-                        ocpw_build_video_enum_format(bytes.baseAddress, UInt32(bytes.count), format.mediaSubtype,
-                                                     format.spaFormat, size.width, size.height,
-                                                     rateList.baseAddress, UInt32(rateList.count))
+                        ocpw_build_video_enum_format(
+                            bytes.baseAddress, UInt32(bytes.count), format.mediaSubtype,
+                            format.spaFormat, size.width, size.height,
+                            rateList.baseAddress, UInt32(rateList.count))
                     }
                 }
                 guard built != nil else { throw ProducerFailure(description: "format description too large") }
@@ -146,9 +153,10 @@ public final class VirtualCamera {
             }
         }
         let result = withPodPointers(storage) { params in
-            pw_stream_connect(stream, SPA_DIRECTION_OUTPUT, UInt32.max,
-                              pw_stream_flags(PW_STREAM_FLAG_DRIVER.rawValue | PW_STREAM_FLAG_MAP_BUFFERS.rawValue),
-                              params.baseAddress, UInt32(params.count))
+            pw_stream_connect(
+                stream, SPA_DIRECTION_OUTPUT, UInt32.max,
+                pw_stream_flags(PW_STREAM_FLAG_DRIVER.rawValue | PW_STREAM_FLAG_MAP_BUFFERS.rawValue),
+                params.baseAddress, UInt32(params.count))
         }
         guard result >= 0 else { throw ProducerFailure(description: "stream connect failed: \(String(cString: strerror(-result)))") }
         return stream
@@ -161,7 +169,7 @@ public final class VirtualCamera {
         case PW_STREAM_STATE_PAUSED:
             if let connection { _ = ocpw_loop_update_timer(connection.pwLoop, timer, 0) }
         case PW_STREAM_STATE_ERROR, PW_STREAM_STATE_UNCONNECTED:
-            quit()  // the daemon went away: a camera does not outlive its bus
+            quit() // the daemon went away: a camera does not outlive its bus
         default:
             break
         }
@@ -172,15 +180,17 @@ public final class VirtualCamera {
         guard let param else { pattern = nil; return }
         var parsed = ocpw_video_format()
         guard ocpw_parse_video_format(param, &parsed) == 0, parsed.n_sizes > 0,
-              let format = VirtualPixelFormat(mediaSubtype: parsed.media_subtype, spaFormat: parsed.formats.0) else {
+            let format = VirtualPixelFormat(mediaSubtype: parsed.media_subtype, spaFormat: parsed.formats.0)
+        else {
             ocpw_stream_set_error(stream, -EINVAL, "unsupported format")
             return
         }
         let size = parsed.sizes.0
         let rate = parsed.n_rates > 0 && parsed.rates.0.num > 0 ? parsed.rates.0 : spa_fraction(num: 30, denom: 1)
         frameInterval = 1_000_000_000 * UInt64(rate.denom) / UInt64(rate.num)
-        let rendered = TestPattern(format: format, width: size.width, height: size.height,
-                                   jpeg: format == .mjpg ? configuration.mjpegFile : nil)
+        let rendered = TestPattern(
+            format: format, width: size.width, height: size.height,
+            jpeg: format == .mjpg ? configuration.mjpegFile : nil)
         pattern = rendered
         onEvent(.formatNegotiated(format, width: size.width, height: size.height, rate: (rate.num, rate.denom)))
 

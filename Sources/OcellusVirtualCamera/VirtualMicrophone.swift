@@ -1,6 +1,7 @@
 import CLibPipeWire
 import CPipeWire
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,8 +49,9 @@ public final class VirtualMicrophone {
             stream = nil
             self.connection = nil
         }
-        let stream = try connection.makeStream(name: configuration.name, description: configuration.description,
-                                               mediaClass: "Audio/Source", mediaType: "Audio", properties: configuration.nodeProperties)
+        let stream = try connection.makeStream(
+            name: configuration.name, description: configuration.description,
+            mediaClass: "Audio/Source", mediaType: "Audio", properties: configuration.nodeProperties)
         self.stream = stream
         streamEvents.pointer.pointee.version = UInt32(PW_VERSION_STREAM_EVENTS)
         streamEvents.pointer.pointee.state_changed = { data, _, state, _ in
@@ -63,12 +65,16 @@ public final class VirtualMicrophone {
         pw_stream_add_listener(stream, streamHook.pointer, streamEvents.pointer, Unmanaged.passUnretained(self).toOpaque())
         var format = [UInt8](repeating: 0, count: 512)
         let result = format.withUnsafeMutableBufferPointer { bytes -> Int32 in
-            var params: [UnsafePointer<spa_pod>?] = [ocpw_build_audio_format(bytes.baseAddress, UInt32(bytes.count),
-                                                                              configuration.sampleRate, configuration.channels)]
+            var params: [UnsafePointer<spa_pod>?] = [
+                ocpw_build_audio_format(
+                    bytes.baseAddress, UInt32(bytes.count),
+                    configuration.sampleRate, configuration.channels)
+            ]
             // Not a driver and not linked by the session manager: clients link to it, the graph paces it.
-            return pw_stream_connect(stream, SPA_DIRECTION_OUTPUT, UInt32.max,
-                                     pw_stream_flags(PW_STREAM_FLAG_MAP_BUFFERS.rawValue | PW_STREAM_FLAG_RT_PROCESS.rawValue),
-                                     &params, 1)
+            return pw_stream_connect(
+                stream, SPA_DIRECTION_OUTPUT, UInt32.max,
+                pw_stream_flags(PW_STREAM_FLAG_MAP_BUFFERS.rawValue | PW_STREAM_FLAG_RT_PROCESS.rawValue),
+                &params, 1)
         }
         guard result >= 0 else { throw ProducerFailure(description: "stream connect failed: \(String(cString: strerror(-result)))") }
         connection.announce(nodeOf: stream, ready: onReady)

@@ -2,17 +2,18 @@
 // with --microphone a microphone playing a tone, into PipeWire until interrupted, for test beds,
 // demos and app developers' own tests.
 import OcellusVirtualCamera
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 let usage = """
-usage: ocellus virtual-camera [--pipewire-remote PATH] [--name N] [--desc D] [--formats YUY2,NV12,MJPG,H264]
-                              [--sizes 640x480,1280x720] [--fps 30,15] [--prop key=value]...
-                              [--device-prop key=value]... [--frames N] [--mjpeg-file JPEG] [--short-frames]
-       ocellus virtual-camera --microphone [--pipewire-remote PATH] [--name N] [--desc D] [--prop key=value]...
-                              [--volume 0-1] [--tone HZ]
-"""
+    usage: ocellus virtual-camera [--pipewire-remote PATH] [--name N] [--desc D] [--formats YUY2,NV12,MJPG,H264]
+                                  [--sizes 640x480,1280x720] [--fps 30,15] [--prop key=value]...
+                                  [--device-prop key=value]... [--frames N] [--mjpeg-file JPEG] [--short-frames]
+           ocellus virtual-camera --microphone [--pipewire-remote PATH] [--name N] [--desc D] [--prop key=value]...
+                                  [--volume 0-1] [--tone HZ]
+    """
 
 struct UsageError: Error { let message: String }
 

@@ -1,5 +1,6 @@
 import OcellusCapture
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,7 +60,7 @@ public final class CenterStageFraming: SessionCompanion, @unchecked Sendable {
         } else {
             faces.stop()
             stream.setOutput(nil)
-            stream.framing.aim(at: nil)   // the outputs' own frames move it back out
+            stream.framing.aim(at: nil) // the outputs' own frames move it back out
             lock.withLock { policy = FramingPolicy() }
         }
     }

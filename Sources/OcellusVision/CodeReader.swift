@@ -13,10 +13,12 @@ final class CodeReader {
         static let interfaceVersion: Int32 = 1
 
         static func load() throws(OcellusError) -> Library {
-            try LoadedLibrary.plugin("libocellus-codes-zxing.so", what: "code reader plugin", environmentVariable: "OCELLUS_CODES_LIB",
-                                     versionSymbol: "ocellus_codes_interface_version", version: interfaceVersion,
-                                     needs: "codes need Ocellus's plugin libocellus-codes-zxing.so and zxing-cpp",
-                                     install: "Debian: install libocellus0-metadata") { loaded in
+            try LoadedLibrary.plugin(
+                "libocellus-codes-zxing.so", what: "code reader plugin", environmentVariable: "OCELLUS_CODES_LIB",
+                versionSymbol: "ocellus_codes_interface_version", version: interfaceVersion,
+                needs: "codes need Ocellus's plugin libocellus-codes-zxing.so and zxing-cpp",
+                install: "Debian: install libocellus0-metadata"
+            ) { loaded in
                 loaded.symbol("ocellus_codes_read", as: Read.self).map { Library(read: $0) }
             }
         }

@@ -1,6 +1,7 @@
 import CVisionPlugins
 import OcellusCore
 import OcellusPlugins
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,8 +15,11 @@ final class FaceDetector {
     struct Library: @unchecked Sendable {
         typealias New = @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int) -> OpaquePointer?
         typealias Free = @convention(c) (OpaquePointer?) -> Void
-        typealias Detect = @convention(c) (OpaquePointer?, UnsafePointer<UInt8>?, Int32, Int32, Int32, Int32,
-                                           UnsafeMutablePointer<ocellus_face>?, Int32) -> Int32
+        typealias Detect =
+            @convention(c) (
+                OpaquePointer?, UnsafePointer<UInt8>?, Int32, Int32, Int32, Int32,
+                UnsafeMutablePointer<ocellus_face>?, Int32
+            ) -> Int32
         let new: New
         let free: Free
         let detect: Detect
@@ -24,12 +28,15 @@ final class FaceDetector {
         static let interfaceVersion: Int32 = 1
 
         static func load() throws(OcellusError) -> Library {
-            try LoadedLibrary.plugin("libocellus-faces-opencv.so", what: "face detector plugin", environmentVariable: "OCELLUS_FACES_LIB",
-                                     versionSymbol: "ocellus_faces_interface_version", version: interfaceVersion,
-                                     needs: "faces need Ocellus's plugin libocellus-faces-opencv.so and OpenCV's objdetect",
-                                     install: "Debian: install libocellus0-metadata") { loaded in
+            try LoadedLibrary.plugin(
+                "libocellus-faces-opencv.so", what: "face detector plugin", environmentVariable: "OCELLUS_FACES_LIB",
+                versionSymbol: "ocellus_faces_interface_version", version: interfaceVersion,
+                needs: "faces need Ocellus's plugin libocellus-faces-opencv.so and OpenCV's objdetect",
+                install: "Debian: install libocellus0-metadata"
+            ) { loaded in
                 guard let new = loaded.symbol("ocellus_faces_new", as: New.self), let free = loaded.symbol("ocellus_faces_free", as: Free.self),
-                      let detect = loaded.symbol("ocellus_faces_detect", as: Detect.self) else { return nil }
+                    let detect = loaded.symbol("ocellus_faces_detect", as: Detect.self)
+                else { return nil }
                 return Library(new: new, free: free, detect: detect)
             }
         }
@@ -37,15 +44,19 @@ final class FaceDetector {
 
     /// Where the default model is looked for: opencv-data's Haar frontal-face cascade (Debian,
     /// Ubuntu; Fedora's opencv-data).
-    static let defaultModels = ["/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml",
-                                "/usr/share/opencv/haarcascades/haarcascade_frontalface_alt2.xml"]
+    static let defaultModels = [
+        "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml",
+        "/usr/share/opencv/haarcascades/haarcascade_frontalface_alt2.xml"
+    ]
 
     /// The model used when the app names none.
     static func defaultModel() throws(OcellusError) -> String {
         if let named = try environmentVariable("OCELLUS_FACE_MODEL"), !named.isEmpty { return named }
         guard let found = defaultModels.first(where: { access($0, R_OK) == 0 }) else {
-            throw OcellusError(.libraryUnavailable, "faces need a model: install opencv-data (\(defaultModels[0])), "
-                + "or name a cascade (.xml) or YuNet model (.onnx)")
+            throw OcellusError(
+                .libraryUnavailable,
+                "faces need a model: install opencv-data (\(defaultModels[0])), "
+                    + "or name a cascade (.xml) or YuNet model (.onnx)")
         }
         return found
     }

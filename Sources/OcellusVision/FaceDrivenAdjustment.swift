@@ -1,5 +1,6 @@
 import OcellusCapture
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,7 +30,7 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
     private let controller: (Device) throws(OcellusError) -> any CameraControlling
     private var faces: CompanionFaces!
     private let lock = ConditionLock()
-    private var stream: SteeredCamera?   // under `lock`
+    private var stream: SteeredCamera? // under `lock`
 
     /// `controller` gives a camera's controls (the hub's); `settings` holds what the app set per
     /// camera. The face detector is loaded the first time a camera that can be steered streams.
@@ -48,10 +49,11 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
         let tiers = FaceDrivenTiers(controls: list)
         guard tiers.exposure != .none || tiers.focus != .none else { return nil }
         lock.withLock {
-            stream = SteeredCamera(camera: camera, controls: controls, tiers: tiers, width: Int(format.width), height: Int(format.height),
-                                 controlList: list, frameInterval: format.maxFrameRate?.interval)
+            stream = SteeredCamera(
+                camera: camera, controls: controls, tiers: tiers, width: Int(format.width), height: Int(format.height),
+                controlList: list, frameInterval: format.maxFrameRate?.interval)
         }
-        guard let output = faces.start(rate: Self.watchingRate) else {   // no detector here: nothing to steer by
+        guard let output = faces.start(rate: Self.watchingRate) else { // no detector here: nothing to steer by
             lock.withLock { stream = nil }
             return nil
         }
@@ -64,7 +66,9 @@ public final class FaceDrivenAdjustment: SessionCompanion, @unchecked Sendable {
             guard var stream else { return }
             stream.restore(.exposure)
             stream.restore(.focus)
-            settings.update(stream.camera.uniqueID) { $0.exposureActive = false; $0.focusActive = false }
+            settings.update(stream.camera.uniqueID) {
+                $0.exposureActive = false; $0.focusActive = false
+            }
             self.stream = nil
         }
     }
@@ -125,8 +129,10 @@ struct SteeredCamera {
     private var settledAfter: UInt64 = 0
     private let settleTime: UInt64
 
-    init(camera: Device, controls: any CameraControlling, tiers: FaceDrivenTiers, width: Int, height: Int, controlList: [CameraControl],
-         frameInterval: UInt64?) {
+    init(
+        camera: Device, controls: any CameraControlling, tiers: FaceDrivenTiers, width: Int, height: Int, controlList: [CameraControl],
+        frameInterval: UInt64?
+    ) {
         (self.camera, self.controls, self.tiers, self.width, self.height) = (camera, controls, tiers, width, height)
         // Five frame intervals (a buffer queue's depth), at least 100 ms.
         settleTime = max(100_000_000, 5 * (frameInterval ?? 33_333_333))
@@ -154,9 +160,11 @@ struct SteeredCamera {
             othersPresent = controls.hasOtherClients
         }
         let free = appLock || !othersPresent
-        let exposureAllowed = free && tiers.exposure != .none && !yielded.contains(.exposure)
+        let exposureAllowed =
+            free && tiers.exposure != .none && !yielded.contains(.exposure)
             && setting.exposure.allows(appHoldsConfigurationLock: appLock)
-        let focusAllowed = free && tiers.focus != .none && !yielded.contains(.focus)
+        let focusAllowed =
+            free && tiers.focus != .none && !yielded.contains(.focus)
             && setting.focus.allows(appHoldsConfigurationLock: appLock)
         if !exposureAllowed { restore(.exposure) }
         if !focusAllowed { restore(.focus) }
@@ -180,12 +188,13 @@ struct SteeredCamera {
             return changes > 0
         }
         (lastFace, lastFaceTime) = (face, timestamp)
-        guard timestamp >= settledAfter else { return true }   // the last change may not show yet
+        guard timestamp >= settledAfter else { return true } // the last change may not show yet
         guard let list = try? controls.controls() else { return false }
         noticeOtherHands(list)
         if tiers.exposure == .cameraRegion || tiers.focus == .cameraRegion {
-            pointRegion(at: face, exposure: exposureAllowed && tiers.exposure == .cameraRegion,
-                        focus: focusAllowed && tiers.focus == .cameraRegion, list)
+            pointRegion(
+                at: face, exposure: exposureAllowed && tiers.exposure == .cameraRegion,
+                focus: focusAllowed && tiers.focus == .cameraRegion, list)
         }
         if exposureAllowed && tiers.exposure == .host && !yielded.contains(.exposure) { expose(picture, face, list) }
         // Focus is judged on a settled picture: a sweep measured while exposure moves would be skewed.
@@ -215,7 +224,8 @@ struct SteeredCamera {
 
     private mutating func expose(_ picture: GreyPicture, _ face: NormalizedRect, _ list: [CameraControl]) {
         guard let loop = exposureLoop, let level = picture.meanLevel(in: core(of: face)),
-              let exposure = list.first(where: { $0.id == FaceDrivenControlID.exposureAbsolute })?.value else { return }
+            let exposure = list.first(where: { $0.id == FaceDrivenControlID.exposureAbsolute })?.value
+        else { return }
         let gain = list.first { $0.id == FaceDrivenControlID.gain }?.value
         guard let next = loop.next(level: level, exposure: exposure, gain: loop.gain == nil ? nil : gain) else { return }
         remember(.exposure, [FaceDrivenControlID.autoExposure, FaceDrivenControlID.exposureAbsolute, FaceDrivenControlID.gain], list)
@@ -251,7 +261,10 @@ struct SteeredCamera {
     private mutating func pointRegion(at face: NormalizedRect, exposure: Bool, focus: Bool, _ list: [CameraControl]) {
         guard exposure || focus else { return }
         if let lastRegion, !FocusSweep.isNewSubject(face, after: lastRegion),
-           abs(face.x - lastRegion.x) < face.width * 0.1, abs(face.y - lastRegion.y) < face.height * 0.1 { return }
+            abs(face.x - lastRegion.x) < face.width * 0.1, abs(face.y - lastRegion.y) < face.height * 0.1
+        {
+            return
+        }
         let bits = (exposure ? FaceDrivenControlID.regionAutoExposure : 0) | (focus ? FaceDrivenControlID.regionAutoFocus : 0)
         let left = Int32(max(0, min(Double(width - 1), (face.x * Double(width)).rounded())))
         let top = Int32(max(0, min(Double(height - 1), (face.y * Double(height)).rounded())))
@@ -266,7 +279,8 @@ struct SteeredCamera {
             remember(adjustment, [FaceDrivenControlID.regionOfInterestRect, FaceDrivenControlID.regionOfInterestAuto], list)
         }
         guard let rect = list.first(where: { $0.id == FaceDrivenControlID.regionOfInterestRect }),
-              let auto = list.first(where: { $0.id == FaceDrivenControlID.regionOfInterestAuto }) else { return }
+            let auto = list.first(where: { $0.id == FaceDrivenControlID.regionOfInterestAuto })
+        else { return }
         do {
             try controls.setControl(named: rect.name, payload: payload)
             try controls.setControl(named: auto.name, to: bits)
@@ -299,7 +313,7 @@ struct SteeredCamera {
                 changes += 1
                 settledAfter = monotonicNanoseconds() + settleTime
             } catch {
-                yield(adjustment)   // locked by another client, or gone: hands off
+                yield(adjustment) // locked by another client, or gone: hands off
                 return
             }
         }

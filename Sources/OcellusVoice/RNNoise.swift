@@ -1,6 +1,7 @@
 import OcellusCapture
 import OcellusCore
 import OcellusPlugins
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,9 +30,10 @@ final class RNNoise: VoiceEngine {
         static func load() throws(OcellusError) -> Library {
             let (library, failures) = LoadedLibrary.first(of: candidates) { (loaded) throws(LoadedLibrary.Refusal) in
                 guard let create = loaded.symbol("rnnoise_create", as: Create.self),
-                      let destroy = loaded.symbol("rnnoise_destroy", as: Destroy.self),
-                      let process = loaded.symbol("rnnoise_process_frame", as: Process.self),
-                      let frameSize = loaded.symbol("rnnoise_get_frame_size", as: FrameSize.self) else {
+                    let destroy = loaded.symbol("rnnoise_destroy", as: Destroy.self),
+                    let process = loaded.symbol("rnnoise_process_frame", as: Process.self),
+                    let frameSize = loaded.symbol("rnnoise_get_frame_size", as: FrameSize.self)
+                else {
                     throw LoadedLibrary.Refusal("\(loaded.path) is not RNNoise (rnnoise_create or rnnoise_process_frame missing)")
                 }
                 guard Int(frameSize()) == VoiceFrame.length else {
@@ -40,8 +42,10 @@ final class RNNoise: VoiceEngine {
                 return Library(create: create, destroy: destroy, process: process)
             }
             if let library { return library }
-            throw OcellusError(.libraryUnavailable, "voice isolation needs RNNoise (install librnnoise.so.0, or set OCELLUS_RNNOISE_LIB "
-                + "to its path): \(failures.joined(separator: "; "))")
+            throw OcellusError(
+                .libraryUnavailable,
+                "voice isolation needs RNNoise (install librnnoise.so.0, or set OCELLUS_RNNOISE_LIB "
+                    + "to its path): \(failures.joined(separator: "; "))")
         }
     }
 

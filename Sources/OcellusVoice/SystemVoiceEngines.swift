@@ -1,5 +1,6 @@
 import OcellusCapture
 import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,8 +34,10 @@ public final class SystemVoiceEngines: VoiceEngineLoading, @unchecked Sendable {
         try WebRTCEchoCanceller(library: loaded(\.webRTC, WebRTCEchoCanceller.Library.load))
     }
 
-    private func loaded<Library>(_ slot: ReferenceWritableKeyPath<SystemVoiceEngines, Library?>,
-                                 _ load: () throws(OcellusError) -> Library) throws(OcellusError) -> Library {
+    private func loaded<Library>(
+        _ slot: ReferenceWritableKeyPath<SystemVoiceEngines, Library?>,
+        _ load: () throws(OcellusError) -> Library
+    ) throws(OcellusError) -> Library {
         try lock.withLock { () throws(OcellusError) -> Library in
             if let library = self[keyPath: slot] { return library }
             let library = try load()

@@ -1,6 +1,7 @@
 import OcellusCapture
 import OcellusCore
 import OcellusPlugins
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,14 +28,17 @@ final class WebRTCEchoCanceller: EchoCanceller {
         static let interfaceVersion: Int32 = 1
 
         static func load() throws(OcellusError) -> Library {
-            try LoadedLibrary.plugin("libocellus-echo-webrtc.so", what: "echo canceller plugin", environmentVariable: "OCELLUS_ECHO_CANCELLER_LIB",
-                                     versionSymbol: "ocellus_echo_interface_version", version: interfaceVersion,
-                                     needs: "echo cancellation needs Ocellus's plugin libocellus-echo-webrtc.so and webrtc-audio-processing",
-                                     install: "install libwebrtc-audio-processing1") { loaded in
+            try LoadedLibrary.plugin(
+                "libocellus-echo-webrtc.so", what: "echo canceller plugin", environmentVariable: "OCELLUS_ECHO_CANCELLER_LIB",
+                versionSymbol: "ocellus_echo_interface_version", version: interfaceVersion,
+                needs: "echo cancellation needs Ocellus's plugin libocellus-echo-webrtc.so and webrtc-audio-processing",
+                install: "install libwebrtc-audio-processing1"
+            ) { loaded in
                 guard let latency = loaded.symbol("ocellus_echo_latency", as: Latency.self),
-                      let new = loaded.symbol("ocellus_echo_new", as: New.self), let free = loaded.symbol("ocellus_echo_free", as: Free.self),
-                      let play = loaded.symbol("ocellus_echo_play", as: Play.self),
-                      let capture = loaded.symbol("ocellus_echo_capture", as: Capture.self) else { return nil }
+                    let new = loaded.symbol("ocellus_echo_new", as: New.self), let free = loaded.symbol("ocellus_echo_free", as: Free.self),
+                    let play = loaded.symbol("ocellus_echo_play", as: Play.self),
+                    let capture = loaded.symbol("ocellus_echo_capture", as: Capture.self)
+                else { return nil }
                 return Library(latency: Int(latency()), new: new, free: free, play: play, capture: capture)
             }
         }

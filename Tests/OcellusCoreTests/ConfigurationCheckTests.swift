@@ -1,7 +1,8 @@
-import Testing
-@testable import OcellusCore
-@testable import OcellusCapture
 import OcellusTestSupport
+import Testing
+
+@testable import OcellusCapture
+@testable import OcellusCore
 
 /// A session answers before streaming whether its configuration runs as asked or adjusted, and
 /// what was adjusted (libcamera's `validate()`); what cannot run at all is the commit's error.

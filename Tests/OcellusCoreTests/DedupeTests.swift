@@ -1,9 +1,11 @@
+import OcellusTestSupport
 import Testing
+
+@testable import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import OcellusCore
-import OcellusTestSupport
 
 /// The hub's rule for a camera that both backends see, with scripted stand-in backends: no
 /// machine here has a camera that PipeWire and raw V4L2 can both see (the vivid guest runs no PipeWire).
@@ -23,7 +25,7 @@ import OcellusTestSupport
         #expect(rawInstance.backend == .v4l2)
         pipewire.add(webcam(key: "71"))
         #expect(hub.devices().map(\.backend) == [.pipewire])
-        #expect(!rawInstance.isConnected)   // replaced by the PipeWire instance
+        #expect(!rawInstance.isConnected) // replaced by the PipeWire instance
         // The daemon goes away while the camera stays: it comes back through V4L2.
         pipewire.fail()
         let revived = try #require(hub.devices().first)
@@ -45,8 +47,9 @@ import OcellusTestSupport
         defer { hub.close() }
         var monitor = webcam(key: "70")
         monitor.deviceNumbers = [DeviceNumbers.make(major: 81, minor: 2)]
-        var libcamera = DeviceFacts(media: .video, name: "Integrated Camera", backendKey: "71",
-                                    fallbackName: "libcamera_input.__SB_.PC00.XHCI.RHUB.HS05-5_1.0-046d_082d")
+        var libcamera = DeviceFacts(
+            media: .video, name: "Integrated Camera", backendKey: "71",
+            fallbackName: "libcamera_input.__SB_.PC00.XHCI.RHUB.HS05-5_1.0-046d_082d")
         libcamera.firmwarePath = "\\_SB_.PC00.XHCI.RHUB.HS05-5:1.0-046d:082d"
         libcamera.location = "external"
         libcamera.deviceNumbers = [DeviceNumbers.make(major: 81, minor: 2)]
@@ -99,8 +102,9 @@ import OcellusTestSupport
         // Later, either unit alone, in either order: its port names it.
         for port in ["1-1", "2-1"] {
             let backend = ScriptedBackend(.v4l2)
-            let later = try DeviceHub(appID: "org.ocellus.test.dedupe", backends: [backend], timeoutMilliseconds: 0,
-                                      stateDirectory: state)
+            let later = try DeviceHub(
+                appID: "org.ocellus.test.dedupe", backends: [backend], timeoutMilliseconds: 0,
+                stateDirectory: state)
             backend.add(unit(port))
             #expect(later.devices().map(\.uniqueID) == ["usb-046d:082d@\(port)"])
             later.close()
@@ -117,8 +121,10 @@ import OcellusTestSupport
         var infrared = webcam(key: "81")
         infrared.formats = [VideoFormat(pixelFormat: .grey, width: 340, height: 340, frameRates: [FrameRate(30)])]
         var colour = webcam(key: "82")
-        colour.formats = [VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30)]),
-                          VideoFormat(pixelFormat: .mjpeg, width: 1280, height: 720, frameRates: [FrameRate(30)])]
+        colour.formats = [
+            VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30)]),
+            VideoFormat(pixelFormat: .mjpeg, width: 1280, height: 720, frameRates: [FrameRate(30)])
+        ]
         pipewire.add(infrared)
         pipewire.add(colour)
         #expect(hub.devices().map(\.backendKey) == ["82"])

@@ -1,5 +1,5 @@
-@testable import OcellusCore
 @testable import OcellusCapture
+@testable import OcellusCore
 
 // What a session's stream thread does with each frame, for tests that play the stream:
 // the frame handed over by reference as it arrives.

@@ -1,9 +1,10 @@
 import Foundation
+import OcellusTestSupport
 import Synchronization
 import Testing
-@testable import OcellusCore
+
 @testable import OcellusCapture
-import OcellusTestSupport
+@testable import OcellusCore
 
 /// Depth cameras in a session (behaviour §4, depth): which depth format runs beside the
 /// picture, depth maps as views with their unit, the synchronizer's pairing, and what a
@@ -17,30 +18,40 @@ import OcellusTestSupport
     static let depthCamera = Device(
         uniqueID: "usb-8086:0b07-X", name: "Depth Camera", type: .depthCamera, position: .unspecified, backend: .v4l2,
         backendKey: "k",
-        formats: [VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30), FrameRate(15)]),
-                  VideoFormat(pixelFormat: .yuyv, width: 1280, height: 720, frameRates: [FrameRate(15)])],
-        depthFormats: [VideoFormat(pixelFormat: z16, width: 848, height: 480, frameRates: [FrameRate(90), FrameRate(30)]),
-                       VideoFormat(pixelFormat: z16, width: 640, height: 480, frameRates: [FrameRate(30), FrameRate(15)]),
-                       VideoFormat(pixelFormat: z16, width: 320, height: 240, frameRates: [FrameRate(60)])],
+        formats: [
+            VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: [FrameRate(30), FrameRate(15)]),
+            VideoFormat(pixelFormat: .yuyv, width: 1280, height: 720, frameRates: [FrameRate(15)])
+        ],
+        depthFormats: [
+            VideoFormat(pixelFormat: z16, width: 848, height: 480, frameRates: [FrameRate(90), FrameRate(30)]),
+            VideoFormat(pixelFormat: z16, width: 640, height: 480, frameRates: [FrameRate(30), FrameRate(15)]),
+            VideoFormat(pixelFormat: z16, width: 320, height: 240, frameRates: [FrameRate(60)])
+        ],
         vendorID: 0x8086, productID: 0x0b07, serialNumber: "X", pluggedMicroseconds: nil, properties: [:])
 
     /// A time-of-flight sensor: its only stream is its depth.
     static let tofCamera: Device = {
         let formats = [VideoFormat(pixelFormat: FourCC.y12, width: 240, height: 180, frameRates: [FrameRate(30)])]
-        return Device(uniqueID: "v4l2-platform:tof", name: "ToF", type: .depthCamera, position: .unspecified, backend: .v4l2,
-                      backendKey: "t", formats: formats, depthFormats: formats, vendorID: nil, productID: nil, serialNumber: nil,
-                      pluggedMicroseconds: nil, properties: [:])
+        return Device(
+            uniqueID: "v4l2-platform:tof", name: "ToF", type: .depthCamera, position: .unspecified, backend: .v4l2,
+            backendKey: "t", formats: formats, depthFormats: formats, vendorID: nil, productID: nil, serialNumber: nil,
+            pluggedMicroseconds: nil, properties: [:])
     }()
 
     /// A frame of `format` whose bytes are `words` (kept alive by the caller).
-    static func frame(_ format: FourCC, _ width: UInt32, _ height: UInt32, sequence: UInt64, at time: UInt64,
-                      _ bytes: UnsafeRawBufferPointer, stride: Int) -> CameraFrame {
-        CameraFrame(pixelFormat: format, width: width, height: height, sequence: sequence, timestampNanoseconds: time,
-                    planes: FramePlane(bytes: bytes, stride: stride))
+    static func frame(
+        _ format: FourCC, _ width: UInt32, _ height: UInt32, sequence: UInt64, at time: UInt64,
+        _ bytes: UnsafeRawBufferPointer, stride: Int
+    ) -> CameraFrame {
+        CameraFrame(
+            pixelFormat: format, width: width, height: height, sequence: sequence, timestampNanoseconds: time,
+            planes: FramePlane(bytes: bytes, stride: stride))
     }
 
-    func choose(_ outputs: [DepthDataOutput], camera: Device = depthCamera,
-                video: [VideoDataOutput] = []) throws -> DepthSource? {
+    func choose(
+        _ outputs: [DepthDataOutput], camera: Device = depthCamera,
+        video: [VideoDataOutput] = []
+    ) throws -> DepthSource? {
         var configuration = SessionConfiguration()
         configuration.input = camera
         configuration.outputs = video
@@ -52,8 +63,12 @@ import OcellusTestSupport
         // The picture runs YUYV 640x480 at 30 (the largest at 30 fps): depth 640x480 at 30, not the
         // wider 848x480 (another aspect) nor the faster 320x240.
         let source = try choose([DepthDataOutput()])
-        #expect(source == .ownStream(VideoFormat(pixelFormat: Self.z16, width: 640, height: 480,
-                                                 frameRates: [FrameRate(30), FrameRate(15)]), FrameRate(30)))
+        #expect(
+            source
+                == .ownStream(
+                    VideoFormat(
+                        pixelFormat: Self.z16, width: 640, height: 480,
+                        frameRates: [FrameRate(30), FrameRate(15)]), FrameRate(30)))
     }
 
     @Test func aPinnedDepthSizeIsStreamedAtItsOwnRateWhenThePicturesIsMissing() throws {
@@ -67,9 +82,10 @@ import OcellusTestSupport
         let output = DepthDataOutput()
         try output.pinSize(1280, 720)
         #expect(throws: OcellusError.self) { try choose([output]) }
-        let webcam = Device(uniqueID: "w", name: "w", type: .externalCamera, position: .unspecified, backend: .v4l2, backendKey: "w",
-                            formats: Self.depthCamera.formats, vendorID: nil, productID: nil, serialNumber: nil,
-                            pluggedMicroseconds: nil, properties: [:])
+        let webcam = Device(
+            uniqueID: "w", name: "w", type: .externalCamera, position: .unspecified, backend: .v4l2, backendKey: "w",
+            formats: Self.depthCamera.formats, vendorID: nil, productID: nil, serialNumber: nil,
+            pluggedMicroseconds: nil, properties: [:])
         let refusal = #expect(throws: OcellusError.self) { try choose([DepthDataOutput()], camera: webcam) }
         #expect(refusal?.code == .invalidArgument && refusal?.message.contains("not a depth camera") == true)
         #expect(throws: OcellusError.self, "a picture format is no depth") { try choose([DepthDataOutput(pixelFormat: .yuyv)]) }
@@ -83,7 +99,7 @@ import OcellusTestSupport
     }
 
     @Test func depthMapsAreViewsWithTheirUnitOrFloatMetres() throws {
-        var words: [UInt16] = [0, 1000, 2500, 7, 0, 0, 65535, 42]   // 3x2 with a stride of 4 words
+        var words: [UInt16] = [0, 1000, 2500, 7, 0, 0, 65535, 42] // 3x2 with a stride of 4 words
         let raw = DepthDataOutput(), metres = DepthDataOutput(pixelFormat: .depthMetres)
         var seen: [(FourCC, Float, [Float])] = []
         try words.withUnsafeBytes { bytes in
@@ -122,7 +138,8 @@ import OcellusTestSupport
 
     /// Feeds a synchronizer frames at the given times (ms) and returns the pairs' times.
     func pair(video: [UInt64], depth: [UInt64], videoRate: UInt32 = 30, depthRate: UInt32 = 30)
-        -> (pairs: [(UInt64, UInt64)], unmatched: (UInt64, UInt64)) {
+        -> (pairs: [(UInt64, UInt64)], unmatched: (UInt64, UInt64))
+    {
         let videoOutput = VideoDataOutput(), depthOutput = DepthDataOutput()
         videoOutput.frameInterval = 1_000_000_000 / UInt64(videoRate)
         depthOutput.accounting.frameInterval = 1_000_000_000 / UInt64(depthRate)
@@ -136,8 +153,9 @@ import OcellusTestSupport
             // Arrival order: by time, video first on ties.
             let events = (video.map { ($0, OutputSynchronizer.Side.first) } + depth.map { ($0, .second) }).sorted { $0.0 < $1.0 }
             for (sequence, (time, side)) in events.enumerated() {
-                let frame = Self.frame(side == .first ? .yuyv : Self.z16, 2, 2, sequence: UInt64(sequence), at: time * 1_000_000,
-                                       buffer, stride: 4)
+                let frame = Self.frame(
+                    side == .first ? .yuyv : Self.z16, 2, 2, sequence: UInt64(sequence), at: time * 1_000_000,
+                    buffer, stride: 4)
                 synchronizer.arrived(frame, from: side)
             }
         }
@@ -206,7 +224,7 @@ extension DepthTests {
     @Test func twoCamerasPicturesArePairedByCaptureTime() {
         let left = VideoDataOutput(), right = VideoDataOutput()
         left.frameInterval = 33_333_333
-        right.frameInterval = 66_666_666   // 15 fps beside 30: every right frame pairs, every other left one does not
+        right.frameInterval = 66_666_666 // 15 fps beside 30: every right frame pairs, every other left one does not
         let synchronizer = OutputSynchronizer(left, right)
         var pairs: [(UInt64, UInt64)] = []
         synchronizer.pairHandler = { pair in

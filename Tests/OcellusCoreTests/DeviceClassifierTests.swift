@@ -1,5 +1,7 @@
 import Testing
+
 @testable import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,8 +9,10 @@ import Glibc
 /// behaviour §1 identity and type rules, on facts shaped like real devices
 /// (values from real device dumps: a C920, an MS2109 HDMI dongle, a Dell laptop camera).
 @Suite struct DeviceClassifierTests {
-    func usbFacts(vendor: UInt16, product: UInt16, serial: String?, busPath: String = "pci-0000:00:14.0-usb-0:2.3:1.0",
-                  removable: DeviceFacts.Removable = .removable) -> DeviceFacts {
+    func usbFacts(
+        vendor: UInt16, product: UInt16, serial: String?, busPath: String = "pci-0000:00:14.0-usb-0:2.3:1.0",
+        removable: DeviceFacts.Removable = .removable
+    ) -> DeviceFacts {
         var facts = DeviceFacts(media: .video, name: "Camera", backendKey: "42", fallbackName: "v4l2_input.x")
         facts.bus = "usb"
         facts.busPath = busPath
@@ -27,8 +31,9 @@ import Glibc
     @Test(arguments: ["20150130", "SN0001", "01.00.00", "0000000000000000", "", "   ", "1111"])
     func placeholderSerialFallsBackToPort(serial: String) {
         let facts = usbFacts(vendor: 0x534d, product: 0x2109, serial: serial)
-        #expect(DeviceClassifier.uniqueID(of: facts, backend: .pipewire, serialTaken: false)
-            == "usb-534d:2109@pci-0000:00:14.0-usb-0:2.3")
+        #expect(
+            DeviceClassifier.uniqueID(of: facts, backend: .pipewire, serialTaken: false)
+                == "usb-534d:2109@pci-0000:00:14.0-usb-0:2.3")
     }
 
     /// Firmware versions and build dates that models put in iSerial (the first from a real
@@ -38,21 +43,25 @@ import Glibc
         #expect(!DeviceClassifier.isIdentifyingSerial(serial))
     }
 
-    @Test(arguments: ["B61DEDAF", "CAM0001", "VCAM-0000", "SN20210104X9Z7Q", "0x0001AB34", "123456789012",
-                      // from the device dumps: a C920, a C922, a Microsoft webcam, the MacBook's iBridge camera
-                      "5A3A22DF", "16201378", "0005AC52FE000", "046d_082d_B61DEDAF"])
+    @Test(arguments: [
+        "B61DEDAF", "CAM0001", "VCAM-0000", "SN20210104X9Z7Q", "0x0001AB34", "123456789012",
+        // from the device dumps: a C920, a C922, a Microsoft webcam, the MacBook's iBridge camera
+        "5A3A22DF", "16201378", "0005AC52FE000", "046d_082d_B61DEDAF"
+    ])
     func realLookingSerialsStillIdentify(serial: String) {
         #expect(DeviceClassifier.isIdentifyingSerial(serial))
     }
 
     /// What models ship on every unit, by kind rather than by name: versions with a date,
     /// words, counters, too short, too little variety, runs.
-    @Test(arguments: ["V1.2.0.20210604", "v2.0.1", "1.0.0.0", "2021_06_04", "FW-2.3-20200101",
-                      "NONE", "Serial Number", "USB Camera", "xxxx(hidden)", "DEFAULT",
-                      "000001", "SN0002", "00001234", "CAM01", "S", "12AB", "0000",
-                      "00000000", "AAAA1111", "ABAB1212", "123456", "0123456789ABCDEF", "987654321",
-                      // from the device dumps: Apple's iBridge placeholder, a udev ID_SERIAL with a build date
-                      "nomac?123456", "Generic_Integrated_Camera_200901010001"])
+    @Test(arguments: [
+        "V1.2.0.20210604", "v2.0.1", "1.0.0.0", "2021_06_04", "FW-2.3-20200101",
+        "NONE", "Serial Number", "USB Camera", "xxxx(hidden)", "DEFAULT",
+        "000001", "SN0002", "00001234", "CAM01", "S", "12AB", "0000",
+        "00000000", "AAAA1111", "ABAB1212", "123456", "0123456789ABCDEF", "987654321",
+        // from the device dumps: Apple's iBridge placeholder, a udev ID_SERIAL with a build date
+        "nomac?123456", "Generic_Integrated_Camera_200901010001"
+    ])
     func serialsEveryUnitSharesIdentifyNothing(serial: String) {
         #expect(!DeviceClassifier.isIdentifyingSerial(serial))
     }
@@ -70,14 +79,15 @@ import Glibc
         #expect(DeviceClassifier.type(of: lid) == .builtInCamera)
         #expect(DeviceClassifier.position(of: lid, type: .builtInCamera) == .front)
         var socket = usbFacts(vendor: 0x046d, product: 0x082d, serial: nil, removable: .fixed)
-        socket.portConnection = .hotplug   // a user-reachable socket, whatever an internal hub reports
+        socket.portConnection = .hotplug // a user-reachable socket, whatever an internal hub reports
         #expect(DeviceClassifier.type(of: socket) == .externalCamera)
     }
 
     @Test func serialSharedByAnotherConnectedUnitFallsBackToPort() {
         let facts = usbFacts(vendor: 0x0c45, product: 0x6366, serial: "SN12345X")
-        #expect(DeviceClassifier.uniqueID(of: facts, backend: .pipewire, serialTaken: true)
-            == "usb-0c45:6366@pci-0000:00:14.0-usb-0:2.3")
+        #expect(
+            DeviceClassifier.uniqueID(of: facts, backend: .pipewire, serialTaken: true)
+                == "usb-0c45:6366@pci-0000:00:14.0-usb-0:2.3")
     }
 
     @Test func kernelPortWinsOverBusPath() {
@@ -89,8 +99,9 @@ import Glibc
     @Test func identicalCamerasOnDifferentPortsStayDistinct() {
         let a = usbFacts(vendor: 0x534d, product: 0x2109, serial: nil, busPath: "pci-0000:00:14.0-usb-0:1:1.0")
         let b = usbFacts(vendor: 0x534d, product: 0x2109, serial: nil, busPath: "pci-0000:00:14.0-usb-0:2:1.0")
-        #expect(DeviceClassifier.uniqueID(of: a, backend: .pipewire, serialTaken: false)
-            != DeviceClassifier.uniqueID(of: b, backend: .pipewire, serialTaken: false))
+        #expect(
+            DeviceClassifier.uniqueID(of: a, backend: .pipewire, serialTaken: false)
+                != DeviceClassifier.uniqueID(of: b, backend: .pipewire, serialTaken: false))
     }
 
     @Test func microphoneOfACameraGetsItsOwnID() {
@@ -129,8 +140,9 @@ import Glibc
         facts.firmwarePath = "/base/soc/i2c0mux/i2c@1/imx708@1a"
         #expect(DeviceClassifier.type(of: facts) == .builtInCamera)
         #expect(DeviceClassifier.position(of: facts, type: .builtInCamera) == .back)
-        #expect(DeviceClassifier.uniqueID(of: facts, backend: .pipewire, serialTaken: false)
-            == "platform-_base_soc_i2c0mux_i2c@1_imx708@1a")
+        #expect(
+            DeviceClassifier.uniqueID(of: facts, backend: .pipewire, serialTaken: false)
+                == "platform-_base_soc_i2c0mux_i2c@1_imx708@1a")
     }
 
     /// A depth format wherever it is listed makes a depth camera: alone, or beside picture formats.
@@ -166,15 +178,17 @@ import Glibc
     }
 
     @Test func frameRatesAreSortedHighestFirstWithoutDuplicates() {
-        let format = VideoFormat(pixelFormat: .nv12, width: 1, height: 1,
-                                 frameRates: [FrameRate(15), FrameRate(30000, 1001), FrameRate(30), FrameRate(15)])
+        let format = VideoFormat(
+            pixelFormat: .nv12, width: 1, height: 1,
+            frameRates: [FrameRate(15), FrameRate(30000, 1001), FrameRate(30), FrameRate(15)])
         #expect(format.frameRates == [FrameRate(30), FrameRate(30000, 1001), FrameRate(15)])
         #expect(format.maxFrameRate == FrameRate(30))
     }
 
     @Test func rangeKeepsMaximumAndMinimum() {
-        let format = VideoFormat(pixelFormat: .nv12, width: 1, height: 1,
-                                 frameRates: [FrameRate(1), FrameRate(60), FrameRate(30)], frameRatesAreRange: true)
+        let format = VideoFormat(
+            pixelFormat: .nv12, width: 1, height: 1,
+            frameRates: [FrameRate(1), FrameRate(60), FrameRate(30)], frameRatesAreRange: true)
         #expect(format.frameRates == [FrameRate(60), FrameRate(1)])
     }
 }
@@ -197,14 +211,16 @@ import Glibc
     }
 
     @Test func withoutHOMETheAccountsHomeIsUsed() throws {
-        #expect(try StateDirectory.resolve(explicit: nil, environment: { _ in nil }, accountHome: { "/home/u" })
+        #expect(
+            try StateDirectory.resolve(explicit: nil, environment: { _ in nil }, accountHome: { "/home/u" })
                 == "/home/u/.local/state/ocellus")
-        #expect(try StateDirectory.resolve(explicit: nil, environment: { $0 == "HOME" ? "" : nil }, accountHome: { "/home/u" })
+        #expect(
+            try StateDirectory.resolve(explicit: nil, environment: { $0 == "HOME" ? "" : nil }, accountHome: { "/home/u" })
                 == "/home/u/.local/state/ocellus")
     }
 
     @Test func aVariableThatIsNotUTF8IsAnErrorNotAnotherDirectory() {
-        setenv("OCELLUS_TEST_STATE_NOT_UTF8", "/tmp/caf\u{E9}", 1)   // as UTF-8: valid
+        setenv("OCELLUS_TEST_STATE_NOT_UTF8", "/tmp/caf\u{E9}", 1) // as UTF-8: valid
         #expect((try? environmentVariable("OCELLUS_TEST_STATE_NOT_UTF8")) == "/tmp/caf\u{E9}")
         let latin1: [CChar] = Array("/tmp/caf".utf8CString.dropLast()) + [CChar(bitPattern: 0xE9), 0]
         setenv("OCELLUS_TEST_STATE_NOT_UTF8", latin1, 1)

@@ -1,5 +1,7 @@
 import Testing
+
 @testable import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +11,11 @@ import Glibc
     final class Log: @unchecked Sendable {
         let lock = ConditionLock()
         var values: [Int] = []
-        func append(_ value: Int) { lock.withLock { values.append(value); lock.broadcast() } }
+        func append(_ value: Int) {
+            lock.withLock {
+                values.append(value); lock.broadcast()
+            }
+        }
         func wait(count: Int) -> [Int] {
             let deadline = monotonicNanoseconds() + 5_000_000_000
             return lock.withLock {
@@ -42,7 +48,7 @@ import Glibc
             let events = EventThread<Int>()
             let log = Log()
             _ = events.addObserver { value in
-                usleep(value == 1 ? 100_000 : 0)   // still busy with the first when the stop comes
+                usleep(value == 1 ? 100_000 : 0) // still busy with the first when the stop comes
                 log.append(value)
             }
             for value in 1...3 { events.post(value) }

@@ -1,8 +1,10 @@
 import Testing
+
+@testable import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import OcellusCore
 
 /// The kernel is asked only for what a watch wants: writes to an existing file in a watched
 /// directory (as `>/dev/null` is in `/dev`) wake nothing that watches for files coming and going.
@@ -10,7 +12,11 @@ import Glibc
     final class Counter: @unchecked Sendable {
         private let lock = ConditionLock()
         private var count = 0
-        func bump() { lock.withLock { count += 1; lock.broadcast() } }
+        func bump() {
+            lock.withLock {
+                count += 1; lock.broadcast()
+            }
+        }
         var value: Int { lock.withLock { count } }
         func wait(for wanted: Int) -> Bool {
             let deadline = monotonicNanoseconds() + 2_000_000_000
@@ -38,10 +44,10 @@ import Glibc
         write(directory + "/null")
         #expect(comings.wait(for: 1))
         let created = comings.value
-        for _ in 0..<20 { write(directory + "/null") }   // rewritten in place: not a coming or going
+        for _ in 0..<20 { write(directory + "/null") } // rewritten in place: not a coming or going
         let rewrite = try #require(watcher.watch(directory: directory, fileName: "null", for: .rewritten) { rewrites.bump() })
         write(directory + "/null")
-        #expect(rewrites.wait(for: 1))                   // a second watch on the directory hears its own kind
+        #expect(rewrites.wait(for: 1)) // a second watch on the directory hears its own kind
         watcher.remove(rewrite)
         for _ in 0..<20 { write(directory + "/null") }
         write(directory + "/video0")

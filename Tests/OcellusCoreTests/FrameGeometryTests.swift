@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OcellusCore
 
 /// A frame's bytes against the picture its format, size and strides claim: what the session
@@ -6,14 +7,15 @@ import Testing
 /// sent less than it said).
 @Suite struct FrameGeometryTests {
     func frame(_ format: FourCC, _ width: UInt32, _ height: UInt32, _ planes: [(count: Int, stride: Int)], in bytes: [UInt8]) -> CameraFrame {
-        let base = bytes.withUnsafeBytes { $0.baseAddress! }   // the caller keeps `bytes` alive
+        let base = bytes.withUnsafeBytes { $0.baseAddress! } // the caller keeps `bytes` alive
         var offset = 0
         let views = planes.map { plane -> FramePlane in
             defer { offset += plane.count }
             return FramePlane(bytes: UnsafeRawBufferPointer(start: base + offset, count: plane.count), stride: plane.stride)
         }
-        return CameraFrame(pixelFormat: format, width: width, height: height, sequence: 1, timestampNanoseconds: 1,
-                           planes: views[0], views.count > 1 ? views[1] : nil, views.count > 2 ? views[2] : nil)
+        return CameraFrame(
+            pixelFormat: format, width: width, height: height, sequence: 1, timestampNanoseconds: 1,
+            planes: views[0], views.count > 1 ? views[1] : nil, views.count > 2 ? views[2] : nil)
     }
 
     @Test func framesThatHoldTheirPictureAreTaken() {
@@ -34,7 +36,7 @@ import Testing
     @Test func framesShortOfTheirFormatAreNot() {
         let bytes = [UInt8](repeating: 0, count: 1 << 16)
         withExtendedLifetime(bytes) {
-            #expect(!frame(.yuyv, 1920, 1080, [(640 * 480 * 2, 1280)], in: bytes).holdsItsPicture)   // 640x480 sent, 1080p claimed
+            #expect(!frame(.yuyv, 1920, 1080, [(640 * 480 * 2, 1280)], in: bytes).holdsItsPicture) // 640x480 sent, 1080p claimed
             #expect(!frame(.yuyv, 1920, 1080, [(640 * 480 * 2, 3840)], in: bytes).holdsItsPicture)
             #expect(!frame(.yuyv, 64, 48, [(64 * 48 * 2, 100)], in: bytes).holdsItsPicture)
             #expect(!frame(.uyvy, 64, 48, [(64 * 48 * 2 - 1, 128)], in: bytes).holdsItsPicture)

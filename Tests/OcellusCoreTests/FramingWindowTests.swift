@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OcellusCore
 
 /// Center Stage's window on frame timestamps: idle costs nothing, a move is smooth and never
@@ -45,7 +46,7 @@ import Testing
 
     @Test func theWindowStaysInsideThePictureAndNoSmallerThanTheOutputsAllow() {
         let window = FramingWindow()
-        window.minimumScale = 0.6   // e.g. a 768-wide output of a 1280-wide camera
+        window.minimumScale = 0.6 // e.g. a 768-wide output of a 1280-wide camera
         window.aim(at: PictureRegion(x: 0.9, y: -0.3, width: 0.1, height: 0.1))
         for region in run(window, frames: 90).compactMap({ $0 }) {
             #expect(region.width >= 0.6 - 1e-9 && region.height == region.width)

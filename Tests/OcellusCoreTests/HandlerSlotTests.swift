@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import OcellusCore
 
 /// The rule every output's handler follows (HandlerSlot): replaced from another thread, no
@@ -31,7 +32,7 @@ import Testing
         slot.replace(with: nil)
         let finishedFirst = finished.load(ordering: .sequentiallyConsistent)
         #expect(finishedFirst, "the replacement returned while the old handler ran")
-        slot.call(2)   // no handler: nothing runs
+        slot.call(2) // no handler: nothing runs
     }
 
     @Test func replacementFromInsideAppliesToTheNextCallAndKeepsTheRunningOneAlive() {

@@ -1,7 +1,8 @@
-import Testing
-@testable import OcellusCore
-@testable import OcellusCapture
 import OcellusTestSupport
+import Testing
+
+@testable import OcellusCapture
+@testable import OcellusCore
 
 /// The USB hardware cost (behaviour §4): bus time by the kernel's formula, the alternate
 /// setting a format reserves, and a camera's share beside what its bus already carries.
@@ -33,8 +34,9 @@ import OcellusTestSupport
         // Full speed: a 1023-byte isochronous IN packet takes 807 µs of the 900 a frame gives.
         #expect(HardwareCost.transactionMicroseconds(bytes: 1023, speedMbps: 12, isInput: true) == 807)
         #expect(abs(HardwareCost.load(of: PeriodicEndpoint(bytesPerService: 3072), speedMbps: 480) - 0.61) < 1e-9)
-        #expect(abs(HardwareCost.load(of: PeriodicEndpoint(bytesPerService: 3072, interval: 4), speedMbps: 480) - 0.1525) < 1e-9,
-                "every fourth microframe")
+        #expect(
+            abs(HardwareCost.load(of: PeriodicEndpoint(bytesPerService: 3072, interval: 4), speedMbps: 480) - 0.1525) < 1e-9,
+            "every fourth microframe")
     }
 
     @Test func endpointsReadAsTheKernelReadsThem() {
@@ -42,22 +44,27 @@ import OcellusTestSupport
         #expect(PeriodicEndpoint(wMaxPacketSize: 0x13FC, bInterval: 1, speedMbps: 480, isInput: true).bytesPerService == 3060)
         let microphone = PeriodicEndpoint(wMaxPacketSize: 0x00C0, bInterval: 4, speedMbps: 480, isInput: true)
         #expect(microphone.bytesPerService == 192 && microphone.interval == 8)
-        #expect(PeriodicEndpoint(wMaxPacketSize: 0x13FC, bInterval: 1, speedMbps: 12, isInput: true).bytesPerService == 1020,
-                "no extra transactions at full speed")
+        #expect(
+            PeriodicEndpoint(wMaxPacketSize: 0x13FC, bInterval: 1, speedMbps: 12, isInput: true).bytesPerService == 1020,
+            "no extra transactions at full speed")
     }
 
     @Test func aFormatReservesTheSmallestSettingThatCarriesIt() throws {
         let link = try #require(choice.webcam(speedMbps: 480).details.usbLink)
         func reserved(_ pixelFormat: FourCC, _ width: UInt32, _ height: UInt32) -> (Int, Bool)? {
-            HardwareCost.reservation(on: link, format: VideoFormat(pixelFormat: pixelFormat, width: width, height: height, frameRates: []),
-                                     rate: FrameRate(30)).map { ($0.endpoint.bytesPerService, $0.carries) }
+            HardwareCost.reservation(
+                on: link, format: VideoFormat(pixelFormat: pixelFormat, width: width, height: height, frameRates: []),
+                rate: FrameRate(30)
+            ).map { ($0.endpoint.bytesPerService, $0.carries) }
         }
-        #expect(reserved(.yuyv, 640, 480)! == (3072, true))    // 2304 bytes a microframe and a header
-        #expect(reserved(.yuyv, 320, 240)! == (1024, true))    // 576
-        #expect(reserved(.mjpeg, 640, 480)! == (1024, true))   // about 432
+        #expect(reserved(.yuyv, 640, 480)! == (3072, true)) // 2304 bytes a microframe and a header
+        #expect(reserved(.yuyv, 320, 240)! == (1024, true)) // 576
+        #expect(reserved(.mjpeg, 640, 480)! == (1024, true)) // about 432
         #expect(reserved(.yuyv, 1920, 1080)! == (3072, false), "15552 bytes a microframe: no setting carries it")
-        #expect(HardwareCost.reservation(on: USBLink(bus: "usb1", speedMbps: 480), format: VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: []),
-                                         rate: FrameRate(30)) == nil, "a bulk camera reserves nothing")
+        #expect(
+            HardwareCost.reservation(
+                on: USBLink(bus: "usb1", speedMbps: 480), format: VideoFormat(pixelFormat: .yuyv, width: 640, height: 480, frameRates: []),
+                rate: FrameRate(30)) == nil, "a bulk camera reserves nothing")
     }
 
     @Test func aSecondCameraOnTheBusGetsWhatFitsBesideTheFirst() throws {
@@ -84,24 +91,28 @@ import OcellusTestSupport
         #expect(error.code == .noResources)
         #expect(error.message.contains("on usb1") && error.message.contains("Other Webcam (1-3:1.1), Other Webcam (1-4:1.1)"), "\(error.message)")
         #expect(error.message.contains("21% of its periodic time") && error.message.contains("beside 82%"), "\(error.message)")
-        #expect(error.message.hasSuffix("; MJPG 1920x1080 at 15.0 fps would fit") == false && error.message.contains("at 15.0 fps would fit"),
-                "\(error.message)")
+        #expect(
+            error.message.hasSuffix("; MJPG 1920x1080 at 15.0 fps would fit") == false && error.message.contains("at 15.0 fps would fit"),
+            "\(error.message)")
         // With the bus full, nothing fits: the message says to stop one or move the camera.
         var full: OcellusError?
-        do { _ = try choose(camera, [VideoDataOutput()], beside: [webcamStreaming(3072), webcamStreaming(3072, interface: "1-4:1.1")]) } catch { full = error as? OcellusError }
+        do { _ = try choose(camera, [VideoDataOutput()], beside: [webcamStreaming(3072), webcamStreaming(3072, interface: "1-4:1.1")]) } catch {
+            full = error as? OcellusError
+        }
         #expect(full?.message.contains("nothing the camera offers fits while they stream") == true, "\(String(describing: full?.message))")
     }
 
     @Test func fullSpeedCamerasBehindOneTranslatorShareItsFrame() throws {
         let camera = choice.webcam(speedMbps: 12, translator: "1-1")
-        let other = BusReservation(device: "Old Webcam", interface: "1-1.3:1.1", speedMbps: 12, translator: "1-1",
-                                   endpoints: [PeriodicEndpoint(bytesPerService: 512)])
+        let other = BusReservation(
+            device: "Old Webcam", interface: "1-1.3:1.1", speedMbps: 12, translator: "1-1",
+            endpoints: [PeriodicEndpoint(bytesPerService: 512)])
         let format = VideoFormat(pixelFormat: .mjpeg, width: 320, height: 240, frameRates: [FrameRate(30)])
         let shared = try #require(HardwareCost.share(of: camera, format: format, rate: FrameRate(30), others: [other]))
         #expect(shared.translatorLoad! > 1, "two full-speed streams of 806 and 417 µs in one 900 µs frame")
         #expect(!shared.fits && shared.load < 0.5, "the high-speed bus above has room; the translator has not")
         var apart = other
-        apart.translator = "1-1:4"   // a multi-TT hub: another port, another translator
+        apart.translator = "1-1:4" // a multi-TT hub: another port, another translator
         #expect(try #require(HardwareCost.share(of: camera, format: format, rate: FrameRate(30), others: [apart])).fits)
     }
 }
@@ -119,7 +130,7 @@ extension HardwareCostTests {
         let mjpeg = try #require(session.hardwareCost)
         #expect(mjpeg.fits && abs(mjpeg.own - 0.21) < 1e-9 && abs(mjpeg.load - 0.82) < 1e-9 && mjpeg.others.count == 1)
         let pinned = VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480)
-        let raw = CaptureSession(opener: ScriptedBackend(), bus: bus)   // takes the camera's own formats: YUYV it must be
+        let raw = CaptureSession(opener: ScriptedBackend(), bus: bus) // takes the camera's own formats: YUYV it must be
         try raw.addInput(camera)
         #expect(throws: OcellusError.self) { try raw.addOutput(pinned) }
         raw.beginConfiguration()

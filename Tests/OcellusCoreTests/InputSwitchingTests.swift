@@ -1,8 +1,9 @@
-import Testing
 import Foundation
-@testable import OcellusCore
-@testable import OcellusCapture
 import OcellusTestSupport
+import Testing
+
+@testable import OcellusCapture
+@testable import OcellusCore
 
 /// Automatic switching (behaviour §4): a session following a hub's system preferred camera,
 /// on a hub over the scripted stand-in backend, streaming through that hub as apps' sessions do.

@@ -1,7 +1,8 @@
-import Testing
 import Foundation
-@testable import OcellusCore
+import Testing
+
 @testable import OcellusCapture
+@testable import OcellusCore
 
 /// The retry thread of an interrupted session (behaviour §4 interruptions): tries every 250 ms
 /// until an attempt says stop or the app cancels.
@@ -9,7 +10,11 @@ import Foundation
     final class Attempts: @unchecked Sendable {
         private let lock = NSCondition()
         private var count = 0
-        func record() -> Int { lock.withLock { count += 1; lock.broadcast(); return count } }
+        func record() -> Int {
+            lock.withLock {
+                count += 1; lock.broadcast(); return count
+            }
+        }
         var made: Int { lock.withLock { count } }
         func wait(for wanted: Int) -> Bool {
             let deadline = Date().addingTimeInterval(5)
@@ -24,7 +29,7 @@ import Foundation
         let retry = InterruptionRetry(), attempts = Attempts()
         retry.start { attempts.record() < 3 }
         #expect(attempts.wait(for: 3))
-        usleep(400_000)   // more than an interval: no fourth attempt came
+        usleep(400_000) // more than an interval: no fourth attempt came
         #expect(attempts.made == 3)
         retry.cancel()
     }

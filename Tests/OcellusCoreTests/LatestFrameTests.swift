@@ -1,6 +1,8 @@
 import Testing
-@testable import OcellusCore
+
 @testable import OcellusCapture
+@testable import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,8 +13,10 @@ import Glibc
     func withFrame<T>(sequence: UInt64, value: UInt8, _ body: (CameraFrame) -> T) -> T {
         let bytes = [UInt8](repeating: value, count: 4)
         return bytes.withUnsafeBytes { raw in
-            body(CameraFrame(pixelFormat: .grey, width: 4, height: 1, sequence: sequence, timestampNanoseconds: sequence * 1000,
-                             planes: FramePlane(bytes: raw, stride: 4)))
+            body(
+                CameraFrame(
+                    pixelFormat: .grey, width: 4, height: 1, sequence: sequence, timestampNanoseconds: sequence * 1000,
+                    planes: FramePlane(bytes: raw, stride: 4)))
         }
     }
 
@@ -30,7 +34,7 @@ import Glibc
             Issue.record("no frame waiting")
             return
         }
-        withFrame(sequence: 3, value: 30) { slot.store($0) }   // the reader's copy is not overwritten
+        withFrame(sequence: 3, value: 30) { slot.store($0) } // the reader's copy is not overwritten
         #expect(copy.frame.sequence == 2 && copy.frame.plane(0)?.bytes.allSatisfy { $0 == 20 } == true)
         guard case .frame(let next) = slot.take(timeoutMilliseconds: 0), next.frame.sequence == 3 else {
             Issue.record("the third frame was not waiting")
@@ -103,7 +107,7 @@ import Glibc
             Issue.record("close did not wake the reader: \(String(describing: outcome))")
             return
         }
-        withFrame(sequence: 1, value: 1) { slot.store($0) }   // ignored once closed
+        withFrame(sequence: 1, value: 1) { slot.store($0) } // ignored once closed
         guard case .closed = slot.take(timeoutMilliseconds: 0) else {
             Issue.record("a closed slot took a frame")
             return

@@ -1,11 +1,13 @@
 import Testing
+
 @testable import OcellusCore
 
 @Suite struct MicrophoneRoutingTests {
     func microphone(_ id: String, node: String) -> Device {
-        Device(uniqueID: id, name: "Mic \(id)", type: .microphone, position: .unspecified, backend: .pipewire,
-               backendKey: id, formats: [], vendorID: nil, productID: nil, serialNumber: nil,
-               pluggedMicroseconds: nil, details: details(defaultDeviceName: node), properties: [:])
+        Device(
+            uniqueID: id, name: "Mic \(id)", type: .microphone, position: .unspecified, backend: .pipewire,
+            backendKey: id, formats: [], vendorID: nil, productID: nil, serialNumber: nil,
+            pluggedMicroseconds: nil, details: details(defaultDeviceName: node), properties: [:])
     }
 
     func details(defaultDeviceName: String) -> DeviceDetails {
@@ -15,8 +17,9 @@ import Testing
     }
 
     func route(_ inputs: [(Device, UInt64)], preferred: String? = nil, systemDefault: String?, changedAt: UInt64) -> Device? {
-        MicrophoneRouting.route(inputs: inputs.map { .init(device: $0.0, pluggedAt: $0.1) }, preferred: preferred,
-                                systemDefault: systemDefault, systemDefaultChangedAt: changedAt)
+        MicrophoneRouting.route(
+            inputs: inputs.map { .init(device: $0.0, pluggedAt: $0.1) }, preferred: preferred,
+            systemDefault: systemDefault, systemDefaultChangedAt: changedAt)
     }
 
     @Test func followsTheSystemDefaultWhenNothingWasPluggedSince() {
@@ -28,7 +31,7 @@ import Testing
     @Test func theNewestPluggedMicrophoneWinsOverAnOlderDefault() {
         let (builtIn, usb, headset) = (microphone("a", node: "a"), microphone("b", node: "b"), microphone("c", node: "c"))
         #expect(route([(builtIn, 10), (usb, 40), (headset, 50)], systemDefault: "a", changedAt: 30) === headset)
-        headset.markDisconnected()   // unplugged: the next newest still came after the default changed
+        headset.markDisconnected() // unplugged: the next newest still came after the default changed
         #expect(route([(builtIn, 10), (usb, 40), (headset, 50)], systemDefault: "a", changedAt: 30) === usb)
         #expect(route([(builtIn, 10), (usb, 40)], systemDefault: "a", changedAt: 45) === builtIn, "a later default choice wins")
     }
@@ -49,9 +52,10 @@ import Testing
 
     @Test func theRouteDeviceIsNamedAfterItsInput() {
         let route = MicrophoneRoute()
-        let device = Device(uniqueID: "microphone", name: "Microphone", type: .microphone, position: .unspecified,
-                            backend: .pipewire, backendKey: "", formats: [], vendorID: nil, productID: nil,
-                            serialNumber: nil, pluggedMicroseconds: nil, properties: [:], route: route)
+        let device = Device(
+            uniqueID: "microphone", name: "Microphone", type: .microphone, position: .unspecified,
+            backend: .pipewire, backendKey: "", formats: [], vendorID: nil, productID: nil,
+            serialNumber: nil, pluggedMicroseconds: nil, properties: [:], route: route)
         #expect(device.name == "Microphone")
         #expect(route.update(microphone("a", node: "a")))
         #expect(device.name == "Mic a")

@@ -1,7 +1,8 @@
-import Testing
 import OcellusTestSupport
-@testable import OcellusCore
+import Testing
+
 @testable import OcellusCapture
+@testable import OcellusCore
 
 /// behaviour §4 multi-camera sessions and fit instead of fail, on the scripted backend with USB
 /// buses whose load is given (the kernel's accounting is tested on the gadget bed).
@@ -33,12 +34,17 @@ import OcellusTestSupport
         #expect(backend.opened.map { "\($0.format.pixelFormat.name) \($0.format.width)" } == ["YUYV 640", "MJPG 640"])
         #expect(log.wait { $0.contains { if case .started = $0 { true } else { false } } })
         // The second camera's fallback is an event of the session, naming it.
-        #expect(log.wait { events in events.contains { event in
-            if case .camera(let camera, .formatFallback(let fallback)) = event {
-                camera === second && fallback.chosen.format.pixelFormat == .mjpeg && fallback.wanted.format.pixelFormat == .yuyv
-                    && "\(fallback)".contains("instead of YUYV 640x480 at 30.0 fps: it would take 122% of usb1 beside C920 A")
-            } else { false }
-        } }, "\(log.events)")
+        #expect(
+            log.wait { events in
+                events.contains { event in
+                    if case .camera(let camera, .formatFallback(let fallback)) = event {
+                        camera === second && fallback.chosen.format.pixelFormat == .mjpeg && fallback.wanted.format.pixelFormat == .yuyv
+                            && "\(fallback)".contains("instead of YUYV 640x480 at 30.0 fps: it would take 122% of usb1 beside C920 A")
+                    } else {
+                        false
+                    }
+                }
+            }, "\(log.events)")
         try multi.stopRunning()
         #expect(backend.opened.allSatisfy { $0.isStopped })
     }
@@ -77,13 +83,13 @@ import OcellusTestSupport
         let bus = ChangingBus()
         let multi = session(backend, bus: bus)
         let cameras = ["A", "B"].enumerated().map { choice.webcam(speedMbps: 480, interface: "1-\($0.offset + 2):1.1", serial: $0.element) }
-        try multi.addCamera(cameras[0]).addOutput(VideoDataOutput(pixelFormat: .nv12, width: 640, height: 480))   // YUYV, 61%
+        try multi.addCamera(cameras[0]).addOutput(VideoDataOutput(pixelFormat: .nv12, width: 640, height: 480)) // YUYV, 61%
         let pinned = try multi.addCamera(cameras[1])
         #expect { try pinned.addOutput(VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480)) } throws: { error in
             let message = (error as? OcellusError)?.message ?? ""
             return message.contains("on usb1 for \(cameras[1].uniqueID)") && message.contains("C920 A (1-2:1.1)")
         }
-        try pinned.addOutput(VideoDataOutput(pixelFormat: .mjpeg, width: 640, height: 480))   // 21%: fits
+        try pinned.addOutput(VideoDataOutput(pixelFormat: .mjpeg, width: 640, height: 480)) // 21%: fits
         #expect(multi.hardwareCost.fits && abs(multi.hardwareCost.total - 0.82) < 1e-9)
         bus.held = [costs.webcamStreaming(3072, interface: "1-9:1.1")]
         #expect(!multi.hardwareCost.fits, "A goes MJPEG (82%), B's pinned MJPEG would make 103%")
@@ -108,9 +114,16 @@ import OcellusTestSupport
         _ = multi.events.addObserver(log.append)
         try multi.startRunning()
         backend.opened[1].fail(OcellusError(.io, "the driver failed"))
-        #expect(log.wait { $0.contains { if case .runtimeError(let camera, let error) = $0 {
-            camera === cameras[1] && error.message == "\(cameras[1].uniqueID): the driver failed"
-        } else { false } } }, "\(log.events)")
+        #expect(
+            log.wait {
+                $0.contains {
+                    if case .runtimeError(let camera, let error) = $0 {
+                        camera === cameras[1] && error.message == "\(cameras[1].uniqueID): the driver failed"
+                    } else {
+                        false
+                    }
+                }
+            }, "\(log.events)")
         #expect(!multi.isRunning)
         #expect(log.wait { _ in backend.opened[0].isStopped })
         try multi.stopRunning()
@@ -121,9 +134,11 @@ import OcellusTestSupport
     @Test func aCamerasErrorNamesItOnce() {
         let camera = choice.webcam(speedMbps: 5000, bus: "usb2", serial: "A")
         let id = camera.uniqueID
-        for (message, expected) in [("\(id) sent no frame for 3 s (the camera stalled)", "\(id) sent no frame for 3 s (the camera stalled)"),
-                                    ("\(id): busy", "\(id): busy"), ("the driver failed", "\(id): the driver failed"),
-                                    ("\(id)0 is another camera", "\(id): \(id)0 is another camera")] {
+        for (message, expected) in [
+            ("\(id) sent no frame for 3 s (the camera stalled)", "\(id) sent no frame for 3 s (the camera stalled)"),
+            ("\(id): busy", "\(id): busy"), ("the driver failed", "\(id): the driver failed"),
+            ("\(id)0 is another camera", "\(id): \(id)0 is another camera")
+        ] {
             #expect(MultiCamSession.naming(camera, OcellusError(.io, message)).message == expected)
         }
     }
@@ -177,8 +192,9 @@ import OcellusTestSupport
         try pinned.setBusFit(.on)
         try pinned.addOutput(VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480))
         try pinned.startRunning()
-        #expect(backend.opened.map { "\($0.format.pixelFormat.name) \($0.format.maxFrameRate!.framesPerSecond)" } == ["MJPG 30.0"],
-                "MJPEG at the full rate before YUYV at a lower one")
+        #expect(
+            backend.opened.map { "\($0.format.pixelFormat.name) \($0.format.maxFrameRate!.framesPerSecond)" } == ["MJPG 30.0"],
+            "MJPEG at the full rate before YUYV at a lower one")
         try pinned.stopRunning()
     }
 
@@ -195,9 +211,17 @@ import OcellusTestSupport
         backend.failNextOpens(refusal)
         try session.startRunning()
         #expect(backend.opened.map(\.format.pixelFormat) == [.mjpeg])
-        #expect(log.wait { $0.contains { if case .formatFallback(let fallback) = $0 {
-            "\(fallback)" == "usb-046d:082d-X runs MJPG 640x480 at 30.0 fps instead of YUYV 640x480 at 30.0 fps: the kernel refused it (\(refusal.message))"
-        } else { false } } }, "\(log.events)")
+        #expect(
+            log.wait {
+                $0.contains {
+                    if case .formatFallback(let fallback) = $0 {
+                        "\(fallback)"
+                            == "usb-046d:082d-X runs MJPG 640x480 at 30.0 fps instead of YUYV 640x480 at 30.0 fps: the kernel refused it (\(refusal.message))"
+                    } else {
+                        false
+                    }
+                }
+            }, "\(log.events)")
         try session.stopRunning()
         // Off, the refusal is the app's.
         try session.setBusFit(.off)

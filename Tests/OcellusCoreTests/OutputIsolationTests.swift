@@ -1,9 +1,10 @@
 import Foundation
+import OcellusTestSupport
 import Synchronization
 import Testing
-@testable import OcellusCore
+
 @testable import OcellusCapture
-import OcellusTestSupport
+@testable import OcellusCore
 
 /// One slow handler holds up only its own output (issue 25, item 7): a stream feeding several
 /// outputs hands each frame to each output's own thread, lending the camera's buffer rather than
@@ -35,7 +36,11 @@ import OcellusTestSupport
                 return true
             }
         }
-        func open() { lock.withLock { isOpen = true; lock.broadcast() } }
+        func open() {
+            lock.withLock {
+                isOpen = true; lock.broadcast()
+            }
+        }
     }
 
     /// A value shared with handlers on other threads.
@@ -56,11 +61,14 @@ import OcellusTestSupport
 
     /// Feeds frame `sequence` (bytes all `sequence`) through `stream` as buffer `token`; true when an output borrowed it.
     @discardableResult
-    static func feed(_ stream: ScriptedStream, sequence: UInt64, token: UInt, storage: UnsafeMutableRawBufferPointer,
-                     lender: Camera?) -> Bool {
+    static func feed(
+        _ stream: ScriptedStream, sequence: UInt64, token: UInt, storage: UnsafeMutableRawBufferPointer,
+        lender: Camera?
+    ) -> Bool {
         storage.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: sequence))
-        let frame = CameraFrame(pixelFormat: .yuyv, width: 4, height: 2, sequence: sequence, timestampNanoseconds: monotonicNanoseconds(),
-                                planes: FramePlane(bytes: UnsafeRawBufferPointer(storage), stride: 8))
+        let frame = CameraFrame(
+            pixelFormat: .yuyv, width: 4, height: 2, sequence: sequence, timestampNanoseconds: monotonicNanoseconds(),
+            planes: FramePlane(bytes: UnsafeRawBufferPointer(storage), stride: 8))
         guard let lender else {
             stream.feed(frame)
             return false
@@ -78,7 +86,7 @@ import OcellusTestSupport
         #expect(camera.givenBack.isEmpty && camera.loans.outstandingLoans == 1)
         camera.loans.returnBuffer(7)
         #expect(camera.givenBack == [7] && camera.loans.outstandingLoans == 0)
-        camera.loans.returnBuffer(7)   // a return too many changes nothing
+        camera.loans.returnBuffer(7) // a return too many changes nothing
         #expect(camera.givenBack == [7])
         #expect(!camera.loans.handOver(8) {}, "a buffer nobody borrowed is the stream's to queue")
     }
@@ -140,7 +148,11 @@ import OcellusTestSupport
             }
         }
 
-        func finish() { lock.withLock { finished = true; lock.broadcast() } }
+        func finish() {
+            lock.withLock {
+                finished = true; lock.broadcast()
+            }
+        }
 
         private func work() {
             while true {
@@ -150,7 +162,9 @@ import OcellusTestSupport
                 }
                 guard let job else { return }
                 job()
-                lock.withLock { done += 1; lock.broadcast() }
+                lock.withLock {
+                    done += 1; lock.broadcast()
+                }
             }
         }
     }
@@ -164,8 +178,13 @@ import OcellusTestSupport
 
     /// A session on a fed stream with a slow output and a quick one; frames come from a feeder
     /// thread, as from a backend's.
-    func run(lender: Camera?, body: (Feeder, (UInt64, UInt) -> Bool, Gate, VideoDataOutput, VideoDataOutput,
-                                     UnsafeMutableRawBufferPointer) throws -> Void) throws {
+    func run(
+        lender: Camera?,
+        body: (
+            Feeder, (UInt64, UInt) -> Bool, Gate, VideoDataOutput, VideoDataOutput,
+            UnsafeMutableRawBufferPointer
+        ) throws -> Void
+    ) throws {
         let opener = ScriptedBackend()
         let session = CaptureSession(opener: opener)
         try session.addInput(Self.camera)
@@ -175,7 +194,7 @@ import OcellusTestSupport
         try session.startRunning()
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 16)
         let gate = Gate(), feeder = Feeder()
-        defer {   // also when the body failed (the session then stops as it goes)
+        defer { // also when the body failed (the session then stops as it goes)
             gate.open()
             feeder.finish()
         }
@@ -191,7 +210,7 @@ import OcellusTestSupport
         try body(feeder, feed, gate, slow, quick, storage)
         gate.open()
         try session.stopRunning()
-        storage.deallocate()   // not after a failure: a handler may still read it
+        storage.deallocate() // not after a failure: a handler may still read it
     }
 
     @Test func aSlowHandlerHoldsUpOnlyItsOwnOutput() throws {
@@ -211,8 +230,9 @@ import OcellusTestSupport
                 _ = feed(sequence, 1 + UInt(sequence % 2))
                 // Paced: each frame is delivered to the quick output (or, when it came just before its
                 // thread was idle again, dropped as late) before the next comes.
-                try #require(Self.eventually { UInt64(quickFrames.withLock { $0.count }) + quick.droppedFrames(.late) >= sequence },
-                             "the quick output got \(quickFrames.withLock { $0 }) while the slow one blocked")
+                try #require(
+                    Self.eventually { UInt64(quickFrames.withLock { $0.count }) + quick.droppedFrames(.late) >= sequence },
+                    "the quick output got \(quickFrames.withLock { $0 }) while the slow one blocked")
             }
             #expect(quickFrames.withLock { $0.count } >= 5, "the quick output got \(quickFrames.withLock { $0 }) of 10 while the slow one blocked")
             #expect(slowFrames.withLock { $0.map(\.0) } == [1], "the slow output is given no frame while it is busy")
@@ -230,13 +250,13 @@ import OcellusTestSupport
         try run(lender: nil) { feeder, feed, gate, slow, quick, storage in
             let seen = Shared<(UInt8, UnsafeRawPointer?)?>(nil)
             slow.frameHandler = { frame in
-                gate.pass()   // the stream has moved on: the bytes must still be frame 1's
+                gate.pass() // the stream has moved on: the bytes must still be frame 1's
                 let plane = frame.plane(0)!.bytes
                 seen.withLock { $0 = (plane[7], plane.baseAddress) }
             }
             _ = feed(1, 1)
             #expect(gate.waitForEntry(1))
-            _ = feed(2, 1)   // overwrites the camera's buffer
+            _ = feed(2, 1) // overwrites the camera's buffer
             gate.open()
             #expect(Self.eventually { seen.withLock { $0 != nil } })
             let (byte, address) = seen.withLock { $0 } ?? (0, nil)

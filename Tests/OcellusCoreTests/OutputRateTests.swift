@@ -1,7 +1,8 @@
-import Testing
-@testable import OcellusCore
-@testable import OcellusCapture
 import OcellusTestSupport
+import Testing
+
+@testable import OcellusCapture
+@testable import OcellusCore
 
 /// An output's maximum rate thins a faster stream evenly and never a stream at the cap.
 @Suite struct OutputRateTests {
@@ -18,8 +19,10 @@ import OcellusTestSupport
                 // Alternating jitter; stamps ahead of the clock, so none counts as late.
                 let jitter = (index % 2 == 0 ? 1.0 : -1.0) * jitterMilliseconds * 1e6
                 let stamp = now + 1_000_000_000 + UInt64(Double(index) * 1e9 / streamFPS + jitter)
-                output.deliver(CameraFrame(pixelFormat: .grey, width: 1, height: 1, sequence: UInt64(index),
-                                           timestampNanoseconds: stamp, planes: FramePlane(bytes: bytes, stride: 1)))
+                output.deliver(
+                    CameraFrame(
+                        pixelFormat: .grey, width: 1, height: 1, sequence: UInt64(index),
+                        timestampNanoseconds: stamp, planes: FramePlane(bytes: bytes, stride: 1)))
             }
         }
         return count
@@ -57,10 +60,11 @@ import OcellusTestSupport
         byte.withUnsafeBytes { bytes in
             let start = monotonicNanoseconds() + 1_000_000_000
             for index in 0..<30 {
-                let jitter = index % 2 == 0 ? 0 : -12_000_000   // every other frame 12 ms early
-                let frame = CameraFrame(pixelFormat: .grey, width: 1, height: 1, sequence: UInt64(index),
-                                        timestampNanoseconds: UInt64(Int(start) + index * 33_333_333 + jitter),
-                                        planes: FramePlane(bytes: bytes, stride: 1))
+                let jitter = index % 2 == 0 ? 0 : -12_000_000 // every other frame 12 ms early
+                let frame = CameraFrame(
+                    pixelFormat: .grey, width: 1, height: 1, sequence: UInt64(index),
+                    timestampNanoseconds: UInt64(Int(start) + index * 33_333_333 + jitter),
+                    planes: FramePlane(bytes: bytes, stride: 1))
                 opener.opened[0].feed(frame)
             }
         }

@@ -1,8 +1,10 @@
 import Testing
+
+@testable import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import OcellusCore
 
 /// behaviour §3 checked against a simulation of the physical setup, without the formulas:
 /// a scene with a known "up" (gravity), a camera on the host (facing the user or away)
@@ -22,9 +24,11 @@ import Glibc
     static func rotate(_ v: Vector, about axis: Vector, by radians: Double) -> Vector {
         let (c, s) = (cos(radians), sin(radians))
         let k = cross(axis, v), d = dot(axis, v)
-        return (v.x * c + k.x * s + axis.x * d * (1 - c),
-                v.y * c + k.y * s + axis.y * d * (1 - c),
-                v.z * c + k.z * s + axis.z * d * (1 - c))
+        return (
+            v.x * c + k.x * s + axis.x * d * (1 - c),
+            v.y * c + k.y * s + axis.y * d * (1 - c),
+            v.z * c + k.z * s + axis.z * d * (1 - c)
+        )
     }
 
     // World: X to the user's right, Y up (against gravity), Z out of the screen toward the
@@ -40,10 +44,11 @@ import Glibc
     /// looking along the optical axis; the sensor is rolled by `roll` in its mount.
     static func imageAxes(_ mount: Mount, roll: Int, host: Int) -> (right: Vector, up: Vector) {
         // A camera looking along d has image right × image up = −d.
-        let (right, up, direction): (Vector, Vector, Vector) = switch mount {
-        case .back: ((1, 0, 0), (0, 1, 0), (0, 0, -1))     // looks away from the user, through the host
-        case .front, .beside: ((-1, 0, 0), (0, 1, 0), (0, 0, 1))   // looks at the user
-        }
+        let (right, up, direction): (Vector, Vector, Vector) =
+            switch mount {
+            case .back: ((1, 0, 0), (0, 1, 0), (0, 0, -1)) // looks away from the user, through the host
+            case .front, .beside: ((-1, 0, 0), (0, 1, 0), (0, 0, 1)) // looks at the user
+            }
         // The sensor's roll about its own optical axis…
         var r = rotate(right, about: direction, by: radians(roll))
         var u = rotate(up, about: direction, by: radians(roll))
@@ -79,11 +84,12 @@ import Glibc
                 // What the driver reports (S) or the user sets (M): the clockwise turn that
                 // makes the stored frame upright with the host in its natural orientation.
                 let measured = RotationCoordinator.normalized(-Self.sceneUpInStoredFrame(mount, roll: roll, host: 0))
-                let kind: RotationCoordinator.CameraKind = switch mount {
-                case .front: .builtInFront
-                case .back: .builtInBack
-                case .beside: .external
-                }
+                let kind: RotationCoordinator.CameraKind =
+                    switch mount {
+                    case .front: .builtInFront
+                    case .back: .builtInBack
+                    case .beside: .external
+                    }
                 for mirrored in [false, true] {
                     let coordinator = try RotationCoordinator(
                         kind: kind, sensorMounting: mount == .beside ? 0 : measured,
@@ -95,11 +101,14 @@ import Glibc
                             let ui: Int = if case .fixed(let degrees) = interface { degrees } else { host }
                             let result = coordinator.angles
                             let stored = Self.sceneUpInStoredFrame(mount, roll: roll, host: host)
-                            #expect(RotationCoordinator.normalized(stored + result.capture) == 0,
-                                    "capture: \(mount) roll \(roll) host \(host)")
-                            #expect(Self.sceneUpOnScreen(storedUp: stored, preview: result.preview, mirrored: mirrored,
-                                                         host: host, interface: ui) == 0,
-                                    "preview: \(mount) roll \(roll) host \(host) ui \(ui) mirrored \(mirrored)")
+                            #expect(
+                                RotationCoordinator.normalized(stored + result.capture) == 0,
+                                "capture: \(mount) roll \(roll) host \(host)")
+                            #expect(
+                                Self.sceneUpOnScreen(
+                                    storedUp: stored, preview: result.preview, mirrored: mirrored,
+                                    host: host, interface: ui) == 0,
+                                "preview: \(mount) roll \(roll) host \(host) ui \(ui) mirrored \(mirrored)")
                             checked += 1
                         }
                     }
@@ -113,8 +122,12 @@ import Glibc
         let coordinator = try RotationCoordinator(kind: .builtInBack, sensorMounting: 90, previewMirrored: false)
         let log = Pinned<[RotationCoordinator.Angles]>([])
         let lock = ConditionLock()
-        _ = coordinator.changes.addObserver { angles in lock.withLock { log.pointer.pointee.append(angles); lock.broadcast() } }
-        try coordinator.setInterfaceOrientation(.fixed(0))   // with H = 0 nothing changes
+        _ = coordinator.changes.addObserver { angles in
+            lock.withLock {
+                log.pointer.pointee.append(angles); lock.broadcast()
+            }
+        }
+        try coordinator.setInterfaceOrientation(.fixed(0)) // with H = 0 nothing changes
         try coordinator.setHostOrientation(90)
         let deadline = monotonicNanoseconds() + 5_000_000_000
         let seen = lock.withLock { () -> [RotationCoordinator.Angles] in
@@ -132,34 +145,47 @@ import Glibc
     }
 
     @Test func devicesGiveKindSensorMountingAndMirroringDefaults() {
-        func device(_ type: DeviceType, _ position: DevicePosition, name: String = "Camera", sensorRotation: Int? = nil,
-                    videoInput: DeviceDetails.VideoInput? = nil) -> Device {
+        func device(
+            _ type: DeviceType, _ position: DevicePosition, name: String = "Camera", sensorRotation: Int? = nil,
+            videoInput: DeviceDetails.VideoInput? = nil
+        ) -> Device {
             var details = DeviceDetails()
             (details.sensorRotation, details.videoInput) = (sensorRotation, videoInput)
             // Display strings that say otherwise: policies read the typed details, never these.
             let misleading = ["api.v4l2.sensor_rotation": "180", "device.video-input": videoInput == .camera ? "connector" : "camera"]
-            return Device(uniqueID: "x", name: name, type: type, position: position, backend: .v4l2, backendKey: "k", formats: [],
-                          vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, details: details,
-                          properties: misleading)
+            return Device(
+                uniqueID: "x", name: name, type: type, position: position, backend: .v4l2, backendKey: "k", formats: [],
+                vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, details: details,
+                properties: misleading)
         }
         let rear = device(.builtInCamera, .back, sensorRotation: 90)
         #expect(RotationCoordinator.kind(of: rear) == .builtInBack)
-        #expect(RotationCoordinator.sensorMounting(of: rear) == 270)   // 90 counter-clockwise is 270 clockwise
+        #expect(RotationCoordinator.sensorMounting(of: rear) == 270) // 90 counter-clockwise is 270 clockwise
         #expect(!RotationCoordinator.mirrorsByDefault(rear))
         #expect(RotationCoordinator.mirrorsByDefault(device(.builtInCamera, .front)))
         #expect(RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "HD Pro Webcam C920")))
         #expect(!RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "USB3. 0 capture")))
         #expect(!RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "Cam Link 4K")))
         // The descriptors decide over the name, either way.
-        #expect(!RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "USB Video",
-                                                             videoInput: .connector)))
-        #expect(RotationCoordinator.mirrorsByDefault(device(.externalCamera, .unspecified, name: "Capture Cam Pro",
-                                                            videoInput: .camera)))
+        #expect(
+            !RotationCoordinator.mirrorsByDefault(
+                device(
+                    .externalCamera, .unspecified, name: "USB Video",
+                    videoInput: .connector)))
+        #expect(
+            RotationCoordinator.mirrorsByDefault(
+                device(
+                    .externalCamera, .unspecified, name: "Capture Cam Pro",
+                    videoInput: .camera)))
         // A side-by-side stereo camera (every format two pictures wide): mirroring would swap the eyes.
-        let stereo = Device(uniqueID: "s", name: "Stereo Camera", type: .externalCamera, position: .unspecified, backend: .v4l2,
-                            backendKey: "s", formats: [VideoFormat(pixelFormat: .mjpeg, width: 2560, height: 720, frameRates: [FrameRate(30)]),
-                                                       VideoFormat(pixelFormat: .yuyv, width: 1280, height: 480, frameRates: [FrameRate(30)])],
-                            vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, properties: [:])
+        let stereo = Device(
+            uniqueID: "s", name: "Stereo Camera", type: .externalCamera, position: .unspecified, backend: .v4l2,
+            backendKey: "s",
+            formats: [
+                VideoFormat(pixelFormat: .mjpeg, width: 2560, height: 720, frameRates: [FrameRate(30)]),
+                VideoFormat(pixelFormat: .yuyv, width: 1280, height: 480, frameRates: [FrameRate(30)])
+            ],
+            vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, properties: [:])
         #expect(!RotationCoordinator.mirrorsByDefault(stereo))
     }
 }

@@ -1,5 +1,7 @@
 import Testing
+
 @testable import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,8 +10,9 @@ let boot = "6497519e-e543-416e-998c-a14728216940"
 let otherBoot = "11111111-2222-3333-4444-555555555555"
 
 func camera(_ id: String, _ type: DeviceType, _ position: DevicePosition = .unspecified, name: String? = nil) -> Device {
-    Device(uniqueID: id, name: name ?? id, type: type, position: position, backend: .pipewire, backendKey: id,
-           formats: [], vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, properties: [:])
+    Device(
+        uniqueID: id, name: name ?? id, type: type, position: position, backend: .pipewire, backendKey: id,
+        formats: [], vendorID: nil, productID: nil, serialNumber: nil, pluggedMicroseconds: nil, properties: [:])
 }
 
 @Suite struct SelectionStateTests {
@@ -40,9 +43,11 @@ func camera(_ id: String, _ type: DeviceType, _ position: DevicePosition = .unsp
         #expect(parsed.firstRun == 0 && parsed.choices.first?.microseconds == 0)
     }
 
-    @Test(arguments: ["", "ocellus-selection 3\nfirst-run \(boot) 1\n", "ocellus-selection 1\n", "ocellus-selection 2\n",
-                      "ocellus-selection 1\nfirst-run \(boot) x\n", "ocellus-selection 1\nfirst-run \(boot) 1\nchoice \(boot) 2\n",
-                      "ocellus-selection 1\nfirst-run \(boot) 1\nfavourite \(boot) 2 usb-a\n"])
+    @Test(arguments: [
+        "", "ocellus-selection 3\nfirst-run \(boot) 1\n", "ocellus-selection 1\n", "ocellus-selection 2\n",
+        "ocellus-selection 1\nfirst-run \(boot) x\n", "ocellus-selection 1\nfirst-run \(boot) 1\nchoice \(boot) 2\n",
+        "ocellus-selection 1\nfirst-run \(boot) 1\nfavourite \(boot) 2 usb-a\n"
+    ])
     func malformedFilesAreRejected(text: String) {
         #expect(throws: SelectionState.ParseError.self) { try SelectionState.parse(text, currentBootID: boot) }
     }
@@ -111,8 +116,9 @@ func camera(_ id: String, _ type: DeviceType, _ position: DevicePosition = .unsp
     }
 
     @Test func neverSwitchesWhileRecording() {
-        #expect(AutomaticSwitching.decide(currentInput: "a", systemPreferred: "b", isRecording: true)
-            == .deferUntilRecordingEnds("b"))
+        #expect(
+            AutomaticSwitching.decide(currentInput: "a", systemPreferred: "b", isRecording: true)
+                == .deferUntilRecordingEnds("b"))
     }
 }
 

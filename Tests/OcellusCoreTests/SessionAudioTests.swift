@@ -1,8 +1,9 @@
-import Testing
 import Foundation
-@testable import OcellusCore
-@testable import OcellusCapture
 import OcellusTestSupport
+import Testing
+
+@testable import OcellusCapture
+@testable import OcellusCore
 
 /// A session's microphone stream (behaviour §4 audio), through the scripted stand-in backend:
 /// when it is open, where its samples go, and what a microphone that goes does to the session.

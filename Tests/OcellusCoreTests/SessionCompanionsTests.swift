@@ -1,10 +1,12 @@
+import OcellusTestSupport
 import Testing
+
+@testable import OcellusCapture
+@testable import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import OcellusCore
-@testable import OcellusCapture
-import OcellusTestSupport
 
 /// A session's companions see the frames of the camera it streams through outputs of their own,
 /// only while they ask to, and are told when the stream ends; an output handed in for a stream
@@ -74,7 +76,7 @@ import OcellusTestSupport
         try session.startRunning()
         #expect(companion.started.count == 2 && companion.stopped == 1)
         #expect(first.framing !== companion.started[1].framing, "each stream start frames afresh")
-        first.setOutput(companion.output)   // late: that stream is over
+        first.setOutput(companion.output) // late: that stream is over
         feed(opener.opened[1], sequence: 7)
         #expect(companion.seen.isEmpty)
         companion.started[1].setOutput(companion.output)

@@ -1,19 +1,25 @@
-import Testing
 import Foundation
-@testable import OcellusCore
-@testable import OcellusCapture
 import OcellusTestSupport
+import Testing
+
+@testable import OcellusCapture
+@testable import OcellusCore
 
 /// One camera stream of a session and the outputs it feeds (the picture's and depth's alike).
 @Suite struct SessionStreamTests {
-    let camera = ScriptedCameras.webcamDevice(serial: "X", backend: .v4l2, key: "k",
-                                              formats: [VideoFormat(pixelFormat: .yuyv, width: 4, height: 2, frameRates: [FrameRate(30)])])
+    let camera = ScriptedCameras.webcamDevice(
+        serial: "X", backend: .v4l2, key: "k",
+        formats: [VideoFormat(pixelFormat: .yuyv, width: 4, height: 2, frameRates: [FrameRate(30)])])
 
     final class Reads: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0
         var outputs: [FrameOutput] = []
-        func read() -> [FrameOutput] { lock.withLock { count += 1; return outputs } }
+        func read() -> [FrameOutput] {
+            lock.withLock {
+                count += 1; return outputs
+            }
+        }
         var made: Int { lock.withLock { count } }
     }
 
@@ -32,7 +38,7 @@ import OcellusTestSupport
         reads.outputs = [first, second]
         commits.count.add(1, ordering: .releasing)
         scripted.feed(sequence: 4)
-        stream.stop()   // two outputs deliver on threads of their own: stop waits for them
+        stream.stop() // two outputs deliver on threads of their own: stop waits for them
         #expect(reads.made == 2 && pictures == 4 && maps == 0, "a YUYV frame is no depth map")
         #expect(second.droppedFrames(.late) == 0)
     }
@@ -48,10 +54,12 @@ import OcellusTestSupport
         let stream = SessionStream(commits: SessionStream.Commits(), committedOutputs: reads.read, watchdog: nil) { _, _ in }
         try stream.open(backend, camera: camera, format: camera.formats[0], rate: FrameRate(30))
         let scripted = try #require(backend.opened.first)
-        let short = [UInt8](repeating: 0x80, count: 4 * 2)   // one row of a 4x2 YUYV frame
+        let short = [UInt8](repeating: 0x80, count: 4 * 2) // one row of a 4x2 YUYV frame
         short.withUnsafeBytes { bytes in
-            scripted.feed(CameraFrame(pixelFormat: .yuyv, width: 4, height: 2, sequence: 1, timestampNanoseconds: monotonicNanoseconds(),
-                                      planes: FramePlane(bytes: bytes, stride: 8)))
+            scripted.feed(
+                CameraFrame(
+                    pixelFormat: .yuyv, width: 4, height: 2, sequence: 1, timestampNanoseconds: monotonicNanoseconds(),
+                    planes: FramePlane(bytes: bytes, stride: 8)))
         }
         scripted.feed(sequence: 2)
         stream.stop()
@@ -84,7 +92,7 @@ import OcellusTestSupport
         try stream!.open(backend, camera: camera, format: camera.formats[0], rate: FrameRate(30))
         stream!.stop()
         stream!.stop()
-        stream = nil   // nor again when it goes
+        stream = nil // nor again when it goes
         #expect(backend.opened.first?.stops.count == 1)
     }
 }

@@ -1,6 +1,8 @@
 import Testing
-@testable import OcellusCore
+
 @testable import OcellusCapture
+@testable import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -112,7 +114,7 @@ import Glibc
     @Test func aDeliveryThatTakesLongIsNotAStall() {
         let watchdog = StallWatchdog(), reports = Reports()
         watchdog.arm(frameInterval: 33_333_333) { reports.record($0) }
-        watchdog.frameArrived(at: monotonicNanoseconds())   // an app's callback holds the stream thread
+        watchdog.frameArrived(at: monotonicNanoseconds()) // an app's callback holds the stream thread
         let held = monotonicNanoseconds()
         while monotonicNanoseconds() - held < 1_500_000_000 { usleep(50_000) }
         #expect(reports.count == 0, "a slow callback was taken for a stalled camera")
@@ -123,8 +125,8 @@ import Glibc
     @Test func disarmingStopsTheWatchAndItsThread() {
         let watchdog = StallWatchdog(), reports = Reports()
         watchdog.arm(frameInterval: 33_333_333) { reports.record($0) }
-        watchdog.disarm()   // joins the thread: no report can come after this
-        watchdog.disarm()   // twice is harmless
+        watchdog.disarm() // joins the thread: no report can come after this
+        watchdog.disarm() // twice is harmless
         #expect(reports.next(within: 0) == nil)
     }
 }

@@ -1,5 +1,7 @@
 import Testing
+
 @testable import OcellusCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,7 +47,7 @@ import Glibc
         state.recordChoice("usb-1234:5678-OLDER1", at: 20)
         state.recordChoice("usb-1234:5678-NEWER1", at: 30)
         let lines = state.serialized(bootID: boot).split(separator: "\n")
-        write(lines.dropLast().joined(separator: "\n") + "\n", to: store.path)   // the oldest choice and the end line gone
+        write(lines.dropLast().joined(separator: "\n") + "\n", to: store.path) // the oldest choice and the end line gone
         guard case .corrupt(let reason, _) = store.load(bootID: boot) else {
             Issue.record("a file cut at a line boundary was read")
             return
@@ -70,7 +72,7 @@ import Glibc
         var state = SelectionState(firstRun: 10)
         state.recordChoice("usb-1234:5678-SERIAL", at: 20)
         let full = StateFile.serialize(state.serialized(bootID: boot))
-        write(String(full.prefix(full.count - 30)), to: store.path)   // ends inside the choice's unique ID
+        write(String(full.prefix(full.count - 30)), to: store.path) // ends inside the choice's unique ID
         guard case .corrupt(let reason, let aside) = store.load(bootID: boot) else {
             Issue.record("a cut selection file was read")
             return
@@ -98,7 +100,7 @@ import Glibc
         let directory = scratch()
         let outside = scratch() + "/planted"
         let file = StateFile(directory: directory, name: "f", lockName: "f.lock")
-        symlink(outside, directory + "/f.lock")   // dangling: following it would create `outside`
+        symlink(outside, directory + "/f.lock") // dangling: following it would create `outside`
         symlink(outside, directory + "/f")
         #expect(file.withLock { $0 } == false)
         #expect(access(outside, F_OK) != 0)

@@ -1,8 +1,9 @@
-import Testing
 import Foundation
-@testable import OcellusCore
-@testable import OcellusCapture
 import OcellusTestSupport
+import Testing
+
+@testable import OcellusCapture
+@testable import OcellusCore
 
 /// What an app is told when its camera stream ends on its own (behaviour §4 runtime errors): a
 /// stream's own error that comes just before its camera's removal (PipeWire's session manager:
@@ -42,7 +43,7 @@ import OcellusTestSupport
         defer { bed.close() }
         let stream = try #require(bed.backend.opened.last)
         stream.fail(OcellusError(.other, "the capture stream failed: no node available"))
-        usleep(50_000)   // the removal follows, as WirePlumber's does
+        usleep(50_000) // the removal follows, as WirePlumber's does
         bed.backend.remove("a")
         #expect(bed.log.wait { !Bed.runtimeErrors(in: $0).isEmpty })
         let reported = try #require(bed.runtimeErrors.first)

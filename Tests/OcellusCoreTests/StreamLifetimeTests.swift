@@ -1,8 +1,9 @@
-import Testing
 import Foundation
-@testable import OcellusCore
-@testable import OcellusCapture
 import OcellusTestSupport
+import Testing
+
+@testable import OcellusCapture
+@testable import OcellusCore
 
 /// Who stops a camera stream that failed by itself (behaviour §4 runtime errors). A backend's
 /// stream cannot tear itself down from its own thread, so the session must stop it on the
@@ -44,9 +45,10 @@ import OcellusTestSupport
     }
 
     @Test func anAudioHandlerChangingTheSessionWhileItsStreamOpensDoesNotDeadlock() throws {
-        let microphone = Device(uniqueID: "mic", name: "Mic", type: .microphone, position: .unspecified, backend: .pipewire,
-                                backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
-                                pluggedMicroseconds: nil, properties: [:], capabilities: ScriptedBackend(.pipewire).capabilities)
+        let microphone = Device(
+            uniqueID: "mic", name: "Mic", type: .microphone, position: .unspecified, backend: .pipewire,
+            backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
+            pluggedMicroseconds: nil, properties: [:], capabilities: ScriptedBackend(.pipewire).capabilities)
         // The microphone's first samples come while its stream is still being opened, and it opens
         // only once they were handled: PipeWire's connect runs the first process callback first.
         let backend = ScriptedBackend(.pipewire)
@@ -66,7 +68,7 @@ import OcellusTestSupport
             do throws(OcellusError) { try session.addInput(camera); answer = "ok" } catch { answer = error.message }
         }
         try session.addAudioOutput(audio)
-        try session.startRunning()   // hung here while the handler waited for the stream changes' lock
+        try session.startRunning() // hung here while the handler waited for the stream changes' lock
         #expect(answer == "ok")
         try session.stopRunning()
     }

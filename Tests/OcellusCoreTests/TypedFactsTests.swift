@@ -1,4 +1,5 @@
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,8 +18,7 @@ import Glibc
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
             guard !name.hasPrefix(".") else { continue }
             let path = directory + "/" + name
-            if entry.pointee.d_type == UInt8(DT_DIR) { found += sources(under: path) }
-            else if name.hasSuffix(".swift") { found.append(path) }
+            if entry.pointee.d_type == UInt8(DT_DIR) { found += sources(under: path) } else if name.hasSuffix(".swift") { found.append(path) }
         }
         return found
     }

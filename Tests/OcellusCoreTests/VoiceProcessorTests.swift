@@ -1,9 +1,10 @@
-import Testing
 import Foundation
-import Synchronization
-@testable import OcellusCore
-@testable import OcellusCapture
 import OcellusTestSupport
+import Synchronization
+import Testing
+
+@testable import OcellusCapture
+@testable import OcellusCore
 
 /// A stand-in voice engine, named as such: the core's tests need an engine whose output is known
 /// exactly (RNNoise itself is measured in OcellusVoiceTests). It halves its input and delays it by
@@ -121,8 +122,10 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
     }
 
     /// Pushes `samples` in buffers of uneven sizes, each stamped with its first frame's time.
-    func push(_ samples: [Float], into processor: VoiceProcessor, format: AudioFormat, start: UInt64 = 1_000_000_000,
-              sizes: [Int] = [256, 1024, 77, 480, 333, 2048, 1]) {
+    func push(
+        _ samples: [Float], into processor: VoiceProcessor, format: AudioFormat, start: UInt64 = 1_000_000_000,
+        sizes: [Int] = [256, 1024, 77, 480, 333, 2048, 1]
+    ) {
         let channels = Int(format.channels)
         var frame = 0, turn = 0
         let frames = samples.count / channels
@@ -130,22 +133,27 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
             let count = min(sizes[turn % sizes.count], frames - frame)
             turn += 1
             samples[(frame * channels)..<((frame + count) * channels)].withUnsafeBufferPointer { view in
-                processor.push(AudioBuffer(format: format, samples: view,
-                                           timestampNanoseconds: start + UInt64(frame) * 1_000_000_000 / UInt64(format.sampleRate)))
+                processor.push(
+                    AudioBuffer(
+                        format: format, samples: view,
+                        timestampNanoseconds: start + UInt64(frame) * 1_000_000_000 / UInt64(format.sampleRate)))
             }
             frame += count
         }
     }
 
-    func processor(_ engine: HalvingEngine, format: AudioFormat, processing: Bool, into sound: CollectedSound,
-                   dropped: Counter? = nil) -> VoiceProcessor {
-        VoiceProcessor(engine: engine, format: format, processing: processing,
-                       deliver: { sound.append($0) }, onDrop: { dropped?.add($0) })
+    func processor(
+        _ engine: HalvingEngine, format: AudioFormat, processing: Bool, into sound: CollectedSound,
+        dropped: Counter? = nil
+    ) -> VoiceProcessor {
+        VoiceProcessor(
+            engine: engine, format: format, processing: processing,
+            deliver: { sound.append($0) }, onDrop: { dropped?.add($0) })
     }
 
     @Test(arguments: [0, 960, 700])
     func theRawSignalComesOutBitExactEverySampleOnce(latency: Int) {
-        let input = signal(frames: 40_000 + 123, channels: 2)   // within the one-second queue: none dropped
+        let input = signal(frames: 40_000 + 123, channels: 2) // within the one-second queue: none dropped
         let sound = CollectedSound(channels: 2)
         let processor = processor(HalvingEngine(latency: latency), format: stereo, processing: false, into: sound)
         push(input, into: processor, format: stereo)
@@ -161,8 +169,9 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         push(input, into: processor, format: stereo)
         processor.finish()
         #expect(sound.samples.count == input.count)
-        #expect(firstDifference(sound.samples, input.map { $0 * 0.5 }) == nil,
-                "the engine's delay is taken out: sample n is input n, processed")
+        #expect(
+            firstDifference(sound.samples, input.map { $0 * 0.5 }) == nil,
+            "the engine's delay is taken out: sample n is input n, processed")
     }
 
     @Test func switchingCrossfadesOverOneFrameWithoutAGap() {
@@ -207,8 +216,10 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
             let count = min(size, 20_000 - frame)
             let lateness: UInt64 = frame == 0 ? 6_000_000 : frame % (4 * size) == 0 ? 3_000_000 : 0
             input[(frame * 2)..<((frame + count) * 2)].withUnsafeBufferPointer { view in
-                processor.push(AudioBuffer(format: stereo, samples: view,
-                                           timestampNanoseconds: start + UInt64(frame) * 1_000_000_000 / 48_000 + lateness))
+                processor.push(
+                    AudioBuffer(
+                        format: stereo, samples: view,
+                        timestampNanoseconds: start + UInt64(frame) * 1_000_000_000 / 48_000 + lateness))
             }
             frame += count
         }
@@ -227,7 +238,7 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         let sound = CollectedSound(channels: 2)
         let dropped = Counter()
         let processor = processor(HalvingEngine(gate: gate), format: stereo, processing: true, into: sound, dropped: dropped)
-        push(input, into: processor, format: stereo)     // returns although the engine holds every frame
+        push(input, into: processor, format: stereo) // returns although the engine holds every frame
         let stalled = dropped.value
         gate.signal()
         processor.finish()
@@ -257,15 +268,16 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         let sound = CollectedSound(channels: 1)
         // A wait long enough that no stall of this machine can outlast it: what is tested is that the
         // worker waits for the playback of the microphone's cycle, not how long it may.
-        let processor = VoiceProcessor(engine: HalvingEngine(latency: 0), echo: canceller, playbackWait: 10_000_000_000,
-                                       format: format, processing: true, deliver: { sound.append($0) }, onDrop: { _ in })
+        let processor = VoiceProcessor(
+            engine: HalvingEngine(latency: 0), echo: canceller, playbackWait: 10_000_000_000,
+            format: format, processing: true, deliver: { sound.append($0) }, onDrop: { _ in })
         // The reference runs (an empty buffer: it delivered before, nothing of this sound yet). Then each
         // graph cycle: the microphone's sound (near end and echo) comes first, its playback later.
         buffer([], at: 0, format: format) { processor.pushPlayed($0) }
         for cycle in 0..<24 {
             let part = (cycle * 1024)..<((cycle + 1) * 1024)
             buffer(zip(near[part], far[part]).map { $0 + $1 }, at: part.lowerBound, format: format) { processor.push($0) }
-            if cycle % 4 == 0 { usleep(5_000) }   // the worker is waiting by then
+            if cycle % 4 == 0 { usleep(5_000) } // the worker is waiting by then
             buffer(Array(far[part]), at: part.lowerBound, format: format) { processor.pushPlayed($0) }
         }
         processor.finish()
@@ -279,8 +291,9 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         let format = AudioFormat(sampleRate: 48_000, channels: 1)
         let (near, far) = echoFixture(frames: 24 * 1024)
         let sound = CollectedSound(channels: 1)
-        let processor = VoiceProcessor(engine: HalvingEngine(latency: 0), echo: SubtractingCanceller(), playbackWait: 50_000_000,
-                                       format: format, processing: true, deliver: { sound.append($0) }, onDrop: { _ in })
+        let processor = VoiceProcessor(
+            engine: HalvingEngine(latency: 0), echo: SubtractingCanceller(), playbackWait: 50_000_000,
+            format: format, processing: true, deliver: { sound.append($0) }, onDrop: { _ in })
         // Playback that began a third of a second before the microphone (sound it never heard).
         buffer([Float](repeating: 0.9, count: 16_000), at: -16_000, format: format) { processor.pushPlayed($0) }
         for cycle in 0..<24 {
@@ -321,11 +334,12 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
     @Test func aReferenceThatStoppedIsNotWaitedFor() throws {
         let format = AudioFormat(sampleRate: 48_000, channels: 1)
         let sound = CollectedSound(channels: 1)
-        let processor = VoiceProcessor(engine: HalvingEngine(latency: 0), echo: SubtractingCanceller(), playbackWait: 10_000_000_000,
-                                       format: format, processing: true, deliver: { sound.append($0) }, onDrop: { _ in })
+        let processor = VoiceProcessor(
+            engine: HalvingEngine(latency: 0), echo: SubtractingCanceller(), playbackWait: 10_000_000_000,
+            format: format, processing: true, deliver: { sound.append($0) }, onDrop: { _ in })
         let silence = [Float](repeating: 0, count: 1024)
         buffer(silence, at: 0, format: format) { processor.pushPlayed($0) }
-        usleep(200_000)    // nothing played since: the output went quiet or away
+        usleep(200_000) // nothing played since: the output went quiet or away
         buffer(silence, at: 9600, format: format) { processor.push($0) }
         // Waiting for playback would take ten seconds; processing takes microseconds.
         let deadline = monotonicNanoseconds() + 3_000_000_000
@@ -362,8 +376,10 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
     let camera = ScriptedCameras.webcamDevice(serial: "V")
     let microphone = ScriptedCameras.pipewireMicrophone(serial: "V")
 
-    func runningSession(_ backend: ScriptedBackend, engines: StandInEngines, output: AudioDataOutput,
-                        events: EventLog<String>) throws -> CaptureSession {
+    func runningSession(
+        _ backend: ScriptedBackend, engines: StandInEngines, output: AudioDataOutput,
+        events: EventLog<String>
+    ) throws -> CaptureSession {
         let session = CaptureSession(opener: backend, audio: backend, voiceEngines: engines)
         _ = session.events.addObserver { event in
             if case .microphoneModeChanged(let mode) = event { events.append("\(mode.active.name) \(mode.engine)") }
@@ -408,9 +424,12 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         let third = input.count / 3
         stream.feed(samples: Array(input[..<third]))
         try session.setPreferredMicrophoneMode(.voiceIsolation)
-        #expect(session.microphoneMode == MicrophoneModeState(preferred: .voiceIsolation, active: .voiceIsolation,
-                                                              engine: "halving", reason: "", echoCancellation: "none",
-                                                              echoCancellationReason: "echo cancellation is unavailable: no stand-in canceller"))
+        #expect(
+            session.microphoneMode
+                == MicrophoneModeState(
+                    preferred: .voiceIsolation, active: .voiceIsolation,
+                    engine: "halving", reason: "", echoCancellation: "none",
+                    echoCancellationReason: "echo cancellation is unavailable: no stand-in canceller"))
         stream.feed(samples: Array(input[third..<(2 * third)]))
         try session.setPreferredMicrophoneMode(.wideSpectrum)
         stream.feed(samples: Array(input[(2 * third)...]))
@@ -419,8 +438,9 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         #expect(output_.count == input.count, "every sample once, across both switches")
         #expect(firstDifference(Array(output_[..<third]), Array(input[..<third])) == nil, "standard: as it came")
         let settled = third - 2 * 2 * VoiceFrame.length
-        #expect(firstDifference(Array(output_.suffix(settled)), Array(input.suffix(settled))) == nil,
-                "wide spectrum: bit-exact again once the crossfade is over")
+        #expect(
+            firstDifference(Array(output_.suffix(settled)), Array(input.suffix(settled))) == nil,
+            "wide spectrum: bit-exact again once the crossfade is over")
         #expect(output.droppedFrames == 0)
         #expect(events.wait { $0 == ["voice_isolation halving", "wide_spectrum none"] })
     }
@@ -443,8 +463,9 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         #expect(try opened {} == AudioFormat(sampleRate: 48_000, channels: 1), "voice isolation's rate, the microphone's channels")
         #expect(session.microphoneMode.active == .voiceIsolation)
         #expect(try opened { try session.setAudioFormat(sampleRate: 16_000, channels: 2) } == AudioFormat(sampleRate: 16_000, channels: 2))
-        #expect(session.microphoneMode.active == .standard && session.microphoneMode.reason.contains("set to 16000 Hz"),
-                "a rate the engines cannot take: the standard mode, and why")
+        #expect(
+            session.microphoneMode.active == .standard && session.microphoneMode.reason.contains("set to 16000 Hz"),
+            "a rate the engines cannot take: the standard mode, and why")
         #expect(throws: OcellusError.self) { try session.setAudioFormat(sampleRate: 100, channels: nil) }
 
         // Voice isolation chosen while a stream runs at the microphone's own rate: from the next start.
@@ -453,7 +474,8 @@ func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
         try session.startRunning()
         try session.setPreferredMicrophoneMode(.voiceIsolation)
         let reason = session.microphoneMode.reason
-        #expect(session.microphoneMode.active == .standard && reason.contains("the microphone's own 16000 Hz")
+        #expect(
+            session.microphoneMode.active == .standard && reason.contains("the microphone's own 16000 Hz")
                 && reason.contains("next start") && !reason.contains("set to"), "\(reason)")
         try session.stopRunning()
         #expect(try opened {} == AudioFormat(sampleRate: 48_000, channels: 1))

@@ -1,6 +1,7 @@
 import CTurboJPEG
 import OcellusCore
 import Testing
+
 @testable import OcellusMedia
 
 /// Conversions checked on pixel content: frames drawn with known values go
@@ -19,16 +20,20 @@ import Testing
     }
 
     func frame(_ bytes: [UInt8], _ format: FourCC, _ width: Int, _ height: Int, stride: Int) -> ([UInt8], CameraFrame) {
-        let view = bytes.withUnsafeBytes { $0 }   // the caller keeps `bytes` alive
+        let view = bytes.withUnsafeBytes { $0 } // the caller keeps `bytes` alive
         let planes = CameraFrame.planes(of: format, height: UInt32(height), stride: stride, in: view)
-        return (bytes, CameraFrame(pixelFormat: format, width: UInt32(width), height: UInt32(height), sequence: 7,
-                                   timestampNanoseconds: 99, planes: planes.0, planes.1, planes.2))
+        return (
+            bytes,
+            CameraFrame(
+                pixelFormat: format, width: UInt32(width), height: UInt32(height), sequence: 7,
+                timestampNanoseconds: 99, planes: planes.0, planes.1, planes.2)
+        )
     }
 
     @Test func yuyvToNV12KeepsLumaAndAveragesChroma() throws {
         let source = yuyvFrame(width: 64, height: 32)
         let (_, input) = frame(source, .yuyv, 64, 32, stride: 128)
-        let converter = FrameConverter(target: .nv12, width: 64, height: 32)   // owns the output buffer
+        let converter = FrameConverter(target: .nv12, width: 64, height: 32) // owns the output buffer
         let output = try #require(withExtendedLifetime(source) { converter.convert(input) })
         let luma = try #require(output.plane(0)), chroma = try #require(output.plane(1))
         #expect(luma.stride == 64 && chroma.bytes.count == 64 * 16)
@@ -41,7 +46,7 @@ import Testing
         var source = [UInt8](repeating: 0, count: 16 * 4 * 2)
         for i in stride(from: 0, to: source.count, by: 4) { source[i] = 126; source[i + 1] = 128; source[i + 2] = 126; source[i + 3] = 128 }
         let (_, input) = frame(source, .yuyv, 16, 4, stride: 32)
-        let converter = FrameConverter(target: .bgra, width: 16, height: 4)   // owns the output buffer
+        let converter = FrameConverter(target: .bgra, width: 16, height: 4) // owns the output buffer
         let output = try #require(withExtendedLifetime(source) { converter.convert(input) })
         let pixel = output.plane(0)!.bytes
         #expect(abs(Int(pixel[0]) - Int(pixel[1])) <= 1 && abs(Int(pixel[1]) - Int(pixel[2])) <= 1 && pixel[3] == 255, "\(Array(pixel.prefix(4)))")
@@ -54,7 +59,7 @@ import Testing
         let (_, input) = frame(source, .yuyv, 16, 4, stride: 32)
         let red = [(FourCC.bgr24, 3, [2]), (.rgb24, 3, [0]), (.bgra, 4, [2]), (.rgba, 4, [0])]
         for (target, bytesPerPixel, redIndex) in red {
-            let converter = FrameConverter(target: target, width: 16, height: 4)   // owns the output buffer
+            let converter = FrameConverter(target: target, width: 16, height: 4) // owns the output buffer
             let output = try #require(withExtendedLifetime(source) { converter.convert(input) }, "\(target.name)")
             let plane = try #require(output.plane(0))
             #expect(plane.stride == 16 * bytesPerPixel && plane.bytes.count == 16 * 4 * bytesPerPixel, "\(target.name)")
@@ -71,7 +76,7 @@ import Testing
     @Test func gray8IsFullRangeLuma() throws {
         let source = yuyvFrame(width: 64, height: 32)
         let (_, input) = frame(source, .yuyv, 64, 32, stride: 128)
-        let converter = FrameConverter(target: .grey, width: 64, height: 32)   // owns the output buffer
+        let converter = FrameConverter(target: .grey, width: 64, height: 32) // owns the output buffer
         let output = try #require(withExtendedLifetime(source) { converter.convert(input) })
         let luma = try #require(output.plane(0))
         #expect(output.planeCount == 1 && luma.stride == 64 && luma.bytes.count == 64 * 32)
@@ -80,9 +85,11 @@ import Testing
     }
 
     @Test func pixelFormatsByTheirEverydayNames() {
-        let expected: [(String, FourCC)] = [("NV12", .nv12), ("i420", .i420), ("YU12", .i420), ("YUY2", .yuyv), ("uyvy", .uyvy),
-                                            ("MJPEG", .mjpeg), ("MJPG", .mjpeg), ("BGRA", .bgra), ("RGBA", .rgba),
-                                            ("BGR24", .bgr24), ("RGB24", .rgb24), ("GRAY8", .grey), ("Z16", FourCC("Z16 "))]
+        let expected: [(String, FourCC)] = [
+            ("NV12", .nv12), ("i420", .i420), ("YU12", .i420), ("YUY2", .yuyv), ("uyvy", .uyvy),
+            ("MJPEG", .mjpeg), ("MJPG", .mjpeg), ("BGRA", .bgra), ("RGBA", .rgba),
+            ("BGR24", .bgr24), ("RGB24", .rgb24), ("GRAY8", .grey), ("Z16", FourCC("Z16 "))
+        ]
         for (name, code) in expected { #expect(PixelFormatNames.code(name) == code, "\(name)") }
         #expect(PixelFormatNames.code("BOGUS") == nil && PixelFormatNames.code("") == nil && PixelFormatNames.code("a b") == nil)
         // One name per format in outputs: I420 for YU12, no padding, the big-endian flag spelled out, hex when unprintable.
@@ -100,7 +107,7 @@ import Testing
     @Test func scalingDownKeepsTheRamp() throws {
         let source = yuyvFrame(width: 640, height: 360)
         let (_, input) = frame(source, .yuyv, 640, 360, stride: 1280)
-        let converter = FrameConverter(target: .i420, width: 160, height: 90)   // owns the output buffer
+        let converter = FrameConverter(target: .i420, width: 160, height: 90) // owns the output buffer
         let output = try #require(withExtendedLifetime(source) { converter.convert(input) })
         #expect(output.planeCount == 3 && output.plane(0)!.bytes.count == 160 * 90)
         // Every 4th source column survives, ±2 for the filter.
@@ -112,10 +119,12 @@ import Testing
     func placedI420(width: Int, height: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: width * height * 3 / 2)
         for y in 0..<height { for x in 0..<width { bytes[y * width + x] = UInt8(16 + (x + 2 * y) % 200) } }
-        for y in 0..<height / 2 { for x in 0..<width / 2 {
-            bytes[width * height + y * width / 2 + x] = UInt8(128 + (x - y) % 60)
-            bytes[width * height * 5 / 4 + y * width / 2 + x] = UInt8(128 - (x - y) % 60)
-        } }
+        for y in 0..<height / 2 {
+            for x in 0..<width / 2 {
+                bytes[width * height + y * width / 2 + x] = UInt8(128 + (x - y) % 60)
+                bytes[width * height * 5 / 4 + y * width / 2 + x] = UInt8(128 - (x - y) % 60)
+            }
+        }
         return bytes
     }
 
@@ -124,7 +133,7 @@ import Testing
     @Test func aFramedFrameIsItsRegionCroppedThenScaled() throws {
         let source = placedI420(width: 64, height: 32)
         var (_, input) = frame(source, .i420, 64, 32, stride: 64)
-        input.region = PictureRegion(x: 0.25, y: 0.5, width: 0.5, height: 0.5)   // (16, 16) 32x16
+        input.region = PictureRegion(x: 0.25, y: 0.5, width: 0.5, height: 0.5) // (16, 16) 32x16
         let sameSize = FrameConverter(target: .i420, width: 32, height: 16)
         let cropped = try #require(withExtendedLifetime(source) { sameSize.convert(input) })
         let (luma, blue) = (cropped.plane(0)!.bytes, cropped.plane(1)!.bytes)
@@ -136,7 +145,7 @@ import Testing
         let whole = FrameConverter(target: .grey, width: 64, height: 32)
         let scaled = try #require(withExtendedLifetime(source) { whole.convert(input) })
         let grey = scaled.plane(0)!.bytes
-        let windowSize = FrameConverter(target: .grey, width: 32, height: 16)   // owns the reference's bytes
+        let windowSize = FrameConverter(target: .grey, width: 32, height: 16) // owns the reference's bytes
         let reference = try #require(withExtendedLifetime(source) { windowSize.convert(input) })
         // (±3: the bilinear filter blends each pixel with its neighbour)
         #expect(abs(Int(grey[0]) - Int(reference.plane(0)!.bytes[0])) <= 3)
@@ -153,12 +162,13 @@ import Testing
     func jpeg(width: Int, height: Int, subsampling: TJSAMP, luma: UInt8) throws -> [UInt8] {
         let compressor = try #require(tjInitCompress())
         defer { tjDestroy(compressor) }
-        var pixels = [UInt8](repeating: luma, count: width * height * 3)   // grey RGB
+        var pixels = [UInt8](repeating: luma, count: width * height * 3) // grey RGB
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let result = pixels.withUnsafeMutableBufferPointer {
-            tjCompress2(compressor, $0.baseAddress, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue),
-                        &output, &size, Int32(subsampling.rawValue), 95, 0)
+            tjCompress2(
+                compressor, $0.baseAddress, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue),
+                &output, &size, Int32(subsampling.rawValue), 95, 0)
         }
         #expect(result == 0)
         defer { tjFree(output) }
@@ -173,11 +183,11 @@ import Testing
         let output = try #require(withExtendedLifetime(bytes) { converter.convert(input) })
         #expect(!output.isFullRange)
         let luma = output.plane(0)!.bytes, chroma = output.plane(1)!.bytes
-        #expect(abs(Int(luma[100]) - (16 + 200 * 219 / 255)) <= 2)      // full-range 200 is video-range 188
+        #expect(abs(Int(luma[100]) - (16 + 200 * 219 / 255)) <= 2) // full-range 200 is video-range 188
         #expect(abs(Int(chroma[10]) - 128) <= 2 && abs(Int(chroma[11]) - 128) <= 2)
         let full = FrameConverter(target: .nv12, width: 64, height: 48, yuvFullRange: true)
         let kept = try #require(withExtendedLifetime(bytes) { full.convert(input) })
-        #expect(kept.isFullRange && abs(Int(kept.plane(0)!.bytes[100]) - 200) <= 2)   // the JPEG's own value
+        #expect(kept.isFullRange && abs(Int(kept.plane(0)!.bytes[100]) - 200) <= 2) // the JPEG's own value
     }
 
     /// A JPEG of a colour gradient (red across, blue down), and its planes as turbojpeg decodes them.
@@ -194,8 +204,10 @@ import Testing
         }
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
-        #expect(tjCompress2(compressor, &pixels, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue),
-                            &output, &size, Int32(subsampling.rawValue), 95, 0) == 0)
+        #expect(
+            tjCompress2(
+                compressor, &pixels, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue),
+                &output, &size, Int32(subsampling.rawValue), 95, 0) == 0)
         defer { tjFree(output) }
         let jpeg = Array(UnsafeBufferPointer(start: output, count: Int(size)))
         let decompressor = try #require(tjInitDecompress())
@@ -204,13 +216,19 @@ import Testing
         let sampling = Int32(subsampling.rawValue)
         let chromaWidth = max(0, Int(tjPlaneWidth(1, Int32(width), sampling)))
         let chromaSize = chromaWidth * max(0, Int(tjPlaneHeight(1, Int32(height), sampling)))
-        var (y, u, v) = ([UInt8](repeating: 0, count: width * height), [UInt8](repeating: 0, count: chromaSize),
-                         [UInt8](repeating: 0, count: chromaSize))
-        y.withUnsafeMutableBufferPointer { yp in u.withUnsafeMutableBufferPointer { up in v.withUnsafeMutableBufferPointer { vp in
-            var planes: [UnsafeMutablePointer<UInt8>?] = chromaSize == 0 ? [yp.baseAddress, nil, nil] : [yp.baseAddress, up.baseAddress, vp.baseAddress]
-            var strides: [Int32] = [Int32(width), Int32(chromaWidth), Int32(chromaWidth)]
-            _ = tjDecompressToYUVPlanes(decompressor, jpeg, UInt(jpeg.count), &planes, Int32(width), &strides, Int32(height), 0)
-        } } }
+        var (y, u, v) = (
+            [UInt8](repeating: 0, count: width * height), [UInt8](repeating: 0, count: chromaSize),
+            [UInt8](repeating: 0, count: chromaSize)
+        )
+        y.withUnsafeMutableBufferPointer { yp in
+            u.withUnsafeMutableBufferPointer { up in
+                v.withUnsafeMutableBufferPointer { vp in
+                    var planes: [UnsafeMutablePointer<UInt8>?] = chromaSize == 0 ? [yp.baseAddress, nil, nil] : [yp.baseAddress, up.baseAddress, vp.baseAddress]
+                    var strides: [Int32] = [Int32(width), Int32(chromaWidth), Int32(chromaWidth)]
+                    _ = tjDecompressToYUVPlanes(decompressor, jpeg, UInt(jpeg.count), &planes, Int32(width), &strides, Int32(height), 0)
+                }
+            }
+        }
         return (jpeg, y, u, v)
     }
 
@@ -255,8 +273,10 @@ import Testing
         let decompressor = try #require(tjInitDecompress())
         defer { tjDestroy(decompressor) }
         var expected = [UInt8](repeating: 0, count: width * height * 4)
-        #expect(tjDecompress2(decompressor, reference.jpeg, UInt(reference.jpeg.count), &expected, Int32(width), 0, Int32(height),
-                              Int32(TJPF_BGRX.rawValue), 0) == 0)
+        #expect(
+            tjDecompress2(
+                decompressor, reference.jpeg, UInt(reference.jpeg.count), &expected, Int32(width), 0, Int32(height),
+                Int32(TJPF_BGRX.rawValue), 0) == 0)
         let (_, input) = frame(reference.jpeg, .mjpeg, width, height, stride: 0)
         for target in [FourCC.bgra, .nv12] {
             let converter = FrameConverter(target: target, width: UInt32(width), height: UInt32(height))
@@ -280,8 +300,10 @@ import Testing
     func aFrameShortOfItsSizeIsDroppedNotRead(format: FourCC) {
         let bytes = [UInt8](repeating: 0x80, count: 640 * 480 * 2)
         let (_, input) = frame(bytes, format, 1920, 1080, stride: format == .yuyv || format == .uyvy ? 3840 : 1920)
-        for converter in [FrameConverter(target: .i420, width: 1920, height: 1080), FrameConverter(target: .bgra, width: 640, height: 360),
-                          FrameConverter(target: .nv12, width: 1080, height: 1920, rotation: 90)] {
+        for converter in [
+            FrameConverter(target: .i420, width: 1920, height: 1080), FrameConverter(target: .bgra, width: 640, height: 360),
+            FrameConverter(target: .nv12, width: 1080, height: 1920, rotation: 90)
+        ] {
             #expect(withExtendedLifetime(bytes) { converter.convert(input) } == nil)
             #expect(converter.corruptFrames == 1)
         }
@@ -289,7 +311,7 @@ import Testing
 
     @Test func corruptMJPEGIsDroppedAndCounted() throws {
         var bytes = try jpeg(width: 64, height: 48, subsampling: TJSAMP_420, luma: 90)
-        bytes.replaceSubrange(2..<40, with: repeatElement(0x00, count: 38))   // header destroyed
+        bytes.replaceSubrange(2..<40, with: repeatElement(0x00, count: 38)) // header destroyed
         let (_, input) = frame(bytes, .mjpeg, 64, 48, stride: 0)
         let converter = FrameConverter(target: .nv12, width: 64, height: 48)
         #expect(withExtendedLifetime(bytes) { converter.convert(input) } == nil)
@@ -315,8 +337,9 @@ extension FrameConverterTests {
         for y in 0..<16 { for x in 0..<32 { source[(y * 32 + x) * 2] = UInt8(16 + x * 4) } }
         let (_, input) = frame(source, .yuyv, 32, 16, stride: 64)
         let quarter = rotation % 180 != 0
-        let converter = FrameConverter(target: .i420, width: quarter ? 16 : 32, height: quarter ? 32 : 16,
-                                       rotation: rotation, mirrored: mirrored)
+        let converter = FrameConverter(
+            target: .i420, width: quarter ? 16 : 32, height: quarter ? 32 : 16,
+            rotation: rotation, mirrored: mirrored)
         let output = try #require(withExtendedLifetime(source) { converter.convert(input) })
         return (output, converter, source)
     }
@@ -332,9 +355,9 @@ extension FrameConverterTests {
 
     @Test func halfTurnAndMirrorCancelHorizontally() throws {
         let (turned, keep1, _) = try turned(180, mirrored: false)
-        #expect(turned.plane(0)!.bytes[0] == UInt8(16 + 31 * 4))          // the ramp reversed
+        #expect(turned.plane(0)!.bytes[0] == UInt8(16 + 31 * 4)) // the ramp reversed
         let (both, keep2, _) = try self.turned(180, mirrored: true)
-        #expect(both.plane(0)!.bytes[0] == 16 && both.plane(0)!.bytes[31] == UInt8(16 + 31 * 4))   // flipped back
+        #expect(both.plane(0)!.bytes[0] == 16 && both.plane(0)!.bytes[31] == UInt8(16 + 31 * 4)) // flipped back
         withExtendedLifetime((keep1, keep2)) {}
     }
 }

@@ -1,5 +1,6 @@
 import OcellusCore
 import Testing
+
 @testable import OcellusMedia
 
 @Suite struct H264Tests {
@@ -28,9 +29,10 @@ import Testing
     }
 
     func frame(_ unit: [UInt8]) -> CameraFrame {
-        let view = unit.withUnsafeBytes { $0 }   // callers keep `unit` alive
-        return CameraFrame(pixelFormat: .h264, width: 64, height: 48, sequence: 1, timestampNanoseconds: 1,
-                           planes: FramePlane(bytes: view, stride: 0))
+        let view = unit.withUnsafeBytes { $0 } // callers keep `unit` alive
+        return CameraFrame(
+            pixelFormat: .h264, width: 64, height: 48, sequence: 1, timestampNanoseconds: 1,
+            planes: FramePlane(bytes: view, stride: 0))
     }
 
     @Test func aConverterWaitsForTheStreamsFirstKeyFrameThenDropsUntilTheNextWhenBehind() {
@@ -44,7 +46,7 @@ import Testing
             #expect(converter.keyFrameWait(before: frame(pUnit)) == .late, "its dependants go undecoded")
             #expect(converter.keyFrameWait(before: frame(idrUnit)) == nil, "an IDR picture starts afresh")
             #expect(converter.keyFrameWait(before: frame(pUnit)) == nil)
-            converter.skip(frame(pUnit), late: false)   // over the rate: decoded, no catching up
+            converter.skip(frame(pUnit), late: false) // over the rate: decoded, no catching up
             #expect(converter.keyFrameWait(before: frame(pUnit)) == nil)
         }
     }
@@ -53,8 +55,9 @@ import Testing
         let converter = FrameConverter(target: .nv12, width: 64, height: 48)
         let yuyv = [UInt8](repeating: 128, count: 64 * 48 * 2)
         yuyv.withUnsafeBytes { bytes in
-            let frame = CameraFrame(pixelFormat: .yuyv, width: 64, height: 48, sequence: 1, timestampNanoseconds: 1,
-                                    planes: FramePlane(bytes: bytes, stride: 128))
+            let frame = CameraFrame(
+                pixelFormat: .yuyv, width: 64, height: 48, sequence: 1, timestampNanoseconds: 1,
+                planes: FramePlane(bytes: bytes, stride: 128))
             #expect(converter.keyFrameWait(before: frame) == nil && converter.convert(frame) != nil)
         }
     }

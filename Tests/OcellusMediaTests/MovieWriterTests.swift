@@ -1,9 +1,11 @@
 import OcellusCore
 import Testing
+
+@testable import OcellusMedia
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import OcellusMedia
 
 /// A recording with a microphone that delivers nothing: the picture is written fragment by
 /// fragment all the same (a crash loses at most the last second), the sound track is silence.
@@ -30,21 +32,26 @@ import Glibc
         let pixels = [UInt8](repeating: 128, count: 160 * 120 * 2)
         var silentCalls = 0
         do {
-            let writer = try MovieWriter(path: path, video: .init(pixelFormat: .yuyv, width: 160, height: 120,
-                                                                  frameRate: FrameRate(30), rotation: 0),
-                                         audio: AudioFormat())
+            let writer = try MovieWriter(
+                path: path,
+                video: .init(
+                    pixelFormat: .yuyv, width: 160, height: 120,
+                    frameRate: FrameRate(30), rotation: 0),
+                audio: AudioFormat())
             writer.onMicrophoneSilent = { silentCalls += 1 }
-            let view = pixels.withUnsafeBytes { $0 }   // `pixels` outlives the writes
-            for index in 0..<90 {   // three seconds, and not a sample of sound
-                try writer.write(CameraFrame(pixelFormat: .yuyv, width: 160, height: 120, sequence: UInt64(index),
-                                             timestampNanoseconds: 1_000_000_000 + UInt64(index) * 33_333_333,
-                                             planes: FramePlane(bytes: view, stride: 320)))
+            let view = pixels.withUnsafeBytes { $0 } // `pixels` outlives the writes
+            for index in 0..<90 { // three seconds, and not a sample of sound
+                try writer.write(
+                    CameraFrame(
+                        pixelFormat: .yuyv, width: 160, height: 120, sequence: UInt64(index),
+                        timestampNanoseconds: 1_000_000_000 + UInt64(index) * 33_333_333,
+                        planes: FramePlane(bytes: view, stride: 320)))
             }
             // Before finish(): what a SIGKILL would leave on disk.
             let file = bytes(of: path)
             #expect(fragments(file) >= 2, "only \(file.count) bytes reached the file")
             #expect(silentCalls == 1)
-            #expect(writer.silenceFilledSamples >= 2 * 48_000)   // the three seconds less the margin, in whole AAC frames
+            #expect(writer.silenceFilledSamples >= 2 * 48_000) // the three seconds less the margin, in whole AAC frames
             try writer.finish()
             #expect(writer.framesWritten == 90)
         }
@@ -59,14 +66,19 @@ import Glibc
         let pixels = [UInt8](repeating: 128, count: 160 * 120 * 2)
         let format = AudioFormat()
         let tone = (0..<(48_000 / 5) * Int(format.channels)).map { Float(sin(Double($0 / Int(format.channels)) * 0.0576)) * 0.5 }
-        let writer = try MovieWriter(path: path, video: .init(pixelFormat: .yuyv, width: 160, height: 120,
-                                                              frameRate: FrameRate(30), rotation: 0), audio: format)
+        let writer = try MovieWriter(
+            path: path,
+            video: .init(
+                pixelFormat: .yuyv, width: 160, height: 120,
+                frameRate: FrameRate(30), rotation: 0), audio: format)
         let view = pixels.withUnsafeBytes { $0 }
         let start: UInt64 = 1_000_000_000
-        for index in 0..<60 {   // two seconds; 0.2 s of sound taken 0.3 s in
-            try writer.write(CameraFrame(pixelFormat: .yuyv, width: 160, height: 120, sequence: UInt64(index),
-                                         timestampNanoseconds: start + UInt64(index) * 33_333_333,
-                                         planes: FramePlane(bytes: view, stride: 320)))
+        for index in 0..<60 { // two seconds; 0.2 s of sound taken 0.3 s in
+            try writer.write(
+                CameraFrame(
+                    pixelFormat: .yuyv, width: 160, height: 120, sequence: UInt64(index),
+                    timestampNanoseconds: start + UInt64(index) * 33_333_333,
+                    planes: FramePlane(bytes: view, stride: 320)))
             if index == 10 {
                 try tone.withUnsafeBufferPointer { samples in
                     try writer.write(AudioBuffer(format: format, samples: samples, timestampNanoseconds: start + 300_000_000))

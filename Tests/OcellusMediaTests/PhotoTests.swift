@@ -2,10 +2,12 @@ import CLibExif
 import CTurboJPEG
 import OcellusCore
 import Testing
+
+@testable import OcellusMedia
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import OcellusMedia
 
 /// Photos checked by reading them back: EXIF through libexif, pixels through libjpeg-turbo.
 @Suite struct PhotoTests {
@@ -17,9 +19,10 @@ import Glibc
     }
 
     func yuyv(_ bytes: [UInt8], _ width: Int, _ height: Int) -> CameraFrame {
-        let view = bytes.withUnsafeBytes { $0 }   // callers keep `bytes` alive
-        return CameraFrame(pixelFormat: .yuyv, width: UInt32(width), height: UInt32(height), sequence: 3, timestampNanoseconds: 5,
-                           planes: FramePlane(bytes: view, stride: width * 2))
+        let view = bytes.withUnsafeBytes { $0 } // callers keep `bytes` alive
+        return CameraFrame(
+            pixelFormat: .yuyv, width: UInt32(width), height: UInt32(height), sequence: 3, timestampNanoseconds: 5,
+            planes: FramePlane(bytes: view, stride: width * 2))
     }
 
     func exifTag(_ jpeg: [UInt8], _ ifd: ExifIfd, _ tag: ExifTag) -> String? {
@@ -54,13 +57,16 @@ import Glibc
     }
 
     @Test func orientationForEveryCaptureAngle() throws {
-        let expected: [(Int, Bool, UInt16)] = [(0, false, 1), (90, false, 6), (180, false, 3), (270, false, 8),
-                                               (0, true, 2), (90, true, 5), (180, true, 4), (270, true, 7), (-90, false, 8), (450, false, 6)]
+        let expected: [(Int, Bool, UInt16)] = [
+            (0, false, 1), (90, false, 6), (180, false, 3), (270, false, 8),
+            (0, true, 2), (90, true, 5), (180, true, 4), (270, true, 7), (-90, false, 8), (450, false, 6)
+        ]
         let bytes = halves(width: 64, height: 32)
         for (angle, mirrored, tag) in expected {
             #expect(PhotoMetadata.orientation(rotation: angle, mirrored: mirrored) == tag)
-            let metadata = PhotoMetadata(orientation: PhotoMetadata.orientation(rotation: angle, mirrored: mirrored),
-                                         make: "Logitech", model: "C920", captureTime: 1_700_000_000)
+            let metadata = PhotoMetadata(
+                orientation: PhotoMetadata.orientation(rotation: angle, mirrored: mirrored),
+                make: "Logitech", model: "C920", captureTime: 1_700_000_000)
             let photo = try withExtendedLifetime(bytes) { try JPEGPhoto.make(from: yuyv(bytes, 64, 32), metadata: metadata) }
             #expect(orientationTag(photo.bytes) == tag, "angle \(angle) mirrored \(mirrored)")
             #expect((photo.width, photo.height) == (64, 32))
@@ -110,8 +116,9 @@ import Glibc
         // Strip our segment to get a plain JPEG, as a camera would send (JFIF APP0 first).
         let plain = Array(camera[0..<2]) + stripExif(camera)
         let frame = plain.withUnsafeBytes { view in
-            CameraFrame(pixelFormat: .mjpeg, width: 64, height: 32, sequence: 1, timestampNanoseconds: 1, isFullRange: true,
-                        planes: FramePlane(bytes: view, stride: 0))
+            CameraFrame(
+                pixelFormat: .mjpeg, width: 64, height: 32, sequence: 1, timestampNanoseconds: 1, isFullRange: true,
+                planes: FramePlane(bytes: view, stride: 0))
         }
         let photo = try withExtendedLifetime(plain) { try JPEGPhoto.make(from: frame, metadata: PhotoMetadata(orientation: 8)) }
         #expect(orientationTag(photo.bytes) == 8)
@@ -145,8 +152,9 @@ import Glibc
         let uvc = stripHuffmanTables(Array(encoded[0..<2]) + stripExif(encoded))
         #expect(!markers(uvc).contains(0xC4) && markers(encoded).contains(0xC4))
         let frame = uvc.withUnsafeBytes { view in
-            CameraFrame(pixelFormat: .mjpeg, width: 64, height: 32, sequence: 1, timestampNanoseconds: 1, isFullRange: true,
-                        planes: FramePlane(bytes: view, stride: 0))
+            CameraFrame(
+                pixelFormat: .mjpeg, width: 64, height: 32, sequence: 1, timestampNanoseconds: 1, isFullRange: true,
+                planes: FramePlane(bytes: view, stride: 0))
         }
         let photo = try withExtendedLifetime(uvc) { try JPEGPhoto.make(from: frame, metadata: PhotoMetadata(orientation: 6)) }
         #expect(markers(photo.bytes).contains(0xC4), "a complete JPEG file")
@@ -175,11 +183,12 @@ import Glibc
         let truncated = Array(encoded.prefix(encoded.count * 2 / 3))
         var huge = encoded
         let frameHeader = try #require(huge.indices.first { huge[$0] == 0xFF && huge[$0 + 1] == 0xC0 })
-        huge.replaceSubrange(frameHeader + 5..<frameHeader + 9, with: [0xFF, 0xDC, 0xFF, 0xDC])   // 65500 high and wide
+        huge.replaceSubrange(frameHeader + 5..<frameHeader + 9, with: [0xFF, 0xDC, 0xFF, 0xDC]) // 65500 high and wide
         for (name, jpeg, decodes) in [("whole", encoded, true), ("truncated", truncated, false), ("65500x65500", huge, false)] {
             let frame = jpeg.withUnsafeBytes { view in
-                CameraFrame(pixelFormat: .mjpeg, width: 64, height: 32, sequence: 1, timestampNanoseconds: 1, isFullRange: true,
-                            planes: FramePlane(bytes: view, stride: 0))
+                CameraFrame(
+                    pixelFormat: .mjpeg, width: 64, height: 32, sequence: 1, timestampNanoseconds: 1, isFullRange: true,
+                    planes: FramePlane(bytes: view, stride: 0))
             }
             withExtendedLifetime(jpeg) {
                 #expect(JPEGPhoto.decodesWhole(frame.plane(0)!.bytes, width: 64, height: 32) == decodes, "\(name)")

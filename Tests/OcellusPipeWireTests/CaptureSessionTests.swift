@@ -13,7 +13,7 @@ struct CaptureSessionTests {
     final class Frames: @unchecked Sendable {
         let lock = NSCondition()
         var count = 0
-        var checked: [String] = []   // failures found in frame content
+        var checked: [String] = [] // failures found in frame content
         var lastSequence: UInt64?
         var sequenceGaps = 0
         var runtimeErrors: [OcellusError] = []
@@ -69,8 +69,9 @@ struct CaptureSessionTests {
         output.frameHandler = { frame in
             let plane = frame.plane(0)!
             let row = UnsafeRawBufferPointer(rebasing: plane.bytes[plane.stride * 100..<plane.stride * 101])
-            let problem = frame.width != 640 || frame.height != 480 || plane.bytes.count != 640 * 480 * 2 ? "size" :
-                Self.checkRamp(luma: { row[$0 * 2] }, chroma: { (row[$0 * 4 + 1], row[$0 * 4 + 3]) }, width: 640)
+            let problem =
+                frame.width != 640 || frame.height != 480 || plane.bytes.count != 640 * 480 * 2
+                ? "size" : Self.checkRamp(luma: { row[$0 * 2] }, chroma: { (row[$0 * 4 + 1], row[$0 * 4 + 3]) }, width: 640)
             frames.record(problem, sequence: frame.sequence)
         }
         try session.addInput(try camera(hub))
@@ -95,8 +96,8 @@ struct CaptureSessionTests {
             }
             let row = UnsafeRawBufferPointer(rebasing: luma.bytes[luma.stride * 10..<luma.stride * 11])
             let uv = UnsafeRawBufferPointer(rebasing: chroma.bytes[chroma.stride * 5..<chroma.stride * 6])
-            let problem = chroma.bytes.count != 1280 * 720 / 2 ? "chroma size" :
-                Self.checkRamp(luma: { row[$0] }, chroma: { (uv[$0 * 2], uv[$0 * 2 + 1]) }, width: 1280)
+            let problem =
+                chroma.bytes.count != 1280 * 720 / 2 ? "chroma size" : Self.checkRamp(luma: { row[$0] }, chroma: { (uv[$0 * 2], uv[$0 * 2 + 1]) }, width: 1280)
             frames.record(problem, sequence: frame.sequence)
         }
         try session.addInput(try camera(hub))
@@ -143,7 +144,7 @@ struct CaptureSessionTests {
                 lock.broadcast()
             }
         }
-        #expect(throws: OcellusError.self) { try session.addAudioInput(try camera(hub)) }   // a camera is no microphone
+        #expect(throws: OcellusError.self) { try session.addAudioInput(try camera(hub)) } // a camera is no microphone
         try session.addInput(try camera(hub))
         try session.addAudioInput(microphone)
         try session.addAudioOutput(audio)
@@ -172,7 +173,11 @@ struct CaptureSessionTests {
         let output = VideoDataOutput()
         output.frameHandler = { frames.record(nil, sequence: $0.sequence) }
         _ = session.events.addObserver { event in
-            if case .runtimeError(let error) = event { frames.lock.withLock { frames.runtimeErrors.append(error); frames.lock.broadcast() } }
+            if case .runtimeError(let error) = event {
+                frames.lock.withLock {
+                    frames.runtimeErrors.append(error); frames.lock.broadcast()
+                }
+            }
         }
         try session.addInput(device)
         try session.addOutput(output)
@@ -182,7 +187,7 @@ struct CaptureSessionTests {
         #expect(frames.wait { !frames.runtimeErrors.isEmpty })
         #expect(frames.runtimeErrors.first?.code == .disconnected)
         #expect(!session.isRunning)
-        try session.stopRunning()   // harmless after a runtime error
+        try session.stopRunning() // harmless after a runtime error
     }
 
     @Test func aFailedCommitLeavesTheRunningConfigurationAlone() throws {
@@ -197,15 +202,17 @@ struct CaptureSessionTests {
         try session.startRunning()
         #expect(frames.wait { frames.count >= 3 })
         session.beginConfiguration()
-        try session.addOutput(VideoDataOutput(pixelFormat: .nv12, width: 1000, height: 1000))   // no such aspect
-        #expect { try session.commitConfiguration() } throws: { ($0 as? OcellusError)?.message.contains("1000x1000 (1:1) cannot be cut from any size it streams") == true }
+        try session.addOutput(VideoDataOutput(pixelFormat: .nv12, width: 1000, height: 1000)) // no such aspect
+        #expect { try session.commitConfiguration() } throws: {
+            ($0 as? OcellusError)?.message.contains("1000x1000 (1:1) cannot be cut from any size it streams") == true
+        }
         #expect(session.outputs.count == 1 && session.activeFormat?.pixelFormat == .yuyv)
         let before = frames.count
-        #expect(frames.wait { frames.count >= before + 3 })   // still streaming
+        #expect(frames.wait { frames.count >= before + 3 }) // still streaming
         #expect(!session.canAddOutput(VideoDataOutput(pixelFormat: FourCC("Y41P"))))
         #expect(throws: OcellusError.self) { try session.addOutput(VideoDataOutput(width: 123, height: 45)) }
         try session.stopRunning()
-        #expect(throws: OcellusError.self) { try session.commitConfiguration() }   // no begin
+        #expect(throws: OcellusError.self) { try session.commitConfiguration() } // no begin
     }
 
     @Test func twoOutputsOfDifferentFormatsAndSizesFromOneStream() throws {
@@ -219,12 +226,14 @@ struct CaptureSessionTests {
             let luma = frame.plane(0)!
             let row = UnsafeRawBufferPointer(rebasing: luma.bytes[luma.stride * 50..<luma.stride * 51])
             let uv = UnsafeRawBufferPointer(rebasing: frame.plane(1)!.bytes[0..<frame.plane(1)!.stride])
-            fullFrames.record(Self.checkRamp(luma: { row[$0] }, chroma: { (uv[$0 * 2], uv[$0 * 2 + 1]) }, width: 1280),
-                              sequence: frame.sequence)
+            fullFrames.record(
+                Self.checkRamp(luma: { row[$0] }, chroma: { (uv[$0 * 2], uv[$0 * 2 + 1]) }, width: 1280),
+                sequence: frame.sequence)
         }
         preview.frameHandler = { frame in
             let plane = frame.plane(0)!
-            let ok = frame.width == 320 && frame.height == 180 && plane.stride == 1280 && plane.bytes.count == 320 * 180 * 4
+            let ok =
+                frame.width == 320 && frame.height == 180 && plane.stride == 1280 && plane.bytes.count == 320 * 180 * 4
                 && plane.bytes[3] == 255
             previewFrames.record(ok ? nil : "preview layout", sequence: frame.sequence)
         }

@@ -12,9 +12,21 @@ struct PipeWireDiscoveryTests {
         var added: [DeviceFacts] = []
         var removed: [String] = []
         var failures: [OcellusError] = []
-        func backend(_ backend: any DeviceBackend, didAdd facts: DeviceFacts) { lock.withLock { added.append(facts); lock.broadcast() } }
-        func backend(_ backend: any DeviceBackend, didRemoveDeviceWithKey key: String) { lock.withLock { removed.append(key); lock.broadcast() } }
-        func backend(_ backend: any DeviceBackend, didFail error: OcellusError) { lock.withLock { failures.append(error); lock.broadcast() } }
+        func backend(_ backend: any DeviceBackend, didAdd facts: DeviceFacts) {
+            lock.withLock {
+                added.append(facts); lock.broadcast()
+            }
+        }
+        func backend(_ backend: any DeviceBackend, didRemoveDeviceWithKey key: String) {
+            lock.withLock {
+                removed.append(key); lock.broadcast()
+            }
+        }
+        func backend(_ backend: any DeviceBackend, didFail error: OcellusError) {
+            lock.withLock {
+                failures.append(error); lock.broadcast()
+            }
+        }
         func wait(until condition: () -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(10)
             return lock.withLock {
@@ -31,12 +43,15 @@ struct PipeWireDiscoveryTests {
         defer { backend.stop() }
         let camera = try #require(recorder.added.first { $0.fallbackName == "vcam0" })
         #expect(camera.media == .video && camera.bus == "usb")
-        #expect(camera.busPath == "pci-0000:00:14.0-usb-0:1:1.0")   // from the Video/Device object
+        #expect(camera.busPath == "pci-0000:00:14.0-usb-0:1:1.0") // from the Video/Device object
         #expect(camera.vendorID == 0x1d6b && camera.productID == 0x0110 && camera.serial == "VCAM-0000")
         #expect(camera.pluggedMicroseconds != nil)
         #expect(camera.formats.count == 9)
-        #expect(camera.formats.first == VideoFormat(pixelFormat: .yuyv, width: 640, height: 480,
-                                                     frameRates: [FrameRate(30), FrameRate(15)]))
+        #expect(
+            camera.formats.first
+                == VideoFormat(
+                    pixelFormat: .yuyv, width: 640, height: 480,
+                    frameRates: [FrameRate(30), FrameRate(15)]))
         #expect(camera.properties["object.serial"] == camera.backendKey)
         #expect(recorder.added.contains { $0.fallbackName == "vmic0" && $0.media == .audio })
     }
@@ -65,7 +80,7 @@ struct PipeWireDiscoveryTests {
 
     @Test func relativeRemoteResolvesInTheRuntimeDirectory() throws {
         let recorder = Recorder()
-        let backend = PipeWireBackend(remote: "pipewire-0")   // $XDG_RUNTIME_DIR/pipewire-0 of the test bed
+        let backend = PipeWireBackend(remote: "pipewire-0") // $XDG_RUNTIME_DIR/pipewire-0 of the test bed
         try backend.start(delegate: recorder, timeoutMilliseconds: 3000)
         backend.stop()
         #expect(recorder.added.contains { $0.fallbackName == "vcam1" })
@@ -96,7 +111,8 @@ final class TestBedCamera {
     /// Through system(3): Foundation's Process.waitUntilExit can miss the exit of a
     /// script whose background child (the camera) outlives it.
     private static func run(_ arguments: [String]) throws {
-        let command = ([script] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let command =
+            ([script] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
             .joined(separator: " ") + " >/dev/null"
         guard system(command) == 0 else { throw Failure(command: command) }
     }

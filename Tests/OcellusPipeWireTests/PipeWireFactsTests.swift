@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OcellusPipeWire
 
 /// Numeric properties in whichever form the daemon writes them.

@@ -18,12 +18,18 @@ public enum ScriptedCameras {
     }
 
     /// A webcam (YUYV 640x480 at 30 fps unless `formats` says) as a session takes it, without a hub.
-    public static func webcamDevice(serial: String, backend: BackendKind = .pipewire, key: String = "c",
-                                    formats: [VideoFormat] = [VideoFormat(pixelFormat: .yuyv, width: 640, height: 480,
-                                                                          frameRates: [FrameRate(30)])]) -> Device {
-        Device(uniqueID: "usb-046d:082d-\(serial)", name: "C920", type: .externalCamera, position: .unspecified,
-               backend: backend, backendKey: key, formats: formats,
-               vendorID: 0x046d, productID: 0x082d, serialNumber: serial, pluggedMicroseconds: nil, properties: [:])
+    public static func webcamDevice(
+        serial: String, backend: BackendKind = .pipewire, key: String = "c",
+        formats: [VideoFormat] = [
+            VideoFormat(
+                pixelFormat: .yuyv, width: 640, height: 480,
+                frameRates: [FrameRate(30)])
+        ]
+    ) -> Device {
+        Device(
+            uniqueID: "usb-046d:082d-\(serial)", name: "C920", type: .externalCamera, position: .unspecified,
+            backend: backend, backendKey: key, formats: formats,
+            vendorID: 0x046d, productID: 0x082d, serialNumber: serial, pluggedMicroseconds: nil, properties: [:])
     }
 
     /// That webcam's microphone, a PipeWire source.
@@ -31,9 +37,10 @@ public enum ScriptedCameras {
     public static func pipewireMicrophone(serial: String, sends soundFormat: AudioFormat? = nil) -> Device {
         var details = DeviceDetails()
         details.soundFormat = soundFormat
-        return Device(uniqueID: "usb-046d:082d-\(serial)-mic", name: "C920 Mic", type: .microphone, position: .unspecified,
-                      backend: .pipewire, backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
-                      pluggedMicroseconds: nil, details: details, properties: [:], capabilities: ScriptedBackend(.pipewire).capabilities)
+        return Device(
+            uniqueID: "usb-046d:082d-\(serial)-mic", name: "C920 Mic", type: .microphone, position: .unspecified,
+            backend: .pipewire, backendKey: "m", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
+            pluggedMicroseconds: nil, details: details, properties: [:], capabilities: ScriptedBackend(.pipewire).capabilities)
     }
 
     /// A fresh directory for a hub's selection state.
@@ -43,8 +50,10 @@ public enum ScriptedCameras {
     }
 
     /// A hub over `backends`, keeping its state in `stateDirectory`.
-    public static func hub(_ backends: [any DeviceBackend], appID: String = "org.ocellus.test.scripted",
-                           stateDirectory: String = stateDirectory()) throws -> DeviceHub {
+    public static func hub(
+        _ backends: [any DeviceBackend], appID: String = "org.ocellus.test.scripted",
+        stateDirectory: String = stateDirectory()
+    ) throws -> DeviceHub {
         try DeviceHub(appID: appID, backends: backends, timeoutMilliseconds: 0, stateDirectory: stateDirectory)
     }
 }
@@ -56,7 +65,11 @@ public final class EventLog<Event: Sendable>: @unchecked Sendable {
 
     public init() {}
 
-    public func append(_ event: Event) { lock.withLock { seen.append(event); lock.broadcast() } }
+    public func append(_ event: Event) {
+        lock.withLock {
+            seen.append(event); lock.broadcast()
+        }
+    }
 
     public var events: [Event] { lock.withLock { seen } }
 

@@ -27,7 +27,9 @@ public final class ScriptedBackend: DeviceBackend, CameraStreamOpening, AudioStr
     /// Stands in for `kind`, with what that backend states it can do.
     public init(_ kind: BackendKind = .v4l2) {
         self.kind = kind
-        capabilities = kind == .pipewire ? BackendCapabilities(sharesCameras: true, streamsSound: true)
+        capabilities =
+            kind == .pipewire
+            ? BackendCapabilities(sharesCameras: true, streamsSound: true)
             : BackendCapabilities(streamsDepth: true, isKernelView: true)
     }
 
@@ -61,8 +63,10 @@ public final class ScriptedBackend: DeviceBackend, CameraStreamOpening, AudioStr
     /// it is still being opened (PipeWire's connect runs the first process callback first).
     public var whileOpeningAudio: ((ScriptedAudioStream) -> Void)?
 
-    public func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
-                           handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+    public func openStream(
+        for device: Device, format: VideoFormat, frameRate: FrameRate,
+        handler: @escaping (CameraStreamEvent) -> Void
+    ) throws(OcellusError) -> any CameraStream {
         if let failure = lock.withLock({ failures.isEmpty ? nil : failures.removeFirst() }) { throw failure }
         // A running stream states the one size and rate it runs at.
         let running = VideoFormat(pixelFormat: format.pixelFormat, width: format.width, height: format.height, frameRates: [frameRate])
@@ -71,8 +75,10 @@ public final class ScriptedBackend: DeviceBackend, CameraStreamOpening, AudioStr
         return stream
     }
 
-    public func openAudioStream(for device: Device, format: AudioFormat,
-                                handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+    public func openAudioStream(
+        for device: Device, format: AudioFormat,
+        handler: @escaping (AudioStreamEvent) -> Void
+    ) throws(OcellusError) -> any AudioStream {
         if let failure = lock.withLock({ audioFailures.isEmpty ? nil : audioFailures.removeFirst() }) { throw failure }
         let stream = ScriptedAudioStream(device: device, format: format, handler: handler)
         whileOpeningAudio?(stream)
@@ -80,8 +86,10 @@ public final class ScriptedBackend: DeviceBackend, CameraStreamOpening, AudioStr
         return stream
     }
 
-    public func openPlaybackReference(beside microphone: Device, format: AudioFormat,
-                                      handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+    public func openPlaybackReference(
+        beside microphone: Device, format: AudioFormat,
+        handler: @escaping (AudioStreamEvent) -> Void
+    ) throws(OcellusError) -> any AudioStream {
         if let failure = lock.withLock({ referenceFailures.isEmpty ? nil : referenceFailures.removeFirst() }) { throw failure }
         let stream = ScriptedAudioStream(device: microphone, format: format, handler: handler)
         lock.withLock { references.append(stream) }
@@ -122,8 +130,10 @@ public final class ScriptedStream: CameraStream, @unchecked Sendable {
         let plane = ScriptedFrames.planeBytes(format)
         let bytes = [UInt8](repeating: byte, count: plane.count)
         bytes.withUnsafeBytes { view in
-            feed(CameraFrame(pixelFormat: format.pixelFormat, width: format.width, height: format.height, sequence: sequence,
-                             timestampNanoseconds: time, planes: FramePlane(bytes: view, stride: plane.stride)))
+            feed(
+                CameraFrame(
+                    pixelFormat: format.pixelFormat, width: format.width, height: format.height, sequence: sequence,
+                    timestampNanoseconds: time, planes: FramePlane(bytes: view, stride: plane.stride)))
         }
     }
 

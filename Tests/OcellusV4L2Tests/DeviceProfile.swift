@@ -2,6 +2,7 @@ import CV4L2
 import Foundation
 import OcellusCore
 import OcellusUSB
+
 @testable import OcellusV4L2
 
 /// Replays a device profile (Profiles/*.profile): what the kernel answered for a
@@ -37,7 +38,7 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
     }
 
     private(set) var nodes: [Node] = []
-    private var usbDevices: [String: [String: String]] = [:]  // sysfs path → attributes
+    private var usbDevices: [String: [String: String]] = [:] // sysfs path → attributes
     /// Other sysfs attributes by full path (`attribute PATH VALUE`: a USB interface's string).
     private var attributes: [String: String] = [:]
     /// Open descriptors and their node (streams' threads call in while tests open and close).
@@ -98,14 +99,15 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
     /// Lines as v4l2-ctl prints them: `[0]: 'YUYV' (…)` or `Pixel Format: 'Z16 '`,
     /// `Size: Discrete 640x480`, `Interval: Discrete 0.033s (30.000 fps)`.
     private func parseFormatLine(_ line: String, into node: inout Node) {
-        if (line.hasPrefix("[") || line.hasPrefix("Pixel Format")), let open = line.firstIndex(of: "'") {
+        if line.hasPrefix("[") || line.hasPrefix("Pixel Format"), let open = line.firstIndex(of: "'") {
             let code = line[line.index(after: open)...].prefix(4)
             node.formats.append((FourCC(String(code)).rawValue, []))
         } else if line.hasPrefix("Size: Discrete ") {
             let size = line.dropFirst("Size: Discrete ".count).split(separator: "x").compactMap { UInt32($0) }
             node.formats[node.formats.count - 1].sizes.append((size[0], size[1], []))
         } else if line.hasPrefix("Interval: Discrete "), let open = line.firstIndex(of: "("),
-                  let fps = Double(line[line.index(after: open)...].split(separator: " ")[0]) {
+            let fps = Double(line[line.index(after: open)...].split(separator: " ")[0])
+        {
             // fps as thousandths, reduced: 7.500 fps → an interval of 2/15 s.
             var (numerator, denominator) = (UInt32(1000), UInt32((fps * 1000).rounded()))
             let divisor = gcd(numerator, denominator)
@@ -138,10 +140,12 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
                 case "value" where control.type == 0x0107:
                     // A rectangle as v4l2-ctl prints it: (left,top)/widthxheight.
                     let numbers = pair[1].split(whereSeparator: { !$0.isNumber && $0 != "-" }).compactMap { Int64($0) }
-                    control.payload = numbers.count == 4 ? numbers.flatMap { value in
-                        withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, Array.init)
-                    } : nil
-                    control.flags |= 0x100   // has-payload
+                    control.payload =
+                        numbers.count == 4
+                        ? numbers.flatMap { value in
+                            withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, Array.init)
+                        } : nil
+                    control.flags |= 0x100 // has-payload
                 case "value": control.value = number(pair[1])
                 case "flags":
                     let known: [String: UInt32] = ["read-only": 0x4, "inactive": 0x10, "volatile": 0x80, "write-only": 0x40]
@@ -253,7 +257,8 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
         case CV4L2_VIDIOC_ENUM_FRAMESIZES:
             let size = argument.assumingMemoryBound(to: v4l2_frmsizeenum.self)
             guard let format = node.formats.first(where: { $0.fourcc == size.pointee.pixel_format }),
-                  Int(size.pointee.index) < format.sizes.count else { return -EINVAL }
+                Int(size.pointee.index) < format.sizes.count
+            else { return -EINVAL }
             let entry = format.sizes[Int(size.pointee.index)]
             size.pointee.type = V4L2_FRMSIZE_TYPE_DISCRETE.rawValue
             size.pointee.discrete = v4l2_frmsize_discrete(width: entry.width, height: entry.height)
@@ -261,8 +266,9 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
         case CV4L2_VIDIOC_ENUM_FRAMEINTERVALS:
             let interval = argument.assumingMemoryBound(to: v4l2_frmivalenum.self)
             guard let format = node.formats.first(where: { $0.fourcc == interval.pointee.pixel_format }),
-                  let size = format.sizes.first(where: { $0.width == interval.pointee.width && $0.height == interval.pointee.height }),
-                  Int(interval.pointee.index) < size.intervals.count else { return -EINVAL }
+                let size = format.sizes.first(where: { $0.width == interval.pointee.width && $0.height == interval.pointee.height }),
+                Int(interval.pointee.index) < size.intervals.count
+            else { return -EINVAL }
             let (numerator, denominator) = size.intervals[Int(interval.pointee.index)]
             interval.pointee.type = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
             interval.pointee.discrete = v4l2_fract(numerator: numerator, denominator: denominator)
@@ -284,7 +290,8 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
         case CV4L2_VIDIOC_QUERYMENU:
             let menu = argument.assumingMemoryBound(to: v4l2_querymenu.self)
             guard let control = node.extendedControls.first(where: { $0.id == menu.pointee.id }),
-                  let item = control.menu.first(where: { $0.0 == menu.pointee.index }) else { return -EINVAL }
+                let item = control.menu.first(where: { $0.0 == menu.pointee.index })
+            else { return -EINVAL }
             cv4l2_querymenu_set_name(menu, item.1)
             return 0
         case CV4L2_VIDIOC_G_EXT_CTRLS, CV4L2_VIDIOC_S_EXT_CTRLS:
@@ -293,7 +300,8 @@ final class ProfileSystem: V4L2System, @unchecked Sendable {
             let is64: Int32 = node.extendedControls[position].type == 5 ? 1 : 0
             if let stored = node.extendedControls[position].payload {
                 guard let bytes = cv4l2_control_request_payload(controlRequest),
-                      cv4l2_control_request_size(controlRequest) >= UInt32(stored.count) else { return -ENOSPC }
+                    cv4l2_control_request_size(controlRequest) >= UInt32(stored.count)
+                else { return -ENOSPC }
                 if request == CV4L2_VIDIOC_S_EXT_CTRLS {
                     let written = Array(UnsafeRawBufferPointer(start: bytes, count: stored.count))
                     lock.withLock {

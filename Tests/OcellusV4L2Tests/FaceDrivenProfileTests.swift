@@ -1,5 +1,6 @@
 import OcellusCore
 import Testing
+
 @testable import OcellusV4L2
 @testable import OcellusVision
 
@@ -14,9 +15,9 @@ import Testing
 
     @Test(arguments: [
         ("logitech-c920", FaceDrivenTier.host, FaceDrivenTier.host),
-        ("logitech-brio-kernel-5.8", .host, .host),        // exposure_absolute, focus_auto: the old names
-        ("sunplusit-uvc15-roi", .cameraRegion, .none),     // UVC 1.5 region of interest, no focus control
-        ("ms2109-hdmi-capture", .none, .none),             // a capture stick: nothing to steer
+        ("logitech-brio-kernel-5.8", .host, .host), // exposure_absolute, focus_auto: the old names
+        ("sunplusit-uvc15-roi", .cameraRegion, .none), // UVC 1.5 region of interest, no focus control
+        ("ms2109-hdmi-capture", .none, .none) // a capture stick: nothing to steer
     ])
     func theTierFollowsTheControlsOffered(profile: String, exposure: FaceDrivenTier, focus: FaceDrivenTier) throws {
         let (controls, _) = try controls(profile)
@@ -49,11 +50,13 @@ import Testing
 
     func steered(_ controls: V4L2Controls, width: Int, height: Int) throws -> SteeredCamera {
         let list = try controls.controls()
-        let camera = Device(uniqueID: "usb-test", name: "Test", type: .externalCamera, position: .unspecified, backend: .v4l2,
-                            backendKey: "video0", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
-                            pluggedMicroseconds: nil, properties: [:])
-        return SteeredCamera(camera: camera, controls: controls, tiers: FaceDrivenTiers(controls: list), width: width, height: height,
-                             controlList: list, frameInterval: 33_333_333)
+        let camera = Device(
+            uniqueID: "usb-test", name: "Test", type: .externalCamera, position: .unspecified, backend: .v4l2,
+            backendKey: "video0", formats: [], vendorID: nil, productID: nil, serialNumber: nil,
+            pluggedMicroseconds: nil, properties: [:])
+        return SteeredCamera(
+            camera: camera, controls: controls, tiers: FaceDrivenTiers(controls: list), width: width, height: height,
+            controlList: list, frameInterval: 33_333_333)
     }
 
     func value(_ controls: V4L2Controls, _ name: String) throws -> Int64? { try controls.controls().first { $0.name == name }?.value }
@@ -66,7 +69,9 @@ import Testing
         #expect(adjusting)
         let region = try #require(system.nodes[0].extendedControls.first { $0.name == "region_of_interest_rect" })
         func rect(_ bytes: [UInt8]) -> [Int32] {
-            stride(from: 0, to: 16, by: 4).map { Int32(bitPattern: UInt32(bytes[$0]) | UInt32(bytes[$0 + 1]) << 8 | UInt32(bytes[$0 + 2]) << 16 | UInt32(bytes[$0 + 3]) << 24) }
+            stride(from: 0, to: 16, by: 4).map {
+                Int32(bitPattern: UInt32(bytes[$0]) | UInt32(bytes[$0 + 1]) << 8 | UInt32(bytes[$0 + 2]) << 16 | UInt32(bytes[$0 + 3]) << 24)
+            }
         }
         // The face in the stream's pixels: 0.4 x 1280 = 512, 0.3 x 720 = 216, 256 x 252.
         #expect(region.payloadsSet.map(rect) == [[512, 216, 256, 252]])
@@ -118,7 +123,7 @@ import Testing
         var camera = try steered(controls, width: 640, height: 480)
         let dark = Picture(level: 40)
         _ = camera.step(dark.next(), dark.face, setting: .init())
-        try controls.setControl(named: "gain", to: 200)   // the user, in another app's panel
+        try controls.setControl(named: "gain", to: 200) // the user, in another app's panel
         _ = camera.step(dark.next(), dark.face, setting: .init())
         #expect(try value(controls, "gain") == 200)
         #expect(!camera.isActing(.exposure))

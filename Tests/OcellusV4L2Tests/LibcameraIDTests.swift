@@ -11,8 +11,10 @@ import Testing
         #expect(hub.interface == "10-1.4.2:1.0" && hub.vendorID == 0x046d)
     }
 
-    @Test(arguments: [#"\_SB_.PC00.I2C2.CAMR"#, "/base/soc/i2c0mux/i2c@1/imx708@1a", "/base/axi/pcie@120000/rp1/i2c@88000/ov5647@36",
-                      "x-1-7:1.0-zz11:0825", "1-7:1.0-046d:825"])
+    @Test(arguments: [
+        #"\_SB_.PC00.I2C2.CAMR"#, "/base/soc/i2c0mux/i2c@1/imx708@1a", "/base/axi/pcie@120000/rp1/i2c@88000/ov5647@36",
+        "x-1-7:1.0-zz11:0825", "1-7:1.0-046d:825"
+    ])
     func otherIDsNameNoUSBCamera(id: String) {
         #expect(USBIdentity.libcameraUSBCamera(id) == nil)
     }

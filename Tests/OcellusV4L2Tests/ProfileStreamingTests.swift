@@ -3,6 +3,7 @@ import OcellusCapture
 import OcellusCore
 import OcellusTestSupport
 import Testing
+
 @testable import OcellusV4L2
 
 /// A recorded camera streams through the V4L2 backend that found it — opened by the hub a
@@ -25,7 +26,9 @@ import Testing
         private var frames: [(sequence: UInt64, width: UInt32, height: UInt32, pixelFormat: FourCC, firstRow: [UInt8])] = []
         func append(_ frame: CameraFrame) {
             let row = frame.plane(0).map { Array($0.bytes.prefix(8)) } ?? []
-            lock.withLock { frames.append((frame.sequence, frame.width, frame.height, frame.pixelFormat, row)); lock.broadcast() }
+            lock.withLock {
+                frames.append((frame.sequence, frame.width, frame.height, frame.pixelFormat, row)); lock.broadcast()
+            }
         }
         func wait(for count: Int) -> [(sequence: UInt64, width: UInt32, height: UInt32, pixelFormat: FourCC, firstRow: [UInt8])] {
             let deadline = Date().addingTimeInterval(5)
@@ -51,7 +54,8 @@ import Testing
             // Wait for a queued buffer as a driver would: the stream requeues after each delivery.
             let deadline = Date().addingTimeInterval(5)
             while !bed.system.streams.produceFrame(on: "video0", { bytes, _ in bytes.initializeMemory(as: UInt8.self, repeating: value) })
-                    && Date() < deadline { usleep(1000) }
+                && Date() < deadline
+            { usleep(1000) }
         }
         let frames = received.wait(for: 3)
         try session.stopRunning()

@@ -56,7 +56,8 @@ final class ReplayedStreams: @unchecked Sendable {
     func produceFrame(on node: String, _ fill: (UnsafeMutableRawBufferPointer, Int) -> Void) -> Bool {
         lock.withLock {
             guard let fd = queues.first(where: { $0.value.node == node && $0.value.streaming })?.key,
-                  var queue = queues[fd], !queue.queued.isEmpty else { return false }
+                var queue = queues[fd], !queue.queued.isEmpty
+            else { return false }
             let index = queue.queued.removeFirst()
             guard let memory = queue.memory[Int(index)] else { return false }
             fill(UnsafeMutableRawBufferPointer(start: memory, count: Int(queue.sizeImage)), Int(queue.bytesPerLine))
@@ -86,7 +87,8 @@ final class ReplayedStreams: @unchecked Sendable {
         lock.withLock {
             let index = Int(offset) / Self.offsetStep
             guard var queue = queues[fd], index < queue.memory.count, queue.memory[index] == nil,
-                  length == Int(queue.sizeImage) else { return nil }
+                length == Int(queue.sizeImage)
+            else { return nil }
             let memory = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 64)
             queue.memory[index] = memory
             queues[fd] = queue
@@ -105,8 +107,10 @@ final class ReplayedStreams: @unchecked Sendable {
     }
 
     /// The streaming ioctls of `fd`, whose node offers `formats` (fourcc → sizes); nil for others.
-    func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer,
-               formats: [(fourcc: UInt32, sizes: [(width: UInt32, height: UInt32, intervals: [(UInt32, UInt32)])])]) -> Int32? {
+    func ioctl(
+        _ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer,
+        formats: [(fourcc: UInt32, sizes: [(width: UInt32, height: UInt32, intervals: [(UInt32, UInt32)])])]
+    ) -> Int32? {
         lock.withLock {
             guard var queue = queues[fd] else { return nil }
             defer { queues[fd] = queue }
@@ -136,7 +140,8 @@ final class ReplayedStreams: @unchecked Sendable {
             case CV4L2_VIDIOC_S_PARM:
                 let parameters = argument.assumingMemoryBound(to: v4l2_streamparm.self)
                 let wanted = parameters.pointee.parm.capture.timeperframe
-                let intervals = formats.first { $0.fourcc == queue.pixelFormat }?
+                let intervals =
+                    formats.first { $0.fourcc == queue.pixelFormat }?
                     .sizes.first { $0.width == queue.width && $0.height == queue.height }?.intervals ?? []
                 let listed = intervals.first { UInt64($0.0) * UInt64(wanted.denominator) == UInt64($0.1) * UInt64(wanted.numerator) } ?? intervals.first
                 if let (numerator, denominator) = listed { queue.interval = v4l2_fract(numerator: numerator, denominator: denominator) }
@@ -145,7 +150,7 @@ final class ReplayedStreams: @unchecked Sendable {
             case CV4L2_VIDIOC_REQBUFS:
                 let buffers = argument.assumingMemoryBound(to: v4l2_requestbuffers.self)
                 guard buffers.pointee.memory == V4L2_MEMORY_MMAP.rawValue, !queue.streaming else { return -EINVAL }
-                guard queue.memory.allSatisfy({ $0 == nil }) else { return -EBUSY }   // still mapped
+                guard queue.memory.allSatisfy({ $0 == nil }) else { return -EBUSY } // still mapped
                 buffers.pointee.count = min(buffers.pointee.count, 8)
                 queue.memory = Array(repeating: nil, count: Int(buffers.pointee.count))
                 (queue.queued, queue.filled) = ([], [])
@@ -159,7 +164,8 @@ final class ReplayedStreams: @unchecked Sendable {
             case CV4L2_VIDIOC_QBUF:
                 let index = argument.assumingMemoryBound(to: v4l2_buffer.self).pointee.index
                 guard Int(index) < queue.memory.count, queue.memory[Int(index)] != nil, !queue.queued.contains(index),
-                      !queue.filled.contains(where: { $0.index == index }) else { return -EINVAL }
+                    !queue.filled.contains(where: { $0.index == index })
+                else { return -EINVAL }
                 queue.queued.append(index)
                 return 0
             case CV4L2_VIDIOC_DQBUF:

@@ -23,8 +23,9 @@ import Testing
         func write(_ path: String, _ attributes: [String: String]) throws {
             try FileManager.default.createDirectory(atPath: root + "/" + path, withIntermediateDirectories: true)
             for (name, value) in attributes {
-                try FileManager.default.createDirectory(atPath: root + "/" + path + "/" + (name as NSString).deletingLastPathComponent,
-                                                        withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: root + "/" + path + "/" + (name as NSString).deletingLastPathComponent,
+                    withIntermediateDirectories: true)
                 try (value + "\n").write(toFile: root + "/" + path + "/" + name, atomically: true, encoding: .utf8)
             }
             let name = (path as NSString).lastPathComponent
@@ -53,11 +54,13 @@ import Testing
         try write("devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.1", ["bAlternateSetting": " 1", "bInterfaceNumber": "01"])
 
         let held = USBBusReservations(sysfsRoot: root).reservations(onBus: "usb1")
-        #expect(held == [
-            BusReservation(device: "Webcam A", interface: "1-1:1.1", speedMbps: 480, endpoints: [PeriodicEndpoint(bytesPerService: 3072)]),
-            BusReservation(device: "Old Webcam", interface: "1-2.3:1.1", speedMbps: 12, translator: "1-2",
-                           endpoints: [PeriodicEndpoint(bytesPerService: 512)]),
-        ])
+        #expect(
+            held == [
+                BusReservation(device: "Webcam A", interface: "1-1:1.1", speedMbps: 480, endpoints: [PeriodicEndpoint(bytesPerService: 3072)]),
+                BusReservation(
+                    device: "Old Webcam", interface: "1-2.3:1.1", speedMbps: 12, translator: "1-2",
+                    endpoints: [PeriodicEndpoint(bytesPerService: 512)])
+            ])
         // A hub with a translator per port names the port.
         try "02\n".write(toFile: root + "/" + bus1 + "/1-2/bDeviceProtocol", atomically: true, encoding: .utf8)
         #expect(USBBusReservations(sysfsRoot: root).reservations(onBus: "usb1").last?.translator == "1-2:3")
@@ -76,8 +79,8 @@ import Testing
             .init(number: 1, interfaceClass: 14, subclass: 2),
             .init(number: 1, interfaceClass: 14, subclass: 2, endpoints: [(0x81, 5, 0x1400, 1)]),
             .init(number: 1, interfaceClass: 14, subclass: 2, endpoints: [(0x81, 5, 0x0400, 1)]),
-            .init(number: 1, interfaceClass: 14, subclass: 2, endpoints: [(0x01, 5, 0x0100, 1)]),   // OUT: not a camera's
-            .init(number: 3, interfaceClass: 1, subclass: 2, endpoints: [(0x84, 5, 0x00C0, 4)]),    // audio streaming
+            .init(number: 1, interfaceClass: 14, subclass: 2, endpoints: [(0x01, 5, 0x0100, 1)]), // OUT: not a camera's
+            .init(number: 3, interfaceClass: 1, subclass: 2, endpoints: [(0x84, 5, 0x00C0, 4)]) // audio streaming
         ])
         #expect(layout.videoStreamingInterfaces == [0: [1]])
         #expect(layout.isochronousSettings[1]?.map(\.wMaxPacketSize) == [0x1400, 0x0400] && layout.isochronousSettings.count == 1)

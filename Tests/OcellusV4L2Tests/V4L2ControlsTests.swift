@@ -1,6 +1,7 @@
 import CV4L2
 import OcellusCore
 import Testing
+
 @testable import OcellusV4L2
 
 /// The controls API on a Logitech C920's controls replayed from its `v4l2-ctl --all` dump.
@@ -13,14 +14,17 @@ import Testing
     @Test func describesTheUVCSetWithRangesMenusAndFlags() throws {
         let (controls, system) = try c920()
         let all = Dictionary(uniqueKeysWithValues: try controls.controls().map { ($0.name, $0) })
-        #expect(Set(all.keys).isSuperset(of: ["brightness", "contrast", "saturation", "white_balance_automatic", "gain",
-                                             "power_line_frequency", "white_balance_temperature", "sharpness",
-                                             "auto_exposure", "exposure_time_absolute", "pan_absolute", "tilt_absolute",
-                                             "focus_absolute", "focus_automatic_continuous", "zoom_absolute"]))
+        #expect(
+            Set(all.keys).isSuperset(of: [
+                "brightness", "contrast", "saturation", "white_balance_automatic", "gain",
+                "power_line_frequency", "white_balance_temperature", "sharpness",
+                "auto_exposure", "exposure_time_absolute", "pan_absolute", "tilt_absolute",
+                "focus_absolute", "focus_automatic_continuous", "zoom_absolute"
+            ]))
         let temperature = try #require(all["white_balance_temperature"])
         #expect((temperature.minimum, temperature.maximum, temperature.defaultValue, temperature.value) == (2000, 6500, 4000, 3222))
         #expect(all["power_line_frequency"]?.menu.map(\.name) == ["Disabled", "50 Hz", "60 Hz"])
-        #expect(all["auto_exposure"]?.menu.map(\.value) == [1, 3])   // a menu with holes
+        #expect(all["auto_exposure"]?.menu.map(\.value) == [1, 3]) // a menu with holes
         #expect(all["exposure_time_absolute"]?.flags.contains(.inactive) == true)
         #expect(all["white_balance_automatic"]?.kind == .boolean)
         #expect(system.openDescriptorCount == 0)
@@ -34,10 +38,10 @@ import Testing
             do { try controls.setControl(named: name, to: value); return nil } catch { return error.message }
         }
         #expect(refusal("zoom_absolute", 600)?.contains("out of range") == true)
-        #expect(refusal("pan_absolute", 1000)?.contains("not a valid step") == true)     // step 3600
+        #expect(refusal("pan_absolute", 1000)?.contains("not a valid step") == true) // step 3600
         #expect(refusal("auto_exposure", 2)?.contains("not an item") == true)
         #expect(refusal("hue", 1)?.contains("no control named hue") == true)
-        #expect(try controls.controls().first { $0.name == "zoom_absolute" }?.value == 300)  // refusals change nothing
+        #expect(try controls.controls().first { $0.name == "zoom_absolute" }?.value == 300) // refusals change nothing
     }
 
     /// A set reads no value: on a UVC camera each read is a USB request, and face-driven
@@ -58,7 +62,7 @@ import Testing
         let (controls, system) = try c920()
         try controls.lockForConfiguration()
         #expect(throws: OcellusError.self) { try controls.lockForConfiguration() }
-        try controls.setControl(named: "brightness", to: 10)   // through the locked descriptor
+        try controls.setControl(named: "brightness", to: 10) // through the locked descriptor
         #expect(system.openDescriptorCount == 1)
         try controls.unlockForConfiguration()
         #expect(system.openDescriptorCount == 0)

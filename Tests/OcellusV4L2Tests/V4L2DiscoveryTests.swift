@@ -1,5 +1,6 @@
 import OcellusCore
 import Testing
+
 @testable import OcellusV4L2
 
 /// Discovery and classification on device profiles replayed at the ioctl layer.
@@ -17,8 +18,10 @@ import Testing
     final class Recorder: DeviceBackendDelegate, @unchecked Sendable {
         var devices: [Device] = []
         func backend(_ backend: any DeviceBackend, didAdd facts: DeviceFacts) {
-            devices.append(Device(classifying: facts, uniqueID: DeviceClassifier.uniqueID(of: facts, backend: .v4l2, serialTaken: false),
-                                  backend: .v4l2))
+            devices.append(
+                Device(
+                    classifying: facts, uniqueID: DeviceClassifier.uniqueID(of: facts, backend: .v4l2, serialTaken: false),
+                    backend: .v4l2))
         }
         func backend(_ backend: any DeviceBackend, didRemoveDeviceWithKey key: String) {}
         func backend(_ backend: any DeviceBackend, didFail error: OcellusError) {}
@@ -27,7 +30,7 @@ import Testing
     @Test func uvcWebcamWithMetadataNode() throws {
         let (cameras, system) = try discover("logitech-c920")
         let camera = try #require(cameras.first)
-        #expect(cameras.count == 1)   // the metadata node is not a camera
+        #expect(cameras.count == 1) // the metadata node is not a camera
         #expect(camera.uniqueID == "usb-046d:082d-B61DEDAF")
         #expect(camera.name == "HD Pro Webcam C920")
         #expect(camera.type == .externalCamera && camera.position == .unspecified)
@@ -35,15 +38,15 @@ import Testing
         let vga = try #require(camera.formats.first { $0.pixelFormat == .yuyv && $0.width == 640 && $0.height == 480 })
         #expect(vga.frameRates.first == FrameRate(30) && vga.frameRates.contains(FrameRate(15, 2)))
         #expect(camera.properties["api.v4l2.path"] == "/dev/video0")
-        #expect(system.openDescriptorCount == 0)   // every node opened was closed
+        #expect(system.openDescriptorCount == 0) // every node opened was closed
     }
 
     @Test func laptopCameraHidesInfraredAndMetadataNodes() throws {
         let (cameras, _) = try discover("dell-latitude-7420")
         let camera = try #require(cameras.first)
         #expect(cameras.count == 1)
-        #expect(camera.type == .builtInCamera && camera.position == .front)   // fixed USB port
-        #expect(camera.uniqueID == "usb-1bcf:2ba0@3-6")                      // 01.00.00 identifies nothing
+        #expect(camera.type == .builtInCamera && camera.position == .front) // fixed USB port
+        #expect(camera.uniqueID == "usb-1bcf:2ba0@3-6") // 01.00.00 identifies nothing
         #expect(!camera.formats.contains { $0.pixelFormat == .grey })
         #expect(camera.properties["api.v4l2.nodes"] == "/dev/video0" && camera.details.videoNodes == ["/dev/video0"])
     }
@@ -78,7 +81,7 @@ import Testing
 
     @Test func platformCameraOrientationAndRotationAreRead() throws {
         let (arducam, _) = try discover("arducam-tof-unicam")
-        #expect(arducam.first?.position == .unspecified)     // camera_orientation = External
+        #expect(arducam.first?.position == .unspecified) // camera_orientation = External
         #expect(arducam.first?.properties["api.v4l2.sensor_rotation"] == "0" && arducam.first?.details.sensorRotation == 0)
         let (surface, _) = try discover("surface-rear-ov8865")
         #expect(surface.first?.properties["api.v4l2.sensor_rotation"] == "180" && surface.first?.details.sensorRotation == 180)
@@ -102,7 +105,7 @@ import Testing
         #expect(cameras.count == 1 && camera.type == .depthCamera)
         #expect(camera.depthFormats.map(\.pixelFormat) == [.z16] && camera.depthSharesPictureStream)
         let mjpeg = try #require(camera.formats.first { $0.pixelFormat == .mjpeg })
-        #expect(camera.depthFormats(beside: mjpeg).isEmpty)   // one stream: depth or picture
+        #expect(camera.depthFormats(beside: mjpeg).isEmpty) // one stream: depth or picture
     }
 
     /// A time-of-flight sensor on a board: 12-bit greyscale only, no 8-bit mode, not named
@@ -136,7 +139,7 @@ import Testing
         let problem = try #require(survey.problem)
         #expect(problem.message.contains("libcamera") && problem.message.contains("unicam"))
         let (cameras, _) = try discover("rpi4-unicam-isp-usb-webcam")
-        #expect(cameras.map(\.uniqueID) == ["usb-1b3f:2247@1-1.1"])   // the build string is no serial
+        #expect(cameras.map(\.uniqueID) == ["usb-1b3f:2247@1-1.1"]) // the build string is no serial
         #expect(cameras.first?.type == .externalCamera)
         #expect(system.openDescriptorCount == 0)
     }
@@ -145,7 +148,7 @@ import Testing
     /// are never listed, so the plugged-in webcam is the only camera and the default.
     @Test func rockchipISPQueuesAreNotCameras() throws {
         let (cameras, _) = try discover("rockchip-rkisp-usb-webcam")
-        #expect(cameras.map(\.uniqueID) == ["usb-0c45:6366@1-1"])   // 01.00.00 identifies nothing
+        #expect(cameras.map(\.uniqueID) == ["usb-0c45:6366@1-1"]) // 01.00.00 identifies nothing
         #expect(cameras.first?.name == "3DO USB CAMERA" && cameras.first?.type == .externalCamera)
         #expect(cameras.first?.formats.contains { $0.pixelFormat == .mjpeg } == true)
     }
@@ -171,8 +174,11 @@ import Testing
         #expect(webcam.formats.count == 9 && webcam.formats.allSatisfy { $0.pixelFormat == .mjpeg })
         #expect(webcam.formats.first { $0.width == 1600 }?.maxFrameRate == FrameRate(15, 2))
         // Its bus, and what its one streaming setting reserves there (0x13fc: 3 × 1020 bytes a microframe).
-        #expect(webcam.details.usbLink == USBLink(bus: "usb5", speedMbps: 480, streamingInterface: "5-3:1.1",
-                                                  streamingSettings: [PeriodicEndpoint(bytesPerService: 3060)]))
+        #expect(
+            webcam.details.usbLink
+                == USBLink(
+                    bus: "usb5", speedMbps: 480, streamingInterface: "5-3:1.1",
+                    streamingSettings: [PeriodicEndpoint(bytesPerService: 3060)]))
     }
 
     /// H.264 only on a second function's node: one camera whose formats include it, and the
@@ -180,7 +186,7 @@ import Testing
     @Test func h264OnASeparateNodeIsOneCameraAndStreamsFromThatNode() throws {
         let (cameras, system) = try discover("arducam-1080p-h264-node")
         let camera = try #require(cameras.first)
-        #expect(cameras.count == 1 && camera.uniqueID == "usb-0c45:6366@1-1")   // SN0001 names no unit
+        #expect(cameras.count == 1 && camera.uniqueID == "usb-0c45:6366@1-1") // SN0001 names no unit
         #expect(Set(camera.formats.map(\.pixelFormat)) == [.mjpeg, .yuyv, .h264])
         #expect(camera.properties["api.v4l2.nodes"] == "/dev/video8 /dev/video10" && camera.details.videoNodes == ["/dev/video8", "/dev/video10"])
         let h264 = try #require(camera.formats.first { $0.pixelFormat == .h264 && $0.width == 1920 })

@@ -2,6 +2,7 @@ import Foundation
 import OcellusCapture
 import OcellusCore
 import Testing
+
 @testable import OcellusV4L2
 
 /// Backend-level streaming against the kernel's vivid driver. Runs only inside the
@@ -102,7 +103,7 @@ struct VividStreamTests {
         usleep(200_000)
         #expect(collector.lock.withLock { collector.frames.count } == 1)
         #expect(collector.failure == nil)
-        let again = V4L2Stream(devicePath: node)   // the camera is free again
+        let again = V4L2Stream(devicePath: node) // the camera is free again
         _ = try again.start(pixelFormat: .yuyv, width: 320, height: 180, frameRate: FrameRate(30)) { _ in }
         again.stop()
     }
@@ -128,8 +129,9 @@ struct VividStreamTests {
 /// serialized suite as the stream tests, since vivid serves one stream at a time.
 extension VividStreamTests {
     @Test func sessionStreamsFromVividAndReportsTheUnplug() throws {
-        let hub = try DeviceHub(appID: "org.ocellus.test.vivid.session", backends: [V4L2Backend()], timeoutMilliseconds: 0,
-                                stateDirectory: NSTemporaryDirectory() + "ocellus-vivid-session")
+        let hub = try DeviceHub(
+            appID: "org.ocellus.test.vivid.session", backends: [V4L2Backend()], timeoutMilliseconds: 0,
+            stateDirectory: NSTemporaryDirectory() + "ocellus-vivid-session")
         defer { hub.close() }
         let camera = try #require(hub.devices().first { $0.uniqueID == "v4l2-platform:vivid-000" })
         let collector = VividStreamTests.Collector()
@@ -138,19 +140,26 @@ extension VividStreamTests {
         output.frameHandler = { frame in
             let sizes = (frame.plane(0)?.bytes.count ?? 0, frame.plane(1)?.bytes.count ?? 0)
             collector.lock.withLock {
-                collector.frames.append((UInt32(frame.sequence), frame.timestampNanoseconds, sizes.0 + sizes.1,
-                                         sizes != (640 * 360, 640 * 360 / 2)))
+                collector.frames.append(
+                    (
+                        UInt32(frame.sequence), frame.timestampNanoseconds, sizes.0 + sizes.1,
+                        sizes != (640 * 360, 640 * 360 / 2)
+                    ))
                 collector.lock.broadcast()
             }
         }
         _ = session.events.addObserver { event in
-            if case .runtimeError(let error) = event { collector.lock.withLock { collector.failure = error; collector.lock.broadcast() } }
+            if case .runtimeError(let error) = event {
+                collector.lock.withLock {
+                    collector.failure = error; collector.lock.broadcast()
+                }
+            }
         }
         try session.addInput(camera)
         try session.addOutput(output)
         try session.startRunning()
         #expect(collector.wait { collector.frames.count >= 10 })
-        #expect(collector.frames.allSatisfy { !$0.corrupt })   // `corrupt` marks a wrong plane layout here
+        #expect(collector.frames.allSatisfy { !$0.corrupt }) // `corrupt` marks a wrong plane layout here
         try "vivid.0".write(toFile: "/sys/bus/platform/drivers/vivid/unbind", atomically: false, encoding: .utf8)
         #expect(collector.wait { collector.failure != nil })
         #expect(collector.failure?.code == .disconnected && !session.isRunning)
@@ -158,8 +167,10 @@ extension VividStreamTests {
     }
 
     struct V4L2Opener: CameraStreamOpening {
-        func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
-                        handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+        func openStream(
+            for device: Device, format: VideoFormat, frameRate: FrameRate,
+            handler: @escaping (CameraStreamEvent) -> Void
+        ) throws(OcellusError) -> any CameraStream {
             try V4L2CameraStream(devicePath: device.properties["api.v4l2.path"]!, format: format, frameRate: frameRate, handler: handler)
         }
     }
@@ -168,8 +179,9 @@ extension VividStreamTests {
 extension VividStreamTests {
     /// Another client holds the camera: the session is interrupted, then starts by itself once it is free.
     @Test func sessionIsInterruptedWhileAnotherClientStreamsAndStartsWhenItStops() throws {
-        let hub = try DeviceHub(appID: "org.ocellus.test.vivid.busy", backends: [V4L2Backend()], timeoutMilliseconds: 0,
-                                stateDirectory: NSTemporaryDirectory() + "ocellus-vivid-busy")
+        let hub = try DeviceHub(
+            appID: "org.ocellus.test.vivid.busy", backends: [V4L2Backend()], timeoutMilliseconds: 0,
+            stateDirectory: NSTemporaryDirectory() + "ocellus-vivid-busy")
         defer { hub.close() }
         let camera = try #require(hub.devices().first { $0.uniqueID == "v4l2-platform:vivid-000" })
         let other = V4L2Stream(devicePath: try vividNode())
@@ -185,7 +197,9 @@ extension VividStreamTests {
         }
         let output = VideoDataOutput(pixelFormat: .yuyv, width: 320, height: 180)
         output.frameHandler = { frame in
-            collector.lock.withLock { collector.frames.append((UInt32(frame.sequence), 0, 0, false)); collector.lock.broadcast() }
+            collector.lock.withLock {
+                collector.frames.append((UInt32(frame.sequence), 0, 0, false)); collector.lock.broadcast()
+            }
         }
         try session.addInput(camera)
         try session.addOutput(output)
@@ -198,8 +212,10 @@ extension VividStreamTests {
     }
 
     struct VividSessionOpener: CameraStreamOpening {
-        func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
-                        handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+        func openStream(
+            for device: Device, format: VideoFormat, frameRate: FrameRate,
+            handler: @escaping (CameraStreamEvent) -> Void
+        ) throws(OcellusError) -> any CameraStream {
             try V4L2CameraStream(devicePath: device.properties["api.v4l2.path"]!, format: format, frameRate: frameRate, handler: handler)
         }
     }

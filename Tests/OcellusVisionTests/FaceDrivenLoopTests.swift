@@ -1,8 +1,10 @@
 import Testing
+
+@testable import OcellusVision
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import OcellusVision
 
 /// The host loops of face-driven exposure and focus against camera responses of their own
 /// (not the loop's model: a 2.4 gamma and a gain in dB, a lens whose sharpness peaks anywhere).
@@ -64,10 +66,13 @@ import Glibc
 
     /// Runs a sweep from `start` until it holds; `sharpness` gives the face's sharpness at a
     /// position, `box` the face's box found there. Returns where it held and the measurements.
-    private func sweep(from start: Int64, range: ExposureLoop.Range = .init(minimum: 0, maximum: 250, step: 1),
-                       sharpness: (Int64) -> Double,
-                       box: (Int64) -> NormalizedRect = { _ in NormalizedRect(x: 0.4, y: 0.3, width: 0.2, height: 0.2) })
-        -> (sweep: FocusSweep, position: Int64, measurements: Int) {
+    private func sweep(
+        from start: Int64, range: ExposureLoop.Range = .init(minimum: 0, maximum: 250, step: 1),
+        sharpness: (Int64) -> Double,
+        box: (Int64) -> NormalizedRect = { _ in NormalizedRect(x: 0.4, y: 0.3, width: 0.2, height: 0.2) }
+    )
+        -> (sweep: FocusSweep, position: Int64, measurements: Int)
+    {
         var sweep = FocusSweep(range: range)
         var position = start
         var measurements = 0

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OcellusVision
 
 /// Face IDs (behaviour §4 metadata output): stable while a face stays, new for a new face, never reused.

@@ -1,5 +1,6 @@
 import OcellusCore
 import Testing
+
 @testable import OcellusVision
 
 /// Where Center Stage aims for the faces it is shown, and — with the window moving on frame
@@ -31,8 +32,10 @@ import Testing
         var policy = FramingPolicy()
         _ = policy.update(faces: [face(0.5, 0.5, 0.1)], at: second)
         let aim = policy.aim
-        let jitters = [policy.update(faces: [face(0.505, 0.495, 0.104)], at: second + 100_000_000),
-                       policy.update(faces: [face(0.49, 0.51, 0.097)], at: second + 200_000_000)]
+        let jitters = [
+            policy.update(faces: [face(0.505, 0.495, 0.104)], at: second + 100_000_000),
+            policy.update(faces: [face(0.49, 0.51, 0.097)], at: second + 200_000_000)
+        ]
         #expect(jitters == [false, false] && policy.aim == aim)
         let moved = policy.update(faces: [face(0.6, 0.5, 0.1)], at: second + 300_000_000)
         let grew = policy.update(faces: [face(0.6, 0.5, 0.14)], at: second + 400_000_000)

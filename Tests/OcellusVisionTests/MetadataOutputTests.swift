@@ -1,9 +1,10 @@
-import Testing
 import Foundation
-@testable import OcellusCore
-@testable import OcellusCapture
-@testable import OcellusVision
 import OcellusTestSupport
+import Testing
+
+@testable import OcellusCapture
+@testable import OcellusCore
+@testable import OcellusVision
 
 /// The metadata output's schedule and hand-off (behaviour §4), on the scripted stand-in backend with
 /// frames stamped by the test: which frames are analysed follows their capture times, not the
@@ -35,7 +36,7 @@ import OcellusTestSupport
             let stream = try #require(backend.opened.last)
             for index in 0..<count {
                 stream.feed(sequence: UInt64(index), at: start + UInt64(index) * interval)
-                output.videoOutput.waitForHandedOffWork?()   // what a session's stop waits for
+                output.videoOutput.waitForHandedOffWork?() // what a session's stop waits for
             }
         }
 
@@ -49,7 +50,7 @@ import OcellusTestSupport
     @Test(.enabled(if: available)) func framesAreAnalysedAtTheRateByTheirCaptureTimes() throws {
         let bed = try Bed()
         defer { bed.close() }
-        try bed.feed(30, interval: 33_333_333)   // one second at 30 fps, the default 10 analyses a second
+        try bed.feed(30, interval: 33_333_333) // one second at 30 fps, the default 10 analyses a second
         #expect(bed.output.statistics.analysedFrames == 10)
         #expect(bed.output.statistics.droppedFrames == 0 && bed.output.statistics.deliveries == 0)
     }
@@ -58,7 +59,7 @@ import OcellusTestSupport
         let bed = try Bed()
         defer { bed.close() }
         try bed.setRate(5)
-        try bed.feed(10, interval: 100_000_000)                       // 1 s at 10 fps: 5 analyses
+        try bed.feed(10, interval: 100_000_000) // 1 s at 10 fps: 5 analyses
         try bed.feed(10, interval: 100_000_000, from: 60_000_000_000) // a minute later: 5 more, not a burst
         #expect(bed.output.statistics.analysedFrames == 10)
     }

@@ -1,7 +1,8 @@
-import Testing
 import Foundation
-@testable import OcellusCore
+import Testing
+
 @testable import OcellusCapture
+@testable import OcellusCore
 @testable import OcellusVoice
 
 /// A stand-in voice engine, named as such: passes sound through unchanged, so that what is
@@ -26,7 +27,7 @@ final class PassThroughEngine: VoiceEngine {
     struct Call {
         var far: [Float]
         var near: [Float]
-        var heard: [Float]   // the microphone: the near end and the echo of the far end
+        var heard: [Float] // the microphone: the near end and the echo of the far end
         var echoOnly: Range<Int>, nearOnly: Range<Int>, doubleTalk: Range<Int>
     }
 
@@ -51,8 +52,9 @@ final class PassThroughEngine: VoiceEngine {
             if i >= direct { heard[i] += 0.5 * far[i - direct] }
             if i >= wall { heard[i] += 0.2 * far[i - wall] }
         }
-        return Call(far: far, near: near, heard: heard, echoOnly: (2 * rate)..<(6 * rate), nearOnly: (6 * rate)..<(9 * rate),
-                    doubleTalk: (9 * rate)..<(12 * rate))
+        return Call(
+            far: far, near: near, heard: heard, echoOnly: (2 * rate)..<(6 * rate), nearOnly: (6 * rate)..<(9 * rate),
+            doubleTalk: (9 * rate)..<(12 * rate))
     }
 
     /// The call through a processor with the real canceller: 1024-frame graph cycles, each cycle's
@@ -62,12 +64,13 @@ final class PassThroughEngine: VoiceEngine {
         let canceller = try WebRTCEchoCanceller(library: WebRTCEchoCanceller.Library.load())
         let lock = NSLock()
         var output: [Float] = []
-        let processor = VoiceProcessor(engine: PassThroughEngine(), echo: canceller, format: format, processing: true,
-                                       deliver: { buffer in lock.withLock { output += buffer.samples } }, onDrop: { _ in })
+        let processor = VoiceProcessor(
+            engine: PassThroughEngine(), echo: canceller, format: format, processing: true,
+            deliver: { buffer in lock.withLock { output += buffer.samples } }, onDrop: { _ in })
         var at = 0
         while at < call.heard.count {
             let part = at..<min(at + 1024, call.heard.count)
-            let time = 1_000_000_000 + UInt64(at) * 1_000_000_000 / UInt64(rate)   // both of the same cycle
+            let time = 1_000_000_000 + UInt64(at) * 1_000_000_000 / UInt64(rate) // both of the same cycle
             call.far[part].withUnsafeBufferPointer { processor.pushPlayed(AudioBuffer(format: format, samples: $0, timestampNanoseconds: time)) }
             call.heard[part].withUnsafeBufferPointer { processor.push(AudioBuffer(format: format, samples: $0, timestampNanoseconds: time)) }
             at = part.upperBound
@@ -92,8 +95,9 @@ final class PassThroughEngine: VoiceEngine {
         let doubleTalk = Array(call.doubleTalk)
         let kept = doubleTalk.reduce(0.0) { $0 + Double(output[$1]) * Double(call.near[$1]) } / Self.power(call.near, call.doubleTalk)
         let keptLevel = 20 * log10(max(kept, 1e-9))
-        print("echo cancellation (webrtc): ERLE \(enhancement) dB after 2 s, near end alone \(nearLevel) dB, "
-              + "near end in double talk \(keptLevel) dB")
+        print(
+            "echo cancellation (webrtc): ERLE \(enhancement) dB after 2 s, near end alone \(nearLevel) dB, "
+                + "near end in double talk \(keptLevel) dB")
         #expect(enhancement >= 20, "echo return loss enhancement: \(enhancement) dB")
         #expect(abs(nearLevel) <= 3, "the near end alone: \(nearLevel) dB")
         #expect(keptLevel >= -10, "the near end in double talk: \(keptLevel) dB (a canceller that mutes it is a walkie-talkie)")

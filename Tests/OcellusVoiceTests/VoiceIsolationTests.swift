@@ -1,7 +1,8 @@
-import Testing
 import Foundation
-@testable import OcellusCore
+import Testing
+
 @testable import OcellusCapture
+@testable import OcellusCore
 @testable import OcellusVoice
 
 /// Voice isolation measured on real sound (behaviour §4 microphone modes): speech that Debian
@@ -76,7 +77,7 @@ import Foundation
             clean[start..<(start + window)].reduce(0) { $0 + $1 * $1 }
         }
         let loudest = energies.max()!
-        let speech = energies.indices.filter { energies[$0] > loudest * 1e-4 }    // within 40 dB of the loudest
+        let speech = energies.indices.filter { energies[$0] > loudest * 1e-4 } // within 40 dB of the loudest
         let near = Set(speech.flatMap { ($0 - 10)...($0 + 10) })
         let pauses = energies.indices.filter { !near.contains($0) }
         // Scale the typing so that speech (where it speaks) stands `snr` dB over it.
@@ -108,8 +109,10 @@ import Foundation
 
     /// The lag of `reference` at which it best matches `output` over `length` samples from `start`
     /// (raw pointers: a debug build is slow otherwise).
-    static func bestLag(of output: [Float], against reference: [Float], from start: Int, length: Int,
-                        within lags: ClosedRange<Int>) -> Int {
+    static func bestLag(
+        of output: [Float], against reference: [Float], from start: Int, length: Int,
+        within lags: ClosedRange<Int>
+    ) -> Int {
         func correlation(_ lag: Int) -> Float {
             output.withUnsafeBufferPointer { out in
                 reference.withUnsafeBufferPointer { ref in
@@ -141,8 +144,9 @@ import Foundation
         let lock = NSLock()
         var output: [Float] = []
         output.reserveCapacity(input.count)
-        let processor = VoiceProcessor(engine: engine, format: format, processing: processing,
-                                       deliver: { buffer in lock.withLock { output += buffer.samples } }, onDrop: { _ in })
+        let processor = VoiceProcessor(
+            engine: engine, format: format, processing: processing,
+            deliver: { buffer in lock.withLock { output += buffer.samples } }, onDrop: { _ in })
         var at = 0
         while at < input.count {
             let count = min(1024, input.count - at)
@@ -164,8 +168,9 @@ import Foundation
         let noiseLeft = Self.decibels(Self.energy(output, in: mix.pauseWindows) / Self.energy(mix.mixed, in: mix.pauseWindows))
         let speechLevel = Self.decibels(Self.energy(output, in: mix.speechWindows) / Self.energy(mix.clean, in: mix.speechWindows))
         let improvement = Self.siSDR(output, mix.clean) - Self.siSDR(mix.mixed, mix.clean)
-        print("voice isolation (\(name)), typing at 5 dB SNR: noise in pauses \(noiseLeft) dB, speech level \(speechLevel) dB, "
-              + "SI-SDR \(Self.siSDR(mix.mixed, mix.clean)) → \(Self.siSDR(output, mix.clean)) dB")
+        print(
+            "voice isolation (\(name)), typing at 5 dB SNR: noise in pauses \(noiseLeft) dB, speech level \(speechLevel) dB, "
+                + "SI-SDR \(Self.siSDR(mix.mixed, mix.clean)) → \(Self.siSDR(output, mix.clean)) dB")
         #expect(noiseLeft <= -20, "typing left in the pauses: \(noiseLeft) dB")
         #expect(abs(speechLevel) <= 3, "speech level: \(speechLevel) dB")
         #expect(improvement >= 5, "SI-SDR improvement: \(improvement) dB")
@@ -215,7 +220,7 @@ import Foundation
         defer { unsetenv("OCELLUS_DEEPFILTER_MODEL") }
         do throws(OcellusError) { _ = try DeepFilterNet.Library.load(); Issue.record("loaded without a model") } catch {
             #expect(error.code == .libraryUnavailable)
-            #expect(error.message.contains("OCELLUS_DEEPFILTER") , "says what to set: \(error.message)")
+            #expect(error.message.contains("OCELLUS_DEEPFILTER"), "says what to set: \(error.message)")
         }
     }
 

@@ -37,11 +37,15 @@ public protocol AudioStream: AnyObject, Sendable {
 
 /// Opens microphone streams (PipeWire only: raw V4L2 has no audio).
 public protocol AudioStreamOpening: Sendable {
-    func openAudioStream(for device: Device, format: AudioFormat,
-                         handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream
+    func openAudioStream(
+        for device: Device, format: AudioFormat,
+        handler: @escaping (AudioStreamEvent) -> Void
+    ) throws(OcellusError) -> any AudioStream
     /// Opens what the machine plays (the default output's monitor, following the default),
     /// through the backend of `microphone`: the reference echo cancellation removes. Returns
     /// once connected; sound flows whenever something is played.
-    func openPlaybackReference(beside microphone: Device, format: AudioFormat,
-                               handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream
+    func openPlaybackReference(
+        beside microphone: Device, format: AudioFormat,
+        handler: @escaping (AudioStreamEvent) -> Void
+    ) throws(OcellusError) -> any AudioStream
 }

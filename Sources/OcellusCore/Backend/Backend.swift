@@ -31,17 +31,23 @@ public protocol DeviceBackend: AnyObject, Sendable {
     /// Disconnects; no delegate call happens after this returns. Streams already open go on.
     func stop()
     /// Opens a stream of a camera this backend reported, in exactly `format` at `frameRate`.
-    func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
-                    handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream
+    func openStream(
+        for device: Device, format: VideoFormat, frameRate: FrameRate,
+        handler: @escaping (CameraStreamEvent) -> Void
+    ) throws(OcellusError) -> any CameraStream
     /// After `openStream` failed `busy` because another app streams the camera in another
     /// format: that format and rate, once (`CameraStreamOpening.takeFormatInUse`).
     func takeFormatInUse(of device: Device) -> (format: VideoFormat, rate: FrameRate)?
     /// Opens a microphone this backend reported.
-    func openAudioStream(for device: Device, format: AudioFormat,
-                         handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream
+    func openAudioStream(
+        for device: Device, format: AudioFormat,
+        handler: @escaping (AudioStreamEvent) -> Void
+    ) throws(OcellusError) -> any AudioStream
     /// Opens what the machine plays, as heard beside a microphone this backend reported.
-    func openPlaybackReference(beside microphone: Device, format: AudioFormat,
-                               handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream
+    func openPlaybackReference(
+        beside microphone: Device, format: AudioFormat,
+        handler: @escaping (AudioStreamEvent) -> Void
+    ) throws(OcellusError) -> any AudioStream
     /// The controls of a camera, reached through this backend (`DeviceHub.controller(for:)` says
     /// which backend is asked); `notFound` when it cannot reach them.
     func controller(for device: Device) throws(OcellusError) -> any CameraControlling
@@ -49,12 +55,16 @@ public protocol DeviceBackend: AnyObject, Sendable {
 
 extension DeviceBackend {
     public func takeFormatInUse(of device: Device) -> (format: VideoFormat, rate: FrameRate)? { nil }
-    public func openAudioStream(for device: Device, format: AudioFormat,
-                                handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+    public func openAudioStream(
+        for device: Device, format: AudioFormat,
+        handler: @escaping (AudioStreamEvent) -> Void
+    ) throws(OcellusError) -> any AudioStream {
         throw OcellusError(.invalidArgument, "\(device.uniqueID) is not a microphone Ocellus can open (the \(kind.name) backend has no sound)")
     }
-    public func openPlaybackReference(beside microphone: Device, format: AudioFormat,
-                                      handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+    public func openPlaybackReference(
+        beside microphone: Device, format: AudioFormat,
+        handler: @escaping (AudioStreamEvent) -> Void
+    ) throws(OcellusError) -> any AudioStream {
         throw OcellusError(.invalidArgument, "the \(kind.name) backend has no playback to cancel the echo of")
     }
     public func controller(for device: Device) throws(OcellusError) -> any CameraControlling {

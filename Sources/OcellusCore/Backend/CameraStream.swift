@@ -32,9 +32,11 @@ public struct CameraFrame: Sendable {
     private let plane1: FramePlane?
     private let plane2: FramePlane?
 
-    public init(pixelFormat: FourCC, width: UInt32, height: UInt32, sequence: UInt64, timestampNanoseconds: UInt64,
-                isCorrupt: Bool = false, isFullRange: Bool = false, depthUnit: Float = 0,
-                planes first: FramePlane, _ second: FramePlane? = nil, _ third: FramePlane? = nil) {
+    public init(
+        pixelFormat: FourCC, width: UInt32, height: UInt32, sequence: UInt64, timestampNanoseconds: UInt64,
+        isCorrupt: Bool = false, isFullRange: Bool = false, depthUnit: Float = 0,
+        planes first: FramePlane, _ second: FramePlane? = nil, _ third: FramePlane? = nil
+    ) {
         self.pixelFormat = pixelFormat
         self.width = width
         self.height = height
@@ -61,8 +63,10 @@ public struct CameraFrame: Sendable {
     /// Splits one contiguous buffer into the planes of `pixelFormat` (NV12: Y then interleaved UV; I420: Y, U, V).
     /// The planes of a frame laid out one after another in `bytes`, rows `stride` bytes apart
     /// (`chromaStride` for I420's chroma planes: half the luma stride when nil).
-    public static func planes(of format: FourCC, height: UInt32, stride: Int, chromaStride: Int? = nil,
-                              in bytes: UnsafeRawBufferPointer) -> (FramePlane, FramePlane?, FramePlane?) {
+    public static func planes(
+        of format: FourCC, height: UInt32, stride: Int, chromaStride: Int? = nil,
+        in bytes: UnsafeRawBufferPointer
+    ) -> (FramePlane, FramePlane?, FramePlane?) {
         let lumaSize = stride * Int(height)
         func slice(_ start: Int, _ count: Int, _ planeStride: Int) -> FramePlane? {
             guard start >= 0, start + count <= bytes.count else { return nil }
@@ -70,13 +74,17 @@ public struct CameraFrame: Sendable {
         }
         switch format {
         case .nv12:
-            return (slice(0, lumaSize, stride) ?? FramePlane(bytes: bytes, stride: stride),
-                    slice(lumaSize, lumaSize / 2, stride), nil)
+            return (
+                slice(0, lumaSize, stride) ?? FramePlane(bytes: bytes, stride: stride),
+                slice(lumaSize, lumaSize / 2, stride), nil
+            )
         case .i420:
             let chromaStride = chromaStride ?? stride / 2
             let chroma = chromaStride * Int((height + 1) / 2)
-            return (slice(0, lumaSize, stride) ?? FramePlane(bytes: bytes, stride: stride),
-                    slice(lumaSize, chroma, chromaStride), slice(lumaSize + chroma, chroma, chromaStride))
+            return (
+                slice(0, lumaSize, stride) ?? FramePlane(bytes: bytes, stride: stride),
+                slice(lumaSize, chroma, chromaStride), slice(lumaSize + chroma, chroma, chromaStride)
+            )
         default:
             return (FramePlane(bytes: bytes, stride: stride), nil, nil)
         }
@@ -101,8 +109,10 @@ public protocol CameraStream: AnyObject, Sendable {
 
 /// Opens camera streams for the devices of the backends it knows.
 public protocol CameraStreamOpening: Sendable {
-    func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
-                    handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream
+    func openStream(
+        for device: Device, format: VideoFormat, frameRate: FrameRate,
+        handler: @escaping (CameraStreamEvent) -> Void
+    ) throws(OcellusError) -> any CameraStream
     /// After `openStream` failed `busy` because another app streams the camera in another format
     /// (a camera several apps share runs one format): that format and rate, once; else nil.
     func takeFormatInUse(of device: Device) -> (format: VideoFormat, rate: FrameRate)?
@@ -121,8 +131,9 @@ public final class RetainedFrame: @unchecked Sendable {
 
     /// An empty copy (a 0x0 frame) to `store` frames into later.
     public init() {
-        frame = CameraFrame(pixelFormat: FourCC(rawValue: 0), width: 0, height: 0, sequence: 0, timestampNanoseconds: 0,
-                            planes: FramePlane(bytes: UnsafeRawBufferPointer(start: nil, count: 0), stride: 0))
+        frame = CameraFrame(
+            pixelFormat: FourCC(rawValue: 0), width: 0, height: 0, sequence: 0, timestampNanoseconds: 0,
+            planes: FramePlane(bytes: UnsafeRawBufferPointer(start: nil, count: 0), stride: 0))
     }
 
     public convenience init(copying source: CameraFrame) {
@@ -149,9 +160,10 @@ public final class RetainedFrame: @unchecked Sendable {
             return FramePlane(bytes: UnsafeRawBufferPointer(rebasing: storage[offset..<offset + count]), stride: plane.stride)
         }
         let first = copy(0)!, second = copy(1), third = copy(2)
-        frame = CameraFrame(pixelFormat: source.pixelFormat, width: source.width, height: source.height, sequence: source.sequence,
-                            timestampNanoseconds: source.timestampNanoseconds, isCorrupt: source.isCorrupt,
-                            isFullRange: source.isFullRange, depthUnit: source.depthUnit, planes: first, second, third)
+        frame = CameraFrame(
+            pixelFormat: source.pixelFormat, width: source.width, height: source.height, sequence: source.sequence,
+            timestampNanoseconds: source.timestampNanoseconds, isCorrupt: source.isCorrupt,
+            isFullRange: source.isFullRange, depthUnit: source.depthUnit, planes: first, second, third)
         frame.region = source.region
     }
 }

@@ -2,8 +2,10 @@
 /// the context's hub, so a device is streamed by what found it (a V4L2 backend over a recorded
 /// profile streams from that profile's system, a PipeWire backend through its own daemon).
 extension DeviceHub: CameraStreamOpening, AudioStreamOpening {
-    public func openStream(for device: Device, format: VideoFormat, frameRate: FrameRate,
-                           handler: @escaping (CameraStreamEvent) -> Void) throws(OcellusError) -> any CameraStream {
+    public func openStream(
+        for device: Device, format: VideoFormat, frameRate: FrameRate,
+        handler: @escaping (CameraStreamEvent) -> Void
+    ) throws(OcellusError) -> any CameraStream {
         try backend(opening: device).openStream(for: device, format: format, frameRate: frameRate, handler: handler)
     }
 
@@ -11,13 +13,17 @@ extension DeviceHub: CameraStreamOpening, AudioStreamOpening {
         runningBackend(device.backend)?.takeFormatInUse(of: device)
     }
 
-    public func openAudioStream(for device: Device, format: AudioFormat,
-                                handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+    public func openAudioStream(
+        for device: Device, format: AudioFormat,
+        handler: @escaping (AudioStreamEvent) -> Void
+    ) throws(OcellusError) -> any AudioStream {
         try backend(opening: device).openAudioStream(for: device, format: format, handler: handler)
     }
 
-    public func openPlaybackReference(beside microphone: Device, format: AudioFormat,
-                                      handler: @escaping (AudioStreamEvent) -> Void) throws(OcellusError) -> any AudioStream {
+    public func openPlaybackReference(
+        beside microphone: Device, format: AudioFormat,
+        handler: @escaping (AudioStreamEvent) -> Void
+    ) throws(OcellusError) -> any AudioStream {
         try backend(opening: microphone).openPlaybackReference(beside: microphone, format: format, handler: handler)
     }
 

@@ -11,8 +11,9 @@ public final class MountingCorrections: @unchecked Sendable {
     static let unsealedHeader = "ocellus-mounting 1"
 
     public init(directory: String) {
-        file = StateFile(directory: directory, name: "camera-mounting", lockName: "camera-mounting.lock",
-                         unsealedHeader: Self.unsealedHeader)
+        file = StateFile(
+            directory: directory, name: "camera-mounting", lockName: "camera-mounting.lock",
+            unsealedHeader: Self.unsealedHeader)
     }
 
     /// M for `uniqueID`: 0 when never set, or while the file is damaged (`problem` says why).
@@ -35,7 +36,7 @@ public final class MountingCorrections: @unchecked Sendable {
             var all: [String: Int] = [:]
             switch Self.parse(file.read()) {
             case .success(let stored): all = stored
-            case .failure: _ = file.moveAside()   // kept for inspection, never overwritten
+            case .failure: _ = file.moveAside() // kept for inspection, never overwritten
             }
             all[uniqueID] = value
             let lines = [Self.header] + all.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }

@@ -51,8 +51,9 @@ public final class RotationCoordinator: @unchecked Sendable {
     public convenience init(device: Device, mountingCorrection: Int = 0, previewMirrored: Bool? = nil) throws(OcellusError) {
         guard device.type.isCamera else { throw OcellusError(.invalidArgument, "\(device.uniqueID) is not a camera") }
         let kind = Self.kind(of: device)
-        try self.init(kind: kind, sensorMounting: Self.sensorMounting(of: device), mountingCorrection: mountingCorrection,
-                      previewMirrored: previewMirrored ?? (kind != .builtInBack))
+        try self.init(
+            kind: kind, sensorMounting: Self.sensorMounting(of: device), mountingCorrection: mountingCorrection,
+            previewMirrored: previewMirrored ?? (kind != .builtInBack))
     }
 
     public var angles: Angles { lock.withLock { current } }
@@ -86,15 +87,17 @@ public final class RotationCoordinator: @unchecked Sendable {
 
     /// behaviour §3 formulas (lock held).
     private func compute() -> Angles {
-        let interfaceAngle: Int = switch interface {
-        case .fixed(let degrees): degrees
-        case .followsDevice: host
-        }
-        let capture = switch kind {
-        case .builtInBack: sensorMounting + host
-        case .builtInFront: sensorMounting - host
-        case .external: mounting   // the host's rotation is irrelevant: this camera did not move
-        }
+        let interfaceAngle: Int =
+            switch interface {
+            case .fixed(let degrees): degrees
+            case .followsDevice: host
+            }
+        let capture =
+            switch kind {
+            case .builtInBack: sensorMounting + host
+            case .builtInFront: sensorMounting - host
+            case .external: mounting // the host's rotation is irrelevant: this camera did not move
+            }
         let preview = previewMirrored ? capture + host - interfaceAngle : capture - host + interfaceAngle
         return Angles(preview: Self.normalized(preview), capture: Self.normalized(capture))
     }

@@ -39,7 +39,8 @@ final class CameraSelection: @unchecked Sendable {
             // Like a first run: an empty history, the present cameras recorded, a fresh file written.
             state = SelectionState(firstRun: now)
             firstRun = true
-            problem = "the selection file \(store.path) was corrupt (\(reason)); "
+            problem =
+                "the selection file \(store.path) was corrupt (\(reason)); "
                 + (movedTo.map { "it was moved to \($0) and " } ?? "")
                 + "selection starts with an empty history"
         }
@@ -50,15 +51,21 @@ final class CameraSelection: @unchecked Sendable {
         // Write only what is new: the first run, or cameras seen for the first time.
         if firstRun || state.firstSeen.count != known { persist() }
         (userPreferred, systemPreferred) = compute()
-        let started = watcher?.watch(directory: directory, fileName: store.path.split(separator: "/").last.map(String.init) ?? "",
-                                      for: [.appeared, .removed, .rewritten]) {
+        let started = watcher?.watch(
+            directory: directory, fileName: store.path.split(separator: "/").last.map(String.init) ?? "",
+            for: [.appeared, .removed, .rewritten]
+        ) {
             [weak self] in self?.reload()
         }
         lock.withLock { watch = started }
     }
 
     func stop() {
-        if let watch = lock.withLock({ () -> FileWatcher.Watch? in defer { watch = nil }; return watch }) { watcher?.remove(watch) }
+        if let watch = lock.withLock({ () -> FileWatcher.Watch? in
+            defer { watch = nil }; return watch
+        }) {
+            watcher?.remove(watch)
+        }
     }
 
     var preferred: (user: Device?, system: Device?) { lock.withLock { (userPreferred, systemPreferred) } }
@@ -136,8 +143,10 @@ final class CameraSelection: @unchecked Sendable {
 
     private func compute() -> (Device?, Device?) {
         let candidates = Array(cameras.values)
-        return (CameraSelector.userPreferred(state: state, cameras: candidates),
-                CameraSelector.systemPreferred(state: state, cameras: candidates))
+        return (
+            CameraSelector.userPreferred(state: state, cameras: candidates),
+            CameraSelector.systemPreferred(state: state, cameras: candidates)
+        )
     }
 
     private func publishChanges() {
@@ -162,7 +171,8 @@ final class CameraSelection: @unchecked Sendable {
                 return
             case .corrupt(let reason, let movedTo):
                 state = SelectionState(firstRun: state.firstRun)
-                problem = "the selection file \(store.path) was corrupt (\(reason))"
+                problem =
+                    "the selection file \(store.path) was corrupt (\(reason))"
                     + (movedTo.map { "; it was moved to \($0)" } ?? "")
             }
             publishChanges()

@@ -19,8 +19,9 @@ public final class SelectionStore: @unchecked Sendable {
     }
 
     public init(directory: String, appID: String) {
-        file = StateFile(directory: directory, name: appID + ".selection", lockName: appID + ".lock",
-                         unsealedHeader: SelectionState.unsealedHeader)
+        file = StateFile(
+            directory: directory, name: appID + ".selection", lockName: appID + ".lock",
+            unsealedHeader: SelectionState.unsealedHeader)
     }
 
     public func prepareDirectory() throws(OcellusError) { try file.prepareDirectory() }
@@ -41,8 +42,10 @@ public final class SelectionStore: @unchecked Sendable {
 
     /// Re-reads the file under the lock, applies `change`, writes the result
     /// atomically, and returns it. A corrupt file met here is moved aside first.
-    public func update(bootID: String, fallback: SelectionState,
-                       _ change: (inout SelectionState) -> Void) throws(OcellusError) -> SelectionState {
+    public func update(
+        bootID: String, fallback: SelectionState,
+        _ change: (inout SelectionState) -> Void
+    ) throws(OcellusError) -> SelectionState {
         try prepareDirectory()
         let outcome: Result<SelectionState, OcellusError> = file.withLock { locked in
             guard locked else {

@@ -1,4 +1,5 @@
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,13 +15,14 @@ private let temporaryNames = Atomic<UInt64>(0)
 public func writeFileAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, mode: mode_t) throws(OcellusError) {
     var existing = stat()
     if lstat(path, &existing) == 0 && existing.st_mode & S_IFMT != S_IFREG {
-        let what = switch existing.st_mode & S_IFMT {
-        case S_IFLNK: "a symbolic link"
-        case S_IFDIR: "a directory"
-        case S_IFCHR, S_IFBLK: "a device"
-        case S_IFIFO: "a FIFO"
-        default: "not a regular file"
-        }
+        let what =
+            switch existing.st_mode & S_IFMT {
+            case S_IFLNK: "a symbolic link"
+            case S_IFDIR: "a directory"
+            case S_IFCHR, S_IFBLK: "a device"
+            case S_IFIFO: "a FIFO"
+            default: "not a regular file"
+            }
         throw OcellusError(.invalidArgument, "cannot write \(path): it is \(what), and only a regular file is replaced")
     }
     removeAbandonedTemporaries(of: path)
@@ -58,7 +60,8 @@ private func removeAbandonedTemporaries(of path: String) {
         // Read in place up to its NUL: the bytes after it are not initialised.
         let name = withUnsafeMutableBytes(of: &entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
         guard name.hasPrefix(prefix), let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ pid_t($0) }),
-              pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+        else { continue }
         unlink(directory + "/" + name)
     }
 }

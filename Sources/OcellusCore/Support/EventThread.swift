@@ -116,5 +116,9 @@ final class IDSource: @unchecked Sendable {
     static let shared = IDSource()
     private let lock = ConditionLock()
     private var last: UInt64 = 0
-    func next() -> UInt64 { lock.withLock { last += 1; return last } }
+    func next() -> UInt64 {
+        lock.withLock {
+            last += 1; return last
+        }
+    }
 }

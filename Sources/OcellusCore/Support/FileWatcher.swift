@@ -70,8 +70,10 @@ public final class FileWatcher: @unchecked Sendable {
         // inotify descriptor waits for the kernel (up to tens of milliseconds under load), and
         // every short-lived client would pay that in `oc_context_destroy`.
         thread = startThread { [weak self] in
-            var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [
+                pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+            ]
             var buffer = [UInt8](repeating: 0, count: 4096)
             while poll(&descriptors, 2, -1) >= 0 || errno == EINTR {
                 if descriptors[1].revents != 0 { break }
@@ -90,15 +92,19 @@ public final class FileWatcher: @unchecked Sendable {
 
     /// Calls `onChange` for `changes` of any file in `directory` whose name passes `matches`
     /// (e.g. `video*` in `/dev`); nil when the directory cannot be watched.
-    public func watch(directory: String, for changes: Changes, matching matches: @escaping (String) -> Bool,
-                      onChange: @escaping () -> Void) -> Watch? {
+    public func watch(
+        directory: String, for changes: Changes, matching matches: @escaping (String) -> Bool,
+        onChange: @escaping () -> Void
+    ) -> Watch? {
         lock.withLock {
             // One descriptor per directory, asking the kernel for what its watches want together.
             let descriptor = inotify_add_watch(inotifyFD, directory, changes.rawValue | UInt32(IN_MASK_ADD))
             guard descriptor >= 0 else { return nil }
             defer { nextID += 1 }
-            entries.append(Entry(id: nextID, directory: directory, descriptor: descriptor, changes: changes,
-                                 matches: matches, onChange: onChange))
+            entries.append(
+                Entry(
+                    id: nextID, directory: directory, descriptor: descriptor, changes: changes,
+                    matches: matches, onChange: onChange))
             return Watch(id: nextID)
         }
     }
@@ -161,7 +167,11 @@ public final class FileWatcher: @unchecked Sendable {
     /// Stops the thread (once; every watch ends): returns when no handler runs any more, and
     /// leaves closing the descriptor to the thread.
     public func stop() {
-        guard let running = lock.withLock({ () -> pthread_t? in defer { thread = nil }; return thread }) else { return }
+        guard
+            let running = lock.withLock({ () -> pthread_t? in
+                defer { thread = nil }; return thread
+            })
+        else { return }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
         // From one of its own handlers it ends once the handler returns; from elsewhere, wait for its loop to end.

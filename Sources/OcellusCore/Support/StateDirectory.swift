@@ -8,8 +8,10 @@ import Glibc
 /// `HOME` is unset, as in services and `env -i`). Resolved once per context; created on first write.
 /// A variable that is not UTF-8 is an error, not another directory.
 public enum StateDirectory {
-    public static func resolve(explicit: String?, environment: (String) throws(OcellusError) -> String?,
-                               accountHome: () -> String? = StateDirectory.accountHome) throws(OcellusError) -> String {
+    public static func resolve(
+        explicit: String?, environment: (String) throws(OcellusError) -> String?,
+        accountHome: () -> String? = StateDirectory.accountHome
+    ) throws(OcellusError) -> String {
         if let explicit {
             guard !explicit.isEmpty else { throw OcellusError(.invalidArgument, "state directory is empty") }
             return explicit
@@ -18,7 +20,8 @@ public enum StateDirectory {
         // XDG: a relative XDG_STATE_HOME is invalid and must be ignored.
         if let xdg = try environment("XDG_STATE_HOME"), xdg.hasPrefix("/") { return xdg + "/ocellus" }
         guard let home = try environment("HOME").flatMap({ $0.isEmpty ? nil : $0 }) ?? accountHome() else {
-            throw OcellusError(.invalidArgument,
+            throw OcellusError(
+                .invalidArgument,
                 "cannot place the state directory: none given, neither OCELLUS_STATE_DIR, XDG_STATE_HOME nor HOME is set, and the user has no home directory")
         }
         return home + "/.local/state/ocellus"

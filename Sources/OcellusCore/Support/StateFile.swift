@@ -46,11 +46,12 @@ public final class StateFile: @unchecked Sendable {
 
     private func directoryProblem() -> String? {
         var info = stat()
-        guard lstat(directory, &info) == 0 else { return nil }   // missing: nothing to read yet
+        guard lstat(directory, &info) == 0 else { return nil } // missing: nothing to read yet
         guard (info.st_mode & S_IFMT) == S_IFDIR else { return "the state directory \(directory) is not a directory" }
         if info.st_uid != geteuid() { return "the state directory \(directory) belongs to another user (uid \(info.st_uid))" }
         if info.st_mode & 0o022 != 0 {
-            return "the state directory \(directory) can be written by others (mode \(String(info.st_mode & 0o7777, radix: 8))); Ocellus keeps state only where its owner alone can write"
+            return
+                "the state directory \(directory) can be written by others (mode \(String(info.st_mode & 0o7777, radix: 8))); Ocellus keeps state only where its owner alone can write"
         }
         return nil
     }

@@ -43,11 +43,13 @@ public func startThread(_ body: @escaping () -> Void) -> pthread_t {
     final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
     var thread = pthread_t()
-    let result = pthread_create(&thread, nil, { raw in
-        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-        box.body()
-        return nil
-    }, context)
+    let result = pthread_create(
+        &thread, nil,
+        { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
     precondition(result == 0, "pthread_create failed: \(result)")
     return thread
 }
