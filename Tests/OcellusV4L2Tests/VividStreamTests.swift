@@ -55,9 +55,10 @@ struct VividStreamTests {
         stream.stop()
         let frames = collector.lock.withLock { Array(collector.frames.prefix(60)) }
         // The kernel's own numbers, in order: consecutive, but for a frame vivid drops when the guest
-        // is starved of CPU on a loaded host (a gap, never a repeat or a reordering; at most 2 in 60).
-        #expect(zip(frames.dropFirst(), frames).allSatisfy { $0.sequence >= $1.sequence }, "sequence \(frames.map(\.sequence))")
-        #expect(frames[59].sequence - frames[0].sequence <= 61, "sequence \(frames.map(\.sequence))")
+        // is starved of CPU on a loaded host (a gap, never a repeat or a reordering). 3 in 60 were
+        // seen with two builds beside the guest on 2 cores; more than 6 is a stream that fell behind.
+        #expect(zip(frames.dropFirst(), frames).allSatisfy { $0.sequence > $1.sequence }, "sequence \(frames.map(\.sequence))")
+        #expect(frames[59].sequence - frames[0].sequence <= 65, "sequence \(frames.map(\.sequence))")
         #expect(frames.allSatisfy { $0.bytes == 320 * 180 * 2 && !$0.corrupt })
         let intervals = zip(frames.dropFirst(), frames).map { Double($0.timestamp - $1.timestamp) / 1e6 }.sorted()
         let median = intervals[intervals.count / 2]
