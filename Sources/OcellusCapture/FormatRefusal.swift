@@ -71,3 +71,63 @@ struct FormatRefusal {
         return "\(size.width / divisor):\(size.height / divisor)"
     }
 }
+
+/// Every refusal of a format choice, worded in one place: what the outputs ask, and why the
+/// camera cannot give it.
+extension FormatRefusal {
+    /// What outputs ask, as the app's user reads it ("NV12 at 640x480; any format at any size").
+    static func wants(_ outputs: [(pixelFormat: FourCC?, size: (UInt32, UInt32)?)], anyFormat: String = "any format") -> String {
+        outputs.map { output in "\(output.pixelFormat?.name ?? anyFormat) at \(output.size.map { "\($0.0)x\($0.1)" } ?? "any size")" }
+            .joined(separator: "; ")
+    }
+
+    static func wants(_ outputs: [VideoDataOutput]) -> String { wants(outputs.map { ($0.pixelFormat, $0.pinnedSize) }) }
+
+    /// No format of the camera serves every output: a pixel format nobody converts to (NV21, a
+    /// typo of four letters) says so, not that sizes disagree; else the sizes say why, or the rule.
+    static func noFormatServes(_ choice: PictureChoice, offered: [VideoFormat]) -> OcellusError {
+        let (input, outputs, conversion) = (choice.input, choice.outputs, choice.conversion)
+        let sent = Set(input.formats.map(\.pixelFormat))
+        if let wanted = outputs.compactMap(\.pixelFormat).first(where: { wanted in
+            !sent.contains(wanted) && !sent.contains { conversion?.canConvert(from: $0, to: wanted) == true }
+        }) {
+            return OcellusError(
+                .invalidArgument,
+                "\(input.uniqueID) cannot give \(wanted.name): it sends \(sent.map(\.name).sorted().joined(separator: ", ")), "
+                    + "and \(wanted.name) is not a format Ocellus converts those to (it knows \(PixelFormatNames.everyday.joined(separator: ", ")))")
+        }
+        let pinnedSizes = outputs.compactMap(\.pinnedSize).map { FrameSize(width: $0.0, height: $0.1) }
+        let why =
+            conversion == nil
+            ? "this session converts nothing"
+            : FormatRefusal(formats: offered).explain(pinnedSizes)
+                ?? "none of its formats serves them as asked (an MJPEG output takes the camera's own MJPEG sizes: compressed data is passed on, never scaled)"
+        return OcellusError(
+            .invalidArgument,
+            "\(input.uniqueID) offers no format that serves every output (\(wants(outputs))"
+                + (choice.wantedRate.map { " at \($0.framesPerSecond) fps" } ?? "") + "): \(why)")
+    }
+
+    /// The format another app streams the camera in cannot serve the outputs.
+    static func cannotShare(_ choice: PictureChoice) -> OcellusError {
+        OcellusError(.busy, "\(wants(choice.outputs)) cannot be made from it (a size smaller than it, in its aspect ratio, can)")
+    }
+
+    static func notADepthCamera(_ input: Device) -> OcellusError {
+        OcellusError(.invalidArgument, "\(input.uniqueID) is not a depth camera (it offers no depth format)")
+    }
+
+    /// A camera whose depth rides in its picture stream runs a picture no depth output takes.
+    static func depthNotInPicture(_ input: Device, _ picture: VideoFormat) -> OcellusError {
+        OcellusError(
+            .invalidArgument,
+            "\(input.uniqueID) runs \(picture.pixelFormat.name) \(picture.width)x\(picture.height) for the session's outputs, which no depth output takes")
+    }
+
+    static func noDepthFormatServes(_ input: Device, _ outputs: [DepthDataOutput]) -> OcellusError {
+        let sizes = outputs.map { output in output.width.flatMap { width in output.height.map { (width, $0) } } }
+        let asked = wants(zip(outputs, sizes).map { ($0.pixelFormat, $1) }, anyFormat: "any depth format")
+        return OcellusError(
+            .invalidArgument, "\(input.uniqueID) offers no depth format that serves every depth output (\(asked)); depth is not scaled")
+    }
+}
