@@ -17,7 +17,7 @@ PACKAGES=(
 	libsystemd-dev                                                         # sd-bus: iio-sensor-proxy
 	dbus-daemon python3-dbus python3-gi                                    # stand-in sensor proxy (tests)
 	xdg-desktop-portal bubblewrap libglib2.0-bin                           # the camera portal bed (tests)
-	python3 python3-pytest python3-numpy python3-venv mypy                 # Python bindings (mypy: the package type-checks; venv: the offline build docs/python.md shows)
+	python3 python3-pytest python3-numpy python3-venv python3-setuptools mypy                 # Python bindings (mypy: the package type-checks; venv: the offline build docs/python.md shows)
 	python3-opencv python3-pil python3-skimage                              # pixel references: OpenCV, libjpeg via Pillow, real photographs
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-pipewire     # independent producers: padded rows, MJPEG, ranges
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod v4l-utils   # vivid VM (V4L2 tests)

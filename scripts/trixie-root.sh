@@ -30,7 +30,7 @@ PACKAGES=(
 	libopencv-objdetect-dev libopencv-imgproc-dev opencv-data libzxing-dev python3-qrcode   # metadata outputs' plugins
 	dbus-daemon python3-dbus python3-gi libimage-exiftool-perl
 	xdg-desktop-portal bubblewrap libglib2.0-bin                                # the camera portal bed
-	python3 python3-pytest python3-numpy python3-venv python3-opencv python3-pil python3-skimage mypy
+	python3 python3-pytest python3-numpy python3-venv python3-setuptools python3-opencv python3-pil python3-skimage mypy
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-pipewire
 	alsa-utils sox bucklespring-data python3-pip man-db cargo rustfmt
 	debhelper dh-python python3-all lintian debootstrap                         # the packages, on a clean Debian 13
