@@ -58,6 +58,9 @@ final class PipeWireCapture: @unchecked Sendable {
     private var failure: OcellusError?
     private var finished = false
     private var everStreamed = false
+    /// A format agreed before streaming that is not the one asked (loop thread): the open's failure
+    /// once the stream is up, so that the link is left whole.
+    private var refusedFormat: OcellusError?
 
     /// Connects and waits until buffers flow (or fails within `timeoutMilliseconds`).
     init(
@@ -189,6 +192,10 @@ final class PipeWireCapture: @unchecked Sendable {
 
     private func stateChanged(_ newState: pw_stream_state, error: String?) {
         state = newState
+        if let refusal = refusedFormat, newState == PW_STREAM_STATE_STREAMING || newState == PW_STREAM_STATE_ERROR {
+            fail(refusal)
+            return
+        }
         switch newState {
         case PW_STREAM_STATE_STREAMING:
             everStreamed = true
@@ -209,7 +216,9 @@ final class PipeWireCapture: @unchecked Sendable {
 
     private func paramChanged(id: UInt32, param: UnsafePointer<spa_pod>?) {
         guard id == SPA_PARAM_Format.rawValue, let param, let stream else { return }
-        if let refusal = media.formatAgreed(stream, param, !everStreamed) { fail(refusal) }
+        guard let refusal = media.formatAgreed(stream, param, !everStreamed) else { return }
+        // Refused before streaming: said once the link is up (then left cleanly), not mid-negotiation.
+        if everStreamed { fail(refusal) } else { refusedFormat = refusal }
     }
 
     private func process() {
@@ -270,11 +279,12 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
                 // or size for another app is said with that format (the session can share it);
                 // one changed while streaming (the producer renegotiated) ends the stream.
                 var agreed = ocpw_video_format()
-                guard ocpw_parse_video_format(param, &agreed) == 0, agreed.n_sizes > 0,
-                    PipeWireFormats.fourCC(subtype: agreed.media_subtype, format: agreed.n_formats > 0 ? agreed.formats.0 : 0)
-                        == format.pixelFormat,
-                    agreed.sizes.0.width == width, agreed.sizes.0.height == height
-                else {
+                var refusal: OcellusError?
+                if !(ocpw_parse_video_format(param, &agreed) == 0 && agreed.n_sizes > 0
+                    && PipeWireFormats.fourCC(subtype: agreed.media_subtype, format: agreed.n_formats > 0 ? agreed.formats.0 : 0)
+                        == format.pixelFormat
+                    && agreed.sizes.0.width == width && agreed.sizes.0.height == height)
+                {
                     let size = agreed.n_sizes > 0 ? " \(agreed.sizes.0.width)x\(agreed.sizes.0.height)" : ""
                     guard beforeStreaming else {
                         return OcellusError(
@@ -283,17 +293,19 @@ public final class PipeWireStream: CameraStream, @unchecked Sendable {
                                 + "\(format.pixelFormat) \(width)x\(height) (another app asked for it); the stream ended")
                     }
                     if let running = PipeWireFormats.running(agreed) { foundInUse(running) }
-                    return OcellusError(
+                    refusal = OcellusError(
                         .busy,
                         "the camera streams \(PipeWireFormats.describe(agreed))\(size) for another app, "
                             + "not \(format.pixelFormat) \(width)x\(height)")
                 }
+                // Agreed even when refused: a link left half-negotiated fails its buffer allocation,
+                // and PipeWire 1.4 then puts the producer in error too, ending the other app's stream.
                 var meta = [UInt8](repeating: 0, count: 256)
                 _ = meta.withUnsafeMutableBufferPointer { bytes in
                     var params: UnsafePointer<spa_pod>? = ocpw_build_meta_header_param(bytes.baseAddress, UInt32(bytes.count))
                     return pw_stream_update_params(stream, &params, 1)
                 }
-                return nil
+                return refusal
             },
             process: { [unowned(unsafe) self] buffer, _ in self.deliver(buffer) },
             failed: { [unowned(unsafe) self] error in self.handler(.failed(error)) })
