@@ -144,6 +144,13 @@ install: build man
 	install -D -m 0644 $(BUILD)/completions/zsh/_ocellus $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_ocellus
 	sed -e 's|@LIBDIR@|$(abspath $(LIBDIR))|' -e 's|@INCLUDEDIR@|$(abspath $(INCLUDEDIR))|' -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(VERSION)|' \
 		pkgconfig/ocellus.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/ocellus.pc
+	$(if $(DESTDIR),,@$(LOADER_CACHE))
+
+# Installed for real (no DESTDIR): the loader's cache learns the library, or the installer is told
+# what a plain `-locellus` program needs (a packager's DESTDIR install leaves it to the package).
+LOADER_CACHE = case "$(abspath $(LIBDIR))" in /usr/lib*|/usr/local/lib*|/lib*) \
+		if [ "$$(id -u)" = 0 ]; then ldconfig; else echo "make install: run ldconfig as root so that programs find libocellus.so.0"; fi ;; \
+	*) echo "make install: $(abspath $(LIBDIR)) is not in the loader's path: programs need LD_LIBRARY_PATH=$(abspath $(LIBDIR)) or -Wl,-rpath,$(abspath $(LIBDIR))" ;; esac
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libocellus.so.0 $(DESTDIR)$(LIBDIR)/libocellus.so $(DESTDIR)$(INCLUDEDIR)/ocellus.h \
