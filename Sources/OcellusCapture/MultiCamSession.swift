@@ -12,7 +12,7 @@ import Glibc
 /// buses together. It plans again when a camera joins or leaves, a branch's configuration changes,
 /// before it starts and when asked its cost.
 /// Automatic switching stays a single-camera feature.
-public final class MultiCamSession: @unchecked Sendable {
+public final class MultiCamSession: Sendable {
     public enum Event: Sendable {
         case started
         case stopped
@@ -46,9 +46,13 @@ public final class MultiCamSession: @unchecked Sendable {
     public let events = EventThread<Event>()
     private let bus: (any USBBusReading)?
     private let makeBranch: @Sendable (MultiCamBranch) -> CaptureSession
-    private let lock = ConditionLock()
-    private var branches: [Branch] = []
-    private var running = false
+    /// The cameras' branches, in the order added, and whether they run: only under the lock.
+    private let state = Locked(State())
+
+    private struct State {
+        var branches: [Branch] = []
+        var running = false
+    }
 
     private struct Branch {
         let camera: Device
@@ -67,15 +71,15 @@ public final class MultiCamSession: @unchecked Sendable {
 
     deinit {
         try? stopRunning()
-        for branch in branches { _ = branch.session.events.removeObserver(branch.observer) }
+        for branch in state.withLock({ $0.branches }) { _ = branch.session.events.removeObserver(branch.observer) }
     }
 
-    public var isRunning: Bool { lock.withLock { running } }
-    public var cameras: [Device] { lock.withLock { branches.map(\.camera) } }
+    public var isRunning: Bool { state.withLock { $0.running } }
+    public var cameras: [Device] { state.withLock { $0.branches.map(\.camera) } }
 
     /// The branch of `camera`, if it is one of the session's.
     public func branch(for camera: Device) -> CaptureSession? {
-        lock.withLock { branches.first { $0.camera === camera }?.session }
+        state.withLock { $0.branches.first { $0.camera === camera }?.session }
     }
 
     /// Whether `camera` could join: a connected camera with video formats, not in the session yet.
@@ -98,7 +102,7 @@ public final class MultiCamSession: @unchecked Sendable {
         let planned = PlannedBus(system: bus)
         let session = makeBranch(MultiCamBranch(camera: camera, bus: planned) { [weak self] in self?.plan() })
         let observer = session.events.addObserver { [weak self] event in self?.branchEvent(event, from: camera) }
-        lock.withLock { branches.append(Branch(camera: camera, session: session, bus: planned, observer: observer)) }
+        state.withLock { $0.branches.append(Branch(camera: camera, session: session, bus: planned, observer: observer)) }
         plan()
         return session
     }
@@ -107,9 +111,9 @@ public final class MultiCamSession: @unchecked Sendable {
     public func removeCamera(_ camera: Device) throws(OcellusError) {
         try refuseWhileRunning("remove a camera")
         guard
-            let removed = lock.withLock({ () -> Branch? in
-                guard let index = branches.firstIndex(where: { $0.camera === camera }) else { return nil }
-                return branches.remove(at: index)
+            let removed = state.withLock({ state -> Branch? in
+                guard let index = state.branches.firstIndex(where: { $0.camera === camera }) else { return nil }
+                return state.branches.remove(at: index)
             })
         else { throw OcellusError(.notFound, "\(camera.uniqueID) is not in the session") }
         _ = removed.session.events.removeObserver(removed.observer)
@@ -146,7 +150,7 @@ public final class MultiCamSession: @unchecked Sendable {
     /// Starts every camera, in the order they were added; returns once all stream. When one cannot
     /// start, the ones started are stopped and the error names the camera.
     public func startRunning() throws(OcellusError) {
-        let branches = lock.withLock { self.branches }
+        let branches = state.withLock { $0.branches }
         guard !branches.isEmpty else { throw OcellusError(.wrongState, "the multi-camera session has no camera") }
         guard !isRunning else { return }
         plan()
@@ -158,20 +162,20 @@ public final class MultiCamSession: @unchecked Sendable {
             }
             started.append(branch.session)
         }
-        lock.withLock { running = true }
+        state.withLock { $0.running = true }
         events.post(.started)
     }
 
     /// Stops every camera; returns after their last frame handler calls. Not from a frame handler.
     public func stopRunning() throws(OcellusError) {
-        let branches = lock.withLock { self.branches }
+        let branches = state.withLock { $0.branches }
         var failure: OcellusError?
         for branch in branches.reversed() {
             do throws(OcellusError) { try branch.session.stop() } catch { failure = failure ?? error }
         }
         if let failure { throw failure }
-        let wasRunning = lock.withLock {
-            defer { running = false }; return running
+        let wasRunning = state.withLock { state in
+            defer { state.running = false }; return state.running
         }
         if wasRunning { events.post(.stopped) }
     }
@@ -183,10 +187,10 @@ public final class MultiCamSession: @unchecked Sendable {
         case .started, .stopped:
             return
         case .runtimeError(let error):
-            let others: [CaptureSession]? = lock.withLock {
-                guard running else { return nil }
-                running = false
-                return branches.filter { $0.camera !== camera }.map(\.session)
+            let others: [CaptureSession]? = state.withLock { state in
+                guard state.running else { return nil }
+                state.running = false
+                return state.branches.filter { $0.camera !== camera }.map(\.session)
             }
             guard let others else { return }
             pthread_detach(startThread { for session in others { try? session.stop() } })
@@ -209,7 +213,7 @@ public final class MultiCamSession: @unchecked Sendable {
     @discardableResult
     private func plan() -> [(camera: Device, share: HardwareCost.BusShare?)] {
         var planned: [String: [BusReservation]] = [:] // by bus
-        return lock.withLock({ branches }).map { branch in
+        return state.withLock({ $0.branches }).map { branch in
             guard let link = branch.camera.details.usbLink else { return (branch.camera, nil) }
             branch.bus.hand(planned[link.bus, default: []])
             let share = branch.session.hardwareCost
