@@ -92,9 +92,10 @@ public final class CaptureSession: @unchecked Sendable {
     private let branch: MultiCamBranch?
     public var isMultiCamBranch: Bool { branch != nil }
 
-    private func refuseOnBranch(_ name: String, because owned: String = "starts and stops it") throws(OcellusError) {
+    /// `what` the app asked, in words any binding's user reads ("starting it"), never a method name.
+    private func refuseOnBranch(_ what: String, because owned: String = "starts and stops it") throws(OcellusError) {
         if isMultiCamBranch {
-            throw OcellusError(.wrongState, "\(name): this session is one camera of a multi-camera session, which \(owned)")
+            throw OcellusError(.wrongState, "\(what) is refused: this session is one camera of a multi-camera session, which \(owned)")
         }
     }
 
@@ -143,7 +144,7 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     public func addInput(_ device: Device) throws(OcellusError) {
-        try refuseOnBranch("addInput", because: "sets its camera")
+        try refuseOnBranch("setting its input", because: "sets its camera")
         guard canAddInput(device) else {
             throw OcellusError(.invalidArgument, "\(device.uniqueID) cannot be a session input (\(device.isConnected ? "no video formats" : "disconnected"))")
         }
@@ -151,7 +152,7 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     public func removeInput() throws(OcellusError) {
-        try refuseOnBranch("removeInput", because: "sets its camera")
+        try refuseOnBranch("removing its input", because: "sets its camera")
         try change { $0.input = nil }
     }
 
@@ -434,12 +435,12 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// Starts the camera stream. Blocking; callable from any thread but a frame handler.
     public func startRunning() throws(OcellusError) {
-        try refuseOnBranch("startRunning")
+        try refuseOnBranch("starting it")
         try start()
     }
 
     func start() throws(OcellusError) {
-        try refuseOnStreamThread("startRunning")
+        try refuseOnStreamThread("starting the session")
         switching.forgetLoss()
         let configuration = lock.withLock { committed }
         guard !isRunning else { return }
@@ -481,12 +482,12 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// Stops the stream; returns after the last frame handler call. Not from a frame handler.
     public func stopRunning() throws(OcellusError) {
-        try refuseOnBranch("stopRunning")
+        try refuseOnBranch("stopping it")
         try stop()
     }
 
     func stop() throws(OcellusError) {
-        try refuseOnStreamThread("stopRunning")
+        try refuseOnStreamThread("stopping the session")
         retry.cancel()
         let wasRunning = lock.withLock { running }
         // A stream that failed is stopped here too, on this thread: its last release
@@ -499,13 +500,17 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     /// Calls that wait for the camera or microphone stream to end cannot run on that stream's
-    /// own thread (a frame or PCM handler): they are refused there instead of deadlocking.
-    private func refuseOnStreamThread(_ name: String) throws(OcellusError) {
+    /// own thread (a frame or PCM handler): they are refused there instead of deadlocking, saying
+    /// what to do in words any binding's user reads (`what`: "stopping the session").
+    private func refuseOnStreamThread(_ what: String) throws(OcellusError) {
         let (streams, outputs) = lock.withLock { ([picture, depth], committed.frameOutputs) }
         let onStream = streams.contains { $0?.isStreamThread == true } || outputs.contains(where: \.isDeliveringThread)
-        if onStream { throw OcellusError(.wrongState, "\(name) cannot be called from a frame handler") }
-        if audio.isHandlerThread {
-            throw OcellusError(.wrongState, "\(name) cannot be called from an audio handler")
+        let callback = onStream ? "frame" : audio.isHandlerThread ? "audio" : nil
+        if let callback {
+            throw OcellusError(
+                .wrongState,
+                "\(what) waits for the session's \(callback) callbacks to return, so it cannot be done inside one: "
+                    + "do it from another thread (the app's main loop, say)")
         }
     }
 

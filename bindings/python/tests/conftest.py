@@ -143,3 +143,14 @@ def private_daemon():
     daemon = PrivateDaemon()
     yield daemon
     daemon.stop()
+
+
+@pytest.fixture
+def session():
+    """A capture session of its own context, with the test bed's first camera at hand (`session.camera`)."""
+    import ocellus   # after the path above is set
+    with ocellus.Context("org.ocellus.test.session") as ctx:
+        session = ctx.capture_session()
+        session.camera = next(d for d in ctx.devices() if d.unique_id == "usb-1d6b:0110-VCAM-0000")
+        yield session
+        session.close()

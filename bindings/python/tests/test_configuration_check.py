@@ -8,17 +8,6 @@ import pytest
 import ocellus
 from ocellus import ConfigurationAdjustment, VideoDataOutput
 
-VCAM0 = "usb-1d6b:0110-VCAM-0000"
-
-
-@pytest.fixture
-def session():
-    with ocellus.Context("org.ocellus.test.check") as ctx:
-        session = ctx.capture_session()
-        session.camera = next(d for d in ctx.devices() if d.unique_id == VCAM0)
-        yield session
-        session.close()
-
 
 def test_without_an_input_there_is_nothing_to_check(session):
     assert session.check_configuration() is None
@@ -57,3 +46,4 @@ def test_the_check_is_of_the_changes_not_committed_yet_and_raises_what_committin
     with pytest.raises(ocellus.InvalidArgument) as committed:
         session.commit_configuration()
     assert str(checked.value) == str(committed.value) and "offers no format that serves every output" in str(checked.value)
+
