@@ -29,15 +29,10 @@ HANDLE_TYPES = ["oc_context", "oc_device", "oc_device_list", "oc_control_list", 
 # Every `typedef enum … NAME;` of the header (filled by parse): a new enum is covered without
 # being listed here.
 ENUM_TYPES = set()
-# Structs the caller fills, each opening with struct_size.
-SIZED_STRUCTS = {"oc_context_options": "oc_context_options_init(&{v})",
-                 "oc_format_info": "{v}.struct_size = sizeof {v}",
-                 "oc_control_info": "{v}.struct_size = sizeof {v}",
-                 "oc_photo_settings": "{v}.struct_size = sizeof {v}",
-                 "oc_metadata_statistics": "{v}.struct_size = sizeof {v}",
-                 "oc_face_driven_state": "{v}.struct_size = sizeof {v}",
-                 "oc_center_stage_state": "{v}.struct_size = sizeof {v}",
-                 "oc_hardware_cost": "{v}.struct_size = sizeof {v}"}
+# Structs the caller fills, each opening with struct_size (filled by parse from the header, so a
+# new one is covered without being listed): set up with its `_init` function where the header has
+# one, else by setting struct_size.
+SIZED_STRUCTS = {}
 
 # Where NULL means something (documented in the header), not an error.
 NULL_MEANS_SOMETHING = {
@@ -82,6 +77,9 @@ def c_source_without_comments(text):
 def parse(header):
     text = c_source_without_comments(header)
     ENUM_TYPES.update(re.findall(r"typedef\s+enum\s+\w*\s*\{[^}]*\}\s*(\w+)\s*;", text))
+    for struct in re.findall(r"typedef\s+struct\s+\w*\s*\{\s*uint32_t\s+struct_size\s*;[^}]*\}\s*(\w+)\s*;", text):
+        initializer = re.search(rf"\b{struct}_init\s*\(", text)
+        SIZED_STRUCTS[struct] = f"{struct}_init(&{{v}})" if initializer else "{v}.struct_size = sizeof {v}"
     typedefs = {}
     for match in re.finditer(r"typedef\s+void\s*\(\s*\*\s*(\w+)\s*\)\s*\(([^;]*)\)\s*;", text):
         typedefs[match.group(1)] = [p.strip() for p in match.group(2).split(",")]
