@@ -34,7 +34,11 @@ import Glibc
 
         var started: [CompanionStream] { lock.withLock { streams } }
         var stopped: Int { lock.withLock { stops } }
-        var seen: [UInt64] { lock.withLock { sequences } }
+        /// What reached the handler, once every frame handed to the output's thread is delivered.
+        var seen: [UInt64] {
+            output.waitForDelivery()
+            return lock.withLock { sequences }
+        }
     }
 
     func runningSession(with companions: RecordingCompanion...) throws -> (CaptureSession, ScriptedBackend) {
