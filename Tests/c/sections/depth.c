@@ -45,13 +45,16 @@ static int test_two_cameras_paired_by_capture_time(void)
         CHECK(oc_capture_session_add_output(sessions[i], outputs[i]) == OC_OK);
         CHECK(oc_capture_session_start_running(sessions[i]) == OC_OK);
     }
+    /* Frames the first camera sent before the second streamed had no partner to find: what is
+     * unmatched is counted from when both stream (a slow second start left 4 before it once). */
+    uint64_t unmatched_before = oc_output_synchronizer_unmatched_frames(synchronizer, OC_SYNC_STREAM_FIRST);
     usleep(1200 * 1000);
     for (int i = 0; i < 2; i++) oc_capture_session_stop_running(sessions[i]);
     pthread_mutex_lock(&seen.lock);
     int pairs = seen.pairs, apart = seen.apart;
     pthread_mutex_unlock(&seen.lock);
     CHECK(pairs >= 15 && apart == 0 && oc_output_synchronizer_delivered_pairs(synchronizer) == (uint64_t)pairs);
-    CHECK(oc_output_synchronizer_unmatched_frames(synchronizer, OC_SYNC_STREAM_FIRST) <= 3);
+    CHECK(oc_output_synchronizer_unmatched_frames(synchronizer, OC_SYNC_STREAM_FIRST) - unmatched_before <= 3);
     oc_output_synchronizer_destroy(synchronizer);
     for (int i = 0; i < 2; i++) {
         oc_capture_session_destroy(sessions[i]);
