@@ -322,7 +322,7 @@ def rust_doc(doc, indent=""):
     return [f"{indent}/// " + doc.replace("[", "\\[").replace("]", "\\]")] if doc else []
 
 
-def rust_value(value, kind):
+def rust_value(value):
     fourcc = re.match(r"OC_FOURCC\('(.)', '(.)', '(.)', '(.)'\)", value)
     if fourcc:
         return f'oc_fourcc(*b"{"".join(fourcc.groups())}")'
@@ -355,14 +355,14 @@ def rust_crate(items):
                 out += rust_doc(item["doc"]) + [f"pub type {name} = {integer};"]
             for value in item["values"]:
                 out += rust_doc(value["doc"] or item["doc"] if not name else value["doc"])
-                out.append(f"pub const {value['name']}: {type_name} = {rust_value(value['value'], type_name)};")
+                out.append(f"pub const {value['name']}: {type_name} = {rust_value(value['value'])};")
         elif kind == "callback":
             parameters = ", ".join(f"{rust_name(p)}: {rust_type(t)}" for t, p, _ in item["parameters"])
             out += rust_doc(item["doc"]) + [f'pub type {name} = Option<unsafe extern "C" fn({parameters})>;']
         elif kind == "alias":
             out += rust_doc(item["doc"]) + [f"pub type {name} = {SCALARS_RS[item['type']]};"]
         elif kind == "define" and item["value"].startswith("OC_FOURCC("):
-            out += rust_doc(item["doc"]) + [f"pub const {name}: u32 = {rust_value(item['value'], 'u32')};"]
+            out += rust_doc(item["doc"]) + [f"pub const {name}: u32 = {rust_value(item['value'])};"]
         elif kind == "function":
             parameters = ", ".join(f"{rust_name(p)}: {rust_type(t)}" for t, p, _ in item["parameters"])
             returns = "" if item["returns"] == "void" else f" -> {rust_type(item['returns'])}"

@@ -104,7 +104,7 @@ struct FormatChoice {
         let choice = PictureChoice(
             configuration, input: input, conversion: conversion,
             others: ignoringBus ? nil : reservations(besideBusOf: input))
-        if let sharing { return try choice.share(sharing) }
+        if let sharing { return try choice.shared(sharing) }
         return try choice.choose(excluding: excluding)
     }
 }

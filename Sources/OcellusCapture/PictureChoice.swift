@@ -159,7 +159,7 @@ struct PictureChoice {
 
     /// The format and rate another app streams the camera in, when it serves the outputs: the
     /// only one it can be shared in, whatever the camera lists (the bus carries it already).
-    func share(_ running: (format: VideoFormat, rate: FrameRate)) throws(OcellusError) -> (format: VideoFormat, rate: FrameRate) {
+    func shared(_ running: (format: VideoFormat, rate: FrameRate)) throws(OcellusError) -> (format: VideoFormat, rate: FrameRate) {
         guard servesAll(running.format) else { throw FormatRefusal.cannotShare(self) }
         return running
     }
