@@ -78,12 +78,14 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
     ) throws(OcellusError) {
         try AppID.validate(appID)
         self.appID = appID
+        // The microphone device routes to inputs of the backend that streams sound; with none it
+        // never connects and reports OC_BACKEND_PIPEWIRE, the header's default.
         microphone = Device(
             uniqueID: "microphone", name: "Microphone", type: .microphone, position: .unspecified,
-            backend: .pipewire, backendKey: "", formats: [], vendorID: nil, productID: nil,
+            backend: backends.first(where: \.capabilities.streamsSound)?.kind ?? .pipewire, backendKey: "", formats: [], vendorID: nil, productID: nil,
             serialNumber: nil, pluggedMicroseconds: nil, properties: [:], route: microphoneRoute,
             capabilities: BackendCapabilities(streamsSound: true))
-        self.stateDirectory = try StateDirectory.resolve(explicit: stateDirectory, environment: environmentVariable)
+        self.stateDirectory = try StateDirectory.resolve(explicit: stateDirectory) { name throws(OcellusError) in try environmentVariable(name) }
         sharedSerials = SharedSerials(directory: self.stateDirectory)
         microphone.listed(by: self)
         var firstError: OcellusError?
