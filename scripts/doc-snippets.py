@@ -29,7 +29,7 @@ int32_t capture_angle;
 
 
 def blocks(root):
-    for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+    for path in [root / "README.md", *sorted((root / "docs").rglob("*.md"))]:
         text = path.read_text()
         for match in re.finditer(r"^```(c|python)\n(.*?)^```$", text, re.M | re.S):
             line = text[:match.start()].count("\n") + 1

@@ -115,6 +115,9 @@ if MYPYPATH="$ROOT/bindings/python" "${PYTHON:-/usr/bin/python3}" "$ROOT/scripts
 	ok "code blocks of the README and docs/: C with -Wall -Wextra -Werror -pedantic, Python with mypy --strict ($(tail -1 "$PREFIX/snippets.log"))"
 else not_ok "code blocks of the README and docs/:"; head -40 "$PREFIX/snippets.log"; fi
 
+if problems=$(python3 "$ROOT/scripts/doc-links.py" "$ROOT"); then ok "links of the README, CHANGELOG and docs/: every file and heading they name exists ($(echo "$problems" | tail -1))"
+else not_ok "broken links in the README, CHANGELOG or docs/:"; echo "$problems" | head; fi
+
 # Completion of values, through the installed script and the built CLI (the test bed's cameras).
 completes() {   # EXPECTED WORD... : the completion of the last word includes every EXPECTED word
 	local expected=$1
