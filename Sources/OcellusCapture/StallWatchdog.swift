@@ -41,6 +41,10 @@ public final class StallWatchdog: @unchecked Sendable {
 
     public init() {}
 
+    // A watch that gave up ended its thread with no disarm after it: reclaim the thread (on the
+    // watchdog's own thread when its report dropped the last reference).
+    deinit { if let thread { joinUnlessCurrent(thread) } }
+
     /// On the stream thread, for every frame.
     @inline(__always)
     public func frameArrived(at arrival: UInt64) {

@@ -145,7 +145,8 @@ public final class MovieFileOutput: @unchecked Sendable {
             starting = false
             recording = started
         }
-        _ = startThread { [self] in run(started) }
+        // Waited for through the recording's own `done`, not joined.
+        pthread_detach(startThread { [self] in run(started) })
         // The session may have stopped while the writer opened: then nothing will end this recording.
         if membership.runningSession(delivering: videoOutput) == nil {
             end(OcellusError(.wrongState, "the session stopped while the recording started"))

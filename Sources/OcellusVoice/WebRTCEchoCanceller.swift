@@ -27,12 +27,12 @@ final class WebRTCEchoCanceller: EchoCanceller {
         /// plugins/echo-webrtc/ocellus_echo.h's OCELLUS_ECHO_INTERFACE_VERSION.
         static let interfaceVersion: Int32 = 1
 
-        static func load() throws(OcellusError) -> Library {
+        static func load(environment: LoadedLibrary.Environment = LoadedLibrary.processEnvironment) throws(OcellusError) -> Library {
             try LoadedLibrary.plugin(
                 "libocellus-echo-webrtc.so", what: "echo canceller plugin", environmentVariable: "OCELLUS_ECHO_CANCELLER_LIB",
                 versionSymbol: "ocellus_echo_interface_version", version: interfaceVersion,
                 needs: "echo cancellation needs Ocellus's plugin libocellus-echo-webrtc.so and webrtc-audio-processing",
-                install: "install libwebrtc-audio-processing1"
+                install: "install libwebrtc-audio-processing1", environment: environment
             ) { loaded in
                 guard let latency = loaded.symbol("ocellus_echo_latency", as: Latency.self),
                     let new = loaded.symbol("ocellus_echo_new", as: New.self), let free = loaded.symbol("ocellus_echo_free", as: Free.self),

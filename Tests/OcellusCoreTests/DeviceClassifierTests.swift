@@ -220,18 +220,22 @@ import Glibc
     }
 
     @Test func aVariableThatIsNotUTF8IsAnErrorNotAnotherDirectory() {
-        setenv("OCELLUS_TEST_STATE_NOT_UTF8", "/tmp/caf\u{E9}", 1) // as UTF-8: valid
-        #expect((try? environmentVariable("OCELLUS_TEST_STATE_NOT_UTF8")) == "/tmp/caf\u{E9}")
-        let latin1: [CChar] = Array("/tmp/caf".utf8CString.dropLast()) + [CChar(bitPattern: 0xE9), 0]
-        setenv("OCELLUS_TEST_STATE_NOT_UTF8", latin1, 1)
-        defer { unsetenv("OCELLUS_TEST_STATE_NOT_UTF8") }
-        #expect { try environmentVariable("OCELLUS_TEST_STATE_NOT_UTF8") } throws: { error in
-            (error as? OcellusError)?.message.contains("OCELLUS_TEST_STATE_NOT_UTF8 is not valid UTF-8") == true
+        let utf8 = strdup("/tmp/caf\u{E9}")! // as UTF-8: valid
+        let latin1 = UnsafeMutablePointer<CChar>.allocate(capacity: 10)
+        defer {
+            free(utf8)
+            latin1.deallocate()
+        }
+        latin1.initialize(from: Array("/tmp/caf".utf8CString.dropLast()) + [CChar(bitPattern: 0xE9), 0], count: 10)
+        let variables = ["VALID": UnsafePointer(utf8), "LATIN1": UnsafePointer(latin1)]
+        #expect((try? environmentVariable("VALID", lookup: { variables[$0] })) == "/tmp/caf\u{E9}")
+        #expect { try environmentVariable("LATIN1", lookup: { variables[$0] }) } throws: { error in
+            (error as? OcellusError)?.message.contains("LATIN1 is not valid UTF-8") == true
         }
         #expect(throws: OcellusError.self) {
             try StateDirectory.resolve(explicit: nil) { name throws(OcellusError) in
                 switch name {
-                case "XDG_STATE_HOME": try environmentVariable("OCELLUS_TEST_STATE_NOT_UTF8")
+                case "XDG_STATE_HOME": try environmentVariable("LATIN1", lookup: { variables[$0] })
                 case "HOME": "/h"
                 default: nil
                 }

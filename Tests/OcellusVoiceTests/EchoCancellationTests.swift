@@ -110,18 +110,17 @@ final class PassThroughEngine: VoiceEngine {
     }
 
     @Test func aMissingPluginSaysWhatAndWhere() throws {
-        setenv("OCELLUS_ECHO_CANCELLER_LIB", "/nonexistent/libocellus-echo-webrtc.so", 1)
-        defer { unsetenv("OCELLUS_ECHO_CANCELLER_LIB") }
-        do throws(OcellusError) { _ = try WebRTCEchoCanceller.Library.load(); Issue.record("loaded a plugin that is not there") } catch {
+        let environment = { $0 == "OCELLUS_ECHO_CANCELLER_LIB" ? "/nonexistent/libocellus-echo-webrtc.so" : nil }
+        do throws(OcellusError) { _ = try WebRTCEchoCanceller.Library.load(environment: environment); Issue.record("loaded a plugin that is not there") } catch
+        {
             #expect(error.code == .libraryUnavailable)
             #expect(error.message.contains("libwebrtc-audio-processing1") && error.message.contains("/nonexistent/libocellus-echo-webrtc.so"))
         }
     }
 
     @Test func aLibraryThatIsNotThePluginIsRefused() throws {
-        setenv("OCELLUS_ECHO_CANCELLER_LIB", "libm.so.6", 1)
-        defer { unsetenv("OCELLUS_ECHO_CANCELLER_LIB") }
-        do throws(OcellusError) { _ = try WebRTCEchoCanceller.Library.load(); Issue.record("libm loaded as the plugin") } catch {
+        let environment = { $0 == "OCELLUS_ECHO_CANCELLER_LIB" ? "libm.so.6" : nil }
+        do throws(OcellusError) { _ = try WebRTCEchoCanceller.Library.load(environment: environment); Issue.record("libm loaded as the plugin") } catch {
             #expect(error.message.contains("libm.so.6 is not Ocellus's echo canceller plugin"))
         }
     }

@@ -206,28 +206,26 @@ import Testing
     }
 
     @Test func aMissingLibrarySaysWhatAndWhere() throws {
-        setenv("OCELLUS_RNNOISE_LIB", "/nonexistent/librnnoise.so", 1)
-        defer { unsetenv("OCELLUS_RNNOISE_LIB") }
-        #expect(throws: OcellusError.self) { try RNNoise.Library.load() }
-        do throws(OcellusError) { _ = try RNNoise.Library.load() } catch {
+        let environment = { $0 == "OCELLUS_RNNOISE_LIB" ? "/nonexistent/librnnoise.so" : nil }
+        #expect(throws: OcellusError.self) { try RNNoise.Library.load(environment: environment) }
+        do throws(OcellusError) { _ = try RNNoise.Library.load(environment: environment) } catch {
             #expect(error.code == .libraryUnavailable)
             #expect(error.message.contains("OCELLUS_RNNOISE_LIB") && error.message.contains("/nonexistent/librnnoise.so"))
         }
     }
 
     @Test func aDeepFilterNetWithoutItsModelSaysSo() throws {
-        setenv("OCELLUS_DEEPFILTER_MODEL", "/nonexistent/model.tar.gz", 1)
-        defer { unsetenv("OCELLUS_DEEPFILTER_MODEL") }
-        do throws(OcellusError) { _ = try DeepFilterNet.Library.load(); Issue.record("loaded without a model") } catch {
+        let environment = { $0 == "OCELLUS_DEEPFILTER_MODEL" ? "/nonexistent/model.tar.gz" : getenv($0).map { String(cString: $0) } }
+        do throws(OcellusError) { _ = try DeepFilterNet.Library.load(environment: environment); Issue.record("loaded without a model") } catch {
             #expect(error.code == .libraryUnavailable)
             #expect(error.message.contains("OCELLUS_DEEPFILTER"), "says what to set: \(error.message)")
         }
     }
 
     @Test func aLibraryThatIsNotRNNoiseIsRefused() throws {
-        setenv("OCELLUS_RNNOISE_LIB", "libm.so.6", 1)
-        defer { unsetenv("OCELLUS_RNNOISE_LIB") }
-        do throws(OcellusError) { _ = try RNNoise.Library.load(); Issue.record("libm loaded as RNNoise") } catch {
+        do throws(OcellusError) {
+            _ = try RNNoise.Library.load(environment: { $0 == "OCELLUS_RNNOISE_LIB" ? "libm.so.6" : nil }); Issue.record("libm loaded as RNNoise")
+        } catch {
             #expect(error.message.contains("libm.so.6 is not RNNoise"))
         }
     }

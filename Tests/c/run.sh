@@ -152,6 +152,12 @@ if problems=$(python3 "$ROOT/scripts/mirrors.py" --check 2>&1); then ok "exports
 else not_ok "a mirror is not what the header makes:"; echo "$problems" | head; fi
 if (cd "$ROOT" && "${SWIFT:-swift}" package dump-package 2>/dev/null | python3 scripts/layers.py --check docs/DESIGN.md); then ok "docs/DESIGN.md's layer diagram is Package.swift's"
 else not_ok "docs/DESIGN.md's layer diagram differs from Package.swift"; fi
+# A started thread is joined or detached, else its stack stays mapped until the process ends
+# (ThreadSanitizer's "thread leak"); tests read the environment through a lookup they pass, since
+# setenv beside the other tests' getenv is a race glibc does not guard.
+if leaks=$(grep -rnE '_ = (OcellusCore\.)?startThread|\b(setenv|putenv|unsetenv)\(' "$ROOT/Sources" "$ROOT/Tests" --include='*.swift'); then
+	not_ok "a thread neither joined nor detached, or the environment changed in Swift code:"; echo "$leaks" | head
+else ok "every started thread is kept or detached, and no Swift code changes the environment"; fi
 # A checked `unowned` capture traps when its closure runs on another thread while the owner's
 # deinit is under way (a thread not yet started, a loop callback waiting for the lock): weak, a
 # strong reference to state the thread owns, or unowned(unsafe) where deinit joins the thread.

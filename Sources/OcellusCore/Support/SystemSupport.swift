@@ -61,9 +61,12 @@ public func joinUnlessCurrent(_ thread: pthread_t) {
 }
 
 /// An environment variable's text. Bytes that are not UTF-8 are an error naming the
-/// variable, never replaced: a repaired path would name another directory.
-public func environmentVariable(_ name: String) throws(OcellusError) -> String? {
-    guard let raw = getenv(name) else { return nil }
+/// variable, never replaced: a repaired path would name another directory. `lookup` is the
+/// process's environment, or a test's own (setenv beside other threads' getenv is a race).
+public func environmentVariable(
+    _ name: String, lookup: (String) -> UnsafePointer<CChar>? = { getenv($0).map { UnsafePointer($0) } }
+) throws(OcellusError) -> String? {
+    guard let raw = lookup(name) else { return nil }
     guard let text = String(validatingCString: raw) else {
         throw OcellusError(.invalidArgument, "\(name) is not valid UTF-8; Ocellus takes paths and names as UTF-8 bytes")
     }
