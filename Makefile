@@ -281,28 +281,37 @@ fuzz: fuzz-build
 test-fuzz: fuzz-build
 	Tests/fuzz/run.sh $(FUZZ_BUILD)/debug/ocellus-fuzz 10
 
-# The Swift suites (unit tests and the PipeWire tests on a private daemon) under
-# AddressSanitizer and ThreadSanitizer, each in its own build folder. Not part of `make test`
-# (two more full builds); see docs/DESIGN.md for what each covers and what it cannot.
-# The ThreadSanitizer stress (part of the test command): the library built with -sanitize=thread,
-# driven from C by threads at once on the test bed (Tests/sanitizers/stress.c); a race ends it.
-# The program links the toolchain's libdispatch and BlocksRuntime, which TSan's runtime expects.
-TSAN_BUILD := .build/tsan-lib
+# ThreadSanitizer, in the test command: the Swift suite (unit tests and the PipeWire tests on the
+# test bed), the C suite's abi_test and a stress driving the C ABI from several threads at once
+# (Tests/sanitizers/stress.c), against the library and tests built with -sanitize=thread in one
+# build folder. A race ends the run. The C programs link the toolchain's libdispatch and
+# BlocksRuntime, which TSan's runtime expects; plugins are the normal build's (C++, not
+# instrumented).
+TSAN_BUILD := .build/tsan
 SWIFT_BIN := $(dir $(realpath $(SWIFT)))
+TSAN_CC = $(SWIFT_BIN)clang -std=c99 -fsanitize=thread -g -O1 -pthread -Iinclude -L$(TSAN_BUILD)/debug -locellus \
+	-L$(SWIFT_BIN)../lib/swift/linux -ldispatch -lBlocksRuntime \
+	-Wl,-rpath,$(abspath $(TSAN_BUILD))/debug -Wl,-rpath,$(realpath $(SWIFT_BIN)../lib/swift/linux)
+TSAN_RUN = OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_ECHO_CANCELLER_LIB=$(abspath $(ECHO_PLUGIN)) OCELLUS_FACES_LIB=$(abspath $(FACES_PLUGIN)) \
+	OCELLUS_CODES_LIB=$(abspath $(CODES_PLUGIN)) OCELLUS_TESTBED_SCRIPT=$(abspath $(TESTBED)) $(TESTBED) run -- \
+	env TSAN_OPTIONS="halt_on_error=1 suppressions=$(abspath Tests/sanitizers/tsan.supp)"
 test-tsan: build
+	$(SWIFT) build --build-path $(TSAN_BUILD) --sanitize=thread --build-tests
 	$(SWIFT) build --build-path $(TSAN_BUILD) --sanitize=thread --product ocellus
 	ln -sf libocellus.so $(TSAN_BUILD)/debug/libocellus.so.0
-	$(SWIFT_BIN)clang -std=c11 -fsanitize=thread -g -O1 -pthread -Iinclude Tests/sanitizers/stress.c -o $(TSAN_BUILD)/tsan-stress \
-		-L$(TSAN_BUILD)/debug -locellus -L$(SWIFT_BIN)../lib/swift/linux -ldispatch -lBlocksRuntime \
-		-Wl,-rpath,$(abspath $(TSAN_BUILD))/debug -Wl,-rpath,$(realpath $(SWIFT_BIN)../lib/swift/linux)
-	OCELLUS_CLI=$(abspath $(CLI)) OCELLUS_FACES_LIB=$(abspath $(FACES_PLUGIN)) $(TESTBED) run -- \
-		env TSAN_OPTIONS="halt_on_error=1 suppressions=$(abspath Tests/sanitizers/tsan.supp)" $(TSAN_BUILD)/tsan-stress
+	$(TSAN_CC) Tests/sanitizers/stress.c -o $(TSAN_BUILD)/tsan-stress
+	$(TSAN_CC) Tests/c/abi_test.c -o $(TSAN_BUILD)/tsan-abi-test
+	$(TSAN_RUN) $(SWIFT) test --skip-build --build-path $(TSAN_BUILD) --sanitize=thread --xunit-output $(abspath $(BUILD))/tsan-tests.xml; \
+	status=$$?; $(PYTHON) scripts/xunit-summary.py $(BUILD)/tsan-tests.xml $(BUILD)/tsan-tests-swift-testing.xml && [ $$status = 0 ]
+	$(TSAN_RUN) $(TSAN_BUILD)/tsan-abi-test
+	$(TSAN_RUN) $(TSAN_BUILD)/tsan-stress
 
+# The Swift suites under AddressSanitizer (LeakSanitizer included; XCTest's own objects are
+# suppressed). Not part of `make test`: one more full build; docs/design/hardening.md says what it
+# covers and what it cannot.
 test-sanitizers: build
 	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- env LSAN_OPTIONS=suppressions=$(abspath Tests/sanitizers/lsan.supp) \
 		$(SWIFT) test --build-path .build/asan --sanitize=address
-	OCELLUS_CLI=$(abspath $(CLI)) $(TESTBED) run -- env TSAN_OPTIONS=halt_on_error=1 \
-		$(SWIFT) test --build-path .build/tsan --sanitize=thread
 
 # Unplug/replug, SIGKILL mid-recording and daemon kills, many times, with fds, threads and
 # RSS before and after (Tests/soak/soak.py; CYCLES, KILLS, DAEMONS set the counts). Not in CI.

@@ -76,11 +76,11 @@ import Testing
         #expect(!stream.isStreamThread)
         scripted.feed(sequence: 1)
         #expect(stream.isStreamThread)
-        var elsewhere = true
-        let other = Thread { elsewhere = stream.isStreamThread }
+        let elsewhere = Locked(true) // read on another thread
+        let other = Thread { elsewhere.withLock { $0 = stream.isStreamThread } }
         other.start()
         while !other.isFinished { usleep(1000) }
-        #expect(!elsewhere)
+        #expect(!elsewhere.withLock { $0 })
         // A thread that ended may hand its id to a new one: a failed stream claims no thread.
         scripted.fail(OcellusError(.disconnected, "gone"))
         #expect(failures.made == 1 && !stream.isStreamThread)

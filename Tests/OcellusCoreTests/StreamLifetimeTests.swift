@@ -62,14 +62,16 @@ import Testing
         try session.addOutput(VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480))
         try session.addAudioInput(microphone)
         let audio = AudioDataOutput()
-        var answer: String?
+        let answer = Locked<String?>(nil) // set on the stream's thread
         audio.sampleHandler = { [camera] _ in
             // The same camera again: a change that keeps every stream.
-            do throws(OcellusError) { try session.addInput(camera); answer = "ok" } catch { answer = error.message }
+            let said: String
+            do throws(OcellusError) { try session.addInput(camera); said = "ok" } catch { said = error.message }
+            answer.withLock { $0 = said }
         }
         try session.addAudioOutput(audio)
         try session.startRunning() // hung here while the handler waited for the stream changes' lock
-        #expect(answer == "ok")
+        #expect(answer.withLock { $0 } == "ok")
         try session.stopRunning()
     }
 }

@@ -127,6 +127,12 @@ static void record(oc_context *ctx, oc_hotplug_event event, oc_device *device, v
     pthread_mutex_unlock(&r->lock);
 }
 
+/* What a callback writes and the test's thread polls without a lock goes through these, so that
+ * the poll also sees what the callback wrote before (ThreadSanitizer checks it: `make test-tsan`). */
+#define SHARED_GET(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define SHARED_SET(x, value) __atomic_store_n(&(x), (value), __ATOMIC_RELEASE)
+#define SHARED_ADD(x, n) __atomic_fetch_add(&(x), (n), __ATOMIC_ACQ_REL)
+
 /* Waits until `*counter`, guarded by `lock` and signalled on `changed`, reaches `target` (or 10 s pass). */
 static int wait_until(pthread_mutex_t *lock, pthread_cond_t *changed, const int *counter, int target)
 {

@@ -3,7 +3,7 @@
 
 /* `leading`: quiet buffers before the tone began. PipeWire 1.4 gives a client linking to the test
  * bed's microphone (a follower stream of its own process) one quantum of silence first. */
-struct audio_log { volatile size_t frames; volatile int wrong_format, silent, leading; };
+struct audio_log { size_t frames; int wrong_format, silent, leading; };
 
 static void on_audio(oc_audio_data_output *output, const float *samples, size_t frame_count, uint32_t channels,
                      uint32_t sample_rate, uint64_t timestamp_ns, void *user_data)
@@ -12,10 +12,11 @@ static void on_audio(oc_audio_data_output *output, const float *samples, size_t 
     float peak = 0;
     (void)output; (void)timestamp_ns;
     for (size_t i = 0; i < frame_count * channels; i++) peak = samples[i] > peak ? samples[i] : peak;
-    if (channels != 2 || sample_rate != 48000) log->wrong_format++;
-    if (peak < 0.01f && log->frames == 0) log->leading++;
-    else if (peak < 0.01f) log->silent++;
-    if (peak >= 0.01f || log->frames > 0) log->frames += frame_count;
+    size_t heard = SHARED_GET(log->frames);
+    if (channels != 2 || sample_rate != 48000) SHARED_ADD(log->wrong_format, 1);
+    if (peak < 0.01f && heard == 0) SHARED_ADD(log->leading, 1);
+    else if (peak < 0.01f) SHARED_ADD(log->silent, 1);
+    if (peak >= 0.01f || heard > 0) SHARED_ADD(log->frames, frame_count);
 }
 
 static int test_microphone_and_audio_output(void)
@@ -49,10 +50,10 @@ static int test_microphone_and_audio_output(void)
     CHECK(oc_capture_session_add_audio_output(session, audio) == OC_ERROR_WRONG_STATE);
     CHECK(oc_capture_session_start_running(session) == OC_OK);
     double deadline = now_ms() + 10000;
-    while (log.frames < 24000 && now_ms() < deadline) usleep(1000);
+    while (SHARED_GET(log.frames) < 24000 && now_ms() < deadline) usleep(1000);
     CHECK(oc_capture_session_stop_running(session) == OC_OK);
-    CHECK(log.frames >= 24000 && log.wrong_format == 0 && log.silent == 0 && log.leading <= 2);   /* half a second of the tone */
-    CHECK(oc_audio_data_output_delivered_frames(audio) >= log.frames);
+    CHECK(SHARED_GET(log.frames) >= 24000 && SHARED_GET(log.wrong_format) == 0 && SHARED_GET(log.silent) == 0 && SHARED_GET(log.leading) <= 2);   /* half a second of the tone */
+    CHECK(oc_audio_data_output_delivered_frames(audio) >= SHARED_GET(log.frames));
     CHECK(oc_capture_session_remove_audio_output(session, audio) == OC_OK);
     CHECK(oc_capture_session_set_audio_input(session, NULL) == OC_OK);
     oc_audio_data_output_destroy(audio);
@@ -160,11 +161,11 @@ static int test_microphone_modes(void)
     CHECK(oc_capture_session_add_audio_output(session, audio) == OC_OK);
     CHECK(oc_capture_session_start_running(session) == OC_OK);   /* no camera */
     deadline = now_ms() + 10000;
-    while (log.frames < 9600 && now_ms() < deadline) usleep(1000);
+    while (SHARED_GET(log.frames) < 9600 && now_ms() < deadline) usleep(1000);
     CHECK(oc_capture_session_set_preferred_microphone_mode(session, OC_MICROPHONE_MODE_WIDE_SPECTRUM) == OC_OK);
-    while (log.frames < 19200 && now_ms() < deadline) usleep(1000);
+    while (SHARED_GET(log.frames) < 19200 && now_ms() < deadline) usleep(1000);
     CHECK(oc_capture_session_stop_running(session) == OC_OK);
-    CHECK(log.frames >= 19200 && log.wrong_format == 0);
+    CHECK(SHARED_GET(log.frames) >= 19200 && SHARED_GET(log.wrong_format) == 0);
     CHECK(oc_audio_data_output_dropped_frames(audio) == 0 && oc_audio_data_output_dropped_frames(NULL) == 0);
     CHECK(mode_changed_to(&events, OC_OK, "wide_spectrum"));
     CHECK(oc_capture_session_get_echo_cancellation(session, canceller, sizeof canceller, NULL, 0) == OC_OK);

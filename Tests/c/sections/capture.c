@@ -3,7 +3,7 @@
 
 struct frame_log {
     pthread_mutex_t lock;
-    volatile int frames, bad_content, events_started, events_stopped;
+    int frames, bad_content, events_started, events_stopped;
     oc_frame *kept;          /* a retained frame */
     const oc_frame *seen;    /* a frame pointer, stale after its callback */
 };
@@ -19,11 +19,11 @@ static void on_frame(oc_video_data_output *output, const oc_frame *frame, void *
     int x = 320, y = luma ? luma[100 * stride + x * 2] : 0;
     if (!luma || size != 640 * 480 * 2 || stride != 1280 || oc_frame_width(frame) != 640 ||
         oc_frame_plane_count(frame) != 1 || oc_frame_is_full_range(frame) || (y != 16 + 219 * x / 640 && y != 235))
-        log->bad_content++;
+        SHARED_ADD(log->bad_content, 1);
     pthread_mutex_lock(&log->lock);
     if (!log->kept) log->kept = oc_frame_retain(frame);
     log->seen = frame;
-    log->frames++;
+    SHARED_ADD(log->frames, 1);
     pthread_mutex_unlock(&log->lock);
 }
 
@@ -32,8 +32,8 @@ static void on_session_event(oc_capture_session *session, oc_session_event event
 {
     struct frame_log *log = user_data;
     (void)session; (void)error; (void)message;
-    if (event == OC_SESSION_EVENT_STARTED) log->events_started++;
-    if (event == OC_SESSION_EVENT_STOPPED) log->events_stopped++;
+    if (event == OC_SESSION_EVENT_STARTED) SHARED_ADD(log->events_started, 1);
+    if (event == OC_SESSION_EVENT_STOPPED) SHARED_ADD(log->events_stopped, 1);
 }
 
 static int test_capture_session_delivers_frames(void)
@@ -65,10 +65,10 @@ static int test_capture_session_delivers_frames(void)
     CHECK(oc_capture_session_start_running(session) == OC_OK);
     CHECK(oc_capture_session_is_running(session));
     double deadline = now_ms() + 10000;
-    while (log.frames < 10 && now_ms() < deadline) usleep(1000);
+    while (SHARED_GET(log.frames) < 10 && now_ms() < deadline) usleep(1000);
     CHECK(oc_capture_session_stop_running(session) == OC_OK);
-    CHECK(log.frames >= 10 && log.bad_content == 0);
-    CHECK(oc_video_data_output_delivered_frames(output) == (uint64_t)log.frames);
+    CHECK(SHARED_GET(log.frames) >= 10 && SHARED_GET(log.bad_content) == 0);
+    CHECK(oc_video_data_output_delivered_frames(output) == (uint64_t)SHARED_GET(log.frames));
 
     /* A retained frame outlives the stream; a frame pointer from a callback does not. */
     size_t size = 0;
@@ -80,8 +80,8 @@ static int test_capture_session_delivers_frames(void)
     CHECK(oc_frame_width(log.kept) == 0);
 
     deadline = now_ms() + 5000;
-    while (log.events_stopped < 1 && now_ms() < deadline) usleep(1000);
-    CHECK(log.events_started == 1 && log.events_stopped == 1);
+    while (SHARED_GET(log.events_stopped) < 1 && now_ms() < deadline) usleep(1000);
+    CHECK(SHARED_GET(log.events_started) == 1 && SHARED_GET(log.events_stopped) == 1);
     CHECK(oc_capture_session_remove_callback(session, id) == OC_OK);
     CHECK(oc_capture_session_remove_output(session, output) == OC_OK);
     CHECK(oc_capture_session_remove_output(session, output) == OC_ERROR_NOT_FOUND);
@@ -121,7 +121,7 @@ static int test_destroy_delivers_the_stop_before_it(void)
         CHECK(oc_capture_session_start_running(session) == OC_OK);
         CHECK(oc_capture_session_stop_running(session) == OC_OK);
         oc_capture_session_destroy(session);
-        CHECK(log.events_started == 1 && log.events_stopped == 1);
+        CHECK(SHARED_GET(log.events_started) == 1 && SHARED_GET(log.events_stopped) == 1);
         oc_video_data_output_destroy(output);
         pthread_mutex_destroy(&log.lock);
     }

@@ -1,12 +1,12 @@
 /* The C suite: Discovery sessions. Included by abi_test.c, after harness.h; run alone with
  * `Tests/c/run.sh discovery`. */
 
-static volatile int discovery_events;
+static int discovery_events;
 
 static void on_discovery(oc_discovery_session *session, oc_hotplug_event event, oc_device *device, void *user_data)
 {
     (void)session; (void)event; (void)user_data;
-    if (oc_device_get_position(device) == OC_DEVICE_POSITION_FRONT) discovery_events++;
+    if (oc_device_get_position(device) == OC_DEVICE_POSITION_FRONT) SHARED_ADD(discovery_events, 1);
 }
 
 static int test_discovery_session(void)
@@ -29,12 +29,12 @@ static int test_discovery_session(void)
     oc_discovery_session_destroy(session);   /* twice: no crash */
 
     CHECK(oc_discovery_session_create(ctx, 0, OC_MEDIA_TYPE_VIDEO, OC_DEVICE_POSITION_FRONT, &session) == OC_OK);
-    discovery_events = 0;
+    SHARED_SET(discovery_events, 0);
     CHECK(oc_discovery_session_set_callback(session, on_discovery, NULL) == OC_OK);
     CHECK(add_camera("cfront", "--prop api.libcamera.location=front") == 0);
     double deadline = now_ms() + 10000;
-    while (discovery_events < 1 && now_ms() < deadline) usleep(1000);
-    CHECK(discovery_events == 1);
+    while (SHARED_GET(discovery_events) < 1 && now_ms() < deadline) usleep(1000);
+    CHECK(SHARED_GET(discovery_events) == 1);
     CHECK(oc_discovery_session_copy_devices(session, &list) == OC_OK && oc_device_list_count(list) == 1);
     oc_device *front = oc_device_list_get(list, 0);
     CHECK(oc_context_add_disconnected_callback(ctx, front, NULL, NULL, NULL) == OC_ERROR_INVALID_ARGUMENT);

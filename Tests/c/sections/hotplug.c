@@ -71,15 +71,15 @@ static int test_identical_cameras_without_serial_stay_distinct(void)
 }
 
 /* ---- unregistration waits for a callback in flight ---- */
-struct slow { volatile int entered, finished; };
+struct slow { int entered, finished; };
 
 static void slow_callback(oc_context *ctx, oc_hotplug_event event, oc_device *device, void *user_data)
 {
     struct slow *s = user_data;
     (void)ctx; (void)event; (void)device;
-    s->entered = 1;
+    SHARED_SET(s->entered, 1);
     usleep(300 * 1000);
-    s->finished = 1;
+    SHARED_SET(s->finished, 1);
 }
 
 static int test_remove_waits_for_callback_in_flight(void)
@@ -91,10 +91,10 @@ static int test_remove_waits_for_callback_in_flight(void)
     CHECK(oc_context_add_hotplug_callback(ctx, slow_callback, &s, &id) == OC_OK);
     CHECK(add_camera("slow0", "") == 0);
     double deadline = now_ms() + 10000;
-    while (!s.entered && now_ms() < deadline) usleep(1000);
-    CHECK(s.entered);
+    while (!SHARED_GET(s.entered) && now_ms() < deadline) usleep(1000);
+    CHECK(SHARED_GET(s.entered));
     CHECK(oc_context_remove_callback(ctx, id) == OC_OK);
-    CHECK(s.finished);   /* removal returned only after the callback finished */
+    CHECK(SHARED_GET(s.finished));   /* removal returned only after the callback finished */
     remove_camera("slow0");
     oc_context_destroy(ctx);
     return 0;
@@ -105,19 +105,19 @@ static void destroy_from_callback(oc_context *ctx, oc_hotplug_event event, oc_de
     int *status = user_data;
     (void)event; (void)device;
     oc_context_destroy(ctx);   /* not allowed here: must be refused, not deadlock */
-    *status = strstr(oc_last_error_message(), "callbacks") ? 1 : -1;
+    SHARED_SET(*status, strstr(oc_last_error_message(), "callbacks") ? 1 : -1);
 }
 
 static int test_destroy_inside_callback_is_refused(void)
 {
     oc_context *ctx = create();
     CHECK(ctx != NULL);
-    volatile int status = 0;
+    int status = 0;
     CHECK(oc_context_add_hotplug_callback(ctx, destroy_from_callback, (void *)&status, NULL) == OC_OK);
     CHECK(add_camera("inner0", "") == 0);
     double deadline = now_ms() + 10000;
-    while (status == 0 && now_ms() < deadline) usleep(1000);
-    CHECK(status == 1);
+    while (SHARED_GET(status) == 0 && now_ms() < deadline) usleep(1000);
+    CHECK(SHARED_GET(status) == 1);
     oc_device_list *list = NULL;
     CHECK(oc_context_copy_devices(ctx, &list) == OC_OK);   /* still alive */
     oc_device_list_free(list);

@@ -1,7 +1,7 @@
 /* The C suite: Camera selection. Included by abi_test.c, after harness.h; run alone with
  * `Tests/c/run.sh selection`. */
 
-struct preferred_log { volatile int user_changes, system_changes; char last_user[256]; };
+struct preferred_log { int user_changes, system_changes; char last_user[256]; };
 
 static void on_preferred(oc_context *ctx, oc_preferred_camera_kind kind, oc_device *camera, void *user_data)
 {
@@ -9,9 +9,9 @@ static void on_preferred(oc_context *ctx, oc_preferred_camera_kind kind, oc_devi
     (void)ctx;
     if (kind == OC_PREFERRED_CAMERA_USER) {
         snprintf(log->last_user, sizeof log->last_user, "%s", camera ? oc_device_unique_id(camera) : "(none)");
-        log->user_changes++;
+        SHARED_ADD(log->user_changes, 1);
     } else {
-        log->system_changes++;
+        SHARED_ADD(log->system_changes, 1);
     }
 }
 
@@ -42,8 +42,8 @@ static int test_camera_selection(void)
     oc_device *vcam1 = find(list, "usb-1d6b:0111-VCAM-0001"), *mic = find(list, "pipewire-vmic0");
     CHECK(oc_context_set_user_preferred_camera(ctx, vcam1) == OC_OK);
     double deadline = now_ms() + 10000;
-    while ((log.user_changes < 1 || log.system_changes < 1) && now_ms() < deadline) usleep(1000);
-    CHECK(log.user_changes == 1 && log.system_changes == 1);
+    while ((SHARED_GET(log.user_changes) < 1 || SHARED_GET(log.system_changes) < 1) && now_ms() < deadline) usleep(1000);
+    CHECK(SHARED_GET(log.user_changes) == 1 && SHARED_GET(log.system_changes) == 1);
     CHECK(strcmp(log.last_user, "usb-1d6b:0111-VCAM-0001") == 0);
     CHECK(oc_context_copy_user_preferred_camera(ctx, &user) == OC_OK);
     CHECK(user == vcam1);
