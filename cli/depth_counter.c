@@ -2,6 +2,7 @@
 #include "depth_counter.h"
 
 #include "json.h"
+#include "library.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -36,14 +37,12 @@ void depth_counter_json(depth_counter *counter, json *w)
         dropped += oc_depth_data_output_dropped_frames(counter->output, (oc_drop_reason)reason);
     }
     oc_depth_data_output_destroy(counter->output);
-    char name[64] = "";
     pthread_mutex_lock(&counter->lock);
-    if (counter->pixel_format) oc_pixel_format_name(counter->pixel_format, name, sizeof name);
     json_key(w, "depth");
     json_object_begin(w);
     json_key(w, "frames"); json_int(w, (int64_t)counter->frames);
     json_key(w, "dropped"); json_int(w, (int64_t)dropped);
-    json_key(w, "pixel_format"); json_string(w, counter->pixel_format ? name : NULL);
+    pixel_format_json(w, counter->pixel_format);
     json_key(w, "width"); json_int(w, counter->width);
     json_key(w, "height"); json_int(w, counter->height);
     json_object_end(w);

@@ -109,13 +109,18 @@ static void v4l2_nodes_json(json *w, oc_device *device)
     json_array_end(w);
 }
 
+void pixel_format_json(json *w, uint32_t pixel_format)
+{
+    char name[64];
+    oc_pixel_format_name(pixel_format, name, sizeof name);
+    json_key(w, "pixel_format"); json_string(w, pixel_format ? name : NULL);
+}
+
 /* A format as `list --json` shows it (formats and depth_formats). */
 static void format_json(json *w, const oc_format_info *format)
 {
-    char name[64];
-    oc_pixel_format_name(format->pixel_format, name, sizeof name);
     json_object_begin(w);
-    json_key(w, "pixel_format"); json_string(w, name);
+    pixel_format_json(w, format->pixel_format);
     json_key(w, "width"); json_int(w, format->width);
     json_key(w, "height"); json_int(w, format->height);
     json_key(w, "frame_rates");

@@ -24,6 +24,8 @@ oc_device *connected_device(oc_context *ctx, const char *spec);
 int close_context(oc_context *ctx, int status);
 /* The `list --json` device object. */
 void device_json(json *w, oc_device *device);
+/* "pixel_format": the format's one name (oc_pixel_format_name; null for 0). */
+void pixel_format_json(json *w, uint32_t pixel_format);
 /* `UNIQUE_ID "NAME"` or "none". */
 const char *device_label(oc_device *device, strbuf *out);
 

@@ -49,9 +49,10 @@ static void format_summary(oc_device *device, strbuf *out)
                 if (highest > fps) fps = highest;
             }
         }
-        char fourcc[5], number[32];
+        char name[64] = "", number[32];
+        oc_pixel_format_name(format.pixel_format, name, sizeof name);
         if (out->length > 0) text_append(out, ", ");
-        text_printf(out, "%s %u sizes ≤%ux%u", oc_fourcc_string(format.pixel_format, fourcc), sizes, width, height);
+        text_printf(out, "%s %u sizes ≤%ux%u", name, sizes, width, height);
         if (fps > 0) text_printf(out, " @%s", number_text(fps, number));
     }
 }

@@ -120,9 +120,9 @@ static int snap_depth(const global_options *options, const char *spec, const cha
     json_key(&w, "depth");
     json_object_begin(&w);
     if (!status) status = write_frame_png(&w, directory, "depth", snapshot.depth, 16);
-    char name[64];
+    char name[64] = "";
     oc_pixel_format_name(oc_frame_pixel_format(snapshot.depth), name, sizeof name);
-    json_key(&w, "pixel_format"); json_string(&w, name);
+    pixel_format_json(&w, oc_frame_pixel_format(snapshot.depth));
     json_key(&w, "unit_m"); json_number(&w, oc_frame_depth_unit(snapshot.depth));
     json_key(&w, "timestamp_ns"); json_int(&w, (int64_t)oc_frame_timestamp_ns(snapshot.depth));
     json_object_end(&w);

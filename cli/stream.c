@@ -244,14 +244,15 @@ int command_stream(const global_options *options, arguments *a)
     uint32_t active_format = 0, active_width = 0, active_height = 0;
     oc_fraction active_rate = { 0, 0 };
     oc_capture_session_get_active_format(c.session, &active_format, &active_width, &active_height, &active_rate);
-    char name[64] = "", fourcc[5], number[32];
-    oc_pixel_format_name(pixel_format ? pixel_format : active_format, name, sizeof name);
+    char name[64] = "", number[32];
+    uint32_t shown_format = pixel_format ? pixel_format : active_format;
+    oc_pixel_format_name(active_format, name, sizeof name);
     uint32_t shown_width = width ? width : active_width, shown_height = height ? height : active_height;
     bool live = !as_json && !frame_events;
     if (live && active_format) {
         strbuf line;
         text_init(&line);
-        text_printf(&line, "streaming %s %ux%u at %s fps from %s", oc_fourcc_string(active_format, fourcc), active_width,
+        text_printf(&line, "streaming %s %ux%u at %s fps from %s", name, active_width,
                     active_height, number_text(active_rate.denominator ? (double)active_rate.numerator / active_rate.denominator : 0, number),
                     oc_device_name(c.device));
         emit(line.data);
@@ -278,7 +279,7 @@ int command_stream(const global_options *options, arguments *a)
         json_key(&w, "frames"); json_int(&w, (int64_t)statistics_count(s));
         json_key(&w, "dropped"); json_int(&w, (int64_t)dropped);
         json_key(&w, "fps"); json_number(&w, statistics_fps(s));
-        json_key(&w, "pixel_format"); json_string(&w, name);
+        pixel_format_json(&w, shown_format);
         json_key(&w, "width"); json_int(&w, shown_width);
         json_key(&w, "height"); json_int(&w, shown_height);
         json_key(&w, "latency_ms");

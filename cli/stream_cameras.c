@@ -152,12 +152,11 @@ static uint64_t camera_dropped(const camera_stream *camera)
 }
 
 /* The pixel format and size the camera's frames were delivered in: what was asked, else what it ran. */
-static void delivered_format(const camera_stream *camera, const stream_request *request, char name[64], uint32_t *width, uint32_t *height)
+static uint32_t delivered_format(const camera_stream *camera, const stream_request *request, uint32_t *width, uint32_t *height)
 {
-    name[0] = '\0';
-    oc_pixel_format_name(request->pixel_format ? request->pixel_format : camera->pixel_format, name, 64);
     *width = request->width ? request->width : camera->width;
     *height = request->height ? request->height : camera->height;
+    return request->pixel_format ? request->pixel_format : camera->pixel_format;
 }
 
 static void summary_json(several_cameras *all, const stream_request *request, strbuf *out)
@@ -169,15 +168,13 @@ static void summary_json(several_cameras *all, const stream_request *request, st
     json_array_begin(&w);
     for (int i = 0; i < all->count; i++) {
         camera_stream *camera = &all->cameras[i];
-        char name[64];
-        uint32_t width, height;
-        delivered_format(camera, request, name, &width, &height);
+        uint32_t width, height, pixel_format = delivered_format(camera, request, &width, &height);
         json_object_begin(&w);
         json_key(&w, "unique_id"); json_string(&w, oc_device_unique_id(camera->device));
         json_key(&w, "frames"); json_int(&w, (int64_t)statistics_count(&camera->statistics));
         json_key(&w, "dropped"); json_int(&w, (int64_t)camera_dropped(camera));
         json_key(&w, "fps"); json_number(&w, statistics_fps(&camera->statistics));
-        json_key(&w, "pixel_format"); json_string(&w, name);
+        pixel_format_json(&w, pixel_format);
         json_key(&w, "width"); json_int(&w, width);
         json_key(&w, "height"); json_int(&w, height);
         json_object_end(&w);
@@ -208,9 +205,9 @@ static void summary_text(several_cameras *all, const stream_request *request, st
 {
     for (int i = 0; i < all->count; i++) {
         camera_stream *camera = &all->cameras[i];
-        char name[64], fps[32];
+        char name[64] = "", fps[32];
         uint32_t width, height;
-        delivered_format(camera, request, name, &width, &height);
+        oc_pixel_format_name(delivered_format(camera, request, &width, &height), name, sizeof name);
         text_printf(out, "%s%s: %" PRIu64 " frames, %" PRIu64 " dropped, %s fps, %s %ux%u", i ? "\n" : "",
                     oc_device_unique_id(camera->device), statistics_count(&camera->statistics), camera_dropped(camera),
                     number_text(statistics_fps(&camera->statistics), fps), name, width, height);

@@ -604,9 +604,11 @@ char *oc_fourcc_string(uint32_t fourcc, char *buffer);
 oc_status oc_pixel_format_from_name(const char *name, uint32_t *out);
 
 /**
- * The one name Ocellus uses for a pixel format in every output: its V4L2 code
- * without padding ("YUYV", "MJPG", "Z16"), but "I420" for YU12, with "-BE" for
- * the big-endian flag and hex for unprintable codes. snprintf-style: writes at
+ * The one name Ocellus uses for a pixel format in every output: the everyday
+ * name oc_pixel_format_from_name() takes first ("NV12", "I420", "YUYV", "UYVY",
+ * "MJPEG", "H264", "BGRA", "RGBA", "BGRX", "BGR24", "RGB24", "GRAY8"), else the
+ * V4L2 code without padding ("Z16"), with "-BE" for the big-endian flag and hex
+ * for unprintable codes; oc_fourcc_string() gives the raw code. snprintf-style: writes at
  * most `size` bytes (NUL-terminated) into `buffer` (owned by the caller; NULL
  * when `size` is 0). \returns the name's length without the NUL.
  * \threadsafety Safe from any thread.

@@ -16,6 +16,13 @@ public enum PixelFormatNames {
     /// The names the converters can produce, for messages.
     public static let everyday = ["NV12", "I420", "YUYV", "UYVY", "MJPEG", "BGRA", "RGBA", "BGR24", "RGB24", "GRAY8"]
 
+    /// The one name of each format that has an everyday one (what OpenCV, FFmpeg and requests
+    /// call it), so that a name asked for is the name read back.
+    static let canonical: [FourCC: String] = [
+        .nv12: "NV12", .i420: "I420", .yuyv: "YUYV", .uyvy: "UYVY", .mjpeg: "MJPEG", .h264: "H264",
+        .bgra: "BGRA", .rgba: "RGBA", .bgrx: "BGRX", .bgr24: "BGR24", .rgb24: "RGB24", .grey: "GRAY8"
+    ]
+
     static let bigEndian: UInt32 = 1 << 31
 
     /// The code for `name`: a known name (any case), else any four printable characters
@@ -28,10 +35,10 @@ public enum PixelFormatNames {
         return FourCC(name)
     }
 
-    /// The one name outputs use for `code`: its V4L2 code as `list` has always printed it,
-    /// but I420 for `YU12` (the name FFmpeg, OpenCV and `stream --json` use).
+    /// The one name outputs use for `code`: its everyday name where it has one (BGRA, not
+    /// V4L2's AR24; MJPEG, not MJPG), else its V4L2 code (Z16, Y10B).
     public static func name(_ code: FourCC) -> String {
-        if code == .i420 { return "I420" }
+        if let everyday = canonical[code] { return everyday }
         if code.rawValue & bigEndian != 0 { return name(FourCC(rawValue: code.rawValue & ~bigEndian)) + "-BE" }
         let printable = (0..<4).allSatisfy { (code.rawValue >> UInt32($0 * 8)) & 0xff >= 0x20 && (code.rawValue >> UInt32($0 * 8)) & 0xff < 0x7f }
         return printable ? code.description : "0x" + String(code.rawValue, radix: 16)

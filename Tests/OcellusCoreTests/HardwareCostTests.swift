@@ -92,7 +92,7 @@ import Testing
         #expect(error.message.contains("on usb1") && error.message.contains("Other Webcam (1-3:1.1), Other Webcam (1-4:1.1)"), "\(error.message)")
         #expect(error.message.contains("21% of its periodic time") && error.message.contains("beside 82%"), "\(error.message)")
         #expect(
-            error.message.hasSuffix("; MJPG 1920x1080 at 15.0 fps would fit") == false && error.message.contains("at 15.0 fps would fit"),
+            error.message.hasSuffix("; MJPEG 1920x1080 at 15.0 fps would fit") == false && error.message.contains("at 15.0 fps would fit"),
             "\(error.message)")
         // With the bus full, nothing fits: the message says to stop one or move the camera.
         var full: OcellusError?

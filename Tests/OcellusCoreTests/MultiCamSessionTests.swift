@@ -31,7 +31,7 @@ import Testing
         let log = EventLog<MultiCamSession.Event>()
         _ = multi.events.addObserver(log.append)
         try multi.startRunning()
-        #expect(backend.opened.map { "\($0.format.pixelFormat.name) \($0.format.width)" } == ["YUYV 640", "MJPG 640"])
+        #expect(backend.opened.map { "\($0.format.pixelFormat.name) \($0.format.width)" } == ["YUYV 640", "MJPEG 640"])
         #expect(log.wait { $0.contains { if case .started = $0 { true } else { false } } })
         // The second camera's fallback is an event of the session, naming it.
         #expect(
@@ -100,7 +100,7 @@ import Testing
         #expect(!multi.isRunning && backend.opened.count == 1 && backend.opened.allSatisfy { $0.isStopped })
         try pinned.setBusFit(.on)
         try multi.startRunning()
-        #expect(backend.opened.suffix(2).map { "\($0.format.pixelFormat.name) \($0.format.maxFrameRate!.framesPerSecond)" } == ["MJPG 30.0", "MJPG 15.0"])
+        #expect(backend.opened.suffix(2).map { "\($0.format.pixelFormat.name) \($0.format.maxFrameRate!.framesPerSecond)" } == ["MJPEG 30.0", "MJPEG 15.0"])
         try multi.stopRunning()
     }
 
@@ -193,7 +193,7 @@ import Testing
         try pinned.addOutput(VideoDataOutput(pixelFormat: .yuyv, width: 640, height: 480))
         try pinned.startRunning()
         #expect(
-            backend.opened.map { "\($0.format.pixelFormat.name) \($0.format.maxFrameRate!.framesPerSecond)" } == ["MJPG 30.0"],
+            backend.opened.map { "\($0.format.pixelFormat.name) \($0.format.maxFrameRate!.framesPerSecond)" } == ["MJPEG 30.0"],
             "MJPEG at the full rate before YUYV at a lower one")
         try pinned.stopRunning()
     }
@@ -216,7 +216,7 @@ import Testing
                 $0.contains {
                     if case .formatFallback(let fallback) = $0 {
                         "\(fallback)"
-                            == "usb-046d:082d-X runs MJPG 640x480 at 30.0 fps instead of YUYV 640x480 at 30.0 fps: the kernel refused it (\(refusal.message))"
+                            == "usb-046d:082d-X runs MJPEG 640x480 at 30.0 fps instead of YUYV 640x480 at 30.0 fps: the kernel refused it (\(refusal.message))"
                     } else {
                         false
                     }

@@ -1,7 +1,7 @@
 import CTurboJPEG
-import OcellusCore
 import Testing
 
+@testable import OcellusCore
 @testable import OcellusMedia
 
 /// Conversions checked on pixel content: frames drawn with known values go
@@ -93,7 +93,12 @@ import Testing
         for (name, code) in expected { #expect(PixelFormatNames.code(name) == code, "\(name)") }
         #expect(PixelFormatNames.code("BOGUS") == nil && PixelFormatNames.code("") == nil && PixelFormatNames.code("a b") == nil)
         // One name per format in outputs: I420 for YU12, no padding, the big-endian flag spelled out, hex when unprintable.
-        #expect(FourCC.i420.name == "I420" && FourCC("Z16 ").name == "Z16" && FourCC.mjpeg.name == "MJPG")
+        #expect(
+            FourCC.i420.name == "I420" && FourCC("Z16 ").name == "Z16" && FourCC.mjpeg.name == "MJPEG" && FourCC.bgra.name == "BGRA"
+                && FourCC.grey.name == "GRAY8")
+        // The name asked for is the name read back, and every format with a name has its one name.
+        for name in PixelFormatNames.everyday + ["H264", "BGRX"] { #expect(PixelFormatNames.code(name)?.name == name) }
+        for entry in PixelFormatNames.table { #expect(PixelFormatNames.canonical[entry.code] != nil, "\(entry.name) has no one name") }
         #expect(FourCC(rawValue: FourCC("Y16 ").rawValue | 1 << 31).name == "Y16-BE")
         #expect(PixelFormatNames.code("Y16-BE") == FourCC(rawValue: FourCC("Y16 ").rawValue | 1 << 31))
         #expect(FourCC(rawValue: 0x0102_0304).name == "0x1020304")

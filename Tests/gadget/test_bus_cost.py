@@ -173,7 +173,7 @@ def test_fit_instead_of_fail_streams_every_camera():
         (CAMERA, 10, "YUYV", 640), ("usb-1d6b:0104-BUSB0001", 10, "YUYV", 640)], summary
     [fallback] = summary["fallbacks"]
     assert fallback["unique_id"] == CAMERA, summary
-    assert fallback["reason"].startswith("runs MJPG 640x480 at 30.0 fps instead of YUYV 640x480 at 30.0 fps: it would take 122% of "
+    assert fallback["reason"].startswith("runs MJPEG 640x480 at 30.0 fps instead of YUYV 640x480 at 30.0 fps: it would take 122% of "
                                          + device.parent.name), fallback
     assert summary["hardware_cost"]["buses"][0] == {"bus": device.parent.name, "load": 0.82, "cameras": [CAMERA]}, summary
 
@@ -221,5 +221,5 @@ def test_a_format_the_kernel_refuses_at_stream_on_is_followed_by_the_next():
     assert streaming_setting == "2", "MJPEG runs on the small setting"
     assert frames.width == 320
     [message] = [m for e, m in events if e == ocellus.SessionEvent.FORMAT_FALLBACK]
-    assert message.startswith(f"{CAMERA} runs MJPG 320x240 at 30.0 fps instead of YUYV 320x240 at 30.0 fps: the kernel refused it ("), message
+    assert message.startswith(f"{CAMERA} runs MJPEG 320x240 at 30.0 fps instead of YUYV 320x240 at 30.0 fps: the kernel refused it ("), message
     assert "not enough USB bandwidth" in message and "not enough USB bandwidth" in str(refusal.value), (message, refusal.value)

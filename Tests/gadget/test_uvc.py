@@ -44,7 +44,7 @@ def test_a_serial_names_the_camera_and_the_formats_are_exactly_the_gadgets():
         assert camera["v4l2_nodes"] == [capture_node] and len(cameras()) == 1
         record_identities("v4l2: a webcam with a serial", [camera])
         listed = [(f["pixel_format"], f["width"], f["height"], f["frame_rates"]) for f in camera["formats"]]
-        assert listed == [(fourcc, w, h, [30, 15, 10]) for fourcc in ("YUYV", "MJPG")
+        assert listed == [(fourcc, w, h, [30, 15, 10]) for fourcc in ("YUYV", "MJPEG")
                           for w, h in ((640, 480), (320, 240))]
         # libusb read the real descriptors: a camera terminal feeds the function, so it is a
         # webcam (mirrored by default), not a grabber.
@@ -154,7 +154,7 @@ def test_mjpeg_passes_through_untouched_and_decodes_to_the_pattern():
         jpegs = TMP / "frames.mjpg"
         summary = json.loads(cli("stream", "usb-1d6b:0104-MJPG0001", "--format", "MJPG", "--frames", "5",
                                  "--json", "--output", str(jpegs)).stdout)
-        assert (summary["frames"], summary["pixel_format"]) == (5, "MJPG")
+        assert (summary["frames"], summary["pixel_format"]) == (5, "MJPEG")
         pictures = split_jpegs(jpegs.read_bytes())
         assert len(pictures) == 5
         decoded = subprocess.run(["ffmpeg", "-loglevel", "error", "-f", "mjpeg", "-i", "-", "-f", "rawvideo",

@@ -37,7 +37,7 @@ def test_lists_both_vivid_devices_and_skips_the_metadata_node():
 def test_formats_with_frame_rates():
     formats = listing()["v4l2-platform:vivid-000"]["formats"]
     fourccs = {f["pixel_format"] for f in formats}
-    assert {"YUYV", "NV12", "RGB3"} <= fourccs and "MJPG" not in fourccs
+    assert {"YUYV", "NV12", "RGB24"} <= fourccs and "MJPEG" not in fourccs
     vga = [f for f in formats if f["pixel_format"] == "YUYV" and (f["width"], f["height"]) == (640, 360)]
     assert vga and max(vga[0]["frame_rates"]) >= 30
 

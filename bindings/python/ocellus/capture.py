@@ -90,7 +90,7 @@ class BusFit(enum.IntEnum):
 
 
 class VideoDataOutput(_Closable):
-    """Frames for one consumer. `pixel_format` ("YUYV", "NV12", "MJPG", …), `width`/`height`
+    """Frames for one consumer. `pixel_format` ("YUYV", "NV12", "MJPEG", …), `width`/`height`
     and `max_frame_rate` pin what it receives; None means the camera's own."""
 
     def __init__(self, pixel_format: Optional[str] = None, width: Optional[int] = None,

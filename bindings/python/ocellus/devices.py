@@ -151,7 +151,7 @@ _CONTROL_FLAGS = {1 << bit: _lib.oc_control_flag_name(1 << bit).decode() for bit
 
 
 def _fourcc(code: int) -> str:
-    """The one name Ocellus gives a pixel format ("YUYV", "MJPG", "I420", …)."""
+    """The one name Ocellus gives a pixel format ("YUYV", "MJPEG", "BGRA", "GRAY8", …), the name it was asked by."""
     buffer = ctypes.create_string_buffer(32)
     _lib.oc_pixel_format_name(code, buffer, len(buffer))
     return buffer.value.decode("ascii")

@@ -37,7 +37,7 @@ class Frame:
 
     @property
     def pixel_format(self) -> str:
-        """The pixel format's name ("NV12", "YUYV", "MJPG", …)."""
+        """The pixel format's name ("NV12", "YUYV", "MJPEG", "BGRA", …)."""
         return _fourcc(_lib.oc_frame_pixel_format(self._handle))
 
     @property
@@ -103,7 +103,7 @@ class Frame:
         return array
 
     #: bytes per pixel of the packed formats `image` shapes as (height, width, channels)
-    _PACKED = {"YUYV": 2, "UYVY": 2, "AR24": 4, "AB24": 4, "XR24": 4, "BGR3": 3, "RGB3": 3}
+    _PACKED = {"YUYV": 2, "UYVY": 2, "BGRA": 4, "RGBA": 4, "BGRX": 4, "BGR24": 3, "RGB24": 3}
 
     @property
     def image(self) -> "NDArray[Any]":
@@ -120,7 +120,7 @@ class Frame:
             flat = planes[0].reshape(-1)
             array = np.lib.stride_tricks.as_strided(flat, shape=(height, width, channels),
                                                     strides=(planes[0].shape[1], channels, 1))
-        elif name == "GREY":
+        elif name == "GRAY8":
             array = planes[0][:height, :width]
         elif name in ("NV12", "I420"):
             chroma = [plane.reshape(-1) for plane in planes[1:]]

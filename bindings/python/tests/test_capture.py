@@ -554,14 +554,16 @@ def stream_until(context, output, done, timeout=10):
     session.close()
 
 
-@pytest.mark.parametrize("name, code, bytes_per_pixel", [("BGRA", "AR24", 4), ("RGBA", "AB24", 4), ("BGR24", "BGR3", 3),
-                                                         ("RGB24", "RGB3", 3), ("GRAY8", "GREY", 1), ("i420", "I420", 1)])
-def test_outputs_take_formats_by_their_everyday_names(context, name, code, bytes_per_pixel):
-    output = VideoDataOutput(name, 640, 480)
+# The name asked for is the name read back; V4L2's codes are taken too, and answered by the everyday name.
+@pytest.mark.parametrize("asked, name, bytes_per_pixel", [("BGRA", "BGRA", 4), ("RGBA", "RGBA", 4), ("BGR24", "BGR24", 3),
+                                                          ("RGB24", "RGB24", 3), ("GRAY8", "GRAY8", 1), ("i420", "I420", 1),
+                                                          ("AR24", "BGRA", 4), ("BGR3", "BGR24", 3), ("GREY", "GRAY8", 1)])
+def test_outputs_take_formats_by_their_everyday_names(context, asked, name, bytes_per_pixel):
+    output = VideoDataOutput(asked, 640, 480)
     seen = []
     output.set_frame_callback(lambda frame: seen.append((frame.pixel_format, frame.planes[0].shape)))
     stream_until(context, output, lambda: seen)
-    assert seen and seen[0] == (code, (480, 640 * bytes_per_pixel))
+    assert seen and seen[0] == (name, (480, 640 * bytes_per_pixel))
 
 
 def test_unknown_pixel_format_names_say_what_is_known():

@@ -34,7 +34,7 @@ def test_lists_cameras_and_microphone_with_properties():
     assert camera.property("device.bus-path") == "pci-0000:00:14.0-usb-0:1:1.0"
     assert camera.property("missing.key") is None
     assert ocellus.Format("YUYV", 640, 480, [Fraction(30), Fraction(15)]) == camera.formats[0]
-    assert {f.pixel_format for f in camera.formats} == {"YUYV", "NV12", "MJPG"}
+    assert {f.pixel_format for f in camera.formats} == {"YUYV", "NV12", "MJPEG"}
     assert "usb-1d6b:0111-VCAM-0001" in devices
     microphone = devices["pipewire-vmic0"]
     assert microphone.type is DeviceType.MICROPHONE and microphone.formats == []

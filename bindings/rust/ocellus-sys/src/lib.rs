@@ -874,7 +874,7 @@ extern "C" {
     pub fn oc_fourcc_string(fourcc: u32, buffer: *mut c_char) -> *mut c_char;
     /// The pixel format called `name`: NV12, I420 (or YU12), YUYV (YUY2), UYVY, MJPEG (MJPG), H264, BGRA, RGBA, BGR24, RGB24, GRAY8 (GREY) in any case, or any four printable characters as a V4L2 code.
     pub fn oc_pixel_format_from_name(name: *const c_char, out: *mut u32) -> oc_status;
-    /// The one name Ocellus uses for a pixel format in every output: its V4L2 code without padding ("YUYV", "MJPG", "Z16"), but "I420" for YU12, with "-BE" for the big-endian flag and hex for unprintable codes. snprintf-style: writes at most `size` bytes (NUL-terminated) into `buffer` (owned by the caller; NULL when `size` is 0).
+    /// The one name Ocellus uses for a pixel format in every output: the everyday name oc_pixel_format_from_name() takes first ("NV12", "I420", "YUYV", "UYVY", "MJPEG", "H264", "BGRA", "RGBA", "BGRX", "BGR24", "RGB24", "GRAY8"), else the V4L2 code without padding ("Z16"), with "-BE" for the big-endian flag and hex for unprintable codes; oc_fourcc_string() gives the raw code. snprintf-style: writes at most `size` bytes (NUL-terminated) into `buffer` (owned by the caller; NULL when `size` is 0).
     pub fn oc_pixel_format_name(fourcc: u32, buffer: *mut c_char, size: usize) -> usize;
     /// The name `ocellus controls` writes for a control type: "int", "bool", "menu", "button", "int64", "string", "bitmask", "intmenu", "u8", "u16", "u32", "area", "rect"; NULL with the last error set otherwise.
     pub fn oc_control_type_name(type_: oc_control_type) -> *const c_char;

@@ -14,7 +14,7 @@ pub fn pixel_format_code(name: &str) -> Result<u32> {
     Ok(code)
 }
 
-/// The one name Ocellus gives a pixel format in every output ("YUYV", "MJPG", "I420", …).
+/// The one name Ocellus gives a pixel format in every output ("YUYV", "MJPEG", "BGRA", "GRAY8", …).
 pub fn pixel_format_name(code: u32) -> String {
     let mut buffer = [0 as c_char; 32];
     unsafe { ffi::oc_pixel_format_name(code, buffer.as_mut_ptr(), buffer.len()) };

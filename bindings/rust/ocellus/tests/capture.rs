@@ -52,7 +52,7 @@ fn frames_can_be_pulled_by_name_and_iterated() {
     session.add_output(&output).unwrap();
     session.start_running().unwrap();
     let first = output.next_frame(Duration::from_secs(5)).unwrap();
-    assert_eq!((first.frame().pixel_format().as_str(), first.frame().plane(0).unwrap().1), ("BGR3", 640 * 3));
+    assert_eq!((first.frame().pixel_format().as_str(), first.frame().plane(0).unwrap().1), ("BGR24", 640 * 3));
     let sequences: Vec<u64> = output.frames(Duration::from_secs(5)).take(3).map(|f| f.frame().sequence()).collect();
     session.stop_running().unwrap();
     assert_eq!(sequences.len(), 3);
