@@ -45,8 +45,17 @@ static int test_two_cameras_paired_by_capture_time(void)
         CHECK(oc_capture_session_add_output(sessions[i], outputs[i]) == OC_OK);
         CHECK(oc_capture_session_start_running(sessions[i]) == OC_OK);
     }
-    /* Frames the first camera sent before the second streamed had no partner to find: what is
-     * unmatched is counted from when both stream (a slow second start left 4 before it once). */
+    /* Frames the first camera sent before the second delivered had no partner to find: what is
+     * unmatched is counted from the first pair, when both deliver. (Counted from when the second
+     * session's start returned, a second camera whose first frame came late still left 4.) */
+    double deadline = now_ms() + 10000;
+    for (;;) {
+        pthread_mutex_lock(&seen.lock);
+        int paired = seen.pairs;
+        pthread_mutex_unlock(&seen.lock);
+        if (paired > 0 || now_ms() > deadline) break;
+        usleep(1000);
+    }
     uint64_t unmatched_before = oc_output_synchronizer_unmatched_frames(synchronizer, OC_SYNC_STREAM_FIRST);
     usleep(1200 * 1000);
     for (int i = 0; i < 2; i++) oc_capture_session_stop_running(sessions[i]);
