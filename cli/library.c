@@ -109,6 +109,12 @@ static void v4l2_nodes_json(json *w, oc_device *device)
     json_array_end(w);
 }
 
+void summary_json_end(json *w)
+{
+    json_key(w, "event"); json_string(w, "summary");
+    json_object_end(w);
+}
+
 void pixel_format_json(json *w, uint32_t pixel_format)
 {
     char name[64];

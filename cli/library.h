@@ -24,6 +24,9 @@ oc_device *connected_device(oc_context *ctx, const char *spec);
 int close_context(oc_context *ctx, int status);
 /* The `list --json` device object. */
 void device_json(json *w, oc_device *device);
+/* Ends a command's summary object with "event": "summary", the key every line of JSON a command
+ * prints carries (frame, metadata and summary lines alike). */
+void summary_json_end(json *w);
 /* "pixel_format": the format's one name (oc_pixel_format_name; null for 0). */
 void pixel_format_json(json *w, uint32_t pixel_format);
 /* `UNIQUE_ID "NAME"` or "none". */

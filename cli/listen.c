@@ -186,7 +186,13 @@ int command_listen(const global_options *options, arguments *a)
         json_key(&w, "sample_rate"); json_int(&w, wav.sample_rate);
         json_key(&w, "frames"); json_int(&w, (int64_t)wav.frames);
         json_key(&w, "dropped"); json_int(&w, (int64_t)dropped);
-        json_object_end(&w);
+        /* The keys snap and record use for the same things; "file", "seconds", "frames" and
+         * "dropped" above stay as they were. */
+        json_key(&w, "path"); json_string(&w, path);
+        json_key(&w, "duration"); json_number(&w, heard);
+        json_key(&w, "audio_frames"); json_int(&w, (int64_t)wav.frames);
+        json_key(&w, "dropped_audio_frames"); json_int(&w, (int64_t)dropped);
+        summary_json_end(&w);
     } else {
         char number[32];
         text_printf(&summary, "%s: %s s, %" PRIu32 " Hz, %" PRIu32 " channels, %" PRIu64 " frames (%" PRIu64 " dropped), ",

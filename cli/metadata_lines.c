@@ -55,6 +55,7 @@ static void json_line(strbuf *line, uint64_t timestamp_ns, const oc_metadata_obj
     }
     json_array_end(&w);
     json_object_end(&w);
+    json_key(&w, "event"); json_string(&w, "metadata");   /* last: after the key such lines had before */
     json_object_end(&w);
 }
 

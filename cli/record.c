@@ -52,7 +52,8 @@ static void on_recording(oc_movie_file_output *output, oc_status status, const c
         json_key(&w, "mode"); microphone_mode_json(&w, result->session);
         json_key(&w, "echo_cancellation"); echo_cancellation_json(&w, result->session);
     }
-    json_object_end(&w);
+    json_key(&w, "rotation_degrees"); json_int(&w, summary->rotation);   /* "orientation" above, named for what it is */
+    summary_json_end(&w);
     char duration[32], audio[32];
     text_printf(&result->summary_text, "%s: %s %ux%u, %s s, %" PRIu64 " frames (%" PRIu64 " dropped)", summary->path,
                 summary->video_codec, summary->width, summary->height, number_text(summary->duration, duration),

@@ -129,7 +129,7 @@ static int snap_depth(const global_options *options, const char *spec, const cha
     if (snapshot.picture) {
         json_key(&w, "picture_timestamp_ns"); json_int(&w, (int64_t)oc_frame_timestamp_ns(snapshot.picture));
     }
-    json_object_end(&w);
+    summary_json_end(&w);
     if (!as_json) {
         text_clear(&out);
         text_printf(&out, "%s/depth.png: %ux%u 16-bit depth (%s, unit %g m)%s", directory, oc_frame_width(snapshot.depth),
@@ -237,8 +237,9 @@ int command_snap(const global_options *options, arguments *a)
         json_key(&w, "width"); json_int(&w, result.width);
         json_key(&w, "height"); json_int(&w, result.height);
         json_key(&w, "duration"); json_number(&w, 0);
-        json_key(&w, "orientation"); json_int(&w, result.orientation);
-        json_object_end(&w);
+        json_key(&w, "orientation"); json_int(&w, result.orientation);   /* EXIF's 1-8; record's is degrees */
+        json_key(&w, "exif_orientation"); json_int(&w, result.orientation);
+        summary_json_end(&w);
     } else {
         text_printf(&out, "%s: %ux%u JPEG, %zu bytes, EXIF orientation %u", path, result.width, result.height, result.bytes,
                     result.orientation);

@@ -291,7 +291,7 @@ int command_stream(const global_options *options, arguments *a)
         if (depth) depth_counter_json(&depth_maps, &w);
         if (metadata_types) metadata_lines_json(&metadata, &w);
         if (center_stage) center_stage_json(&framing, &w);
-        json_object_end(&w);
+        summary_json_end(&w);
     } else {
         text_printf(&out, "%" PRIu64 " frames, %" PRIu64 " dropped, %s fps, latency median %s ms, p99 %s ms", statistics_count(s),
                     dropped, number_text(statistics_fps(s), fps), number_text(statistics_latency(s, 0.5), median),

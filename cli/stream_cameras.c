@@ -197,7 +197,7 @@ static void summary_json(several_cameras *all, const stream_request *request, st
         json_int(&w, (int64_t)(oc_output_synchronizer_unmatched_frames(all->synchronizer, OC_SYNC_STREAM_FIRST)
                                + oc_output_synchronizer_unmatched_frames(all->synchronizer, OC_SYNC_STREAM_SECOND)));
     }
-    json_object_end(&w);
+    summary_json_end(&w);
 }
 
 /* A line per camera, then its bus cost and any fallback. */

@@ -118,7 +118,7 @@ def test_virtual_camera_rejects_bad_arguments():
 def test_stream_json_is_one_summary_object():
     result = run("stream", "usb-1d6b:0110-VCAM-0000", "--format", "NV12", "--size", "320x240", "--frames", "15", "--json")
     summary = json.loads(result.stdout)   # exactly one object: the whole of stdout
-    assert list(summary) == ["frames", "dropped", "fps", "pixel_format", "width", "height", "latency_ms", "corrupt"]
+    assert list(summary) == ["frames", "dropped", "fps", "pixel_format", "width", "height", "latency_ms", "corrupt", "event"]
     assert summary["corrupt"] == 0
     assert (summary["frames"], summary["pixel_format"], summary["width"], summary["height"]) == (15, "NV12", 320, 240)
     assert 10 < summary["fps"] < 45 and summary["dropped"] >= 0
@@ -131,7 +131,7 @@ def test_stream_of_several_cameras_is_one_summary_of_all():
     result = run("stream", "usb-1d6b:0110-VCAM-0000", "usb-1d6b:0111-VCAM-0001", "--format", "NV12", "--size", "320x240",
                  "--frames", "15", "--json")
     summary = json.loads(result.stdout)
-    assert list(summary) == ["cameras", "hardware_cost", "fallbacks"]
+    assert list(summary) == ["cameras", "hardware_cost", "fallbacks", "event"]
     assert [list(camera) for camera in summary["cameras"]] == [["unique_id", "frames", "dropped", "fps", "pixel_format", "width", "height"]] * 2
     assert [camera["unique_id"] for camera in summary["cameras"]] == ["usb-1d6b:0110-VCAM-0000", "usb-1d6b:0111-VCAM-0001"]
     assert all((c["frames"], c["pixel_format"], c["width"], c["height"]) == (15, "NV12", 320, 240) and 10 < c["fps"] < 45
@@ -151,7 +151,7 @@ def test_stream_of_two_cameras_synchronized_counts_pairs():
     """--synchronized: the two cameras' frames in pairs by capture time; the run ends at --frames pairs."""
     summary = json.loads(run("stream", "usb-1d6b:0110-VCAM-0000", "usb-1d6b:0111-VCAM-0001", "--synchronized",
                              "--format", "GRAY8", "--size", "320x240", "--frames", "20", "--json").stdout)
-    assert list(summary) == ["cameras", "hardware_cost", "fallbacks", "pairs", "unmatched"]
+    assert list(summary) == ["cameras", "hardware_cost", "fallbacks", "pairs", "unmatched", "event"]
     assert summary["pairs"] == 20 and [c["frames"] for c in summary["cameras"]] == [20, 20], summary
     assert 0 <= summary["unmatched"] <= 4, "two cameras at one rate: nearly every frame finds its partner"
     alone = run("stream", "0", "--synchronized", "--frames", "3", check=False)
@@ -172,7 +172,7 @@ def test_stream_for_seconds_with_live_stats():
 def test_snap_writes_a_jpeg_with_exif(tmp_path):
     path = tmp_path / "photo.jpg"
     summary = json.loads(run("snap", "usb-1d6b:0110-VCAM-0000", "-o", str(path), "--json").stdout)
-    assert list(summary) == ["path", "bytes", "width", "height", "duration", "orientation"]
+    assert list(summary) == ["path", "bytes", "width", "height", "duration", "orientation", "exif_orientation", "event"]
     data = path.read_bytes()
     assert summary["path"] == str(path) and summary["bytes"] == len(data)
     assert (summary["width"], summary["height"], summary["orientation"]) == (1920, 1080, 1)   # photo preset: the largest
@@ -182,6 +182,22 @@ def test_snap_writes_a_jpeg_with_exif(tmp_path):
     assert json.loads(probe.stdout)["streams"][0] == {"codec_name": "mjpeg", "width": 1920, "height": 1080}
     assert_valid_exif(path, 1920, 1080)
 
+
+
+def test_every_json_line_says_what_it_is_in_one_vocabulary(tmp_path, microphones):
+    """Issue 52.3: frame, metadata and summary lines each carry "event"; a key means one thing in
+    every command, and the older keys stay beside the new ones with the same values."""
+    lines = [json.loads(line) for line in run("stream", "0", "--frames", "3", "--frame-events").stdout.splitlines()]
+    assert [line["event"] for line in lines] == ["frame"] * 3 + ["summary"]
+    snap = json.loads(run("snap", "0", "-o", str(tmp_path / "p.jpg"), "--size", "640x480", "--json").stdout)
+    assert snap["event"] == "summary" and snap["exif_orientation"] == snap["orientation"] and 1 <= snap["orientation"] <= 8
+    record = json.loads(run("record", "0", "-o", str(tmp_path / "m.mp4"), "--seconds", "1", "--size", "320x240", "--json").stdout)
+    assert record["event"] == "summary" and record["rotation_degrees"] == record["orientation"] in (0, 90, 180, 270)
+    microphones.add("vocab0")
+    listen = json.loads(run("listen", "pipewire-vocab0", "-o", str(tmp_path / "s.wav"), "--seconds", "1", "--json").stdout)
+    assert listen["event"] == "summary" and listen["path"] == listen["file"] == str(tmp_path / "s.wav")
+    assert (listen["duration"], listen["audio_frames"], listen["dropped_audio_frames"]) == (listen["seconds"], listen["frames"], listen["dropped"])
+    assert listen["audio_frames"] > 0
 
 
 def test_snap_errors(tmp_path):

@@ -220,11 +220,12 @@ def test_the_cli_prints_a_line_per_delivery_then_the_summary(tmp_path, cameras):
     *deliveries, summary = lines
     assert len(deliveries) >= 5
     for line in deliveries:
-        assert set(line) == {"metadata"} and set(line["metadata"]) == {"timestamp_ns", "objects"}
+        assert set(line) == {"metadata", "event"} and line["event"] == "metadata"
+        assert set(line["metadata"]) == {"timestamp_ns", "objects"}
         [face] = line["metadata"]["objects"]
         assert set(face) == {"type", "id", "bounds", "confidence"} and face["type"] == "face"
         assert len(face["bounds"]) == 4 and all(0 <= value <= 1 for value in face["bounds"])
-    assert summary["frames"] == 30 and summary["metadata"]["deliveries"] == len(deliveries)
+    assert summary["event"] == "summary" and summary["frames"] == 30 and summary["metadata"]["deliveries"] == len(deliveries)
     assert summary["metadata"]["objects"] == len(deliveries)
     bad = subprocess.run([CLI, "stream", face_id, "--metadata", "hands"], capture_output=True, text=True, timeout=30)
     assert bad.returncode == 2 and "unknown metadata 'hands'" in bad.stderr

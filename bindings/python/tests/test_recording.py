@@ -58,7 +58,7 @@ class SessionEvents:
 def test_h264_recording_has_the_frames_and_duration(tmp_path):
     path = tmp_path / "clip.mp4"
     summary = json.loads(record(VCAM0, "-o", str(path), "--seconds", "2", "--size", "640x480", "--json").stdout)
-    assert list(summary) == ["path", "bytes", "width", "height", "duration", "orientation", "frames", "dropped"]
+    assert list(summary) == ["path", "bytes", "width", "height", "duration", "orientation", "frames", "dropped", "rotation_degrees", "event"]
     assert summary["bytes"] == path.stat().st_size and (summary["width"], summary["height"]) == (640, 480)
     assert 1.8 <= summary["duration"] <= 2.6 and summary["orientation"] == 0
     [video] = probe(path)
