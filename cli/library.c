@@ -64,13 +64,31 @@ oc_context *open_context(const global_options *options)
     return ctx;
 }
 
+/* "; the pipewire backend is not running: …" per backend that is not: why no device was found. */
+static void missing_backends_said(oc_context *ctx, strbuf *out)
+{
+    static const oc_backend backends[] = { OC_BACKEND_PIPEWIRE, OC_BACKEND_V4L2 };
+    for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++) {
+        char problem[512];
+        if (oc_context_copy_backend_problem(ctx, backends[i], problem, sizeof problem) > 0) {
+            text_printf(out, "; the %s backend is not running: %s", oc_backend_name(backends[i]), problem);
+        }
+    }
+}
+
 oc_device *connected_device(oc_context *ctx, const char *spec)
 {
     oc_device *device = NULL;
     oc_status status = spec ? oc_context_copy_device_matching(ctx, spec, &device)
                             : oc_context_copy_system_preferred_camera(ctx, &device);
     if (status != OC_OK) fail_last_error();
-    else if (!device) fail(1, "no camera is connected");
+    else if (!device) {
+        strbuf missing;
+        text_init(&missing);
+        missing_backends_said(ctx, &missing);
+        fail(1, "no camera is connected%s", missing.data);
+        text_free(&missing);
+    }
     return device;
 }
 

@@ -215,6 +215,13 @@ public final class DeviceHub: DeviceBackendDelegate, @unchecked Sendable {
         lock.withLock { backendProblems[kind] }
     }
 
+    /// Why devices may be missing, for an error that found none: "; the pipewire backend is not
+    /// running: …" per backend that failed, or "" when every backend runs.
+    public var missingBackendsSaid: String {
+        lock.withLock { backendProblems }.sorted { $0.key.rawValue < $1.key.rawValue }
+            .map { "; the \($0.key.name) backend is not running: \($0.value.message)" }.joined()
+    }
+
     // MARK: Camera selection (behaviour §2)
 
     /// The user preferred camera: the latest choice still connected, else the camera

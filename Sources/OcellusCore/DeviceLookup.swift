@@ -14,20 +14,22 @@ extension DeviceHub {
         if let exact = all.first(where: { $0.uniqueID == spec }) { return exact }
         if let index = Int(spec), !spec.hasPrefix("+") {
             guard all.indices.contains(index) else {
-                throw OcellusError(.notFound, "there is no device \(index): \(all.count) connected (see ocellus list)")
+                throw OcellusError(.notFound, "there is no device \(index): \(all.count) connected (see ocellus list)\(missingBackendsSaid)")
             }
             return all[index]
         }
         if spec.hasPrefix("/dev/") {
             let nodes = all.filter { $0.details.isNamed(byPath: spec) }
-            guard let node = nodes.first else { throw OcellusError(.notFound, "no connected device has the node \(spec)") }
+            guard let node = nodes.first else { throw OcellusError(.notFound, "no connected device has the node \(spec)\(missingBackendsSaid)") }
             return node
         }
         let wanted = spec.lowercased()
         let named = all.filter { $0.name.lowercased().contains(wanted) }
         switch named.count {
         case 1: return named[0]
-        case 0: throw OcellusError(.notFound, "no connected device has the unique ID, index, node or name \(spec) (see ocellus list)")
+        case 0:
+            throw OcellusError(
+                .notFound, "no connected device has the unique ID, index, node or name \(spec) (see ocellus list)\(missingBackendsSaid)")
         default:
             throw OcellusError(
                 .invalidArgument, "\(spec) could mean \(named.map { "\($0.uniqueID) (\($0.name))" }.joined(separator: ", ")); give the unique ID")

@@ -572,7 +572,7 @@ def open_camera(pixel_format: Optional[str] = "BGR24", width: Optional[int] = No
         if camera is None:
             device = context.system_preferred_camera
             if device is None:
-                raise NotFoundError("no camera is connected")
+                raise NotFoundError("no camera is connected" + context.missing_backends_said())
         elif isinstance(camera, str):
             device = context.device(camera)
         else:

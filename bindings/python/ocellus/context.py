@@ -264,6 +264,13 @@ class Context:
         """Why a backend is not running (e.g. no PipeWire daemon: the context then uses V4L2 alone), or None."""
         return self._copy_text(_lib.oc_context_copy_backend_problem, int(backend))
 
+    def missing_backends_said(self) -> str:
+        """"; the pipewire backend is not running: …" per backend that is not, for an error
+        that found no device ("" when every backend runs)."""
+        from .devices import Backend
+        return "".join(f"; the {backend.name.lower()} backend is not running: {problem}"
+                       for backend in Backend if (problem := self.backend_problem(backend)))
+
     def rotation_coordinator(self, camera: Device, mirrored: Optional[bool] = None) -> "RotationCoordinator":
         """behaviour §3 preview and capture angles for `camera` (mirrored: None for the camera's default)."""
         from .rotation import RotationCoordinator

@@ -219,6 +219,30 @@ def test_a_cameras_own_microphone_is_associated(cameras, testbed_dir):
         subprocess.run(["pw-cli", "destroy", "miccam-mic"], capture_output=True)
 
 
+NO_DAEMON = """
+import ocellus
+try:
+    ocellus.open_camera(app_id="org.ocellus.test.nodaemon")
+except ocellus.NotFound as error:
+    print(error)
+"""
+
+
+def test_without_a_daemon_no_camera_says_why(tmp_path):
+    """Issue 52.6: with no PipeWire daemon (and no V4L2 camera), the library's "no camera" names
+    the backend that is not running, as the CLI's does; a lookup that finds nothing says it too."""
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PIPEWIRE_REMOTE", "OCELLUS_TESTBED_DIR")}
+    env.update(XDG_RUNTIME_DIR=str(runtime), PYTHONPATH=os.path.join(os.path.dirname(__file__), ".."))
+    said = subprocess.run([sys.executable, "-c", NO_DAEMON], env=env, capture_output=True, text=True, timeout=30)
+    assert said.stdout.startswith("no camera is connected; the pipewire backend is not running: "), said
+    cli = os.environ.get("OCELLUS_CLI", "ocellus")
+    for args in (["snap", "-o", str(tmp_path / "x.jpg")], ["stream", "Nosuch", "--frames", "1"]):
+        run = subprocess.run([cli, *args], env=env, capture_output=True, text=True, timeout=30)
+        assert run.returncode == 1 and "the pipewire backend is not running: " in run.stderr.splitlines()[-1], run.stderr
+
+
 LATE_DAEMON = """
 import os, sys, time, threading
 import ocellus
