@@ -94,7 +94,9 @@ build:
 	mkdir -p $(BUILD)/lib $(BUILD)/bin $(BUILD)/libexec/ocellus $(BUILD)/include $(BUILD)/lib/pkgconfig
 	$(if $(STRIP),$(STRIP) --strip-unneeded -o $(LIB) $(RELEASE)/libocellus.so,cp $(RELEASE)/libocellus.so $(LIB))
 	ln -sf libocellus.so.0 $(BUILD)/lib/libocellus.so
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(CLI_CFLAGS) cli/*.c -o $(CLI) $(LDFLAGS) -L$(BUILD)/lib -locellus -lpng -lm -lpthread \
+	mkdir -p $(BUILD)/cli
+	awk -f scripts/command-options.awk cli/manual.txt > $(BUILD)/cli/command_options.h
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CLI_CFLAGS) -I$(BUILD)/cli cli/*.c -o $(CLI) $(LDFLAGS) -L$(BUILD)/lib -locellus -lpng -lm -lpthread \
 		$(if $(CLI_RPATH),-Wl$(comma)-rpath$(comma)'$(CLI_RPATH)')
 	$(if $(STRIP),$(STRIP) $(CLI))
 	$(if $(STRIP),$(STRIP) -o $(VIRTUAL_CAMERA) $(RELEASE)/ocellus-virtual-camera,cp $(RELEASE)/ocellus-virtual-camera $(VIRTUAL_CAMERA))

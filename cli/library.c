@@ -52,7 +52,9 @@ oc_context *open_context(const global_options *options)
     context_options.state_directory = options->state_directory;
     context_options.timeout_ms = 3000;
     oc_context *ctx = NULL;
-    if (oc_context_create(options->app_id, &context_options, &ctx) != OC_OK) {
+    oc_status created = oc_context_create(options->app_id, &context_options, &ctx);
+    if (created == OC_ERROR_INVALID_ARGUMENT) exit(usage_error("%s", oc_last_error_message()));   /* --app-id, --state-dir */
+    if (created != OC_OK) {
         fail_last_error();
         return NULL;
     }

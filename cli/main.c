@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "command_options.h"   /* generated from cli/manual.txt */
 
 static const char usage[] =
     "usage: ocellus [--app-id ID] [--pipewire-remote PATH] [--state-dir DIR] COMMAND [options]\n"
@@ -88,9 +89,43 @@ static bool is_command_line(const char *line, size_t length)
     return length > 2 && line[0] == ' ' && line[1] == ' ' && line[2] != ' ';
 }
 
-/* `ocellus COMMAND --help`: the command's lines of the usage text (up to the next command or blank
- * line), with the global options and, for commands that take a CAMERA, the note on naming one.
- * False for an unknown command. */
+/* `text` (`length` bytes) in lines of at most 80 columns, each indented by `indent`. */
+static void print_wrapped(const char *text, size_t length, int indent)
+{
+    const int width = 80 - indent;
+    while (length > 0) {
+        size_t take = length;
+        if (take > (size_t)width) {
+            take = (size_t)width;
+            while (take > 0 && text[take] != ' ') take--;
+            if (take == 0) take = (size_t)width;   /* one word longer than the line */
+        }
+        printf("%*s%.*s\n", indent, "", (int)take, text);
+        text += take;
+        length -= take;
+        while (length > 0 && *text == ' ') text++, length--;
+    }
+}
+
+/* The options manual.txt gives `command` (the man page's OPTIONS), each flag then its text. */
+static void print_command_options(const char *command)
+{
+    for (size_t index = 0; index < sizeof command_options / sizeof command_options[0]; index++) {
+        if (strcmp(command_options[index].command, command) != 0 || !command_options[index].options[0]) continue;
+        printf("\noptions:\n");
+        for (const char *line = command_options[index].options; *line;) {
+            const char *tab = strchr(line, '\t'), *end = strchr(line, '\n');
+            printf("  %.*s\n", (int)(tab - line), line);
+            print_wrapped(tab + 1, (size_t)(end - tab - 1), 6);
+            line = end + 1;
+        }
+    }
+}
+
+/* `ocellus COMMAND --help` and `ocellus help COMMAND`: the command's lines of the usage text (up
+ * to the next command or blank line) with the global options, for commands that take a CAMERA
+ * the note on naming one, then the command's options as its man page gives them. False for an
+ * unknown command. */
 static bool print_command_usage(const char *command)
 {
     size_t command_length = strlen(command);
@@ -116,6 +151,7 @@ static bool print_command_usage(const char *command)
         printf("%.*s", (int)((note_end ? note_end : note + strlen(note)) - note), note);
         if (note_end) printf("\n");
     }
+    print_command_options(command);
     fflush(stdout);
     return true;
 }
@@ -166,9 +202,14 @@ int main(int argc, char **argv)
         printf("ocellus %s\n", oc_version());
         return 0;
     }
-    if (strcmp(command, "help") == 0) {
-        fputs(usage, stdout);
-        return 0;
+    if (strcmp(command, "help") == 0) {   /* `ocellus help [COMMAND]` */
+        const char *topic = args_positional(&a);
+        if (args_finish(&a)) return 2;
+        if (!topic) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        return print_command_usage(topic) ? 0 : usage_error("unknown command '%s'", topic);
     }
     for (size_t index = 0; index < sizeof commands / sizeof commands[0]; index++) {
         if (strcmp(command, commands[index].name) == 0) {

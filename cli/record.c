@@ -128,8 +128,10 @@ static int start_recording(capture_run *c, oc_movie_file_output *movie, const st
     }
     if (oc_capture_session_add_movie_file_output(c->session, movie) != OC_OK) return capture_fail(c, oc_last_error_message());
     if (capture_start(c)) return 1;
-    if (oc_movie_file_output_start_recording(movie, stored->path, on_recording, result) != OC_OK) {
-        return capture_fail(c, oc_last_error_message());
+    oc_status started = oc_movie_file_output_start_recording(movie, stored->path, on_recording, result);
+    if (started != OC_OK) {
+        int status = capture_fail(c, oc_last_error_message());
+        return started == OC_ERROR_INVALID_ARGUMENT ? 2 : status;   /* the path's kind (-o clip.avi): a usage error */
     }
     return 0;
 }

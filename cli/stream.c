@@ -172,6 +172,9 @@ int command_stream(const global_options *options, arguments *a)
     const char *seconds_text = args_value(a, "--seconds");
     double seconds = 0;
     if (seconds_text && !parse_seconds(seconds_text, &seconds)) return 2;
+    /* The synopsis's `--frames N | --seconds S` and `--json | --frame-events`: one of each. */
+    if (frames && seconds_text) return usage_error("--frames and --seconds cannot be combined: give one");
+    if (as_json && frame_events) return usage_error("--json and --frame-events cannot be combined (--frame-events ends with the summary)");
     const char *metadata_names = args_value(a, "--metadata");
     uint32_t metadata_types = 0;
     if (metadata_names && !metadata_lines_parse(metadata_names, &metadata_types)) return 2;

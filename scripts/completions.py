@@ -15,17 +15,25 @@ import sys
 
 from cli_usage import GLOBAL_USAGE, commands, parse, usage
 
-DEVICE_WORDS = {"CAMERA", "MICROPHONE", "MIC_UNIQUE_ID"}
+# A usage word that names a device, and which devices `ocellus list --json` offers for it.
+DEVICE_WORDS = {"CAMERA": "cameras", "MICROPHONE": "microphones", "MIC_UNIQUE_ID": "microphones"}
 
 
 def kind(value, flag, choices, formats):
-    """How to complete `value` (a usage word): choices:WORDS, devices, files, dirs, or none."""
+    """How to complete `value` (a usage word): choices:WORDS, cameras, microphones, sizes,
+    controls, files, dirs, or none."""
     if value is None:
         return None
     if flag == "--format":
         return "choices:" + " ".join(formats)
+    if flag == "--metadata":
+        return "choices:faces codes faces,codes"
     if value in DEVICE_WORDS:
-        return "devices"
+        return DEVICE_WORDS[value]
+    if value == "WxH":
+        return "sizes"
+    if flag == "--set":
+        return "controls"
     if value.startswith("FILE") or value == "PATH":
         return "files"
     if value == "DIR":
@@ -65,7 +73,8 @@ _ocellus_flags() {{
 {chr(10).join(flag_cases)}
     esac
 }}
-# What a flag's value is: choices:WORDS, devices, files, dirs or none (nothing for a flag without one).
+# What a flag's value is: choices:WORDS, cameras, microphones, sizes, controls, files, dirs or none
+# (nothing for a flag without one).
 _ocellus_value() {{
     case "$1 $2" in
 {chr(10).join(value_cases)}
@@ -76,6 +85,13 @@ _ocellus_positional() {{
 {chr(10).join(positional_cases)}
     esac
 }}
+_ocellus_devices() {{   # cameras|microphones [GLOBAL OPTIONS...]: their unique IDs, from list --json
+    local want=$1
+    shift
+    "${{COMP_WORDS[0]}}" "$@" list --json 2>/dev/null | grep -o '"unique_id": *"[^"]*", *"name": *"\\([^"\\\\]\\|\\\\.\\)*", *"type": *"[^"]*"' |
+        if [ "$want" = microphones ]; then grep '"type": *"microphone"'; else grep -v '"type": *"microphone"'; fi |
+        sed 's/^"unique_id": *"\\([^"]*\\)".*/\\1/'
+}}
 _ocellus_offer() {{   # KIND CURRENT [GLOBAL OPTIONS...]
     local kind=$1 current=$2
     shift 2
@@ -83,8 +99,14 @@ _ocellus_offer() {{   # KIND CURRENT [GLOBAL OPTIONS...]
         choices:*) COMPREPLY=($(compgen -W "${{kind#choices:}}" -- "$current")) ;;
         files) COMPREPLY=($(compgen -f -- "$current")) ;;
         dirs) COMPREPLY=($(compgen -d -- "$current")) ;;
-        devices) COMPREPLY=($(compgen -W "$("${{COMP_WORDS[0]}}" "$@" list --json 2>/dev/null |
-                                            grep -o '"unique_id": *"[^"]*"' | sed 's/.*"\\([^"]*\\)"$/\\1/')" -- "$current")) ;;
+        cameras|microphones) COMPREPLY=($(compgen -W "$(_ocellus_devices "$kind" "$@")" -- "$current")) ;;
+        # The sizes the cameras list (--size WxH).
+        sizes) COMPREPLY=($(compgen -W "$("${{COMP_WORDS[0]}}" "$@" list --json 2>/dev/null |
+                                          grep -o '"width": *[0-9]*, *"height": *[0-9]*' | tr -dc '0-9,\\n' | tr , x | sort -u)" -- "$current")) ;;
+        # The camera's own controls (Ocellus's face_driven_* are not set with --set), as NAME=.
+        controls) COMPREPLY=($(compgen -W "$("${{COMP_WORDS[0]}}" "$@" controls --json 2>/dev/null |
+                                             grep -o '"name": *"[^"]*"' | sed 's/.*"\\([^"]*\\)"$/\\1=/' | grep -v '^face_driven_')" -- "$current"))
+                  compopt -o nospace 2>/dev/null ;;
     esac
 }}
 _ocellus() {{

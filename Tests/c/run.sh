@@ -128,6 +128,15 @@ completes() {   # EXPECTED WORD... : the completion of the last word includes ev
 		for word in $expected; do [[ " $offered " == *" $word "* ]] || { echo "  offered: $offered" >&2; return 1; }; done
 	}
 }
+offers_none() {   # UNEXPECTED WORD... : the completion of the last word includes none of UNEXPECTED
+	local unexpected=$1
+	shift
+	(cd "$PREFIX" && bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ocellus; echo " ${COMPREPLY[*]} "' _ \
+		"$STAGE/usr/share/bash-completion/completions/ocellus" "$@") | {
+		read -r offered
+		for word in $unexpected; do [[ " $offered " != *" $word "* ]] || { echo "  offered: $offered" >&2; return 1; }; done
+	}
+}
 touch "$PREFIX/clip.mp4"
 cli="$PREFIX/bin/ocellus"
 if completes "--format" "$cli" stream --fo && completes "NV12" "$cli" stream --format N \
@@ -137,8 +146,11 @@ if completes "--format" "$cli" stream --fo && completes "NV12" "$cli" stream --f
 	&& completes "usb-1d6b:0110-VCAM-0000 usb-1d6b:0111-VCAM-0001" "$cli" stream "" \
 	&& completes "0 90 180 270" "$cli" mount-rotation usb-1d6b:0110-VCAM-0000 "" \
 	&& completes "standard wide-spectrum voice-isolation" "$cli" listen -o x.wav --mode "" \
-	&& completes "stream snap record listen" "$cli" --app-id org.example.x ""; then
-	ok "bash completion: flags, choices (from every command's usage), formats, files, cameras from list --json"
+	&& completes "stream snap record listen" "$cli" --app-id org.example.x "" \
+	&& offers_none "pipewire-vmic0" "$cli" stream "" && completes "pipewire-vmic0" "$cli" listen "" \
+	&& offers_none "usb-1d6b:0110-VCAM-0000" "$cli" listen "" && completes "pipewire-vmic0" "$cli" record --audio "" \
+	&& completes "1920x1080 640x480" "$cli" stream --size "" && completes "faces codes faces,codes" "$cli" stream --metadata ""; then
+	ok "bash completion: flags, choices (from every command's usage), formats, files, cameras and microphones apart, sizes, metadata"
 else not_ok "bash completion of values"; fi
 make -s -C "$ROOT" uninstall DESTDIR="$STAGE" PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu >/dev/null 2>&1
 if [ -z "$(find "$STAGE" -type f -o -type l)" ]; then ok "make uninstall removes every installed file"

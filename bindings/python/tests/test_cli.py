@@ -99,7 +99,7 @@ def test_errors_are_one_line_and_non_zero():
     assert unreachable.returncode == 1
     assert unreachable.stderr.count("\n") == 1 and "/nonexistent/pw" in unreachable.stderr
     bad_app = run("--app-id", "../x", "list", check=False)
-    assert bad_app.returncode == 1 and "app ID" in bad_app.stderr and bad_app.stderr.count("\n") == 1
+    assert bad_app.returncode == 2 and "app ID" in bad_app.stderr and bad_app.stderr.count("\n") == 1   # a usage error
     usage = run("frobnicate", check=False)
     assert usage.returncode == 2 and usage.stderr.count("\n") == 1
 
@@ -258,6 +258,23 @@ def test_version_flag_and_help_per_command():
         assert "virtual-camera" not in help_text, command   # only that command's part
     assert "CAMERA is a unique ID" in run("stream", "--help").stdout
     assert run("bogus", "--help", check=False).returncode == 2
+    # The command's options as its man page gives them, and `help COMMAND` says the same.
+    stream_help = run("stream", "--help").stdout
+    assert "\noptions:\n  --format NAME\n" in stream_help and "  --synchronized\n      With two cameras" in stream_help
+    assert all(len(line) <= 80 for line in stream_help.split("\noptions:\n")[1].splitlines())
+    assert run("help", "stream").stdout == stream_help
+    assert run("help", "bogus", check=False).returncode == 2
+
+
+def test_usage_mistakes_exit_2_before_anything_runs(tmp_path):
+    """Issue 52.9: the exit status the man page gives usage errors, for values the library
+    refuses too, and flags the synopsis marks exclusive."""
+    for args in (["stream", "--frames", "3", "--seconds", "1"],
+                 ["stream", "--json", "--frame-events"], ["record", "-o", str(tmp_path / "clip.avi"), "--seconds", "1"],
+                 ["--app-id", "bad id", "list"], ["--app-id", "", "list"]):
+        result = run(*args, check=False)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, (args, result.stderr)
+    assert not (tmp_path / "clip.avi").exists()
 
 
 def test_stream_output_pipes_raw_frames_into_ffmpeg(tmp_path):

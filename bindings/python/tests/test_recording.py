@@ -164,7 +164,7 @@ def test_bad_recordings_are_refused(tmp_path):
     unwritable = record(VCAM0, "-o", str(tmp_path / "missing" / "x.mp4"), "--seconds", "1", check=False)
     assert unwritable.returncode == 1 and "cannot write" in unwritable.stderr
     wrong_kind = record(VCAM0, "-o", str(tmp_path / "x.avi"), "--seconds", "1", check=False)
-    assert wrong_kind.returncode == 1 and ".mp4 or .mov" in wrong_kind.stderr
+    assert wrong_kind.returncode == 2 and ".mp4 or .mov" in wrong_kind.stderr   # a usage error
     assert not (tmp_path / "x.avi").exists()
 
 
