@@ -242,7 +242,7 @@ def test_unwritable_state_directory_is_reported_and_selection_works_in_memory(tm
 @pytest.mark.parametrize("app_id", ["../../etc", "", "a" * 300])
 def test_app_ids_that_could_escape_are_refused(state, app_id):
     result = cli(state, "preferred", app=app_id, check=False)
-    assert result.returncode == 1 and "app ID" in result.stderr
+    assert result.returncode == 2 and "app ID" in result.stderr   # a usage error, as the man page says
     assert not state.exists()
 
 
