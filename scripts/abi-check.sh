@@ -15,8 +15,7 @@
 # Then the same check runs on copies of the header changed in each of those ways, so that a
 # libabigail that stopped seeing one fails here rather than letting a break through.
 # --update writes abi/ocellus.abi from this tree's header, or REF's (a release's tag or commit), when
-# a release is cut (docs/releasing.md). It holds 0.1.0's (5bf028a^, the last commit before 0.2's
-# version bump): 0.1 is the last release.
+# a release is cut (docs/releasing.md). It holds the last release's: 0.3.0 (tag v0.3.0).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="$(cd "${1:?usage: abi-check.sh BUILD [--update [REF]]}" && pwd)"
